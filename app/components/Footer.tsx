@@ -1,0 +1,31 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+const LINKS = [
+  ['/pages/terms', 'footer.terms'],
+  ['/pages/privacy', 'footer.privacy'],
+  ['/pages/cookies', 'footer.cookies'],
+  ['/pages/ban', 'footer.ban'],
+  ['/pricing', 'footer.pricing'],
+  ['/complaints', 'footer.complaints'],
+  ['/pages/return-policy', 'footer.return_policy'],
+  ['/pages/faq', 'footer.faq'],
+  ['/pages/service', 'footer.support'],
+] as const;
+
+export function Footer({ siteName }: { siteName: string }) {
+  const { t } = useTranslation();
+  return (
+    <footer className="bg-dark text-white-50 py-4 mt-5" data-testid="footer">
+      <div className="container">
+        <nav className="d-flex flex-wrap gap-3 mb-3" aria-label={t('footer.label')}>
+          {LINKS.map(([to, key]) => (
+            <Link key={to} to={to} className="link-light link-opacity-75">{t(key)}</Link>
+          ))}
+        </nav>
+        <p className="small mb-1">{t('footer.disclaimer')}</p>
+        <p className="small mb-0">© {new Date().getFullYear()} {siteName}</p>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,70 @@
+import { Badge, Container, Nav, Navbar, NavDropdown } from 'react-bootstrap';
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink, useMatches } from 'react-router';
+import { CREDITS_BADGE_THRESHOLD } from '#common/constants.ts';
+import type { ApiUser } from '#common/api-types.ts';
+import type { Language } from '#common/languages.ts';
+import { api } from '../lib/api.ts';
+import { capBadge } from '../lib/format.ts';
+import { LanguageDropdown } from './LanguageDropdown.tsx';
+
+async function logout() {
+  await api('/api/logout.php').catch(() => undefined);
+  window.location.assign('/');
+}
+
+export function TopNav({ user, siteName, lang }: { user: ApiUser | null; siteName: string; lang: Language }) {
+  const { t } = useTranslation();
+  const hideLanguage = useMatches().some((m) => m.id === 'complete-signup');
+  return (
+    <Navbar bg="dark" variant="dark" expand="md" sticky="top" collapseOnSelect data-testid="top-nav">
+      <Container>
+        <Navbar.Brand as={Link} to={user ? '/members' : '/'} data-testid="logo">{siteName}</Navbar.Brand>
+        <Navbar.Toggle aria-controls="main-nav" aria-label={t('nav.menu')} />
+        <Navbar.Collapse id="main-nav">
+          {user && (
+            <Nav className="me-auto">
+              <Nav.Link as={NavLink} to="/members" eventKey="members">{t('nav.search')}</Nav.Link>
+              <Nav.Link as={NavLink} to="/chats" eventKey="chats" data-testid="nav-chats">
+                {t('nav.chats')}
+                {user.num_unread_messages > 0 && (
+                  <Badge pill className="ms-1 badge-unread" data-testid="unread-badge">{capBadge(user.num_unread_messages)}</Badge>
+                )}
+              </Nav.Link>
+              <Nav.Link as={NavLink} to="/likes" eventKey="likes" data-testid="nav-likes">
+                {t('nav.likes')}
+                {user.num_new_likes > 0 && <Badge pill bg="secondary" className="ms-1" data-testid="likes-badge">{capBadge(user.num_new_likes)}</Badge>}
+              </Nav.Link>
+              {user.paid_user ? (
+                <Nav.Link as={NavLink} to="/credits/repeat-order" eventKey="credits" data-testid="nav-credits">
+                  {t('nav.credits')}
+                  {user.credits <= CREDITS_BADGE_THRESHOLD && (
+                    <Badge pill bg={user.credits > 0 ? 'warning' : 'danger'} text={user.credits > 0 ? 'dark' : undefined} className="ms-1" data-testid="credits-badge">
+                      {user.credits}
+                    </Badge>
+                  )}
+                </Nav.Link>
+              ) : (
+                <Nav.Link as={NavLink} to="/premium" eventKey="premium" className="text-warning fw-semibold" data-testid="nav-premium">
+                  {t('nav.get_premium')}
+                </Nav.Link>
+              )}
+            </Nav>
+          )}
+          <Nav className="ms-auto align-items-md-center">
+            {!hideLanguage && <LanguageDropdown current={lang} />}
+            {user ? (
+              <NavDropdown title={user.profile.name} id="account-dropdown" align="end" data-testid="account-dropdown">
+                <NavDropdown.Item as={Link} to={`/members/${user.id}`}>{t('nav.my_profile')}</NavDropdown.Item>
+                <NavDropdown.Divider />
+                <NavDropdown.Item onClick={() => void logout()} data-testid="logout">{t('nav.logout')}</NavDropdown.Item>
+              </NavDropdown>
+            ) : (
+              <Link to="/login" className="btn btn-primary btn-sm ms-md-2" data-testid="login-button">{t('nav.login')}</Link>
+            )}
+          </Nav>
+        </Navbar.Collapse>
+      </Container>
+    </Navbar>
+  );
+}

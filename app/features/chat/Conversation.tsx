@@ -1,0 +1,110 @@
+import { useEffect, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Form } from 'react-bootstrap';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { ChatMessage, ProfileSummary } from '#common/api-types.ts';
+import type { Language } from '#common/languages.ts';
+import { api, ApiError, newIdempotencyKey } from '../../lib/api.ts';
+import { formatTime } from '../../lib/format.ts';
+import { useSetUser } from '../../lib/user.ts';
+import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
+
+/** Until live updates arrive, an open conversation looks for new messages every 10 seconds. */
+const OPEN_CONVERSATION_POLL_MS = 10_000;
+
+export function Conversation({ profile, initialMessages, messageCredits, maxLength }: {
+  profile: ProfileSummary; initialMessages: ChatMessage[]; messageCredits: number; maxLength: number;
+}) {
+  const { t, i18n } = useTranslation();
+  const client = useQueryClient();
+  const setUser = useSetUser();
+  const [text, setText] = useState('');
+  const [error, setError] = useState<ApiError | null>(null);
+  const [sending, setSending] = useState(false);
+  // One key per message: the automatic retries of one send reuse it, so the server charges once.
+  const keyRef = useRef<string | null>(null);
+  const bottom = useRef<HTMLDivElement>(null);
+  const queryKey = ['messages', profile.id];
+
+  const { data: messages } = useQuery({
+    queryKey,
+    queryFn: async () => (await api<{ messages: ChatMessage[] }>(`/api/messages.php?profile=${profile.id}`)).messages,
+    initialData: initialMessages,
+    refetchInterval: OPEN_CONVERSATION_POLL_MS,
+    staleTime: 2_000,
+  });
+
+  useEffect(() => {
+    bottom.current?.scrollIntoView({ block: 'end' });
+  }, [messages.length]);
+
+  const send = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const body = text.trim();
+    if (!body || sending) return;
+    keyRef.current ??= newIdempotencyKey();
+    setSending(true);
+    setError(null);
+    try {
+      const result = await api<{ message: ChatMessage; credits: number }>('/api/messages.php', {
+        method: 'POST', body: { profile_id: profile.id, text: body }, idempotencyKey: keyRef.current,
+      });
+      keyRef.current = null;
+      setText('');
+      client.setQueryData<ChatMessage[]>(queryKey, (list) => (list?.some((m) => m.id === result.message.id) ? list : [...(list ?? []), result.message]));
+      setUser((u) => ({ ...u, credits: result.credits }));
+      void client.invalidateQueries({ queryKey: ['chats'] });
+    } catch (err) {
+      const apiError = err instanceof ApiError ? err : new ApiError(0, 'server_error', t('errors.server_error'));
+      // A refused message was not sent: the next attempt is a new message with a new key.
+      if (apiError.status < 500) keyRef.current = null;
+      setError(apiError);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <section className="chat-main" data-testid="conversation">
+      <header className="d-flex align-items-center gap-2 p-2 border-bottom bg-white">
+        <Link to="/chats" className="btn btn-link d-md-none" aria-label={t('chat.back')}>‹</Link>
+        <Link to={`/members/${profile.id}`} className="d-flex align-items-center gap-2 text-reset">
+          <ProfilePhoto profile={profile} className="chat-avatar" />
+          <strong>{profile.name}, {profile.age}</strong>
+        </Link>
+      </header>
+      <div className="chat-messages" data-testid="messages">
+        <div className="chat-column">
+          {messages.length === 0 && <p className="text-center text-muted my-5">{t('chat.start', { name: profile.name })}</p>}
+          {messages.map((m) => (
+            <div key={m.id} className={`chat-bubble ${m.from_me ? 'me' : 'them'}`} data-testid="message">
+              {m.text}
+              <div className={`small ${m.from_me ? 'text-white-50' : 'text-muted'}`}>{formatTime(m.created_at, i18n.language as Language)}</div>
+            </div>
+          ))}
+          <div ref={bottom} />
+        </div>
+      </div>
+      <div className="border-top bg-white p-2">
+        <div className="chat-column">
+          {error && (
+            <Alert variant={error.code === 'insufficient_credits' ? 'warning' : 'danger'} className="d-flex align-items-center justify-content-between gap-2" data-testid="send-error" data-code={error.code}>
+              <span>{error.message}</span>
+              {error.code === 'insufficient_credits' && <Link to="/credits" className="btn btn-secondary btn-sm" data-testid="buy-credits">{t('chat.buy_credits')}</Link>}
+            </Alert>
+          )}
+          <Form onSubmit={send} className="d-flex gap-2">
+            <Form.Control
+              as="textarea" rows={1} value={text} maxLength={maxLength} onChange={(e) => setText(e.target.value)}
+              onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); void send(e); } }}
+              placeholder={t('chat.placeholder')} aria-label={t('chat.placeholder')} data-testid="message-input"
+            />
+            <Button type="submit" disabled={sending || !text.trim()} data-testid="send-button">{t('chat.send')}</Button>
+          </Form>
+          <small className="text-muted">{t('chat.cost', { count: messageCredits })}</small>
+        </div>
+      </div>
+    </section>
+  );
+}

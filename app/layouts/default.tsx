@@ -1,0 +1,34 @@
+import { useEffect } from 'react';
+import { Outlet } from 'react-router';
+import { Footer } from '../components/Footer.tsx';
+import { TopNav } from '../components/TopNav.tsx';
+import { EntryWarning } from '../components/EntryWarning.tsx';
+import { setAuthenticationRequiredHandler } from '../lib/api.ts';
+import { useUser } from '../lib/user.ts';
+import { useRootData } from '../root.tsx';
+import { usePageTitlePrefix } from '../lib/title.ts';
+
+/** Top navigation, alert area, page, footer with disclaimer, and the entry warning. */
+export default function DefaultLayout() {
+  const { settings, lang } = useRootData();
+  const user = useUser();
+  useLoggedOutRedirect();
+  usePageTitlePrefix(user);
+  return (
+    <>
+      <TopNav user={user} siteName={settings.name} lang={lang} />
+      <main>
+        <Outlet />
+      </main>
+      <Footer siteName={settings.name} />
+      <EntryWarning enabled={settings.enable_site_entry_popup} signedIn={Boolean(user)} country={settings.geoip_country} countries={settings.countries} />
+    </>
+  );
+}
+
+/** A 403 authentication_required from any API call means the session ended: go to the log-in page. */
+export function useLoggedOutRedirect() {
+  useEffect(() => {
+    setAuthenticationRequiredHandler(() => window.location.assign('/login'));
+  }, []);
+}

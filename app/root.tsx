@@ -1,0 +1,119 @@
+import { useState } from 'react';
+import { I18nextProvider, useTranslation } from 'react-i18next';
+import {
+  isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData,
+} from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { API_RETRIES } from '#common/constants.ts';
+import { languageIso } from '#common/languages.ts';
+import type { Route } from './+types/root';
+import { requestContext } from './context.ts';
+import { isRetryable, retryDelay } from './lib/api.ts';
+import { createI18n } from './lib/i18n.ts';
+import { LoadingBar } from './components/LoadingBar.tsx';
+import { ChunkReload } from './components/ChunkReload.tsx';
+import './styles/app.scss';
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const ctx = context.get(requestContext);
+  const user = await ctx.user();
+  const settings = ctx.services.settings.publicSettings(ctx.site, { geoipCountry: ctx.geoipCountry, geoipSelectedCountry: ctx.geoipCountry });
+  return {
+    lang: ctx.lang,
+    resources: ctx.translator.resources[ctx.lang],
+    settings,
+    user,
+    nonce: ctx.nonce,
+  };
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>;
+
+export function useRootData(): RootData {
+  return useRouteLoaderData('root') as RootData;
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData('root') as RootData | undefined;
+  const lang = data?.lang ?? 'en';
+  return (
+    <html lang={languageIso(lang)}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#2b1740" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={data?.nonce} />
+        <Scripts nonce={data?.nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  const [i18n] = useState(() => createI18n(loaderData.lang, loaderData.resources));
+  const [queryClient] = useState(
+    () =>
+      new QueryClient({
+        defaultOptions: {
+          queries: { retry: (n, e) => n < API_RETRIES && isRetryable(e), retryDelay, refetchOnWindowFocus: false },
+        },
+      }),
+  );
+  return (
+    <I18nextProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <LoadingBar />
+        <ChunkReload />
+        <Outlet />
+      </QueryClientProvider>
+    </I18nextProvider>
+  );
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [
+    { title: data?.settings.index_title || data?.settings.name || 'Amora' },
+    { name: 'description', content: data?.settings.description ?? '' },
+  ];
+}
+
+function ErrorContent() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const message = notFound
+    ? t('error_page.not_found')
+    : isRouteErrorResponse(error)
+      ? String(error.data || error.statusText || t('error_page.error'))
+      : error instanceof Error && import.meta.env.DEV
+        ? error.message
+        : t('error_page.error');
+  return (
+    <main className="container py-5 text-center" data-status={status}>
+      <h1 className="display-4">{status}</h1>
+      <p className="lead">{message}</p>
+      <Link className="btn btn-primary" to="/">{notFound ? t('error_page.back_home') : t('error_page.go_home')}</Link>
+    </main>
+  );
+}
+
+export function ErrorBoundary() {
+  const data = useRouteLoaderData('root') as RootData | undefined;
+  const [i18n] = useState(() =>
+    createI18n(data?.lang ?? 'en', data?.resources ?? {
+      error_page: { not_found: 'This page could not be found', back_home: 'Back to the home page', error: 'Error', go_home: 'Go back to home' },
+    }),
+  );
+  return (
+    <I18nextProvider i18n={i18n}>
+      <ErrorContent />
+    </I18nextProvider>
+  );
+}

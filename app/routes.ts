@@ -1,0 +1,37 @@
+import { type RouteConfig, index, layout, route } from '@react-router/dev/routes';
+
+/** The spec's route table (section 2). Route ids are the spec's route names. */
+export default [
+  layout('layouts/default.tsx', [
+    index('routes/index.tsx', { id: 'index' }),
+    route('members', 'routes/members.tsx', { id: 'members' }),
+    route('members/:id', 'routes/members-id.tsx', { id: 'members-id' }),
+    route('likes', 'routes/likes.tsx', { id: 'likes' }),
+    route('likes/:type', 'routes/likes.tsx', { id: 'likes-type' }),
+    route('login', 'routes/login.tsx', { id: 'login' }),
+    route('signup', 'routes/signup.tsx', { id: 'signup' }),
+    route('premium', 'routes/credits.tsx', { id: 'premium' }),
+    route('pricing', 'routes/pricing.tsx', { id: 'pricing' }),
+    route('credits', 'routes/credits.tsx', { id: 'credits' }),
+    route('credits/repeat-order', 'routes/credits.tsx', { id: 'credits-repeat-order' }),
+    route('credits/:id/:paymentmethod?', 'routes/credits-id-paymentmethod.tsx', { id: 'credits-id-paymentmethod' }),
+    route('complaints', 'routes/static-page.tsx', { id: 'complaints' }),
+    route('pages/terms', 'routes/static-page.tsx', { id: 'pages-terms' }),
+    route('pages/privacy', 'routes/static-page.tsx', { id: 'pages-privacy' }),
+    route('pages/cookies', 'routes/static-page.tsx', { id: 'pages-cookies' }),
+    route('pages/ban', 'routes/static-page.tsx', { id: 'pages-ban' }),
+    route('pages/return-policy', 'routes/static-page.tsx', { id: 'pages-return-policy' }),
+    route('pages/faq', 'routes/static-page.tsx', { id: 'pages-faq' }),
+    route('pages/service', 'routes/static-page.tsx', { id: 'pages-service' }),
+  ]),
+  layout('layouts/chat.tsx', [
+    route('chats', 'routes/chats.tsx', { id: 'chats' }, [
+      route(':id', 'routes/chats-id.tsx', { id: 'chats-id' }),
+    ]),
+    route('members/:id/chat', 'routes/members-id-chat.tsx', { id: 'members-id-chat' }),
+  ]),
+  layout('layouts/empty.tsx', [
+    route('test-checkout/:ref', 'routes/test-checkout.tsx', { id: 'test-checkout' }),
+  ]),
+  route('*', 'routes/not-found.tsx', { id: 'not-found' }),
+] satisfies RouteConfig;

@@ -1,0 +1,27 @@
+import { data } from 'react-router';
+import type { Route } from './+types/chats-id';
+import { requestContext } from '../context.ts';
+import { conversationPageData } from '#server/chat/chat-pages.server.ts';
+import { orNotFound, requireMemberId } from '#server/http/page-guards.server.ts';
+import { Conversation } from '../features/chat/Conversation.tsx';
+
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const ctx = context.get(requestContext);
+  const userId = requireMemberId(ctx, new URL(request.url).pathname);
+  const convId = Number(params.id);
+  if (!Number.isSafeInteger(convId) || convId <= 0) throw data(null, { status: 404 });
+  const { profileId } = await orNotFound(ctx.services.chat.read(userId, convId));
+  return conversationPageData(ctx, userId, profileId);
+}
+
+export default function ChatConversation({ loaderData }: Route.ComponentProps) {
+  return (
+    <Conversation
+      key={loaderData.profile.id}
+      profile={loaderData.profile}
+      initialMessages={loaderData.messages}
+      messageCredits={loaderData.messageCredits}
+      maxLength={loaderData.maxLength}
+    />
+  );
+}

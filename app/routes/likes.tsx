@@ -1,0 +1,49 @@
+import { Nav } from 'react-bootstrap';
+import { useTranslation } from 'react-i18next';
+import { data, NavLink } from 'react-router';
+import type { Route } from './+types/likes';
+import { requestContext } from '../context.ts';
+import { requireMemberId } from '#server/http/page-guards.server.ts';
+import { ProfileCard } from '../components/ProfileCard.tsx';
+
+const TABS = ['received', 'given', 'matches'] as const;
+
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const ctx = context.get(requestContext);
+  const userId = requireMemberId(ctx, new URL(request.url).pathname);
+  const tab = (params.type ?? 'received') as (typeof TABS)[number];
+  if (!TABS.includes(tab)) throw data(null, { status: 404 });
+  const { profiles, liked_by } = await ctx.services.likes.overview(userId);
+  const given = new Set(profiles.map((p) => p.id));
+  const list = tab === 'given' ? profiles : tab === 'matches' ? liked_by.filter((p) => given.has(p.id)) : liked_by;
+  return { tab, list: list.map((p) => ({ ...p, like_new: 'like_new' in p ? p.like_new : false })) };
+}
+
+/** Likes received (new first), given, and matches. */
+export default function Likes({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  return (
+    <div className="container py-4">
+      <h1 className="h3">{t('likes.title')}</h1>
+      <Nav variant="tabs" className="mb-3">
+        {TABS.map((tab) => (
+          <Nav.Item key={tab}>
+            <Nav.Link as={NavLink} to={tab === 'received' ? '/likes' : `/likes/${tab}`} end active={loaderData.tab === tab}>{t(`likes.${tab}`)}</Nav.Link>
+          </Nav.Item>
+        ))}
+      </Nav>
+      {loaderData.list.length === 0 ? (
+        <p className="text-muted" data-testid="likes-empty">{t(`likes.empty_${loaderData.tab}`)}</p>
+      ) : (
+        <div className="row g-3" data-testid="likes-list">
+          {loaderData.list.map((p) => (
+            <div key={p.id} className="col-6 col-sm-4 col-lg-3 col-xl-2 position-relative">
+              {p.like_new && <span className="badge bg-secondary position-absolute top-0 start-0 m-2 z-1">{t('likes.new')}</span>}
+              <ProfileCard profile={p} />
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

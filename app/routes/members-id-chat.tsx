@@ -1,0 +1,31 @@
+import { data } from 'react-router';
+import type { Route } from './+types/members-id-chat';
+import { requestContext } from '../context.ts';
+import { conversationPageData } from '#server/chat/chat-pages.server.ts';
+import { requireMemberId } from '#server/http/page-guards.server.ts';
+import { ChatList } from '../features/chat/ChatList.tsx';
+import { Conversation } from '../features/chat/Conversation.tsx';
+
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const ctx = context.get(requestContext);
+  const userId = requireMemberId(ctx, new URL(request.url).pathname);
+  const profileId = Number(params.id);
+  if (!Number.isSafeInteger(profileId) || profileId <= 0 || profileId === userId) throw data(null, { status: 404 });
+  const [page, chats] = await Promise.all([conversationPageData(ctx, userId, profileId), ctx.services.chat.list(userId)]);
+  return { ...page, chats };
+}
+
+export default function MemberChat({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="chat-layout has-conversation">
+      <ChatList initial={loaderData.chats} activeConversation={loaderData.conversationId} />
+      <Conversation
+        key={loaderData.profile.id}
+        profile={loaderData.profile}
+        initialMessages={loaderData.messages}
+        messageCredits={loaderData.messageCredits}
+        maxLength={loaderData.maxLength}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import { useMatches } from 'react-router';
+import type { Route } from './+types/static-page';
+import { requestContext } from '../context.ts';
+import { staticPage } from '#server/content/content-pages.server.ts';
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  return staticPage(context.get(requestContext), new URL(request.url).pathname);
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return data ? [{ title: data.title }] : [];
+}
+
+/** Terms, privacy, cookies, ban, return policy, FAQ, service and complaints, in the member's language. */
+export default function StaticPage({ loaderData }: Route.ComponentProps) {
+  const id = useMatches().at(-1)?.id;
+  return (
+    <article className="container py-4 static-page" style={{ maxWidth: 860 }} data-page={id}>
+      <h1 className="h2 mb-3">{loaderData.title}</h1>
+      {/* Rendered from the project's own markdown by a renderer that escapes all text. */}
+      <div dangerouslySetInnerHTML={{ __html: loaderData.html }} />
+    </article>
+  );
+}

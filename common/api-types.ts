@@ -1,0 +1,76 @@
+/** Shapes the JSON API returns (spec sections 3 and 7). */
+export interface MainImage {
+  filename: string;
+  thumb_filename: string;
+  status: 'active' | 'pending' | 'rejected';
+}
+
+export interface ProfileSummary {
+  id: number;
+  name: string;
+  age: number;
+  gender: 'male' | 'female';
+  country: string;
+  region: string | null;
+  status: 'active' | 'disabled';
+  main_image: MainImage | null;
+  fictional: boolean;
+}
+
+export interface ProfileDetail extends ProfileSummary {
+  about: string;
+  liked: boolean;
+  liked_me: boolean;
+  conversation_id: number | null;
+}
+
+export interface ApiUser {
+  id: number;
+  email: string;
+  status: 'not_confirmed' | 'active';
+  paid_user: boolean;
+  credits: number;
+  notifications_disabled: string[];
+  language: string;
+  signup_date: string;
+  num_unread_messages: number;
+  num_new_likes: number;
+  profile: ProfileSummary;
+}
+
+export interface ChatSummary {
+  conversation: { id: number; last_message_at: string | null };
+  profile: ProfileSummary;
+  num_unread_messages: number;
+  last_message: { text: string; from_me: boolean; created_at: string } | null;
+}
+
+export interface ChatMessage {
+  id: number;
+  conversation_id: number;
+  from_me: boolean;
+  text: string;
+  created_at: string;
+}
+
+export interface CreditPackage {
+  id: number;
+  credits: number;
+  amount: number;
+  currency: string;
+  popular: boolean;
+}
+
+export interface Order {
+  id: string;
+  credits: number;
+  amount: number;
+  currency: string;
+  paymentmethod: string;
+  status: 'open' | 'pending' | 'completed' | 'failed' | 'cancelled';
+  payment_id: string | null;
+}
+
+export interface ApiErrorBody {
+  error: { code: string; message: string; details?: Record<string, string> };
+}

@@ -1,0 +1,40 @@
+/** Business constants of spec section 9. */
+export const AUTH_COOKIE = 'auth.session';
+export const AUTH_COOKIE_MAX_AGE = 30 * 24 * 60 * 60;
+export const MIN_AGE = 18;
+export const MAX_AGE = 99;
+export const UNREAD_BADGE_CAP = 99;
+export const CREDITS_BADGE_THRESHOLD = 10;
+export const POLL_INTERVAL_MS = 60_000;
+export const POLL_INTERVAL_PUSH_MS = 300_000;
+export const POLL_START_DELAY_MS = 5_000;
+export const API_RETRIES = 5;
+export const LOADING_BAR = { throttle: 200, duration: 5000, hideDelay: 500 } as const;
+export const SEARCH_PAGE_SIZE = 24;
+export const FREE_PHOTO_LIMIT = 3;
+export const PREMIUM_PHOTO_LIMIT = 25;
+
+export const GENDERS = ['male', 'female'] as const;
+export type Gender = (typeof GENDERS)[number];
+
+/** Countries the product knows, with the currency members there pay in. */
+export const COUNTRY_CURRENCY: Record<string, string> = {
+  NL: 'EUR', BE: 'EUR', DE: 'EUR', AT: 'EUR', FR: 'EUR', IT: 'EUR', ES: 'EUR', IE: 'EUR', FI: 'EUR',
+  GB: 'GBP', US: 'USD', CA: 'CAD', AU: 'AUD', NZ: 'NZD', CH: 'CHF', PL: 'PLN', DK: 'DKK', NO: 'NOK', SE: 'SEK',
+};
+export const COUNTRIES = Object.keys(COUNTRY_CURRENCY);
+
+export function currencyForCountry(country: string | null | undefined): string {
+  return (country && COUNTRY_CURRENCY[country]) || 'EUR';
+}
+
+export const PAYMENT_METHODS = ['ideal', 'creditcard', 'paypal', 'bancontact', 'banktransfer', 'sofort', 'eps', 'blik', 'applepay'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+export const ORDER_STATUSES = ['open', 'pending', 'completed', 'failed', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const INTERESTS = [
+  'relationship', 'kissing', 'massages', 'travelling', 'music', 'cooking', 'wine', 'dancing', 'sports',
+  'movies', 'reading', 'nature', 'photography', 'art', 'fashion', 'fitness', 'gaming', 'roleplay',
+] as const;

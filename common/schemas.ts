@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { GENDERS, MIN_AGE, MAX_AGE, COUNTRIES, PAYMENT_METHODS } from './constants.ts';
+
+/**
+ * One zod schema per form, shared by the browser and the server. Messages are i18n keys;
+ * the server translates them into the member's language.
+ */
+
+export function ageOn(birthDate: string, today: Date): number {
+  const [y, m, d] = birthDate.split('-').map(Number);
+  let age = today.getUTCFullYear() - y;
+  const beforeBirthday = today.getUTCMonth() + 1 < m || (today.getUTCMonth() + 1 === m && today.getUTCDate() < d);
+  if (beforeBirthday) age -= 1;
+  return age;
+}
+
+export function isValidIsoDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const [y, m, d] = value.split('-').map(Number);
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d && y >= 1900;
+}
+
+export const emailSchema = z.string().trim().toLowerCase().max(254, 'errors.email_invalid').pipe(z.email('errors.email_invalid'));
+
+export function signupSchema(today: Date) {
+  return z
+    .object({
+      email: emailSchema,
+      name: z.string().trim().min(2, 'errors.name_too_short').max(40, 'errors.name_too_long'),
+      password: z.string().min(8, 'errors.password_too_short').max(200, 'errors.password_too_long'),
+      date_of_birth: z.string({ error: 'errors.birth_date_required' }).trim().min(1, 'errors.birth_date_required'),
+      gender: z.enum(GENDERS, { error: 'errors.gender_required' }),
+      country: z.enum(COUNTRIES as [string, ...string[]], { error: 'errors.country_required' }),
+    })
+    .superRefine((v, ctx) => {
+      if (v.name.startsWith('@')) ctx.addIssue({ code: 'custom', path: ['name'], message: 'errors.name_starts_with_at' });
+      if (v.name.toLowerCase() === v.email.toLowerCase() || v.name.toLowerCase() === v.email.split('@')[0]?.toLowerCase()) {
+        ctx.addIssue({ code: 'custom', path: ['name'], message: 'errors.name_equals_email' });
+      }
+      if (!isValidIsoDate(v.date_of_birth)) {
+        ctx.addIssue({ code: 'custom', path: ['date_of_birth'], message: 'errors.birth_date_invalid' });
+      } else if (ageOn(v.date_of_birth, today) < MIN_AGE) {
+        ctx.addIssue({ code: 'custom', path: ['date_of_birth'], message: 'errors.min_age' });
+      } else if (ageOn(v.date_of_birth, today) > 120) {
+        ctx.addIssue({ code: 'custom', path: ['date_of_birth'], message: 'errors.birth_date_invalid' });
+      }
+    });
+}
+export type SignupInput = z.infer<ReturnType<typeof signupSchema>>;
+
+export const loginSchema = z.object({
+  email: z.string().trim().toLowerCase().min(1, 'errors.login_failed').max(254, 'errors.login_failed'),
+  password: z.string().min(1, 'errors.login_failed').max(200, 'errors.login_failed'),
+});
+
+export const searchSchema = z
+  .object({
+    gender: z.enum(GENDERS).optional().catch(undefined),
+    country: z.enum(COUNTRIES as [string, ...string[]]).optional().catch(undefined),
+    min_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).catch(MIN_AGE),
+    max_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).catch(MAX_AGE),
+    cursor: z.string().max(100).optional(),
+  })
+  .transform((v) => (v.min_age > v.max_age ? { ...v, min_age: v.max_age, max_age: v.min_age } : v));
+export type SearchInput = z.infer<typeof searchSchema>;
+
+export const messageSchema = z.object({
+  text: z.string().trim().min(1, 'errors.message_empty').max(5000, 'errors.message_too_long'),
+});
+
+export const orderSchema = z.object({
+  package_id: z.coerce.number().int().positive('errors.package_not_found'),
+  paymentmethod: z.enum(PAYMENT_METHODS, { error: 'errors.payment_method_invalid' }),
+});
+
+export const idempotencyKeySchema = z.string().min(8).max(100).regex(/^[A-Za-z0-9_-]+$/);

@@ -1,0 +1,135 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type { ApiUser } from '#common/api-types.ts';
+import { isLanguage, type Language } from '#common/languages.ts';
+import { AUTH_COOKIE_MAX_AGE } from '#common/constants.ts';
+import type { SignupInput } from '#common/schemas.ts';
+import type { Db } from '../db/client.ts';
+import { conversationMembers, likes, profiles, sessions, users } from '../db/schema.ts';
+import type { Clock } from '../infra/clock.ts';
+import { AppError } from '../infra/errors.ts';
+import { addCredits } from '../credits/ledger.ts';
+import type { ProfilesService } from '../profiles/profiles.service.ts';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
+
+export interface Tracking {
+  network?: string | null;
+  ref?: string | null;
+  sub1?: string | null;
+  sub2?: string | null;
+  sub3?: string | null;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+export function createAccountsService(deps: { db: Db; clock: Clock; profiles: ProfilesService }) {
+  const { db, clock } = deps;
+
+  return {
+    async signup(siteId: number, signupCredits: number, input: SignupInput, language: Language, tracking: Tracking = {}): Promise<number> {
+      const [existing] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${input.email.toLowerCase()}`);
+      if (existing) throw new AppError(409, 'email_taken', {}, { email: 'errors.email_taken' });
+      const passwordHash = await hashPassword(input.password);
+      try {
+        return await db.transaction(async (tx) => {
+          const [user] = await tx
+            .insert(users)
+            .values({
+              siteId, email: input.email, passwordHash, language, signupDate: clock(),
+              network: tracking.network ?? null, ref: tracking.ref ?? null,
+              sub1: tracking.sub1 ?? null, sub2: tracking.sub2 ?? null, sub3: tracking.sub3 ?? null,
+            })
+            .returning({ id: users.id });
+          await tx.insert(profiles).values({
+            userId: user.id, name: input.name, gender: input.gender, birthDate: input.date_of_birth,
+            country: input.country, createdAt: clock(),
+          });
+          if (signupCredits > 0) await addCredits(tx, user.id, signupCredits, 'signup_bonus', String(user.id));
+          return user.id;
+        });
+      } catch (error) {
+        // Two sign-ups with one address at the same moment: the unique index decides.
+        if (isUniqueViolation(error)) throw new AppError(409, 'email_taken', {}, { email: 'errors.email_taken' });
+        throw error;
+      }
+    },
+
+    /** The user id for valid credentials, else null. Deleted accounts cannot log in. */
+    async verifyCredentials(email: string, password: string): Promise<number | null> {
+      const [user] = await db
+        .select({ id: users.id, passwordHash: users.passwordHash, status: users.status })
+        .from(users)
+        .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+      if (!user) {
+        await verifyPassword(await dummyPasswordHash(), password);
+        return null;
+      }
+      const ok = await verifyPassword(user.passwordHash, password);
+      return ok && user.status !== 'deleted' ? user.id : null;
+    },
+
+    async createSession(userId: number, userAgent = ''): Promise<string> {
+      const token = randomBytes(32).toString('base64url');
+      const now = clock();
+      await db.insert(sessions).values({
+        id: hashToken(token), userId, createdAt: now, userAgent: userAgent.slice(0, 300),
+        expiresAt: new Date(now.getTime() + AUTH_COOKIE_MAX_AGE * 1000),
+      });
+      return token;
+    },
+
+    async sessionUserId(token: string | undefined): Promise<number | null> {
+      if (!token || token.length > 100) return null;
+      const [row] = await db
+        .select({ userId: sessions.userId, status: users.status })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(and(eq(sessions.id, hashToken(token)), gt(sessions.expiresAt, clock())));
+      return row && row.status !== 'deleted' ? row.userId : null;
+    },
+
+    async deleteSession(token: string | undefined): Promise<void> {
+      if (token) await db.delete(sessions).where(eq(sessions.id, hashToken(token)));
+    },
+
+    async setLanguage(userId: number, language: Language): Promise<void> {
+      await db.update(users).set({ language }).where(eq(users.id, userId));
+    },
+
+    /** The user object of spec section 3, with the counters the navigation badges need. */
+    async apiUser(userId: number): Promise<ApiUser | null> {
+      const [user] = await db.select().from(users).where(eq(users.id, userId));
+      if (!user || user.status === 'deleted') return null;
+      const profile = await deps.profiles.summary(userId, true);
+      if (!profile) return null;
+      const [{ unread }] = await db
+        .select({ unread: sql<number>`coalesce(sum(${conversationMembers.unreadCount}), 0)::int` })
+        .from(conversationMembers)
+        .where(and(eq(conversationMembers.userId, userId), eq(conversationMembers.hidden, false)));
+      const [{ newLikes }] = await db
+        .select({ newLikes: sql<number>`count(*)::int` })
+        .from(likes)
+        .where(and(eq(likes.likedId, userId), eq(likes.isNew, true)));
+      return {
+        id: user.id,
+        email: user.email,
+        status: user.status === 'active' ? 'active' : 'not_confirmed',
+        paid_user: user.paidUser,
+        credits: user.credits,
+        notifications_disabled: user.notificationsDisabled,
+        language: isLanguage(user.language) ? user.language : 'en',
+        signup_date: user.signupDate.toISOString(),
+        num_unread_messages: unread,
+        num_new_likes: newLikes,
+        profile,
+      };
+    },
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { relative } from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { secureHeaders, NONCE } from 'hono/secure-headers';
+import { AUTH_COOKIE, MIN_AGE } from '#common/constants.ts';
+import { LOCALE_COOKIE } from '#common/languages.ts';
+import { accountsRoutes, setLocaleCookie } from './accounts/accounts.routes.ts';
+import { chatRoutes } from './chat/chat.routes.ts';
+import type { Env } from './env.ts';
+import type { AppEnv, RequestContext } from './http/context.ts';
+import { resolveLanguage } from './http/language.ts';
+import type { Translator } from './i18n/i18n.ts';
+import { isAppError } from './infra/errors.ts';
+import type { Logger } from './infra/logger.ts';
+import { paymentsRoutes } from './payments/payments.routes.ts';
+import { membersRoutes } from './profiles/members.routes.ts';
+import type { Services } from './services.ts';
+import { settingsRoutes } from './settings/settings.routes.ts';
+import { photoRoutes } from './profiles/photos.routes.ts';
+
+export interface AppDeps {
+  services: Services;
+  translator: Translator;
+  env: Env;
+  logger: Logger;
+  photosDir: string;
+  /** The built browser bundle (production); Vite serves it in development. */
+  clientDir?: string;
+  /** Renders pages (React Router); absent in API-only tests. */
+  pages?: (request: Request, ctx: RequestContext) => Promise<Response>;
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function clientIp(c: { req: { header(n: string): string | undefined } }, env: Env, remote: string | undefined): string {
+  if (env.TRUST_PROXY) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return remote ?? 'local';
+}
+
+export function createApp(deps: AppDeps) {
+  const { services, translator, env, logger } = deps;
+  const app = new Hono<AppEnv>();
+
+  app.use(async (c, next) => {
+    c.set('requestId', c.req.header('x-request-id')?.slice(0, 64) || randomUUID());
+    const started = performance.now();
+    await next();
+    c.header('X-Request-Id', c.get('requestId'));
+    logger.debug(`${c.req.method} ${c.req.path} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms`);
+  });
+
+  app.use(
+    secureHeaders({
+      // Vite's dev server injects scripts and a websocket of its own; production gets the strict policy.
+      contentSecurityPolicy: env.NODE_ENV === 'development' ? undefined : {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", NONCE],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+      strictTransportSecurity: 'max-age=31536000; includeSubDomains',
+      referrerPolicy: 'strict-origin-when-cross-origin',
+      permissionsPolicy: { camera: [], microphone: [], geolocation: ['self'] },
+    }),
+  );
+
+  // Cross-site state changes are refused: the session cookie is SameSite=Lax, and this covers what Lax allows.
+  app.use(async (c, next) => {
+    if (UNSAFE.has(c.req.method)) {
+      const site = c.req.header('sec-fetch-site');
+      const origin = c.req.header('origin');
+      const host = c.req.header('host');
+      if (site === 'cross-site' || (origin && origin !== 'null' && host && new URL(origin).host !== host)) {
+        return c.json({ error: { code: 'forbidden', message: 'Cross-site request refused' } }, 403);
+      }
+    }
+    await next();
+  });
+
+  app.route('/photos', photoRoutes(deps.photosDir));
+  if (deps.clientDir) {
+    const serve = serveStatic({ root: relative(process.cwd(), deps.clientDir) || '.' });
+    app.use('*', async (c, next) => {
+      if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
+      if (c.req.path.startsWith('/api/')) return next();
+      const res = await serve(c, next);
+      // Hashed asset names never change content: cache them for a year.
+      if (res?.status === 200 && c.req.path.startsWith('/assets/')) res.headers.set('Cache-Control', 'public, max-age=31536000, immutable');
+      return res;
+    });
+  }
+
+  // Request context: site, session, language.
+  app.use(async (c, next) => {
+    const host = c.req.header('host');
+    const site = await services.settings.siteForHost(host);
+    const sessionToken = getCookie(c, AUTH_COOKIE);
+    const userId = await services.accounts.sessionUserId(sessionToken);
+    let userPromise: ReturnType<RequestContext['user']> | undefined;
+    const user = () => (userPromise ??= userId ? services.accounts.apiUser(userId) : Promise.resolve(null));
+    const url = new URL(c.req.url);
+    const proto = env.TRUST_PROXY ? c.req.header('x-forwarded-proto') ?? url.protocol.replace(':', '') : url.protocol.replace(':', '');
+    const baseUrl = env.PUBLIC_URL?.replace(/\/$/, '') ?? `${proto}://${host ?? url.host}`;
+    const cookieLang = getCookie(c, LOCALE_COOKIE);
+    let { lang, setCookie } = resolveLanguage({ cookie: cookieLang, site, acceptLanguage: c.req.header('accept-language') });
+    if (!cookieLang && userId) {
+      const u = await user();
+      if (u) ({ lang, setCookie } = { lang: u.language as typeof lang, setCookie: true });
+    }
+    const cdnCountry = c.req.header('cf-ipcountry') ?? c.req.header('x-country-code');
+    const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+    const ctx: RequestContext = {
+      services, translator, env, site, lang, userId, user, nonce: (c.var as { secureHeadersNonce?: string }).secureHeadersNonce ?? '', baseUrl,
+      clientIp: clientIp(c, env, incoming?.socket?.remoteAddress),
+      geoipCountry: cdnCountry && /^[A-Z]{2}$/i.test(cdnCountry) ? cdnCountry.toUpperCase() : null,
+      query: c.req.query(),
+    };
+    c.set('site', site);
+    c.set('lang', lang);
+    c.set('userId', userId);
+    c.set('sessionToken', sessionToken);
+    c.set('ctx', ctx);
+    if (setCookie) setLocaleCookie(c, lang);
+    await next();
+  });
+
+  const api = new Hono<AppEnv>();
+  api.use(async (c, next) => {
+    await next();
+    c.header('Cache-Control', 'no-store');
+  });
+  api.route('/', settingsRoutes);
+  api.route('/', accountsRoutes);
+  api.route('/', membersRoutes);
+  api.route('/', chatRoutes);
+  api.route('/', paymentsRoutes);
+  api.notFound((c) => c.json({ error: { code: 'not_found', message: translator.t(c.get('lang') ?? 'en', 'errors.not_found') } }, 404));
+  app.route('/api', api);
+
+  app.onError((error, c) => {
+    const lang = c.get('lang') ?? 'en';
+    if (isAppError(error)) {
+      const details = Object.fromEntries(Object.entries(error.details).map(([k, v]) => [k, translator.t(lang, v, { min_age: MIN_AGE, ...error.params })]));
+      const body = { error: { code: error.code, message: translator.t(lang, `errors.${error.code}`, { min_age: MIN_AGE, ...error.params }), ...(Object.keys(details).length ? { details } : {}) } };
+      return c.json(body, error.status);
+    }
+    logger.error(`${c.req.method} ${c.req.path} failed (request ${c.get('requestId')}):`, error);
+    return c.json({ error: { code: 'server_error', message: translator.t(lang, 'errors.server_error') } }, 500);
+  });
+
+  if (deps.pages) {
+    const pages = deps.pages;
+    app.all('*', (c) => pages(c.req.raw, c.get('ctx')));
+  }
+
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,174 @@
+import { and, desc, eq, gt, ne, sql } from 'drizzle-orm';
+import type { ChatMessage, ChatSummary } from '#common/api-types.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { conversationMembers, conversations, messages, photos, profiles, users } from '../db/schema.ts';
+import type { Clock } from '../infra/clock.ts';
+import { AppError, notFound } from '../infra/errors.ts';
+import { spendCredits } from '../credits/ledger.ts';
+import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
+
+const MESSAGES_PAGE = 200;
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+function toMessage(row: typeof messages.$inferSelect, viewerId: number): ChatMessage {
+  return {
+    id: row.id,
+    conversation_id: row.conversationId,
+    from_me: row.senderId === viewerId,
+    text: row.body,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export interface SendInput {
+  senderId: number;
+  recipientId: number;
+  text: string;
+  idempotencyKey: string;
+  cost: number;
+  maxLength: number;
+}
+
+export function createChatService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+
+  async function conversationId(tx: Tx | Db, a: number, b: number): Promise<number> {
+    const [low, high] = a < b ? [a, b] : [b, a];
+    await tx.insert(conversations).values({ userLow: low, userHigh: high, createdAt: clock() }).onConflictDoNothing();
+    const [conv] = await tx.select({ id: conversations.id }).from(conversations)
+      .where(and(eq(conversations.userLow, low), eq(conversations.userHigh, high)));
+    await tx.insert(conversationMembers).values([
+      { conversationId: conv.id, userId: low },
+      { conversationId: conv.id, userId: high },
+    ]).onConflictDoNothing();
+    return conv.id;
+  }
+
+  async function existingSend(senderId: number, key: string) {
+    const [row] = await db.select().from(messages).where(and(eq(messages.senderId, senderId), eq(messages.idempotencyKey, key)));
+    return row;
+  }
+
+  async function membership(userId: number, convId: number) {
+    const [row] = await db
+      .select({ otherId: sql<number>`case when ${conversations.userLow} = ${userId} then ${conversations.userHigh} else ${conversations.userLow} end` })
+      .from(conversationMembers)
+      .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
+      .where(and(eq(conversationMembers.userId, userId), eq(conversationMembers.conversationId, convId)));
+    return row;
+  }
+
+  return {
+    /**
+     * Sends a message and charges its credits in one transaction. The client retries up to 5 times,
+     * so the idempotency key makes a retried send return the first result without charging again.
+     */
+    async send(input: SendInput): Promise<{ message: ChatMessage; credits: number; duplicate: boolean }> {
+      const { senderId, recipientId, idempotencyKey, cost } = input;
+      const text = input.text.trim();
+      const previous = await existingSend(senderId, idempotencyKey);
+      if (previous) return { message: toMessage(previous, senderId), credits: await balance(senderId), duplicate: true };
+      if (!text) throw new AppError(400, 'message_empty');
+      if (text.length > input.maxLength) throw new AppError(400, 'message_too_long', { max: input.maxLength });
+      if (senderId === recipientId) throw new AppError(400, 'cannot_message_self');
+      const [recipient] = await db.select({ status: users.status, profileStatus: profiles.status }).from(users)
+        .innerJoin(profiles, eq(profiles.userId, users.id)).where(eq(users.id, recipientId));
+      if (!recipient || recipient.status === 'deleted' || recipient.profileStatus === 'disabled') throw notFound();
+      try {
+        return await db.transaction(async (tx) => {
+          const convId = await conversationId(tx, senderId, recipientId);
+          const now = clock();
+          const [row] = await tx.insert(messages)
+            .values({ conversationId: convId, senderId, body: text, creditsSpent: cost, idempotencyKey, createdAt: now })
+            .returning();
+          const credits = await spendCredits(tx, senderId, cost, 'message', String(row.id));
+          if (credits === null) throw new AppError(402, 'insufficient_credits');
+          await tx.update(conversations).set({ lastMessageAt: now }).where(eq(conversations.id, convId));
+          await tx.update(conversationMembers)
+            .set({ unreadCount: sql`${conversationMembers.unreadCount} + 1`, hidden: false })
+            .where(and(eq(conversationMembers.conversationId, convId), eq(conversationMembers.userId, recipientId)));
+          await tx.update(conversationMembers).set({ hidden: false })
+            .where(and(eq(conversationMembers.conversationId, convId), eq(conversationMembers.userId, senderId)));
+          return { message: toMessage(row, senderId), credits, duplicate: false };
+        });
+      } catch (error) {
+        // The same key sent twice at once: the unique index let one through; answer with that one.
+        if (isUniqueViolation(error)) {
+          const first = await existingSend(senderId, idempotencyKey);
+          if (first) return { message: toMessage(first, senderId), credits: await balance(senderId), duplicate: true };
+        }
+        throw error;
+      }
+    },
+
+    async list(userId: number): Promise<ChatSummary[]> {
+      const today = clock();
+      const other = sql<number>`case when ${conversations.userLow} = ${userId} then ${conversations.userHigh} else ${conversations.userLow} end`;
+      const rows = await db
+        .select({
+          ...profileColumns,
+          conversationId: conversations.id,
+          lastMessageAt: conversations.lastMessageAt,
+          unread: conversationMembers.unreadCount,
+        })
+        .from(conversationMembers)
+        .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
+        .innerJoin(profiles, eq(profiles.userId, other))
+        .innerJoin(users, eq(users.id, profiles.userId))
+        .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
+        .where(and(eq(conversationMembers.userId, userId), eq(conversationMembers.hidden, false), ne(users.status, 'deleted')))
+        .orderBy(desc(conversations.lastMessageAt), desc(conversations.id));
+      const result: ChatSummary[] = [];
+      for (const r of rows) {
+        const [last] = await db.select().from(messages).where(eq(messages.conversationId, r.conversationId)).orderBy(desc(messages.id)).limit(1);
+        result.push({
+          conversation: { id: r.conversationId, last_message_at: r.lastMessageAt?.toISOString() ?? null },
+          profile: toProfileSummary(r as ProfileRow, today),
+          num_unread_messages: r.unread,
+          last_message: last ? { text: last.body.slice(0, 140), from_me: last.senderId === userId, created_at: last.createdAt.toISOString() } : null,
+        });
+      }
+      return result;
+    },
+
+    /** The conversation's messages, oldest first. Opening a conversation sets its unread count to 0. */
+    async read(userId: number, convId: number, afterId = 0): Promise<{ profileId: number; messages: ChatMessage[] }> {
+      const member = await membership(userId, convId);
+      if (!member) throw notFound();
+      const rows = await db.select().from(messages)
+        .where(and(eq(messages.conversationId, convId), gt(messages.id, afterId)))
+        .orderBy(desc(messages.id)).limit(MESSAGES_PAGE);
+      await db.update(conversationMembers).set({ unreadCount: 0 })
+        .where(and(eq(conversationMembers.conversationId, convId), eq(conversationMembers.userId, userId)));
+      return { profileId: member.otherId, messages: rows.reverse().map((m) => toMessage(m, userId)) };
+    },
+
+    /** The conversation with a member, if there is one. */
+    async findWith(userId: number, otherId: number): Promise<number | null> {
+      const [low, high] = userId < otherId ? [userId, otherId] : [otherId, userId];
+      const [conv] = await db.select({ id: conversations.id }).from(conversations)
+        .where(and(eq(conversations.userLow, low), eq(conversations.userHigh, high)));
+      return conv?.id ?? null;
+    },
+
+    /** Removes the conversation from this member's list; the other member keeps theirs. */
+    async remove(userId: number, convId: number): Promise<void> {
+      const member = await membership(userId, convId);
+      if (!member) throw notFound();
+      await db.update(conversationMembers).set({ hidden: true, unreadCount: 0 })
+        .where(and(eq(conversationMembers.conversationId, convId), eq(conversationMembers.userId, userId)));
+    },
+  };
+
+  async function balance(userId: number): Promise<number> {
+    const [u] = await db.select({ credits: users.credits }).from(users).where(eq(users.id, userId));
+    return u?.credits ?? 0;
+  }
+}
+
+export type ChatService = ReturnType<typeof createChatService>;
+

@@ -1,0 +1,234 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+
+export const companies = pgTable('companies', {
+  id: serial().primaryKey(),
+  name: text().notNull(),
+  address: text().notNull(),
+  kvk: text().notNull(),
+  city: text().notNull(),
+  country: text().notNull(),
+  tradenames: jsonb().$type<string[]>().notNull().default([]),
+  vatNumbers: jsonb().$type<string[]>().notNull().default([]),
+  supportPhone: text().notNull().default(''),
+  deleteDiscount: integer().notNull().default(0),
+  added: createdAt(),
+});
+
+export const sites = pgTable('sites', {
+  id: serial().primaryKey(),
+  domain: text().notNull().unique(),
+  isDefault: boolean().notNull().default(false),
+  companyId: integer().notNull().references(() => companies.id),
+  name: text().notNull(),
+  indexTitle: text().notNull().default(''),
+  description: text().notNull().default(''),
+  domainLanguage: text(),
+  cdnPrefix: text().notNull().default(''),
+  niche: integer().notNull().default(1),
+  signups: text().notNull().default('all'),
+  loggedOutSearch: text().notNull().default('all'),
+  loggedOutSearchTrafficsource: text().notNull().default('none'),
+  countries: jsonb().$type<string[]>().notNull().default([]),
+  supportEmail: text().notNull().default(''),
+  supportPhone: text().notNull().default(''),
+  mailName: text().notNull().default(''),
+  messageCredits: integer().notNull().default(5),
+  signupCredits: integer().notNull().default(0),
+  photoCredits: integer().notNull().default(10),
+  giftCredits: integer().notNull().default(20),
+  messageLength: integer().notNull().default(1000),
+  refundDays: integer().notNull().default(14),
+  memberResell: boolean().notNull().default(false),
+  enableSiteEntryPopup: boolean().notNull().default(true),
+  fictionalIcon: text().notNull().default(''),
+  fictionalWarning: text().notNull().default(''),
+  fictionalSingular: text().notNull().default(''),
+  fictionalPlural: text().notNull().default(''),
+  visibleProfileFields: jsonb().$type<string[]>().notNull().default([]),
+  visibleProfileNotes: boolean().notNull().default(false),
+  searchFields: jsonb().$type<string[]>().notNull().default(['gender', 'country', 'age']),
+  createdAt: createdAt(),
+}, (t) => [check('sites_niche_range', sql`${t.niche} between 1 and 7`)]);
+
+export const regions = pgTable('regions', {
+  id: serial().primaryKey(),
+  country: text().notNull(),
+  code: text().notNull(),
+  name: text().notNull(),
+}, (t) => [uniqueIndex('regions_country_code').on(t.country, t.code)]);
+
+export const users = pgTable('users', {
+  id: serial().primaryKey(),
+  siteId: integer().notNull().references(() => sites.id),
+  email: text().notNull(),
+  passwordHash: text().notNull(),
+  status: text().$type<'not_confirmed' | 'active' | 'deleted'>().notNull().default('not_confirmed'),
+  paidUser: boolean().notNull().default(false),
+  credits: integer().notNull().default(0),
+  language: text().notNull().default('en'),
+  notificationsDisabled: jsonb().$type<string[]>().notNull().default([]),
+  network: text(),
+  ref: text(),
+  sub1: text(),
+  sub2: text(),
+  sub3: text(),
+  signupDate: createdAt(),
+}, (t) => [
+  uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
+  check('users_credits_non_negative', sql`${t.credits} >= 0`),
+]);
+
+export const profiles = pgTable('profiles', {
+  userId: integer().primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  name: text().notNull(),
+  gender: text().$type<'male' | 'female'>().notNull(),
+  birthDate: date({ mode: 'string' }).notNull(),
+  country: text().notNull(),
+  region: text(),
+  about: text().notNull().default(''),
+  status: text().$type<'active' | 'disabled'>().notNull().default('active'),
+  fictional: boolean().notNull().default(false),
+  sexuality: text(),
+  hairColor: text(),
+  eyeColor: text(),
+  bodyType: text(),
+  relationshipStatus: text(),
+  tattoos: text(),
+  signupReason: text(),
+  interests: jsonb().$type<string[]>().notNull().default([]),
+  mainPhotoId: integer(),
+  createdAt: createdAt(),
+}, (t) => [
+  index('profiles_search').on(t.gender, t.country, t.birthDate),
+  index('profiles_newest').on(t.createdAt.desc(), t.userId.desc()),
+]);
+
+export const photos = pgTable('photos', {
+  id: serial().primaryKey(),
+  userId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  filename: text().notNull(),
+  thumbFilename: text().notNull(),
+  status: text().$type<'pending' | 'active' | 'rejected'>().notNull().default('pending'),
+  isPrivate: boolean().notNull().default(false),
+  width: integer().notNull(),
+  height: integer().notNull(),
+  createdAt: createdAt(),
+}, (t) => [index('photos_user').on(t.userId)]);
+
+export const sessions = pgTable('sessions', {
+  id: text().primaryKey(),
+  userId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+  expiresAt: timestamp({ withTimezone: true }).notNull(),
+  userAgent: text().notNull().default(''),
+}, (t) => [index('sessions_user').on(t.userId)]);
+
+export const likes = pgTable('likes', {
+  likerId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  likedId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  isNew: boolean().notNull().default(true),
+  createdAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.likerId, t.likedId] }), index('likes_liked').on(t.likedId, t.createdAt)]);
+
+export const conversations = pgTable('conversations', {
+  id: serial().primaryKey(),
+  userLow: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  userHigh: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  lastMessageAt: timestamp({ withTimezone: true }),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('conversations_pair').on(t.userLow, t.userHigh),
+  check('conversations_ordered_pair', sql`${t.userLow} < ${t.userHigh}`),
+]);
+
+export const conversationMembers = pgTable('conversation_members', {
+  conversationId: integer().notNull().references(() => conversations.id, { onDelete: 'cascade' }),
+  userId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  unreadCount: integer().notNull().default(0),
+  hidden: boolean().notNull().default(false),
+}, (t) => [primaryKey({ columns: [t.conversationId, t.userId] }), index('conversation_members_user').on(t.userId)]);
+
+export const messages = pgTable('messages', {
+  id: bigserial({ mode: 'number' }).primaryKey(),
+  conversationId: integer().notNull().references(() => conversations.id, { onDelete: 'cascade' }),
+  senderId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  body: text().notNull(),
+  creditsSpent: integer().notNull().default(0),
+  idempotencyKey: text(),
+  createdAt: createdAt(),
+}, (t) => [
+  index('messages_conversation').on(t.conversationId, t.id),
+  uniqueIndex('messages_idempotency').on(t.senderId, t.idempotencyKey),
+]);
+
+/** Append-only: a row is never updated or deleted; users.credits caches the running balance. */
+export const creditLedger = pgTable('credit_ledger', {
+  id: bigserial({ mode: 'number' }).primaryKey(),
+  userId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  delta: integer().notNull(),
+  balanceAfter: integer().notNull(),
+  reason: text().$type<'signup_bonus' | 'message' | 'purchase' | 'demo_grant'>().notNull(),
+  reference: text().notNull(),
+  createdAt: createdAt(),
+}, (t) => [
+  index('credit_ledger_user').on(t.userId, t.id),
+  uniqueIndex('credit_ledger_reference').on(t.reason, t.reference),
+  check('credit_ledger_balance_non_negative', sql`${t.balanceAfter} >= 0`),
+]);
+
+export const creditPackages = pgTable('credit_packages', {
+  id: serial().primaryKey(),
+  credits: integer().notNull(),
+  popular: boolean().notNull().default(false),
+  sort: integer().notNull().default(0),
+  active: boolean().notNull().default(true),
+}, (t) => [check('credit_packages_positive', sql`${t.credits} > 0`)]);
+
+export const creditPackagePrices = pgTable('credit_package_prices', {
+  packageId: integer().notNull().references(() => creditPackages.id, { onDelete: 'cascade' }),
+  currency: text().notNull(),
+  amountCents: integer().notNull(),
+}, (t) => [primaryKey({ columns: [t.packageId, t.currency] }), check('credit_package_prices_positive', sql`${t.amountCents} > 0`)]);
+
+export const orders = pgTable('orders', {
+  id: text().primaryKey(),
+  userId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  packageId: integer().notNull().references(() => creditPackages.id),
+  credits: integer().notNull(),
+  amountCents: integer().notNull(),
+  currency: text().notNull(),
+  paymentmethod: text().notNull(),
+  status: text().$type<'open' | 'pending' | 'completed' | 'failed' | 'cancelled'>().notNull().default('open'),
+  idempotencyKey: text().notNull(),
+  createdAt: createdAt(),
+  completedAt: timestamp({ withTimezone: true }),
+}, (t) => [uniqueIndex('orders_idempotency').on(t.userId, t.idempotencyKey), index('orders_user').on(t.userId)]);
+
+export const payments = pgTable('payments', {
+  id: serial().primaryKey(),
+  orderId: text().notNull().references(() => orders.id, { onDelete: 'cascade' }),
+  provider: text().notNull(),
+  providerRef: text().notNull(),
+  status: text().notNull().default('open'),
+  checkoutUrl: text().notNull(),
+  createdAt: createdAt(),
+  updatedAt: createdAt(),
+}, (t) => [uniqueIndex('payments_provider_ref').on(t.provider, t.providerRef), index('payments_order').on(t.orderId)]);
+
+/** The test provider's own side: what a hosted checkout would keep on the provider's servers. */
+export const testCheckouts = pgTable('test_checkouts', {
+  id: text().primaryKey(),
+  amountCents: integer().notNull(),
+  currency: text().notNull(),
+  description: text().notNull(),
+  method: text().notNull(),
+  status: text().$type<'open' | 'paid' | 'failed' | 'canceled' | 'pending'>().notNull().default('open'),
+  redirectUrl: text().notNull(),
+  webhookUrl: text().notNull(),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,52 @@
+/** Demo data for a fresh embedded database: names, places and packages that make the demo site feel real. */
+export const FEMALE_NAMES = [
+  'Anna', 'Sophie', 'Emma', 'Julia', 'Lisa', 'Laura', 'Mia', 'Sara', 'Eva', 'Lotte', 'Fenna', 'Noor', 'Lena', 'Hannah',
+  'Clara', 'Giulia', 'Chiara', 'Camille', 'Chloé', 'Lucía', 'Carmen', 'Zofia', 'Maja', 'Freja', 'Ida', 'Aino', 'Ella',
+  'Ingrid', 'Nora', 'Astrid', 'Elin', 'Olivia', 'Grace', 'Charlotte', 'Amélie', 'Valentina', 'Marta', 'Helena', 'Iris', 'Vera',
+];
+export const MALE_NAMES = [
+  'Daan', 'Lucas', 'Sem', 'Finn', 'Milan', 'Jesse', 'Thomas', 'Max', 'Jonas', 'Felix', 'Paul', 'Leon', 'Marco', 'Luca',
+  'Matteo', 'Hugo', 'Louis', 'Pablo', 'Javier', 'Jakub', 'Piotr', 'Mads', 'Emil', 'Oliver', 'Eetu', 'Mikko', 'Lars',
+  'Henrik', 'Erik', 'Oscar', 'James', 'Jack', 'Noah', 'Samuel', 'Antoine', 'Diego', 'Tomasz', 'Viktor', 'Ruben', 'Bram',
+];
+export const ABOUT_TEXTS = [
+  'Curious, warm and always up for a good conversation. Tell me about your favourite place in the world.',
+  'I love long walks, good coffee and people who can make me laugh.',
+  'Weekend traveller, weekday bookworm. Looking for someone to share the little things with.',
+  'Honest, direct and a little bit shy at first. Say hi and we will see where it goes.',
+  'Music is my first love; dancing in the kitchen counts as exercise, right?',
+  'New in town and keen to meet new people. Cooking for two is more fun than cooking for one.',
+  'I enjoy nature, photography and a glass of wine at sunset.',
+  'Sporty during the week, lazy on Sundays. Looking for chemistry, not perfection.',
+];
+
+/** A few regions per country, enough for location options and the regions endpoint. */
+export const REGIONS: Record<string, [string, string][]> = {
+  NL: [['NH', 'Noord-Holland'], ['ZH', 'Zuid-Holland'], ['UT', 'Utrecht'], ['NB', 'Noord-Brabant'], ['GE', 'Gelderland'], ['GR', 'Groningen'], ['LI', 'Limburg'], ['OV', 'Overijssel']],
+  BE: [['VAN', 'Antwerpen'], ['VOV', 'Oost-Vlaanderen'], ['VWV', 'West-Vlaanderen'], ['BRU', 'Brussel'], ['WLG', 'Liège'], ['WHT', 'Hainaut']],
+  DE: [['BY', 'Bayern'], ['BE', 'Berlin'], ['HH', 'Hamburg'], ['NW', 'Nordrhein-Westfalen'], ['BW', 'Baden-Württemberg'], ['HE', 'Hessen'], ['SN', 'Sachsen']],
+  AT: [['W', 'Wien'], ['ST', 'Steiermark'], ['T', 'Tirol'], ['S', 'Salzburg'], ['OO', 'Oberösterreich']],
+  FR: [['IDF', 'Île-de-France'], ['ARA', 'Auvergne-Rhône-Alpes'], ['PAC', "Provence-Alpes-Côte d'Azur"], ['OCC', 'Occitanie'], ['NAQ', 'Nouvelle-Aquitaine'], ['HDF', 'Hauts-de-France']],
+  IT: [['LOM', 'Lombardia'], ['LAZ', 'Lazio'], ['CAM', 'Campania'], ['SIC', 'Sicilia'], ['VEN', 'Veneto'], ['TOS', 'Toscana'], ['PIE', 'Piemonte']],
+  ES: [['MD', 'Madrid'], ['CT', 'Cataluña'], ['AN', 'Andalucía'], ['VC', 'Comunidad Valenciana'], ['PV', 'País Vasco'], ['GA', 'Galicia']],
+  IE: [['D', 'Dublin'], ['C', 'Cork'], ['G', 'Galway'], ['L', 'Limerick']],
+  FI: [['18', 'Uusimaa'], ['11', 'Pirkanmaa'], ['19', 'Varsinais-Suomi'], ['14', 'Pohjois-Pohjanmaa']],
+  GB: [['ENG-LND', 'London'], ['ENG-MAN', 'Greater Manchester'], ['SCT', 'Scotland'], ['WLS', 'Wales'], ['NIR', 'Northern Ireland'], ['ENG-WMD', 'West Midlands']],
+  US: [['CA', 'California'], ['NY', 'New York'], ['TX', 'Texas'], ['FL', 'Florida'], ['IL', 'Illinois'], ['WA', 'Washington']],
+  CA: [['ON', 'Ontario'], ['QC', 'Québec'], ['BC', 'British Columbia'], ['AB', 'Alberta']],
+  AU: [['NSW', 'New South Wales'], ['VIC', 'Victoria'], ['QLD', 'Queensland'], ['WA', 'Western Australia']],
+  NZ: [['AUK', 'Auckland'], ['WGN', 'Wellington'], ['CAN', 'Canterbury']],
+  CH: [['ZH', 'Zürich'], ['BE', 'Bern'], ['GE', 'Genève'], ['VD', 'Vaud'], ['TI', 'Ticino']],
+  PL: [['MZ', 'Mazowieckie'], ['MA', 'Małopolskie'], ['SL', 'Śląskie'], ['WP', 'Wielkopolskie'], ['DS', 'Dolnośląskie'], ['PM', 'Pomorskie']],
+  DK: [['84', 'Hovedstaden'], ['82', 'Midtjylland'], ['83', 'Syddanmark'], ['81', 'Nordjylland'], ['85', 'Sjælland']],
+  NO: [['03', 'Oslo'], ['46', 'Vestland'], ['50', 'Trøndelag'], ['11', 'Rogaland'], ['30', 'Viken']],
+  SE: [['AB', 'Stockholm'], ['O', 'Västra Götaland'], ['M', 'Skåne'], ['C', 'Uppsala'], ['E', 'Östergötland']],
+};
+
+/** Credit bundles and their prices in cents per currency. */
+export const PACKAGES: { credits: number; popular: boolean; prices: Record<string, number> }[] = [
+  { credits: 50, popular: false, prices: { EUR: 995, GBP: 895, USD: 1099, CAD: 1499, AUD: 1699, NZD: 1799, CHF: 995, PLN: 4299, DKK: 7495, NOK: 11900, SEK: 11900 } },
+  { credits: 150, popular: true, prices: { EUR: 2495, GBP: 2195, USD: 2699, CAD: 3699, AUD: 4199, NZD: 4499, CHF: 2495, PLN: 10799, DKK: 18595, NOK: 28900, SEK: 28900 } },
+  { credits: 400, popular: false, prices: { EUR: 5495, GBP: 4795, USD: 5999, CAD: 7999, AUD: 8999, NZD: 9699, CHF: 5495, PLN: 23799, DKK: 40995, NOK: 63900, SEK: 62900 } },
+  { credits: 1000, popular: false, prices: { EUR: 9995, GBP: 8695, USD: 10999, CAD: 14999, AUD: 16499, NZD: 17999, CHF: 9995, PLN: 42999, DKK: 74595, NOK: 115900, SEK: 114900 } },
+];

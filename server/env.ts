@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/** The only reader of process.env. Fails fast with a message a person understands. */
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL')
+    .optional(),
+  DATA_DIR: z.string().default('./data'),
+  PUBLIC_URL: z.url('must be an absolute URL such as https://example.com').optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  PAYMENT_PROVIDER: z.enum(['test']).default('test'),
+  TRUST_PROXY: z.enum(['0', '1', 'true', 'false']).default('0').transform((v) => v === '1' || v === 'true'),
+  SEED_DEMO: z.enum(['auto', 'always', 'never']).default('auto'),
+  LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+});
+
+export type Env = z.infer<typeof schema>;
+
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = schema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}\nSee the README for every environment variable.`);
+  }
+  return result.data;
+}

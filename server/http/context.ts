@@ -1,0 +1,34 @@
+import type { ApiUser } from '#common/api-types.ts';
+import type { Language } from '#common/languages.ts';
+import type { Translator } from '../i18n/i18n.ts';
+import type { Services } from '../services.ts';
+import type { Site } from '../settings/settings.service.ts';
+import type { Env } from '../env.ts';
+
+/** What the HTTP layer knows about a request; React Router loaders receive it as their context. */
+export interface RequestContext {
+  services: Services;
+  translator: Translator;
+  env: Env;
+  site: Site;
+  lang: Language;
+  userId: number | null;
+  /** The signed-in member, loaded once per request. */
+  user(): Promise<ApiUser | null>;
+  nonce: string;
+  baseUrl: string;
+  clientIp: string;
+  geoipCountry: string | null;
+  query: Record<string, string>;
+}
+
+export type AppEnv = {
+  Variables: {
+    requestId: string;
+    site: Site;
+    lang: Language;
+    userId: number | null;
+    sessionToken: string | undefined;
+    ctx: RequestContext;
+  };
+};

@@ -1,0 +1,19 @@
+import { data, redirect } from 'react-router';
+import type { RequestContext } from './context.ts';
+import { isAppError } from '../infra/errors.ts';
+
+/** Member pages need a session; others are sent to log in and come back. */
+export function requireMemberId(ctx: RequestContext, back: string): number {
+  if (!ctx.userId) throw redirect(`/login?redirect=${encodeURIComponent(back)}`);
+  return ctx.userId;
+}
+
+/** A rule's 404 becomes the page's 404, with no hint why. */
+export async function orNotFound<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (isAppError(error) && error.status === 404) throw data(null, { status: 404 });
+    throw error;
+  }
+}

@@ -1,0 +1,76 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { join, resolve } from 'node:path';
+import { getRequestListener } from '@hono/node-server';
+import type { ServerBuild } from 'react-router';
+import { createApp } from './app.ts';
+import { openDatabase } from './db/client.ts';
+import { isSeeded, seedDemoSite, DEMO_EMAIL, DEMO_PASSWORD } from './db/seed.ts';
+import { loadEnv } from './env.ts';
+import { createTranslator } from './i18n/i18n.ts';
+import { systemClock } from './infra/clock.ts';
+import { createLogger } from './infra/logger.ts';
+import { pagesHandler } from './pages.ts';
+import { CLIENT_BUILD_DIR, ROOT_DIR, SERVER_BUILD_PATH } from './paths.ts';
+import { createServices } from './services.ts';
+
+async function main() {
+  const env = loadEnv();
+  const logger = createLogger(env.LOG_LEVEL);
+  const dataDir = resolve(ROOT_DIR, env.DATA_DIR);
+  const photosDir = join(dataDir, 'photos');
+  const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATABASE_URL ? null : join(dataDir, 'db') });
+  await database.migrate();
+
+  // The embedded database seeds itself when empty; a real server only when asked (SEED_DEMO=always or npm run seed).
+  const shouldSeed = env.SEED_DEMO === 'always' || (env.SEED_DEMO === 'auto' && database.kind === 'pglite');
+  if (shouldSeed && !(await isSeeded(database.db))) {
+    logger.info('Seeding the demo site (first start)…');
+    await seedDemoSite(database.db, { photosDir, clock: systemClock });
+    logger.info(`Demo member: ${DEMO_EMAIL} / ${DEMO_PASSWORD}`);
+  }
+
+  const services = createServices({ db: database.db, clock: systemClock });
+  const translator = await createTranslator();
+  const dev = env.NODE_ENV === 'development';
+
+  let vite: import('vite').ViteDevServer | undefined;
+  let getBuild: () => Promise<ServerBuild>;
+  if (dev) {
+    const { createServer: createViteServer } = await import('vite');
+    vite = await createViteServer({ server: { middlewareMode: true }, appType: 'custom' });
+    const devServer = vite;
+    getBuild = async () => {
+      const runner = (devServer.environments.ssr as unknown as { runner: { import(id: string): Promise<ServerBuild> } }).runner;
+      return runner.import('virtual:react-router/server-build');
+    };
+  } else {
+    const build = (await import(SERVER_BUILD_PATH)) as ServerBuild;
+    getBuild = async () => build;
+  }
+
+  const app = createApp({
+    services, translator, env, logger, photosDir,
+    clientDir: dev ? undefined : CLIENT_BUILD_DIR,
+    pages: pagesHandler(getBuild, env.NODE_ENV),
+  });
+  const listener = getRequestListener(app.fetch);
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (vite) vite.middlewares(req, res, () => listener(req, res));
+    else listener(req, res);
+  });
+  server.listen(env.PORT, env.HOST, () => logger.info(`Amora listens on http://localhost:${env.PORT} (${database.kind})`));
+
+  const stop = async () => {
+    server.close();
+    await vite?.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
