@@ -35,7 +35,7 @@ export function signupSchema(today: Date) {
     })
     .superRefine((v, ctx) => {
       if (v.name.startsWith('@')) ctx.addIssue({ code: 'custom', path: ['name'], message: 'errors.name_starts_with_at' });
-      if (v.name.toLowerCase() === v.email.toLowerCase() || v.name.toLowerCase() === v.email.split('@')[0]?.toLowerCase()) {
+      if (v.name.trim().toLowerCase() === v.email.toLowerCase()) {
         ctx.addIssue({ code: 'custom', path: ['name'], message: 'errors.name_equals_email' });
       }
       if (!isValidIsoDate(v.date_of_birth)) {

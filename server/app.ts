@@ -145,8 +145,8 @@ export function createApp(deps: AppDeps) {
   api.route('/', membersRoutes);
   api.route('/', chatRoutes);
   api.route('/', paymentsRoutes);
-  api.notFound((c) => c.json({ error: { code: 'not_found', message: translator.t(c.get('lang') ?? 'en', 'errors.not_found') } }, 404));
   app.route('/api', api);
+  app.all('/api/*', (c) => c.json({ error: { code: 'not_found', message: translator.t(c.get('lang') ?? 'en', 'errors.not_found') } }, 404));
 
   app.onError((error, c) => {
     const lang = c.get('lang') ?? 'en';

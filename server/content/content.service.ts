@@ -198,7 +198,8 @@ export function createContentService(options: { contentDir: string }) {
     async page(lang: string, slug: PageSlug, vars: PageVars): Promise<{ title: string; html: string }> {
       if (!isPageSlug(slug)) throw new Error(`Unknown content page: ${String(slug)}`);
       // lang becomes a path segment, so anything but a plain language code goes straight to English.
-      const safeLang = /^[a-z]{2,3}$/.test(lang) ? lang : FALLBACK_LANG;
+      const code = lang.toLowerCase();
+      const safeLang = /^[a-z]{2,3}$/.test(code) ? code : FALLBACK_LANG;
       const key = `${safeLang}/${slug}`;
       let parsed = cache.get(key);
       if (!parsed) {

@@ -1,0 +1,167 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { createApp } from '../../server/app.ts';
+import { openDatabase, type Database } from '../../server/db/client.ts';
+import { seedDemoSite } from '../../server/db/seed.ts';
+import { loadEnv } from '../../server/env.ts';
+import { createTranslator, type Translator } from '../../server/i18n/i18n.ts';
+import { createLogger } from '../../server/infra/logger.ts';
+import { createServices, type Services } from '../../server/services.ts';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+/** PGlite always; PostgreSQL too when the server is reachable. */
+export const DATABASE_KINDS: DatabaseKind[] = inject('pgTemplate') ? ['pglite', 'postgres'] : ['pglite'];
+
+let counter = 0;
+
+/** A fresh, migrated database: in-memory PGlite, or a clone of the PostgreSQL template. */
+export async function freshDatabase(kind: DatabaseKind): Promise<Database & { drop(): Promise<void> }> {
+  if (kind === 'pglite') {
+    const database = await openDatabase({ dataDir: null });
+    await database.migrate();
+    return { ...database, drop: async () => database.close() };
+  }
+  const info = inject('pgTemplate');
+  if (!info) throw new Error('PostgreSQL is not available');
+  const name = `${info.template}_${process.pid}_${++counter}_${Date.now() % 100000}`;
+  const admin = new pg.Client({ connectionString: info.baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${info.template}`);
+  await admin.end();
+  const url = new URL(info.baseUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  return {
+    ...database,
+    drop: async () => {
+      await database.close();
+      const a = new pg.Client({ connectionString: info.baseUrl });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+/** A clock tests can move. */
+export function testClock(start = '2026-06-01T12:00:00Z') {
+  let now = new Date(start);
+  const clock = () => new Date(now);
+  return Object.assign(clock, {
+    set: (iso: string) => { now = new Date(iso); },
+    advance: (ms: number) => { now = new Date(now.getTime() + ms); },
+  });
+}
+
+let translator: Promise<Translator> | undefined;
+
+export interface TestApp {
+  app: ReturnType<typeof createApp>;
+  services: Services;
+  database: Database;
+  clock: ReturnType<typeof testClock>;
+  siteId: number;
+  demoUserId: number;
+  client(options?: { host?: string; headers?: Record<string, string> }): TestClient;
+  close(): Promise<void>;
+}
+
+/** The whole API in-process (no port), on a fresh seeded database. */
+export async function createTestApp(kind: DatabaseKind, options: { profiles?: number } = {}): Promise<TestApp> {
+  const database = await freshDatabase(kind);
+  const clock = testClock();
+  const photosDir = mkdtempSync(join(tmpdir(), 'amora-photos-'));
+  const seeded = await seedDemoSite(database.db, { photosDir, clock, profileCount: options.profiles ?? 30 });
+  const services = createServices({ db: database.db, clock });
+  translator ??= createTranslator();
+  const app = createApp({
+    services, translator: await translator, env: loadEnv({ NODE_ENV: 'test' }), logger: createLogger('silent'), photosDir,
+  });
+  return {
+    app, services, database, clock, siteId: seeded.siteId, demoUserId: seeded.demoUserId,
+    client: (o) => new TestClient(app, o?.host ?? 'localhost', o?.headers ?? {}),
+    close: async () => {
+      await database.drop();
+      rmSync(photosDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** Calls the app like a browser would: keeps cookies, sends JSON. */
+let clientCounter = 0;
+
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+  /** Each client is its own visitor, with its own address for rate limits. */
+  readonly ip = `127.0.${Math.floor(++clientCounter / 250) % 250}.${(clientCounter % 250) + 1}`;
+  constructor(
+    private readonly app: ReturnType<typeof createApp>,
+    private readonly host: string,
+    private readonly headers: Record<string, string>,
+  ) {}
+
+  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
+    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const res = await this.app.request(`http://${this.host}${path}`, {
+      method,
+      headers: {
+        host: this.host,
+        'x-request-type': 'client',
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(cookie ? { cookie } : {}),
+        ...this.headers,
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }, { incoming: { socket: { remoteAddress: this.ip } } });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(';');
+      const [name, value] = pair.split('=');
+      const expired = attrs.some((a) => /max-age=0\b/i.test(a.trim()) || /expires=Thu, 01 Jan 1970/i.test(a.trim()));
+      if (expired || value === '') this.cookies.delete(name.trim());
+      else this.cookies.set(name.trim(), value);
+    }
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    return { status: res.status, headers: res.headers, body: parsed as T };
+  }
+
+  get<T = any>(path: string, headers?: Record<string, string>) { return this.request<T>('GET', path, undefined, headers); }
+  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>) { return this.request<T>('POST', path, body ?? {}, headers); }
+  put<T = any>(path: string, body?: unknown, headers?: Record<string, string>) { return this.request<T>('PUT', path, body ?? {}, headers); }
+  delete<T = any>(path: string, body?: unknown, headers?: Record<string, string>) { return this.request<T>('DELETE', path, body ?? {}, headers); }
+
+  async login(email = 'demo@example.com', password = 'amora-demo') {
+    const res = await this.post('/api/user.php', { email, password });
+    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.user;
+  }
+}
+
+let signupCounter = 0;
+/** Signs up a new member through the API and returns the signed-in client with their user. */
+export async function signUp(t: TestApp, overrides: Record<string, unknown> = {}) {
+  const client = t.client();
+  const n = ++signupCounter;
+  const res = await client.post('/api/signup.php', {
+    email: `member${n}.${Date.now()}@example.org`, name: `Tester${n}`, password: 'correct horse battery', date_of_birth: '1990-04-12',
+    gender: 'female', country: 'NL', ...overrides,
+  });
+  if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { client, user: res.body.user as import('../../common/api-types.ts').ApiUser };
+}
