@@ -11,7 +11,6 @@ const schema = z.object({
     .optional(),
   DATA_DIR: z.string().default('./data'),
   PUBLIC_URL: z.url('must be an absolute URL such as https://example.com').optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
   PAYMENT_PROVIDER: z.enum(['test']).default('test'),
   TRUST_PROXY: z.enum(['0', '1', 'true', 'false']).default('0').transform((v) => v === '1' || v === 'true'),
   SEED_DEMO: z.enum(['auto', 'always', 'never']).default('auto'),
@@ -21,7 +20,9 @@ const schema = z.object({
 export type Env = z.infer<typeof schema>;
 
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
-  const result = schema.safeParse(source);
+  // An empty variable means "not set", as in most deployment tools.
+  const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const result = schema.safeParse(present);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}\nSee the README for every environment variable.`);

@@ -22,7 +22,7 @@ export default async function setup(project: TestProject) {
   try {
     await admin.connect();
   } catch (error) {
-    if (process.env.REQUIRE_POSTGRES === '1') throw new Error(`PostgreSQL is required but not reachable at ${url}: ${(error as Error).message}`);
+    if (process.env.REQUIRE_POSTGRES === '1') throw new Error(`PostgreSQL is required but not reachable at ${url}: ${(error as Error).message}`, { cause: error });
     console.warn(`PostgreSQL not reachable at ${url}: integration tests run on PGlite only.`);
     project.provide('pgTemplate', null);
     return;

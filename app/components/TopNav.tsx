@@ -24,7 +24,7 @@ export function TopNav({ user, siteName, lang }: { user: ApiUser | null; siteNam
         <Navbar.Collapse id="main-nav">
           {user && (
             <Nav className="me-auto">
-              <Nav.Link as={NavLink} to="/members" eventKey="members">{t('nav.search')}</Nav.Link>
+              <Nav.Link as={NavLink} to="/members" end eventKey="members">{t('nav.search')}</Nav.Link>
               <Nav.Link as={NavLink} to="/chats" eventKey="chats" data-testid="nav-chats">
                 {t('nav.chats')}
                 {user.num_unread_messages > 0 && (

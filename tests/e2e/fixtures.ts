@@ -1,0 +1,43 @@
+import { mkdirSync } from 'node:fs';
+import { test as base, expect, type Page } from '@playwright/test';
+
+export const SCREENSHOT_DIR = 'tests/e2e/screenshots';
+
+export const test = base.extend<{ shot: (name: string) => Promise<void> }>({
+  // Screenshots of the screens a person sees, per viewport (desktop 1280 px, mobile 375 px).
+  shot: async ({ page }, use, info) => {
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await use(async (name) => {
+      await page.screenshot({ path: `${SCREENSHOT_DIR}/${info.project.name}-${name}.png`, fullPage: false });
+    });
+  },
+  page: async ({ page }, use) => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      // A refused payment or message answers 402/401 on purpose; the browser logs those requests.
+      if (m.type() === 'error' && !/status of (401|402|404)/.test(m.text())) errors.push(m.text());
+    });
+    await use(page);
+    expect(errors, 'browser errors').toEqual([]);
+  },
+});
+
+export { expect };
+
+/** Visitors see the adults-only warning once. */
+export async function acceptEntryWarning(page: Page) {
+  const accept = page.getByTestId('entry-warning-accept');
+  await accept.click();
+  await expect(accept).toBeHidden();
+}
+
+/** Opens a navigation item, expanding the collapsed menu on small screens. */
+export async function openNav(page: Page, testId: string) {
+  const toggle = page.locator('.navbar-toggler');
+  if (await toggle.isVisible()) {
+    await toggle.click();
+    await expect(page.locator('#main-nav')).toHaveClass(/show/);
+  }
+  await page.getByTestId(testId).click();
+}

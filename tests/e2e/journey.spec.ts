@@ -1,0 +1,96 @@
+import { acceptEntryWarning, expect, openNav, test } from './fixtures.ts';
+
+/**
+ * The core journey: a visitor signs up, searches, opens a profile, likes it, chats, runs out of
+ * credits, buys a bundle through the test checkout, sends the message and is premium.
+ */
+test('sign up, search, like, chat, buy credits and become premium', async ({ page, shot }, info) => {
+  const email = `journey.${info.project.name}.${Date.now()}@example.org`;
+
+  await page.goto('/');
+  await acceptEntryWarning(page);
+  await shot('01-index');
+  await page.getByTestId('cta-signup').click();
+  await expect(page).toHaveURL(/\/signup$/);
+
+  // A broken form is refused with translated messages and nothing is created.
+  await page.locator('#signup-email').fill(email);
+  await page.locator('#signup-name').fill('@journey');
+  await page.locator('#signup-password').fill('journey-password');
+  await page.locator('#signup-dob').fill('2015-05-05');
+  await page.locator('#signup-gender').selectOption('male');
+  await page.locator('#signup-country').selectOption('NL');
+  await page.getByTestId('signup-submit').click();
+  await expect(page.getByText('Your name cannot start with @.')).toBeVisible();
+  await expect(page.getByText('You must be at least 18 years old to sign up.')).toBeVisible();
+  await shot('02-signup-errors');
+
+  await page.locator('#signup-name').fill('Journey');
+  await page.locator('#signup-dob').fill('1990-05-05');
+  await page.getByTestId('signup-submit').click();
+  await expect(page).toHaveURL(/\/members$/);
+  await expect(page.getByTestId('nav-premium')).toBeAttached();
+
+  // Search: filters, then paging appends results.
+  await page.locator('#search-gender').selectOption('female');
+  await page.locator('#search-min-age').selectOption('18');
+  await page.locator('#search-max-age').selectOption('99');
+  await page.getByTestId('search-submit').click();
+  await expect(page).toHaveURL(/gender=female/);
+  const cards = page.getByTestId('profile-card');
+  await expect(cards).toHaveCount(24);
+  await page.getByTestId('load-more').click();
+  await expect(cards).toHaveCount(48);
+  await shot('03-search');
+
+  await cards.first().click();
+  await expect(page).toHaveURL(/\/members\/\d+$/);
+  const profileUrl = page.url();
+  await expect(page.getByTestId('profile-name')).toBeVisible();
+  await page.getByTestId('like-button').click();
+  await expect(page.getByTestId('like-button')).toHaveText('Unlike');
+  await shot('04-profile-liked');
+
+  // Chat: a new member has no credits, so the message is refused and not sent.
+  await page.getByTestId('message-button').click();
+  await expect(page).toHaveURL(/\/members\/\d+\/chat$/);
+  await page.getByTestId('message-input').fill('Hi! I liked your profile.');
+  await page.getByTestId('send-button').click();
+  await expect(page.getByTestId('send-error')).toHaveAttribute('data-code', 'insufficient_credits');
+  await expect(page.getByTestId('message')).toHaveCount(0);
+  await shot('05-insufficient-credits');
+
+  await page.getByTestId('buy-credits').click();
+  await expect(page).toHaveURL(/\/credits$/);
+  await shot('06-credits');
+  await page.getByTestId('buy-package').first().click();
+  await expect(page.getByTestId('test-checkout')).toBeVisible();
+  await expect(page.getByText('TEST MODE')).toBeVisible();
+  await shot('07-test-checkout');
+  await page.getByTestId('outcome-paid').click();
+
+  await expect(page.getByTestId('payment-completed')).toBeVisible();
+  await expect(page.getByTestId('payment-status')).toHaveAttribute('data-status', 'completed');
+  await shot('08-payment-completed');
+
+  // Reloading the return page does not credit twice.
+  await page.reload();
+  await expect(page.getByTestId('payment-completed')).toBeVisible();
+
+  await page.goto(`${profileUrl}/chat`);
+  await page.getByTestId('message-input').fill('Hi! I liked your profile.');
+  await page.getByTestId('send-button').click();
+  await expect(page.getByTestId('message')).toHaveCount(1);
+  await expect(page.getByTestId('message').first()).toContainText('Hi! I liked your profile.');
+  await shot('09-message-sent');
+
+  // Premium now: the credits item replaces Get Premium; 50 - 5 = 45 credits left.
+  await expect(page.getByTestId('nav-premium')).toHaveCount(0);
+  await expect(page.getByTestId('nav-credits')).toBeAttached();
+  await page.goto('/credits/repeat-order');
+  await expect(page.getByTestId('credit-balance')).toHaveText('You have 45 credits.');
+  await openNav(page, 'nav-chats');
+  await expect(page).toHaveURL(/\/chats$/);
+  await expect(page.getByTestId('chat-item')).toHaveCount(1);
+  await shot('10-chats');
+});

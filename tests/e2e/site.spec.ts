@@ -1,0 +1,50 @@
+import { acceptEntryWarning, expect, test } from './fixtures.ts';
+
+test('the demo member logs in; a wrong password gets the translated retry message', async ({ page }) => {
+  await page.goto('/login');
+  await acceptEntryWarning(page);
+  await page.locator('#login-email').fill('demo@example.com');
+  await page.locator('#login-password').fill('wrong-password');
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByTestId('login-error')).toHaveText('The e-mail address or password is incorrect. Please try again.');
+  await page.locator('#login-password').fill('amora-demo');
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/\/members$/);
+  await expect(page.getByTestId('account-dropdown')).toBeAttached();
+});
+
+test('the language dropdown renders the site in the chosen language on the server', async ({ page, shot }) => {
+  await page.goto('/');
+  await acceptEntryWarning(page);
+  const toggle = page.locator('.navbar-toggler');
+  if (await toggle.isVisible()) await toggle.click();
+  await page.locator('#language-dropdown').click();
+  await page.getByRole('button', { name: 'Deutsch' }).or(page.getByRole('link', { name: 'Deutsch' })).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de-DE');
+  await shot('index-de');
+  // The server, not the browser, chose the language: the raw HTML is German.
+  const html = await (await page.request.get('/')).text();
+  expect(html).toContain('lang="de-DE"');
+  const cookies = await page.context().cookies();
+  const locale = cookies.find((c) => c.name === 'locale');
+  expect(locale?.value).toBe('de');
+  expect(locale!.expires - Date.now() / 1000).toBeGreaterThan(364 * 24 * 3600);
+});
+
+test('an unknown page answers 404 with a way home', async ({ page, shot }) => {
+  const response = await page.goto('/no/such/page');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByText('This page could not be found')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to the home page' })).toHaveAttribute('href', '/');
+  await shot('404');
+});
+
+test('footer pages render in every layout width', async ({ page }) => {
+  await page.goto('/pages/terms');
+  await acceptEntryWarning(page);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  for (const link of ['Privacy', 'FAQ', 'Pricing']) {
+    await page.getByTestId('footer').getByRole('link', { name: link, exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  }
+});
