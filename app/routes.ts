@@ -30,6 +30,9 @@ export default [
     ]),
     route('members/:id/chat', 'routes/members-id-chat.tsx', { id: 'members-id-chat' }),
   ]),
+  layout('layouts/lander.tsx', [
+    route('members/:id/landing', 'routes/members-id-landing.tsx', { id: 'members-id-landing' }),
+  ]),
   layout('layouts/empty.tsx', [
     route('test-checkout/:ref', 'routes/test-checkout.tsx', { id: 'test-checkout' }),
   ]),

@@ -1,12 +1,23 @@
+import { useEffect, useState } from 'react';
 import { Badge, Container, Nav, Navbar, NavDropdown } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useMatches } from 'react-router';
-import { CREDITS_BADGE_THRESHOLD } from '#common/constants.ts';
 import type { ApiUser } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
 import { api } from '../lib/api.ts';
-import { capBadge } from '../lib/format.ts';
+import { capBadge, creditsBadgeVariant } from '../lib/badges.ts';
 import { LanguageDropdown } from './LanguageDropdown.tsx';
+
+const BACK_BUTTON_ROUTES = new Set(['members-id', 'likes-type', 'likes-m-id', 'credits', 'credits-id-paymentmethod']);
+
+/** A back button only in the installed app (no browser chrome), on the spec's routes, when there is somewhere to go back to. */
+function useInstalledBackButton(routeId: string | undefined): boolean {
+  const [installed, setInstalled] = useState(false);
+  useEffect(() => {
+    setInstalled(window.matchMedia?.('(display-mode: standalone)').matches && window.history.length > 1);
+  }, [routeId]);
+  return installed && Boolean(routeId && BACK_BUTTON_ROUTES.has(routeId));
+}
 
 async function logout() {
   await api('/api/logout.php').catch(() => undefined);
@@ -15,10 +26,16 @@ async function logout() {
 
 export function TopNav({ user, siteName, lang }: { user: ApiUser | null; siteName: string; lang: Language }) {
   const { t } = useTranslation();
-  const hideLanguage = useMatches().some((m) => m.id === 'complete-signup');
+  const matches = useMatches();
+  const hideLanguage = matches.some((m) => m.id === 'complete-signup');
+  const showBack = useInstalledBackButton(matches.at(-1)?.id);
+  const creditsBadge = user ? creditsBadgeVariant(user.credits) : null;
   return (
     <Navbar bg="dark" variant="dark" expand="md" sticky="top" collapseOnSelect data-testid="top-nav">
       <Container>
+        {showBack && (
+          <button type="button" className="btn btn-link text-white px-2" onClick={() => window.history.back()} aria-label={t('nav.back')} data-testid="back-button">‹</button>
+        )}
         <Navbar.Brand as={Link} to={user ? '/members' : '/'} data-testid="logo">{siteName}</Navbar.Brand>
         <Navbar.Toggle aria-controls="main-nav" aria-label={t('nav.menu')} />
         <Navbar.Collapse id="main-nav">
@@ -38,8 +55,8 @@ export function TopNav({ user, siteName, lang }: { user: ApiUser | null; siteNam
               {user.paid_user ? (
                 <Nav.Link as={NavLink} to="/credits/repeat-order" eventKey="credits" data-testid="nav-credits">
                   {t('nav.credits')}
-                  {user.credits <= CREDITS_BADGE_THRESHOLD && (
-                    <Badge pill bg={user.credits > 0 ? 'warning' : 'danger'} text={user.credits > 0 ? 'dark' : undefined} className="ms-1" data-testid="credits-badge">
+                  {creditsBadge && (
+                    <Badge pill bg={creditsBadge} text={creditsBadge === 'warning' ? 'dark' : undefined} className="ms-1" data-testid="credits-badge">
                       {user.credits}
                     </Badge>
                   )}

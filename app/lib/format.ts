@@ -17,8 +17,3 @@ export function countryName(code: string, lang: Language): string {
     return code;
   }
 }
-
-/** Unread badge text: 99+ from 100. */
-export function capBadge(n: number, cap = 99): string {
-  return n > cap ? `${cap}+` : String(n);
-}

@@ -48,3 +48,14 @@ test('footer pages render in every layout width', async ({ page }) => {
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   }
 });
+
+test('a member landing page invites visitors to sign up and keeps the tracking parameters', async ({ page, shot }) => {
+  await page.goto('/members');
+  await acceptEntryWarning(page);
+  const href = await page.getByTestId('profile-card').first().getAttribute('href');
+  await page.goto(`${href}/landing?network=partner&sub1=spring`);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('is waiting for you');
+  await shot('member-landing');
+  await page.getByTestId('landing-signup').click();
+  await expect(page).toHaveURL(/\/signup\?network=partner&sub1=spring$/);
+});

@@ -6,7 +6,8 @@ import type { ChatSummary } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
 import { POLL_INTERVAL_MS } from '#common/constants.ts';
 import { api, ApiError } from '../../lib/api.ts';
-import { capBadge, formatTime } from '../../lib/format.ts';
+import { capBadge } from '../../lib/badges.ts';
+import { formatTime } from '../../lib/format.ts';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
 
 export function useChats(initial: ChatSummary[]) {

@@ -18,7 +18,7 @@ export function PackageList({ packages, messageCredits, action }: {
             <Card.Body className="d-flex flex-column">
               {p.popular && <Badge bg="secondary" className="align-self-center mb-2">{t('credits.popular')}</Badge>}
               <div className="display-6 fw-bold">{p.credits}</div>
-              <div className="text-muted mb-2">{t('credits.credits')}</div>
+              <div className="text-muted mb-2">{t('credits.credits', { count: p.credits })}</div>
               <div className="h4">{formatMoney(p.amount, p.currency, lang)}</div>
               <div className="small text-muted mb-3">{t('credits.messages', { count: Math.floor(p.credits / messageCredits) })}</div>
               {action && <div className="mt-auto">{action(p)}</div>}

@@ -1,0 +1,39 @@
+import { useTranslation } from 'react-i18next';
+import { data, Link, redirect } from 'react-router';
+import type { Route } from './+types/members-id-landing';
+import { requestContext } from '../context.ts';
+import { orNotFound } from '#server/http/page-guards.server.ts';
+import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
+
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const ctx = context.get(requestContext);
+  const id = Number(params.id);
+  if (!Number.isSafeInteger(id) || id <= 0) throw data(null, { status: 404 });
+  // Members go straight to the profile; the landing page is for visitors from campaigns.
+  if (ctx.userId) throw redirect(`/members/${id}`);
+  const profile = await orNotFound(ctx.services.profiles.detail(null, id));
+  return { profile, search: new URL(request.url).search };
+}
+
+export function meta({ data: d }: Route.MetaArgs) {
+  return d ? [{ title: `${d.profile.name}, ${d.profile.age}` }] : [];
+}
+
+/** A member's landing page for visitors: their photo and a sign-up call to action (tracking parameters kept). */
+export default function MemberLanding({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { profile, search } = loaderData;
+  return (
+    <div className="hero py-5">
+      <div className="container text-center" style={{ maxWidth: 560 }}>
+        <ProfilePhoto profile={profile} size="full" className="profile-photo shadow mb-4 mx-auto d-block" />
+        <h1 className="h2">{t('landing.title', { name: profile.name })}</h1>
+        <p className="lead">{t('landing.lead', { name: profile.name })}</p>
+        <Link to={`/signup${search}`} className="btn btn-light btn-lg" data-testid="landing-signup">{t('index.cta_signup')}</Link>
+        <p className="mt-3">
+          <Link to={`/login?redirect=/members/${profile.id}`} className="link-light">{t('landing.login')}</Link>
+        </p>
+      </div>
+    </div>
+  );
+}
