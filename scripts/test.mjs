@@ -1,18 +1,33 @@
 // The whole suite: unit and integration tests (PGlite, and PostgreSQL when reachable), then browser tests.
+// Ends with one line of totals: "Tests: N passed, N failed".
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+// Not in test-results/: Playwright empties that folder when it starts.
+mkdirSync('reports', { recursive: true });
+const VITEST_JSON = 'reports/vitest.json';
+const PLAYWRIGHT_JSON = 'reports/playwright.json';
+for (const f of [VITEST_JSON, PLAYWRIGHT_JSON]) rmSync(f, { force: true });
 
 const steps = [
-  ['unit and integration tests', 'npx', ['vitest', 'run']],
-  ['browser tests', 'npm', ['run', 'test:e2e']],
+  ['unit and integration tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`], {}],
+  ['browser tests', 'npm', ['run', 'test:e2e'], { PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON }],
 ];
-const results = [];
-for (const [name, cmd, args] of steps) {
+let ok = true;
+for (const [name, cmd, args, env] of steps) {
   console.log(`\n▶ ${name}`);
-  const r = spawnSync(cmd, args, { stdio: 'inherit' });
-  results.push([name, r.status === 0]);
-  if (r.status !== 0) break;
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (r.status !== 0) {
+    ok = false;
+    break;
+  }
 }
-const passed = results.filter(([, ok]) => ok).length;
-const failed = results.length - passed + (steps.length - results.length);
-console.log(`\nSuites: ${results.map(([n, ok]) => `${n} ${ok ? 'passed' : 'FAILED'}`).join(', ')}`);
-process.exit(failed === 0 ? 0 : 1);
+
+const read = (f) => (existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')) : null);
+const vitest = read(VITEST_JSON);
+const playwright = read(PLAYWRIGHT_JSON);
+const passed = (vitest?.numPassedTests ?? 0) + (playwright?.stats?.expected ?? 0);
+const failed = (vitest?.numFailedTests ?? 0) + (playwright?.stats?.unexpected ?? 0) + (playwright?.stats?.flaky ?? 0);
+const skipped = (vitest?.numPendingTests ?? 0) + (playwright?.stats?.skipped ?? 0);
+console.log(`\nTests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(ok && failed === 0 ? 0 : 1);

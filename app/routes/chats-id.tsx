@@ -5,9 +5,9 @@ import { conversationPageData } from '#server/chat/chat-pages.server.ts';
 import { orNotFound, requireMemberId } from '#server/http/page-guards.server.ts';
 import { Conversation } from '../features/chat/Conversation.tsx';
 
-export async function loader({ context, params, request }: Route.LoaderArgs) {
+export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, new URL(request.url).pathname);
+  const userId = requireMemberId(ctx, url.pathname);
   const convId = Number(params.id);
   if (!Number.isSafeInteger(convId) || convId <= 0) throw data(null, { status: 404 });
   const { profileId } = await orNotFound(ctx.services.chat.read(userId, convId));
@@ -16,12 +16,6 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 
 export default function ChatConversation({ loaderData }: Route.ComponentProps) {
   return (
-    <Conversation
-      key={loaderData.profile.id}
-      profile={loaderData.profile}
-      initialMessages={loaderData.messages}
-      messageCredits={loaderData.messageCredits}
-      maxLength={loaderData.maxLength}
-    />
+    <Conversation key={loaderData.profile.id} page={loaderData} />
   );
 }

@@ -5,9 +5,9 @@ import { requestContext } from '../context.ts';
 import { requireMemberId } from '#server/http/page-guards.server.ts';
 import { ChatList } from '../features/chat/ChatList.tsx';
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, new URL(request.url).pathname);
+  const userId = requireMemberId(ctx, url.pathname);
   return { chats: await ctx.services.chat.list(userId) };
 }
 

@@ -11,9 +11,9 @@ import { orNotFound, requireMemberId } from '#server/http/page-guards.server.ts'
 import { api } from '../lib/api.ts';
 import { formatMoney } from '../lib/format.ts';
 
-export async function loader({ context, params, request }: Route.LoaderArgs) {
+export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, new URL(request.url).pathname);
+  const userId = requireMemberId(ctx, url.pathname);
   return orNotFound(ctx.services.payments.order(userId, params.id));
 }
 

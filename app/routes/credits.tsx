@@ -11,9 +11,9 @@ import { api, ApiError, newIdempotencyKey } from '../lib/api.ts';
 import { useUser } from '../lib/user.ts';
 import { PackageList } from '../features/credits/PackageList.tsx';
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  requireMemberId(ctx, new URL(request.url).pathname);
+  requireMemberId(ctx, url.pathname);
   return packagesFor(ctx);
 }
 

@@ -8,9 +8,9 @@ import { ProfileCard } from '../components/ProfileCard.tsx';
 
 const TABS = ['received', 'given', 'matches'] as const;
 
-export async function loader({ context, params, request }: Route.LoaderArgs) {
+export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, new URL(request.url).pathname);
+  const userId = requireMemberId(ctx, url.pathname);
   const tab = (params.type ?? 'received') as (typeof TABS)[number];
   if (!TABS.includes(tab)) throw data(null, { status: 404 });
   const { profiles, liked_by } = await ctx.services.likes.overview(userId);

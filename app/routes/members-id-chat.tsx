@@ -6,9 +6,9 @@ import { requireMemberId } from '#server/http/page-guards.server.ts';
 import { ChatList } from '../features/chat/ChatList.tsx';
 import { Conversation } from '../features/chat/Conversation.tsx';
 
-export async function loader({ context, params, request }: Route.LoaderArgs) {
+export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, new URL(request.url).pathname);
+  const userId = requireMemberId(ctx, url.pathname);
   const profileId = Number(params.id);
   if (!Number.isSafeInteger(profileId) || profileId <= 0 || profileId === userId) throw data(null, { status: 404 });
   const [page, chats] = await Promise.all([conversationPageData(ctx, userId, profileId), ctx.services.chat.list(userId)]);
@@ -19,13 +19,7 @@ export default function MemberChat({ loaderData }: Route.ComponentProps) {
   return (
     <div className="chat-layout has-conversation">
       <ChatList initial={loaderData.chats} activeConversation={loaderData.conversationId} />
-      <Conversation
-        key={loaderData.profile.id}
-        profile={loaderData.profile}
-        initialMessages={loaderData.messages}
-        messageCredits={loaderData.messageCredits}
-        maxLength={loaderData.maxLength}
-      />
+      <Conversation key={loaderData.profile.id} page={loaderData} />
     </div>
   );
 }

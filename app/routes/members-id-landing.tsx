@@ -5,14 +5,14 @@ import { requestContext } from '../context.ts';
 import { orNotFound } from '#server/http/page-guards.server.ts';
 import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
 
-export async function loader({ context, params, request }: Route.LoaderArgs) {
+export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const id = Number(params.id);
   if (!Number.isSafeInteger(id) || id <= 0) throw data(null, { status: 404 });
   // Members go straight to the profile; the landing page is for visitors from campaigns.
   if (ctx.userId) throw redirect(`/members/${id}`);
   const profile = await orNotFound(ctx.services.profiles.detail(null, id));
-  return { profile, search: new URL(request.url).search };
+  return { profile, search: url.search };
 }
 
 export function meta({ data: d }: Route.MetaArgs) {

@@ -13,10 +13,10 @@ import { api } from '../lib/api.ts';
 import { countryName } from '../lib/format.ts';
 import { ProfileCard } from '../components/ProfileCard.tsx';
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   if (!searchAllowed(ctx)) throw redirect('/login?redirect=/members');
-  const query = Object.fromEntries(new URL(request.url).searchParams);
+  const query = Object.fromEntries(url.searchParams);
   const input = searchSchema.parse({ ...query, cursor: undefined });
   const page = await ctx.services.search.search(ctx.userId, input);
   return { input, page, countries: ctx.site.countries.length ? ctx.site.countries : COUNTRIES };

@@ -3,8 +3,8 @@ import type { Route } from './+types/static-page';
 import { requestContext } from '../context.ts';
 import { staticPage } from '#server/content/content-pages.server.ts';
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  return staticPage(context.get(requestContext), new URL(request.url).pathname);
+export async function loader({ context, url }: Route.LoaderArgs) {
+  return staticPage(context.get(requestContext), url.pathname);
 }
 
 export function meta({ data }: Route.MetaArgs) {

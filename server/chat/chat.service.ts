@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
 import type { ChatMessage, ChatSummary } from '#common/api-types.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { conversationMembers, conversations, messages, photos, profiles, users } from '../db/schema.ts';
@@ -122,17 +122,23 @@ export function createChatService(deps: { db: Db; clock: Clock }) {
         .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
         .where(and(eq(conversationMembers.userId, userId), eq(conversationMembers.hidden, false), ne(users.status, 'deleted')))
         .orderBy(desc(conversations.lastMessageAt), desc(conversations.id));
-      const result: ChatSummary[] = [];
-      for (const r of rows) {
-        const [last] = await db.select().from(messages).where(eq(messages.conversationId, r.conversationId)).orderBy(desc(messages.id)).limit(1);
-        result.push({
+      // The last message of every listed conversation in one query.
+      const ids = rows.map((r) => r.conversationId);
+      const lastMessages = ids.length
+        ? await db.selectDistinctOn([messages.conversationId]).from(messages)
+          .where(inArray(messages.conversationId, ids))
+          .orderBy(messages.conversationId, desc(messages.id))
+        : [];
+      const lastByConversation = new Map(lastMessages.map((m) => [m.conversationId, m]));
+      return rows.map((r) => {
+        const last = lastByConversation.get(r.conversationId);
+        return {
           conversation: { id: r.conversationId, last_message_at: r.lastMessageAt?.toISOString() ?? null },
           profile: toProfileSummary(r as ProfileRow, today),
           num_unread_messages: r.unread,
           last_message: last ? { text: last.body.slice(0, 140), from_me: last.senderId === userId, created_at: last.createdAt.toISOString() } : null,
-        });
-      }
-      return result;
+        };
+      });
     },
 
     /** The conversation's messages, oldest first. Opening a conversation sets its unread count to 0. */

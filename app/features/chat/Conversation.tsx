@@ -13,9 +13,16 @@ import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
 /** Until live updates arrive, an open conversation looks for new messages every 10 seconds. */
 const OPEN_CONVERSATION_POLL_MS = 10_000;
 
-export function Conversation({ profile, initialMessages, messageCredits, maxLength }: {
-  profile: ProfileSummary; initialMessages: ChatMessage[]; messageCredits: number; maxLength: number;
-}) {
+/** What the chat pages' loaders give (see conversationPageData). */
+export interface ConversationPage {
+  profile: ProfileSummary;
+  messages: ChatMessage[];
+  messageCredits: number;
+  maxLength: number;
+}
+
+export function Conversation({ page }: { page: ConversationPage }) {
+  const { profile, messages: initialMessages, messageCredits, maxLength } = page;
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const setUser = useSetUser();
