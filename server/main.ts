@@ -58,6 +58,11 @@ async function main() {
     if (vite) vite.middlewares(req, res, () => listener(req, res));
     else listener(req, res);
   });
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    const reason = error.code === 'EADDRINUSE' ? `port ${env.PORT} is already in use (set PORT to use another)` : error.message;
+    console.error(`Cannot start the server: ${reason}`);
+    process.exit(1);
+  });
   server.listen(env.PORT, env.HOST, () => logger.info(`Amora listens on http://localhost:${env.PORT} (${database.kind})`));
 
   const stop = async () => {
