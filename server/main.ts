@@ -29,7 +29,7 @@ async function main() {
     logger.info(`Demo member: ${DEMO_EMAIL} / ${DEMO_PASSWORD}`);
   }
 
-  const services = createServices({ db: database.db, clock: systemClock });
+  const services = createServices({ db: database.db, clock: systemClock, logger });
   const translator = await createTranslator();
   const dev = env.NODE_ENV === 'development';
 

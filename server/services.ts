@@ -1,5 +1,8 @@
 import type { Db } from './db/client.ts';
 import type { Clock } from './infra/clock.ts';
+import { createEventBus } from './infra/events.ts';
+import type { Logger } from './infra/logger.ts';
+import { createContactRules } from './accounts/contact-rules.ts';
 import { createTestProvider } from './infra/payments/test-provider.ts';
 import { createRateLimiter } from './infra/rate-limit.ts';
 import { createAccountsService } from './accounts/accounts.service.ts';
@@ -13,20 +16,24 @@ import { createContentService } from './content/content.service.ts';
 import { CONTENT_DIR } from './paths.ts';
 
 /** Every service, wired once per process (or per test) with its dependencies passed in. */
-export function createServices(deps: { db: Db; clock: Clock }) {
+export function createServices(deps: { db: Db; clock: Clock; logger?: Pick<Logger, 'error'> }) {
   const { db, clock } = deps;
-  const profiles = createProfilesService({ db, clock });
+  const events = createEventBus(deps.logger ?? { error: (m, ...r) => console.error(m, ...r) });
+  const contactRules = createContactRules({ db });
+  const profiles = createProfilesService({ db, clock, contactRules });
   const testProvider = createTestProvider({ db, clock });
   return {
     db,
     clock,
+    events,
+    contactRules,
     settings: createSettingsService({ db }),
     content: createContentService({ contentDir: CONTENT_DIR }),
     profiles,
     accounts: createAccountsService({ db, clock, profiles }),
     search: createSearchService({ db, clock }),
-    likes: createLikesService({ db, clock }),
-    chat: createChatService({ db, clock }),
+    likes: createLikesService({ db, clock, events, contactRules }),
+    chat: createChatService({ db, clock, events, contactRules }),
     testProvider,
     payments: createPaymentsService({ db, clock, provider: testProvider }),
     rateLimits: {

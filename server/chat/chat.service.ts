@@ -4,6 +4,8 @@ import type { Db, Tx } from '../db/client.ts';
 import { conversationMembers, conversations, messages, photos, profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
+import type { EventBus } from '../infra/events.ts';
+import type { ContactRules } from '../accounts/contact-rules.ts';
 import { spendCredits } from '../credits/ledger.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
 
@@ -33,7 +35,7 @@ export interface SendInput {
   maxLength: number;
 }
 
-export function createChatService(deps: { db: Db; clock: Clock }) {
+export function createChatService(deps: { db: Db; clock: Clock; events: EventBus; contactRules: ContactRules }) {
   const { db, clock } = deps;
 
   async function conversationId(tx: Tx | Db, a: number, b: number): Promise<number> {
@@ -78,8 +80,9 @@ export function createChatService(deps: { db: Db; clock: Clock }) {
       const [recipient] = await db.select({ status: users.status, profileStatus: profiles.status }).from(users)
         .innerJoin(profiles, eq(profiles.userId, users.id)).where(eq(users.id, recipientId));
       if (!recipient || recipient.status === 'deleted' || recipient.profileStatus === 'disabled') throw notFound();
+      await deps.contactRules.assertCanMessage(senderId, recipientId);
       try {
-        return await db.transaction(async (tx) => {
+        const result = await db.transaction(async (tx) => {
           const convId = await conversationId(tx, senderId, recipientId);
           const now = clock();
           const [row] = await tx.insert(messages)
@@ -95,6 +98,10 @@ export function createChatService(deps: { db: Db; clock: Clock }) {
             .where(and(eq(conversationMembers.conversationId, convId), eq(conversationMembers.userId, senderId)));
           return { message: toMessage(row, senderId), credits, duplicate: false };
         });
+        deps.events.emit('message.sent', {
+          messageId: result.message.id, conversationId: result.message.conversation_id, senderId, recipientId, text,
+        });
+        return result;
       } catch (error) {
         // The same key sent twice at once: the unique index let one through; answer with that one.
         if (isUniqueViolation(error)) {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex,
+  bigserial, boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
@@ -72,6 +72,18 @@ export const users = pgTable('users', {
   credits: integer().notNull().default(0),
   language: text().notNull().default('en'),
   notificationsDisabled: jsonb().$type<string[]>().notNull().default([]),
+  /** Failed log-ins in a row; reaching the limit locks the account until lockedUntil. */
+  failedLogins: integer().notNull().default(0),
+  lockedUntil: timestamp({ withTimezone: true }),
+  activatedAt: timestamp({ withTimezone: true }),
+  /** Invisible members do not appear in search, likes or visitor lists of others. */
+  invisible: boolean().notNull().default(false),
+  /** E-mail categories switched off by the member (all are on by default). */
+  emailOptOut: jsonb().$type<string[]>().notNull().default([]),
+  pushState: text().$type<'unknown' | 'subscribed' | 'not_subscribed' | 'denied'>().notNull().default('unknown'),
+  pushSubscription: jsonb().$type<{ endpoint: string; keys: { p256dh: string; auth: string } } | null>(),
+  deletedAt: timestamp({ withTimezone: true }),
+  deleteReason: text(),
   network: text(),
   ref: text(),
   sub1: text(),
@@ -102,6 +114,9 @@ export const profiles = pgTable('profiles', {
   signupReason: text(),
   interests: jsonb().$type<string[]>().notNull().default([]),
   mainPhotoId: integer(),
+  city: text(),
+  latitude: doublePrecision(),
+  longitude: doublePrecision(),
   createdAt: createdAt(),
 }, (t) => [
   index('profiles_search').on(t.gender, t.country, t.birthDate),
@@ -230,5 +245,38 @@ export const testCheckouts = pgTable('test_checkouts', {
   status: text().$type<'open' | 'paid' | 'failed' | 'canceled' | 'pending'>().notNull().default('open'),
   redirectUrl: text().notNull(),
   webhookUrl: text().notNull(),
+  createdAt: createdAt(),
+});
+
+/** One-time links sent by e-mail. Only the SHA-256 of the token is stored. */
+export const accountTokens = pgTable('account_tokens', {
+  id: text().primaryKey(),
+  userId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  purpose: text().$type<'activation' | 'password_reset' | 'email_change' | 'reactivation'>().notNull(),
+  newEmail: text(),
+  expiresAt: timestamp({ withTimezone: true }).notNull(),
+  usedAt: timestamp({ withTimezone: true }),
+  createdAt: createdAt(),
+}, (t) => [index('account_tokens_user_purpose').on(t.userId, t.purpose, t.createdAt)]);
+
+/** Bounces and spam complaints reported for an address. */
+export const mailEvents = pgTable('mail_events', {
+  id: serial().primaryKey(),
+  email: text().notNull(),
+  type: text().$type<'bounce' | 'complaint'>().notNull(),
+  detail: text().notNull().default(''),
+  createdAt: createdAt(),
+}, (t) => [index('mail_events_email').on(t.email)]);
+
+export const blocks = pgTable('blocks', {
+  blockerId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  blockedId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index('blocks_blocked').on(t.blockedId)]);
+
+/** Generated secrets the instances share (the VAPID key pair), created on first start when not configured. */
+export const appSecrets = pgTable('app_secrets', {
+  key: text().primaryKey(),
+  value: text().notNull(),
   createdAt: createdAt(),
 });

@@ -4,9 +4,11 @@ import type { Db } from '../db/client.ts';
 import { likes, photos, profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
+import type { EventBus } from '../infra/events.ts';
+import type { ContactRules } from '../accounts/contact-rules.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
 
-export function createLikesService(deps: { db: Db; clock: Clock }) {
+export function createLikesService(deps: { db: Db; clock: Clock; events: EventBus; contactRules: ContactRules }) {
   const { db, clock } = deps;
 
   async function assertLikeable(likerId: number, likedId: number) {
@@ -17,6 +19,7 @@ export function createLikesService(deps: { db: Db; clock: Clock }) {
       .innerJoin(profiles, eq(profiles.userId, users.id))
       .where(eq(users.id, likedId));
     if (!target || target.status === 'deleted' || target.profileStatus === 'disabled') throw notFound();
+    await deps.contactRules.assertCanSee(likerId, likedId);
   }
 
   async function listProfiles(where: ReturnType<typeof and>, joinOn: 'likerId' | 'likedId') {
@@ -34,8 +37,9 @@ export function createLikesService(deps: { db: Db; clock: Clock }) {
     /** Liking twice is harmless: the second call changes nothing. Returns whether it is now a match. */
     async like(likerId: number, likedId: number): Promise<{ match: boolean }> {
       await assertLikeable(likerId, likedId);
-      await db.insert(likes).values({ likerId, likedId, createdAt: clock() }).onConflictDoNothing();
+      const created = await db.insert(likes).values({ likerId, likedId, createdAt: clock() }).onConflictDoNothing().returning({ x: likes.likerId });
       const [back] = await db.select({ x: likes.likerId }).from(likes).where(and(eq(likes.likerId, likedId), eq(likes.likedId, likerId)));
+      if (created.length) deps.events.emit('like.created', { likerId, likedId, match: Boolean(back) });
       return { match: Boolean(back) };
     },
 

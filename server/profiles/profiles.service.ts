@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts';
 import { conversations, likes, photos, profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { notFound } from '../infra/errors.ts';
+import type { ContactRules } from '../accounts/contact-rules.ts';
 
 /** The columns every profile listing selects. */
 export const profileColumns = {
@@ -45,7 +46,7 @@ export function toProfileSummary(row: ProfileRow, today: Date, ownerView = false
   };
 }
 
-export function createProfilesService(deps: { db: Db; clock: Clock }) {
+export function createProfilesService(deps: { db: Db; clock: Clock; contactRules: ContactRules }) {
   const { db, clock } = deps;
 
   async function summaryRow(userId: number) {
@@ -72,6 +73,7 @@ export function createProfilesService(deps: { db: Db; clock: Clock }) {
         .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
         .where(eq(profiles.userId, profileId));
       if (!row || row.userStatus === 'deleted' || (row.status === 'disabled' && viewerId !== profileId)) throw notFound();
+      await deps.contactRules.assertCanSee(viewerId, profileId);
       let liked = false;
       let likedMe = false;
       let conversationId: number | null = null;

@@ -76,7 +76,7 @@ export async function createTestApp(kind: DatabaseKind, options: { profiles?: nu
   const clock = testClock();
   const photosDir = mkdtempSync(join(tmpdir(), 'amora-photos-'));
   const seeded = await seedDemoSite(database.db, { photosDir, clock, profileCount: options.profiles ?? 30 });
-  const services = createServices({ db: database.db, clock });
+  const services = createServices({ db: database.db, clock, logger: createLogger('error') });
   translator ??= createTranslator();
   const app = createApp({
     services, translator: await translator, env: loadEnv({ NODE_ENV: 'test' }), logger: createLogger('silent'), photosDir,

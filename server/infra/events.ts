@@ -1,0 +1,42 @@
+import type { Logger } from './logger.ts';
+
+/** What happened, for whoever wants to react (notification mails, push, live updates). */
+export interface AppEvents {
+  'message.sent': { messageId: number; conversationId: number; senderId: number; recipientId: number; text: string };
+  'like.created': { likerId: number; likedId: number; match: boolean };
+}
+
+type Handler<K extends keyof AppEvents> = (payload: AppEvents[K]) => Promise<void> | void;
+
+/**
+ * An in-process event bus. Handlers run after the emitting transaction has committed; a failing
+ * handler is logged and never fails the request that emitted the event.
+ */
+export function createEventBus(logger: Pick<Logger, 'error'>) {
+  const handlers = new Map<keyof AppEvents, Handler<never>[]>();
+  const pending = new Set<Promise<void>>();
+  return {
+    on<K extends keyof AppEvents>(event: K, handler: Handler<K>) {
+      handlers.set(event, [...(handlers.get(event) ?? []), handler as Handler<never>]);
+    },
+    emit<K extends keyof AppEvents>(event: K, payload: AppEvents[K]) {
+      for (const handler of handlers.get(event) ?? []) {
+        const run = (async () => {
+          try {
+            await (handler as Handler<K>)(payload);
+          } catch (error) {
+            logger.error(`event ${event} handler failed:`, error);
+          }
+        })();
+        pending.add(run);
+        void run.finally(() => pending.delete(run));
+      }
+    },
+    /** Waits for running handlers (tests, shutdown). */
+    async settle() {
+      while (pending.size) await Promise.all([...pending]);
+    },
+  };
+}
+
+export type EventBus = ReturnType<typeof createEventBus>;
