@@ -20,6 +20,7 @@ describe.each(DATABASE_KINDS)('account lifecycle on %s', (kind) => {
     t = await createTestApp(kind, { profiles: 3, smtpUrl: smtp.url, env: { MAIL_FROM: 'no-reply@mail.example.com' } });
   });
   afterAll(async () => {
+    await t.services.events.settle();
     await t.close();
     await smtp.close();
   });

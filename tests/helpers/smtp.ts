@@ -11,6 +11,8 @@ export interface ReceivedMail {
   html: string;
   /** The first link in the text part that contains `contains`. */
   link(contains: string): string;
+  /** A header exactly as sent (unfolded). */
+  header(name: string): string;
 }
 
 /**
@@ -37,6 +39,10 @@ export async function startSmtpServer() {
             to: session.envelope.rcptTo[0]?.address ?? '',
             subject: parsed.subject ?? '',
             html: typeof parsed.html === 'string' ? parsed.html : '',
+            header(name) {
+              const head = raw.split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' ');
+              return head.split(/\r?\n/).find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`))?.slice(name.length + 1).trim() ?? '';
+            },
             link(contains) {
               const found = text.match(/https?:\/\/\S+/g)?.find((u) => u.includes(contains));
               if (!found) throw new Error(`no link with ${contains} in mail "${parsed.subject}":\n${text}`);

@@ -67,7 +67,7 @@ export function createOutboxMailer(dir: string): Mailer & { list(): OutboxEntry[
       writeFileSync(join(dir, `${id}.json`), JSON.stringify(entry, null, 2));
     },
     list() {
-      let names: string[] = [];
+      let names: string[];
       try {
         names = readdirSync(dir).filter((f) => f.endsWith('.json'));
       } catch {
