@@ -118,15 +118,13 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; mail: MailS
       await service.sendActivation(userId, baseUrl);
     },
 
-    /** The link in the activation mail. Returns whether it activated (or had already activated) the account. */
+    /** The link in the activation mail: single use. Returns whether it activated the account. */
     async activate(token: unknown): Promise<boolean> {
       const used = await consumeToken(token, 'activation');
       if (!used) return false;
       const [u] = await db.update(users).set({ status: 'active', activatedAt: clock() })
         .where(and(eq(users.id, used.userId), eq(users.status, 'not_confirmed'))).returning({ id: users.id });
-      if (u) return true;
-      const current = await account(used.userId);
-      return current?.status === 'active';
+      return Boolean(u);
     },
 
     /**

@@ -56,8 +56,8 @@ describe.each(DATABASE_KINDS)('account lifecycle on %s', (kind) => {
     const [row] = await t.database.db.select().from(users).where(eq(users.email, email));
     expect(row.status).toBe('active');
     expect(row.activatedAt).not.toBeNull();
-    // A used link still says "done" (the account is active); a made-up one fails.
-    expect((await follow(client, link)).headers.get('location')).toBe('/activate/done');
+    // Single use: the same link again, or a made-up one, goes to the error page.
+    expect((await follow(client, link)).headers.get('location')).toBe('/activate/error');
     expect((await client.get('/api/activate.php?token=nonsense-token-that-is-long-enough')).headers.get('location')).toBe('/activate/error');
   });
 
