@@ -45,10 +45,14 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
   const save = async (body: { email?: Partial<Record<EmailCategory, boolean>>; invisible?: boolean }) => {
     setError(null);
     setSaved(false);
+    // The switch moves at once; the server's answer (or the old state on failure) follows.
+    const before = settings;
+    setSettings({ ...settings, email: { ...settings.email, ...body.email }, invisible: body.invisible ?? settings.invisible });
     try {
       setSettings(await api<NotificationSettings>('/api/notifications.php', { method: 'PUT', body }));
       setSaved(true);
     } catch (e) {
+      setSettings(before);
       setError(e instanceof ApiError ? e.message : t('errors.server_error'));
     }
   };
