@@ -132,10 +132,12 @@ export function createAccountsService(deps: { db: Db; clock: Clock; profiles: Pr
         .select({ unread: sql<number>`coalesce(sum(${conversationMembers.unreadCount}), 0)::int` })
         .from(conversationMembers)
         .where(and(eq(conversationMembers.userId, userId), eq(conversationMembers.hidden, false)));
+      // Likes from invisible or deleted members are not in the likes list, so not in the badge either.
       const [{ newLikes }] = await db
         .select({ newLikes: sql<number>`count(*)::int` })
         .from(likes)
-        .where(and(eq(likes.likedId, userId), eq(likes.isNew, true)));
+        .innerJoin(users, eq(users.id, likes.likerId))
+        .where(and(eq(likes.likedId, userId), eq(likes.isNew, true), eq(users.invisible, false), sql`${users.status} <> 'deleted'`));
       return {
         id: user.id,
         email: user.email,

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { accountTokens, photos, profiles, sessions, users } from '../db/schema.ts';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { accountTokens, creditLedger, photos, profiles, sessions, users } from '../db/schema.ts';
 import { loadLocales } from '../i18n/i18n.ts';
 import { addCredits } from '../credits/ledger.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp, type TestClient } from '../../tests/helpers/test-app.ts';
@@ -204,6 +206,14 @@ describe.each(DATABASE_KINDS)('account lifecycle on %s', (kind) => {
     expect((await visitor.get('/api/user.php')).body.user).toMatchObject({ id: user.id, status: 'active' });
     expect((await follow(t.client(), link)).headers.get('location')).toBe('/activate/error?reason=reactivation');
 
+    // A photo with its files, to see them go.
+    writeFileSync(join(t.photosDir, `p${user.id}.webp`), 'x');
+    writeFileSync(join(t.photosDir, `p${user.id}_t.webp`), 'x');
+    await t.database.db.insert(photos).values({ userId: user.id, filename: `p${user.id}.webp`, thumbFilename: `p${user.id}_t.webp`, width: 1, height: 1 });
+    const partner = await signUp(t);
+    await t.database.db.transaction((tx) => addCredits(tx, partner.user.id, 10, 'demo_grant', `g${partner.user.id}`));
+    expect((await partner.client.post('/api/messages.php', { profile_id: user.id, text: 'still there?' }, { 'idempotency-key': 'purge-msg-0001' })).status).toBe(201);
+
     // Deleted again; after 14 days no link is sent and the purge removes personal data.
     expect((await visitor.delete('/api/user.php', { password: 'correct horse battery', reason: 'other' })).status).toBe(200);
     t.clock.advance(14 * 24 * HOUR + 1000);
@@ -216,6 +226,11 @@ describe.each(DATABASE_KINDS)('account lifecycle on %s', (kind) => {
     expect(await t.database.db.$count(profiles, eq(profiles.userId, user.id))).toBe(0);
     expect(await t.database.db.$count(photos, eq(photos.userId, user.id))).toBe(0);
     expect(await t.database.db.$count(accountTokens, eq(accountTokens.userId, user.id))).toBe(0);
+    expect(existsSync(join(t.photosDir, `p${user.id}.webp`))).toBe(false);
+    expect(existsSync(join(t.photosDir, `p${user.id}_t.webp`))).toBe(false);
+    expect((await partner.client.get('/api/chats.php')).body.chats).toEqual([]);
+    // The ledger stays for the bookkeeping.
+    expect(await t.database.db.$count(creditLedger, eq(creditLedger.userId, partner.user.id))).toBe(2);
     expect(await t.services.lifecycle.purgeDeletedAccounts()).toBe(0);
   });
 

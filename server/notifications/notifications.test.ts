@@ -131,6 +131,7 @@ describe.each(DATABASE_KINDS)('e-mail notifications on %s', (kind) => {
     const likes = (await b.client.get('/api/likes.php')).body;
     expect(likes.liked_by.map((p: { id: number }) => p.id)).not.toContain(a.user.id);
     expect(likes.profiles.map((p: { id: number }) => p.id)).not.toContain(a.user.id);
+    expect((await b.client.get('/api/user.php')).body.user.num_new_likes).toBe(0);
     // The invisible member still sees their own lists.
     expect((await a.client.get('/api/likes.php')).body.liked_by.map((p: { id: number }) => p.id)).toContain(b.user.id);
   });

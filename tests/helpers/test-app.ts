@@ -69,6 +69,7 @@ export interface TestApp {
   clock: ReturnType<typeof testClock>;
   siteId: number;
   demoUserId: number;
+  photosDir: string;
   client(options?: { host?: string; headers?: Record<string, string> }): TestClient;
   close(): Promise<void>;
 }
@@ -91,7 +92,7 @@ export async function createTestApp(
     services, translator: await translator, env, logger: createLogger('silent'), photosDir,
   });
   return {
-    app, services, database, clock, siteId: seeded.siteId, demoUserId: seeded.demoUserId,
+    app, services, database, clock, siteId: seeded.siteId, demoUserId: seeded.demoUserId, photosDir,
     client: (o) => new TestClient(app, o?.host ?? 'localhost', o?.headers ?? {}),
     close: async () => {
       await database.drop();
