@@ -31,6 +31,7 @@ export default defineConfig({
     url: `http://localhost:${PORT}/api/settings.php`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { PORT: String(PORT) },
+    // TRUST_PROXY: tests act as different visitors (X-Forwarded-For) for the per-IP limits.
+    env: { PORT: String(PORT), TRUST_PROXY: '1' },
   },
 });

@@ -23,6 +23,14 @@ export default [
     route('pages/return-policy', 'routes/static-page.tsx', { id: 'pages-return-policy' }),
     route('pages/faq', 'routes/static-page.tsx', { id: 'pages-faq' }),
     route('pages/service', 'routes/static-page.tsx', { id: 'pages-service' }),
+    route('notifications', 'routes/notifications.tsx', { id: 'notifications' }),
+    route('delete-account', 'routes/delete-account.tsx', { id: 'delete-account' }),
+    route('account-deleted', 'routes/account-deleted.tsx', { id: 'account-deleted' }),
+    route('activate/done', 'routes/activate-done.tsx', { id: 'activate-done' }),
+    route('activate/error', 'routes/activate-error.tsx', { id: 'activate-error' }),
+    route('reset-password', 'routes/reset-password.tsx', { id: 'reset-password' }),
+    route('reset-password/do', 'routes/reset-password-do.tsx', { id: 'reset-password-do' }),
+    route('mail-change/do', 'routes/mail-change-do.tsx', { id: 'mail-change-do' }),
   ]),
   layout('layouts/chat.tsx', [
     route('chats', 'routes/chats.tsx', { id: 'chats' }, [

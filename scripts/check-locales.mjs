@@ -34,7 +34,8 @@ const dynamicPrefixes = [...source.matchAll(/`([a-z_]+\.[a-z_]+_)\$\{/g)].map((m
 const unused = [...en].filter((key) => {
   const [group, name] = [key.slice(0, key.lastIndexOf('.')), key.slice(key.lastIndexOf('.') + 1)];
   if (source.includes(`'${key}'`) || source.includes(`"${key}"`) || source.includes(`\`${key}\``)) return false;
-  if (dynamicGroups.includes(group) || dynamicPrefixes.some((p) => key.startsWith(p))) return false;
+  // `mail.${kind}` and `notifications.categories.${c}.label` use every key below their group.
+  if (dynamicGroups.some((g) => group === g || group.startsWith(`${g}.`)) || dynamicPrefixes.some((p) => key.startsWith(p))) return false;
   // Server error codes are translated as errors.<code>.
   if (group === 'errors' && new RegExp(`['"]${name}['"]`).test(source)) return false;
   if (group === 'interests') return false;

@@ -19,6 +19,10 @@ import { membersRoutes } from './profiles/members.routes.ts';
 import type { Services } from './services.ts';
 import { settingsRoutes } from './settings/settings.routes.ts';
 import { photoRoutes } from './profiles/photos.routes.ts';
+import { lifecycleRoutes } from './accounts/lifecycle.routes.ts';
+import { notificationsRoutes } from './notifications/notifications.routes.ts';
+import { outboxRoutes } from './infra/mail/outbox.routes.ts';
+import type { OutboxEntry } from './infra/mail/transport.ts';
 
 export interface AppDeps {
   services: Services;
@@ -30,6 +34,8 @@ export interface AppDeps {
   clientDir?: string;
   /** Renders pages (React Router); absent in API-only tests. */
   pages?: (request: Request, ctx: RequestContext) => Promise<Response>;
+  /** The dev outbox, when mail is not sent over SMTP: its viewer is served at /dev/outbox. */
+  outbox?: { list(): OutboxEntry[]; read(id: string): OutboxEntry | null; dir: string };
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -89,6 +95,8 @@ export function createApp(deps: AppDeps) {
   });
 
   app.route('/photos', photoRoutes(deps.photosDir));
+  // Never together with SMTP: a configuration that sends real mail has no outbox to show.
+  if (deps.outbox && !env.SMTP_URL) app.route('/dev/outbox', outboxRoutes(deps.outbox));
   if (deps.clientDir) {
     const serve = serveStatic({ root: relative(process.cwd(), deps.clientDir) || '.' });
     app.use('*', async (c, next) => {
@@ -145,6 +153,8 @@ export function createApp(deps: AppDeps) {
   api.route('/', membersRoutes);
   api.route('/', chatRoutes);
   api.route('/', paymentsRoutes);
+  api.route('/', lifecycleRoutes);
+  api.route('/', notificationsRoutes);
   app.route('/api', api);
   app.all('/api/*', (c) => c.json({ error: { code: 'not_found', message: translator.t(c.get('lang') ?? 'en', 'errors.not_found') } }, 404));
 

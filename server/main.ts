@@ -12,6 +12,17 @@ import { createLogger } from './infra/logger.ts';
 import { pagesHandler } from './pages.ts';
 import { CLIENT_BUILD_DIR, ROOT_DIR, SERVER_BUILD_PATH } from './paths.ts';
 import { createServices } from './services.ts';
+import { createOutboxMailer, createSmtpMailer } from './infra/mail/transport.ts';
+import type { Env } from './env.ts';
+
+/** Accounts deleted more than 14 days ago are purged at start and every hour. */
+const PURGE_INTERVAL_MS = 60 * 60_000;
+
+/** Links in mails sent outside a request (notifications): PUBLIC_URL, else the site's own domain. */
+export function publicUrl(env: Env, domain: string): string {
+  if (env.PUBLIC_URL) return env.PUBLIC_URL.replace(/\/$/, '');
+  return domain === 'localhost' ? `http://localhost:${env.PORT}` : `https://${domain}`;
+}
 
 async function main() {
   const env = loadEnv();
@@ -29,7 +40,20 @@ async function main() {
     logger.info(`Demo member: ${DEMO_EMAIL} / ${DEMO_PASSWORD}`);
   }
 
-  const services = createServices({ db: database.db, clock: systemClock, logger });
+  // Real mail over SMTP when SMTP_URL is set; otherwise the dev outbox in DATA_DIR/outbox (viewer at /dev/outbox).
+  const outbox = env.SMTP_URL ? undefined : createOutboxMailer(join(dataDir, 'outbox'));
+  const mailer = env.SMTP_URL ? createSmtpMailer(env.SMTP_URL) : outbox!;
+  const services = createServices({
+    db: database.db, clock: systemClock, logger, photosDir,
+    mail: { mailer, from: env.MAIL_FROM, publicUrl: (domain) => publicUrl(env, domain) },
+  });
+  if (outbox) logger.info(`No SMTP_URL: mails go to ${outbox.dir} (see /dev/outbox)`);
+  const purge = () => services.lifecycle.purgeDeletedAccounts()
+    .then((n) => { if (n) logger.info(`Purged ${n} account(s) deleted more than 14 days ago`); })
+    .catch((error: unknown) => logger.error('Purging deleted accounts failed:', error));
+  void purge();
+  const purgeTimer = setInterval(() => void purge(), PURGE_INTERVAL_MS);
+  purgeTimer.unref();
   const translator = await createTranslator();
   const dev = env.NODE_ENV === 'development';
 
@@ -49,7 +73,7 @@ async function main() {
   }
 
   const app = createApp({
-    services, translator, env, logger, photosDir,
+    services, translator, env, logger, photosDir, outbox,
     clientDir: dev ? undefined : CLIENT_BUILD_DIR,
     pages: pagesHandler(getBuild, env.NODE_ENV),
   });
@@ -66,6 +90,7 @@ async function main() {
   server.listen(env.PORT, env.HOST, () => logger.info(`Amora listens on http://localhost:${env.PORT} (${database.kind})`));
 
   const stop = async () => {
+    clearInterval(purgeTimer);
     server.close();
     await vite?.close();
     await database.close();

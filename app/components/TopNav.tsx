@@ -72,7 +72,8 @@ export function TopNav({ user, siteName, lang }: { user: ApiUser | null; siteNam
             {!hideLanguage && <LanguageDropdown current={lang} />}
             {user ? (
               <NavDropdown title={user.profile.name} id="account-dropdown" align="end" data-testid="account-dropdown">
-                <NavDropdown.Item as={Link} to={`/members/${user.id}`}>{t('nav.my_profile')}</NavDropdown.Item>
+                <NavDropdown.Item as={Link} to="/profile" data-testid="nav-my-profile">{t('nav.my_profile')}</NavDropdown.Item>
+                <NavDropdown.Item as={Link} to="/notifications" data-testid="nav-settings">{t('nav.settings')}</NavDropdown.Item>
                 <NavDropdown.Divider />
                 <NavDropdown.Item onClick={() => void logout()} data-testid="logout">{t('nav.logout')}</NavDropdown.Item>
               </NavDropdown>

@@ -56,6 +56,7 @@ export default function Login() {
             </Form.Group>
             <Button type="submit" className="w-100" disabled={busy || !hydrated} data-testid="login-submit">{t('login.submit')}</Button>
           </Form>
+          <p className="mt-3 mb-0 text-center"><Link to="/reset-password" data-testid="forgot-password">{t('login.forgot_password')}</Link></p>
           <p className="mt-3 mb-0 text-center">
             {t('login.no_account')} <Link to="/signup">{t('login.signup_link')}</Link>
           </p>

@@ -8,6 +8,8 @@ import type { Db } from '../db/client.ts';
 import { conversationMembers, likes, profiles, sessions, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError } from '../infra/errors.ts';
+import type { EventBus } from '../infra/events.ts';
+import { LOGIN_LOCK_ATTEMPTS, LOGIN_LOCK_MINUTES } from '#common/notifications.ts';
 import { addCredits } from '../credits/ledger.ts';
 import type { ProfilesService } from '../profiles/profiles.service.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
@@ -27,7 +29,7 @@ function isUniqueViolation(error: unknown): boolean {
   return e?.code === '23505' || e?.cause?.code === '23505';
 }
 
-export function createAccountsService(deps: { db: Db; clock: Clock; profiles: ProfilesService }) {
+export function createAccountsService(deps: { db: Db; clock: Clock; profiles: ProfilesService; events?: EventBus }) {
   const { db, clock } = deps;
 
   return {
@@ -36,7 +38,7 @@ export function createAccountsService(deps: { db: Db; clock: Clock; profiles: Pr
       if (existing) throw new AppError(409, 'email_taken', {}, { email: 'errors.email_taken' });
       const passwordHash = await hashPassword(input.password);
       try {
-        return await db.transaction(async (tx) => {
+        const userId = await db.transaction(async (tx) => {
           const [user] = await tx
             .insert(users)
             .values({
@@ -52,6 +54,8 @@ export function createAccountsService(deps: { db: Db; clock: Clock; profiles: Pr
           if (signupCredits > 0) await addCredits(tx, user.id, signupCredits, 'signup_bonus', String(user.id));
           return user.id;
         });
+        deps.events?.emit('account.created', { userId });
+        return userId;
       } catch (error) {
         // Two sign-ups with one address at the same moment: the unique index decides.
         if (isUniqueViolation(error)) throw new AppError(409, 'email_taken', {}, { email: 'errors.email_taken' });
@@ -59,18 +63,35 @@ export function createAccountsService(deps: { db: Db; clock: Clock; profiles: Pr
       }
     },
 
-    /** The user id for valid credentials, else null. Deleted accounts cannot log in. */
+    /**
+     * The user id for valid credentials, else null. Deleted accounts cannot log in.
+     * LOGIN_LOCK_ATTEMPTS wrong passwords in a row block the account for LOGIN_LOCK_MINUTES
+     * (spec section 8); while blocked even the right password is refused, and a successful
+     * log-in resets the count.
+     */
     async verifyCredentials(email: string, password: string): Promise<number | null> {
       const [user] = await db
-        .select({ id: users.id, passwordHash: users.passwordHash, status: users.status })
+        .select({ id: users.id, passwordHash: users.passwordHash, status: users.status, failedLogins: users.failedLogins, lockedUntil: users.lockedUntil })
         .from(users)
         .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
-      if (!user) {
+      if (!user || user.status === 'deleted') {
         await verifyPassword(await dummyPasswordHash(), password);
         return null;
       }
-      const ok = await verifyPassword(user.passwordHash, password);
-      return ok && user.status !== 'deleted' ? user.id : null;
+      const now = clock();
+      if (user.lockedUntil && user.lockedUntil > now) {
+        throw new AppError(423, 'account_locked', { minutes: Math.ceil((user.lockedUntil.getTime() - now.getTime()) / 60_000) });
+      }
+      if (await verifyPassword(user.passwordHash, password)) {
+        if (user.failedLogins > 0 || user.lockedUntil) await db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
+        return user.id;
+      }
+      const [row] = await db.update(users).set({ failedLogins: sql`${users.failedLogins} + 1` }).where(eq(users.id, user.id)).returning({ failed: users.failedLogins });
+      if (row.failed >= LOGIN_LOCK_ATTEMPTS) {
+        await db.update(users).set({ failedLogins: 0, lockedUntil: new Date(now.getTime() + LOGIN_LOCK_MINUTES * 60_000) }).where(eq(users.id, user.id));
+        throw new AppError(423, 'account_locked', { minutes: LOGIN_LOCK_MINUTES });
+      }
+      return null;
     },
 
     async createSession(userId: number, userAgent = ''): Promise<string> {
@@ -111,10 +132,12 @@ export function createAccountsService(deps: { db: Db; clock: Clock; profiles: Pr
         .select({ unread: sql<number>`coalesce(sum(${conversationMembers.unreadCount}), 0)::int` })
         .from(conversationMembers)
         .where(and(eq(conversationMembers.userId, userId), eq(conversationMembers.hidden, false)));
+      // Likes from invisible or deleted members are not in the likes list, so not in the badge either.
       const [{ newLikes }] = await db
         .select({ newLikes: sql<number>`count(*)::int` })
         .from(likes)
-        .where(and(eq(likes.likedId, userId), eq(likes.isNew, true)));
+        .innerJoin(users, eq(users.id, likes.likerId))
+        .where(and(eq(likes.likedId, userId), eq(likes.isNew, true), eq(users.invisible, false), sql`${users.status} <> 'deleted'`));
       return {
         id: user.id,
         email: user.email,

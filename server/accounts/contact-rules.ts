@@ -1,7 +1,7 @@
 import { and, eq, or } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { blocks } from '../db/schema.ts';
-import { notFound } from '../infra/errors.ts';
+import { blocks, users } from '../db/schema.ts';
+import { AppError, notFound } from '../infra/errors.ts';
 
 /**
  * Who may see and contact whom. A block works both ways and gives no hint: to the blocked member
@@ -24,9 +24,18 @@ export function createContactRules(deps: { db: Db }) {
     async assertCanSee(viewerId: number | null, profileId: number): Promise<void> {
       if (viewerId && viewerId !== profileId && (await blockedBetween(viewerId, profileId))) throw notFound();
     },
-    /** Sending a message. */
+    /**
+     * Sending a message. Spec section 6: "Unconfirmed e-mail blocks replies from others". A member
+     * who has not confirmed their address may write to others (that is how conversations start),
+     * but nobody can write to them until they confirm: the address may not even be theirs, and
+     * the message notifications would go to it. The sender gets a clear, translated 403
+     * (recipient_unconfirmed) saying a reply is possible once the member has confirmed; the
+     * unconfirmed member keeps seeing the activation reminder. Blocks come first and stay silent (404).
+     */
     async assertCanMessage(senderId: number, recipientId: number): Promise<void> {
       if (await blockedBetween(senderId, recipientId)) throw notFound();
+      const [recipient] = await db.select({ status: users.status }).from(users).where(eq(users.id, recipientId));
+      if (recipient?.status === 'not_confirmed') throw new AppError(403, 'recipient_unconfirmed');
     },
   };
 }

@@ -4,6 +4,8 @@ import type { Logger } from './logger.ts';
 export interface AppEvents {
   'message.sent': { messageId: number; conversationId: number; senderId: number; recipientId: number; text: string };
   'like.created': { likerId: number; likedId: number; match: boolean };
+  /** A new account (sign-up); its activation mail goes out in reaction. */
+  'account.created': { userId: number };
 }
 
 type Handler<K extends keyof AppEvents> = (payload: AppEvents[K]) => Promise<void> | void;

@@ -29,7 +29,8 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
       .innerJoin(profiles, eq(profiles.userId, likes[joinOn]))
       .innerJoin(users, eq(users.id, profiles.userId))
       .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
-      .where(and(where, ne(users.status, 'deleted'), eq(profiles.status, 'active')))
+      // Invisible members stay out of other members' likes lists (invisible mode).
+      .where(and(where, ne(users.status, 'deleted'), eq(users.invisible, false), eq(profiles.status, 'active')))
       .orderBy(desc(likes.isNew), desc(likes.createdAt));
   }
 

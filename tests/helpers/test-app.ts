@@ -10,6 +10,9 @@ import { loadEnv } from '../../server/env.ts';
 import { createTranslator, type Translator } from '../../server/i18n/i18n.ts';
 import { createLogger } from '../../server/infra/logger.ts';
 import { createServices, type Services } from '../../server/services.ts';
+import { createSmtpMailer } from '../../server/infra/mail/transport.ts';
+import { eq } from 'drizzle-orm';
+import { users } from '../../server/db/schema.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -66,23 +69,30 @@ export interface TestApp {
   clock: ReturnType<typeof testClock>;
   siteId: number;
   demoUserId: number;
+  photosDir: string;
   client(options?: { host?: string; headers?: Record<string, string> }): TestClient;
   close(): Promise<void>;
 }
 
 /** The whole API in-process (no port), on a fresh seeded database. */
-export async function createTestApp(kind: DatabaseKind, options: { profiles?: number } = {}): Promise<TestApp> {
+export async function createTestApp(
+  kind: DatabaseKind,
+  options: { profiles?: number; smtpUrl?: string; env?: Record<string, string> } = {},
+): Promise<TestApp> {
   const database = await freshDatabase(kind);
   const clock = testClock();
   const photosDir = mkdtempSync(join(tmpdir(), 'amora-photos-'));
   const seeded = await seedDemoSite(database.db, { photosDir, clock, profileCount: options.profiles ?? 30 });
-  const services = createServices({ db: database.db, clock, logger: createLogger('error') });
+  const env = loadEnv({ NODE_ENV: 'test', ...options.env, ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {}) });
+  // With smtpUrl, mail really goes over SMTP (to a test server); without, it stays in memory.
+  const mail = options.smtpUrl ? { mailer: createSmtpMailer(options.smtpUrl), from: env.MAIL_FROM } : undefined;
+  const services = createServices({ db: database.db, clock, logger: createLogger('error'), mail, photosDir });
   translator ??= createTranslator();
   const app = createApp({
-    services, translator: await translator, env: loadEnv({ NODE_ENV: 'test' }), logger: createLogger('silent'), photosDir,
+    services, translator: await translator, env, logger: createLogger('silent'), photosDir,
   });
   return {
-    app, services, database, clock, siteId: seeded.siteId, demoUserId: seeded.demoUserId,
+    app, services, database, clock, siteId: seeded.siteId, demoUserId: seeded.demoUserId, photosDir,
     client: (o) => new TestClient(app, o?.host ?? 'localhost', o?.headers ?? {}),
     close: async () => {
       await database.drop();
@@ -154,8 +164,12 @@ export class TestClient {
 }
 
 let signupCounter = 0;
-/** Signs up a new member through the API and returns the signed-in client with their user. */
-export async function signUp(t: TestApp, overrides: Record<string, unknown> = {}) {
+/**
+ * Signs up a new member through the API and returns the signed-in client with their user. The
+ * address counts as confirmed (as if the activation link was followed), since members with an
+ * unconfirmed address cannot receive messages; pass { confirmed: false } to keep it unconfirmed.
+ */
+export async function signUp(t: TestApp, overrides: Record<string, unknown> = {}, options: { confirmed?: boolean } = {}) {
   const client = t.client();
   const n = ++signupCounter;
   const res = await client.post('/api/signup.php', {
@@ -163,5 +177,10 @@ export async function signUp(t: TestApp, overrides: Record<string, unknown> = {}
     gender: 'female', country: 'NL', ...overrides,
   });
   if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { client, user: res.body.user as import('../../common/api-types.ts').ApiUser };
+  const user = res.body.user as import('../../common/api-types.ts').ApiUser;
+  if (options.confirmed !== false) {
+    await t.database.db.update(users).set({ status: 'active', activatedAt: t.clock() }).where(eq(users.id, user.id));
+    user.status = 'active';
+  }
+  return { client, user };
 }

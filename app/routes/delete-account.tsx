@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { Alert, Button, Card, Form } from 'react-bootstrap';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { DELETE_REASONS } from '#common/notifications.ts';
+import type { Route } from './+types/delete-account';
+import { requestContext } from '../context.ts';
+import { requireMemberId } from '#server/http/page-guards.server.ts';
+import { api, ApiError } from '../lib/api.ts';
+import { useHydrated } from '../lib/hydrated.ts';
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const ctx = context.get(requestContext);
+  requireMemberId(ctx, url.pathname);
+  const company = await ctx.services.settings.companyInfo(ctx.site);
+  return { deleteDiscount: company.delete_discount };
+}
+
+/** Leaving: a reason, two alternatives (a discount, a pause), then the password. */
+export default function DeleteAccount({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  const [reason, setReason] = useState<string>('');
+  const [paused, setPaused] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const pause = async () => {
+    await api('/api/account-pause.php', { method: 'POST', body: {} });
+    setPaused(true);
+  };
+  const submit = async (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await api('/api/user.php', { method: 'DELETE', body: { password: new FormData(e.currentTarget).get('password'), reason }, retries: 0 });
+      window.location.assign('/account-deleted');
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : t('errors.server_error'));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="container py-4" style={{ maxWidth: 640 }}>
+      <h1 className="h3">{t('delete_account.title')}</h1>
+      <p>{t('delete_account.intro')}</p>
+      <Form.Group className="mb-4" role="radiogroup">
+        {DELETE_REASONS.map((r) => (
+          <Form.Check key={r} type="radio" name="reason" id={`reason-${r}`} label={t(`delete_account.reasons.${r}`)} checked={reason === r} onChange={() => setReason(r)} data-testid={`reason-${r}`} />
+        ))}
+      </Form.Group>
+
+      <h2 className="h5">{t('delete_account.offers_heading')}</h2>
+      <div className="row g-3 mb-4">
+        {loaderData.deleteDiscount > 0 && (
+          <div className="col-md-6">
+            <Card className="h-100 border-primary" data-testid="offer-discount"><Card.Body>
+              <p className="fs-4 fw-bold text-primary mb-1">{loaderData.deleteDiscount}%</p>
+              <p>{t('delete_account.discount_offer', { percent: loaderData.deleteDiscount })}</p>
+              <Link to="/credits" className="btn btn-primary btn-sm">{t('delete_account.discount_button')}</Link>
+            </Card.Body></Card>
+          </div>
+        )}
+        <div className="col-md-6">
+          <Card className="h-100" data-testid="offer-pause"><Card.Body>
+            <p>{t('delete_account.pause_offer')}</p>
+            {paused ? <Alert variant="success" className="mb-0" data-testid="paused">{t('delete_account.paused')}</Alert>
+              : <Button variant="outline-primary" size="sm" onClick={() => void pause()} disabled={!hydrated} data-testid="pause-account">{t('delete_account.pause_button')}</Button>}
+          </Card.Body></Card>
+        </div>
+      </div>
+
+      <Card className="border-danger"><Card.Body>
+        <p className="small">{t('delete_account.warning')}</p>
+        {error && <Alert variant="danger" data-testid="delete-error">{error}</Alert>}
+        <Form onSubmit={submit} noValidate>
+          <Form.Group className="mb-3" controlId="delete-password">
+            <Form.Label>{t('delete_account.password_label')}</Form.Label>
+            <Form.Control name="password" type="password" autoComplete="current-password" required />
+          </Form.Group>
+          <Button type="submit" variant="danger" disabled={busy || !hydrated} data-testid="delete-submit">{t('delete_account.submit')}</Button>
+        </Form>
+      </Card.Body></Card>
+    </div>
+  );
+}

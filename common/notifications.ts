@@ -1,0 +1,40 @@
+/** The 8 e-mail categories (spec section 1), named for what a member receives. All are on by default. */
+export const EMAIL_CATEGORIES = [
+  'new_message', 'new_like', 'new_match', 'profile_visit', 'gift', 'photo_approved', 'special_offers', 'newsletter',
+] as const;
+export type EmailCategory = (typeof EMAIL_CATEGORIES)[number];
+
+export function isEmailCategory(value: unknown): value is EmailCategory {
+  return typeof value === 'string' && (EMAIL_CATEGORIES as readonly string[]).includes(value);
+}
+
+/**
+ * Why e-mail to a member stopped (spec section 8), kept in users.notifications_disabled.
+ * spam_complaint: the member marked a mail as spam; bounce: the address does not accept mail;
+ * list_unsubscribe: the member unsubscribed from all mail through their mail program.
+ */
+export const DISABLED_REASONS = ['spam_complaint', 'bounce', 'list_unsubscribe'] as const;
+export type DisabledReason = (typeof DISABLED_REASONS)[number];
+
+export function isDisabledReason(value: unknown): value is DisabledReason {
+  return typeof value === 'string' && (DISABLED_REASONS as readonly string[]).includes(value);
+}
+
+/** GET/PUT /api/notifications.php */
+export interface NotificationSettings {
+  email: Record<EmailCategory, boolean>;
+  notifications_disabled: string[];
+  invisible: boolean;
+}
+
+/** Account deletion (spec: deletion with reasons and alternative offers). */
+export const DELETE_REASONS = ['found_partner', 'not_enough_matches', 'too_expensive', 'too_many_emails', 'privacy', 'other'] as const;
+export type DeleteReason = (typeof DELETE_REASONS)[number];
+
+/** Spec section 9: a deleted account can be reactivated by e-mail link for 14 days. */
+export const REACTIVATION_DAYS = 14;
+/** Failed log-ins in a row before the account is blocked, and for how long. */
+export const LOGIN_LOCK_ATTEMPTS = 5;
+export const LOGIN_LOCK_MINUTES = 15;
+/** Password reset mails per account per 24 hours. */
+export const RESET_MAILS_PER_DAY = 3;

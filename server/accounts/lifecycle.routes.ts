@@ -1,0 +1,123 @@
+import { Hono } from 'hono';
+import { deleteCookie } from 'hono/cookie';
+import { AUTH_COOKIE } from '#common/constants.ts';
+import { emailSchema } from '#common/schemas.ts';
+import type { AppEnv } from '../http/context.ts';
+import { jsonBody, rateLimit, requireUserId, type C } from '../http/helpers.ts';
+import { AppError } from '../infra/errors.ts';
+import { setSessionCookie } from './accounts.routes.ts';
+
+const ok = (c: C) => c.json({ ok: true });
+
+/**
+ * Account lifecycle endpoints: activation, password reset and change, e-mail change, deletion,
+ * reactivation and data export. Every endpoint that sends a mail has a per-IP limit.
+ */
+export const lifecycleRoutes = new Hono<AppEnv>()
+  /** The link in the activation mail. */
+  .get('/activate.php', async (c) => {
+    const ctx = c.get('ctx');
+    rateLimit(c, ctx.services.rateLimits.links);
+    const done = await ctx.services.lifecycle.activate(c.req.query('token'));
+    return c.redirect(done ? '/activate/done' : '/activate/error', 302);
+  })
+
+  /** Sends the activation mail again (signed-in, not yet confirmed). */
+  .post('/activation-mail.php', async (c) => {
+    const ctx = c.get('ctx');
+    const userId = requireUserId(c);
+    rateLimit(c, ctx.services.rateLimits.mail);
+    await ctx.services.lifecycle.resendActivation(userId, ctx.baseUrl);
+    return ok(c);
+  })
+
+  /** {email}: mails a reset link. */
+  .post('/password-reset.php', async (c) => {
+    const ctx = c.get('ctx');
+    rateLimit(c, ctx.services.rateLimits.mail);
+    const body = await jsonBody(c);
+    await ctx.services.lifecycle.requestPasswordReset(body.email, ctx.baseUrl);
+    return ok(c);
+  })
+
+  /** {token, password, password_confirm}: the new password from the reset link; every session ends. */
+  .put('/password-reset.php', async (c) => {
+    const ctx = c.get('ctx');
+    rateLimit(c, ctx.services.rateLimits.links);
+    const body = await jsonBody(c);
+    await ctx.services.lifecycle.resetPassword(body.token, body.password, body.password_confirm);
+    deleteCookie(c, AUTH_COOKIE, { path: '/' });
+    return ok(c);
+  })
+
+  /** {old_password, password, password_confirm}: signed-in change; the other sessions end. */
+  .put('/password.php', async (c) => {
+    const ctx = c.get('ctx');
+    const userId = requireUserId(c);
+    rateLimit(c, ctx.services.rateLimits.login);
+    const body = await jsonBody(c);
+    await ctx.services.lifecycle.changePassword(userId, c.get('sessionToken'), body.old_password, body.password, body.password_confirm);
+    return ok(c);
+  })
+
+  /** {email, password}: mails a confirmation link to the new address. */
+  .post('/mail-change.php', async (c) => {
+    const ctx = c.get('ctx');
+    const userId = requireUserId(c);
+    rateLimit(c, ctx.services.rateLimits.mail);
+    const body = await jsonBody(c);
+    await ctx.services.lifecycle.requestEmailChange(userId, body.email, body.password, ctx.baseUrl);
+    return ok(c);
+  })
+
+  /** Pause instead of leaving: invisible, and no e-mail. */
+  .post('/account-pause.php', async (c) => {
+    const ctx = c.get('ctx');
+    await ctx.services.lifecycle.pause(requireUserId(c));
+    return c.json(await ctx.services.notifications.settings(requireUserId(c)));
+  })
+
+  /** {password, reason}: deletes the account (reactivation possible for 14 days) and signs out everywhere. */
+  .delete('/user.php', async (c) => {
+    const ctx = c.get('ctx');
+    const userId = requireUserId(c);
+    rateLimit(c, ctx.services.rateLimits.login);
+    const body = await jsonBody(c);
+    await ctx.services.lifecycle.deleteAccount(userId, body.password, body.reason);
+    deleteCookie(c, AUTH_COOKIE, { path: '/' });
+    return ok(c);
+  })
+
+  /**
+   * {email}: mails a reactivation link when the address has an account deleted less than 14 days
+   * ago. The answer is 200 {ok:true} for every valid address, so it reveals nothing about accounts.
+   */
+  .post('/reactivate.php', async (c) => {
+    const ctx = c.get('ctx');
+    rateLimit(c, ctx.services.rateLimits.mail);
+    const body = await jsonBody(c);
+    const parsed = emailSchema.safeParse(body.email);
+    if (!parsed.success) throw new AppError(400, 'email_invalid', {}, { email: 'errors.email_invalid' });
+    await ctx.services.lifecycle.requestReactivation(parsed.data, ctx.baseUrl);
+    return ok(c);
+  })
+
+  /** The link in the reactivation mail: the account is back, and the member is signed in. */
+  .get('/reactivate.php', async (c) => {
+    const ctx = c.get('ctx');
+    rateLimit(c, ctx.services.rateLimits.links);
+    const userId = await ctx.services.lifecycle.reactivate(c.req.query('token'));
+    if (!userId) return c.redirect('/activate/error?reason=reactivation', 302);
+    setSessionCookie(c, await ctx.services.accounts.createSession(userId, c.req.header('user-agent')));
+    return c.redirect('/members?reactivated=1', 302);
+  })
+
+  /** The member's own data as a JSON download. */
+  .get('/export.php', async (c) => {
+    const ctx = c.get('ctx');
+    const userId = requireUserId(c);
+    const data = await ctx.services.lifecycle.exportData(userId);
+    const date = ctx.services.clock().toISOString().slice(0, 10);
+    c.header('Content-Disposition', `attachment; filename="${ctx.site.domain.replace(/[^a-z0-9.-]/gi, '')}-data-${userId}-${date}.json"`);
+    return c.json(data);
+  });

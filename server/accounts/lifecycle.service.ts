@@ -1,0 +1,339 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { and, asc, count, eq, gt, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { emailSchema } from '#common/schemas.ts';
+import {
+  DELETE_REASONS, EMAIL_CATEGORIES, REACTIVATION_DAYS, RESET_MAILS_PER_DAY,
+} from '#common/notifications.ts';
+import type { Db } from '../db/client.ts';
+import {
+  accountTokens, blocks, conversationMembers, conversations, creditLedger, likes, mailEvents, messages, orders, photos, profiles, sessions, users,
+} from '../db/schema.ts';
+import type { Clock } from '../infra/clock.ts';
+import { AppError } from '../infra/errors.ts';
+import type { MailService } from '../notifications/mail.service.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+
+type Purpose = (typeof accountTokens.$inferSelect)['purpose'];
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** How long a mailed link works. */
+export const TOKEN_TTL: Record<Purpose, number> = {
+  activation: 7 * DAY,
+  password_reset: 2 * HOUR,
+  email_change: DAY,
+  reactivation: DAY,
+};
+/** Activation and e-mail-change mails per account per 24 hours (password reset: RESET_MAILS_PER_DAY). */
+const OTHER_MAILS_PER_DAY = 5;
+/** Reactivation mails per account per 24 hours; more requests are answered the same way but send nothing. */
+const REACTIVATION_MAILS_PER_DAY = 3;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const passwordSchemaMin = 8;
+
+/**
+ * The account lifecycle around e-mail: activation, password reset and change, e-mail change,
+ * deletion with a 14-day reactivation window, the final purge, and the member's data export.
+ * Every link is a single-use token; only its SHA-256 is stored.
+ */
+export function createLifecycleService(deps: { db: Db; clock: Clock; mail: MailService; photosDir?: string }) {
+  const { db, clock, mail } = deps;
+
+  async function issueToken(userId: number, purpose: Purpose, options: { newEmail?: string; expiresAt?: Date } = {}): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const now = clock();
+    await db.insert(accountTokens).values({
+      id: hashToken(token), userId, purpose, newEmail: options.newEmail ?? null, createdAt: now,
+      expiresAt: options.expiresAt ?? new Date(now.getTime() + TOKEN_TTL[purpose]),
+    });
+    return token;
+  }
+
+  /** Uses a token up: one UPDATE, so two clicks at once cannot both succeed. */
+  async function consumeToken(token: unknown, purpose: Purpose): Promise<{ userId: number; newEmail: string | null } | null> {
+    if (typeof token !== 'string' || token.length < 20 || token.length > 100) return null;
+    const now = clock();
+    const [row] = await db.update(accountTokens)
+      .set({ usedAt: now })
+      .where(and(eq(accountTokens.id, hashToken(token)), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, now)))
+      .returning({ userId: accountTokens.userId, newEmail: accountTokens.newEmail });
+    return row ?? null;
+  }
+
+  async function tokenIsValid(token: unknown, purpose: Purpose): Promise<boolean> {
+    if (typeof token !== 'string' || token.length < 20 || token.length > 100) return false;
+    const [row] = await db.select({ id: accountTokens.id }).from(accountTokens)
+      .where(and(eq(accountTokens.id, hashToken(token)), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, clock())));
+    return Boolean(row);
+  }
+
+  async function mailsToday(userId: number, purpose: Purpose): Promise<number> {
+    const since = new Date(clock().getTime() - DAY);
+    const [row] = await db.select({ n: count() }).from(accountTokens)
+      .where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, purpose), gt(accountTokens.createdAt, since)));
+    return row.n;
+  }
+
+  async function account(userId: number) {
+    const [u] = await db.select({ id: users.id, email: users.email, status: users.status, language: users.language, siteId: users.siteId, passwordHash: users.passwordHash, name: profiles.name })
+      .from(users).leftJoin(profiles, eq(profiles.userId, users.id)).where(eq(users.id, userId));
+    return u ?? null;
+  }
+
+  async function byEmail(email: string) {
+    const [u] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+    return u ? account(u.id) : null;
+  }
+
+  function validPassword(password: unknown, confirm: unknown): string {
+    if (typeof password !== 'string' || password.length < passwordSchemaMin) throw new AppError(400, 'password_too_short', {}, { password: 'errors.password_too_short' });
+    if (password.length > 200) throw new AppError(400, 'password_too_long', {}, { password: 'errors.password_too_long' });
+    if (password !== confirm) throw new AppError(400, 'passwords_mismatch', {}, { password_confirm: 'errors.passwords_mismatch' });
+    return password;
+  }
+
+  async function endSessions(userId: number, keepToken?: string) {
+    await db.delete(sessions).where(and(eq(sessions.userId, userId), keepToken ? ne(sessions.id, hashToken(keepToken)) : undefined));
+  }
+
+  const service = {
+    tokenIsValid,
+
+    /** The activation mail after sign-up (and on request). */
+    async sendActivation(userId: number, baseUrl?: string): Promise<void> {
+      const u = await account(userId);
+      if (!u || u.status !== 'not_confirmed') return;
+      const token = await issueToken(userId, 'activation');
+      await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'activation', params: { name: u.name ?? '' }, link: `/api/activate.php?token=${token}`, baseUrl });
+    },
+
+    async resendActivation(userId: number, baseUrl: string): Promise<void> {
+      const u = await account(userId);
+      if (!u) throw new AppError(404, 'not_found');
+      if (u.status !== 'not_confirmed') throw new AppError(409, 'already_activated');
+      if ((await mailsToday(userId, 'activation')) >= OTHER_MAILS_PER_DAY) throw new AppError(429, 'mail_limit');
+      await service.sendActivation(userId, baseUrl);
+    },
+
+    /** The link in the activation mail: single use. Returns whether it activated the account. */
+    async activate(token: unknown): Promise<boolean> {
+      const used = await consumeToken(token, 'activation');
+      if (!used) return false;
+      const [u] = await db.update(users).set({ status: 'active', activatedAt: clock() })
+        .where(and(eq(users.id, used.userId), eq(users.status, 'not_confirmed'))).returning({ id: users.id });
+      return Boolean(u);
+    },
+
+    /**
+     * Spec section 8 names "e-mail not found" as an error of the reset form, so the form says so;
+     * the per-IP limit on this endpoint keeps anyone from probing many addresses.
+     */
+    async requestPasswordReset(emailInput: unknown, baseUrl: string): Promise<void> {
+      const parsed = emailSchema.safeParse(emailInput);
+      if (!parsed.success) throw new AppError(400, 'email_invalid', {}, { email: 'errors.email_invalid' });
+      const u = await byEmail(parsed.data);
+      if (!u || u.status === 'deleted') throw new AppError(404, 'email_not_found', {}, { email: 'errors.email_not_found' });
+      if ((await mailsToday(u.id, 'password_reset')) >= RESET_MAILS_PER_DAY) throw new AppError(429, 'reset_mail_limit');
+      const token = await issueToken(u.id, 'password_reset');
+      await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'password_reset', params: { name: u.name ?? '' }, link: `/reset-password/do?token=${token}`, baseUrl });
+    },
+
+    /** A new password from the reset link: every session ends (whoever asked for the reset may not be the only one signed in). */
+    async resetPassword(token: unknown, password: unknown, confirm: unknown): Promise<void> {
+      const newPassword = validPassword(password, confirm);
+      const used = await consumeToken(token, 'password_reset');
+      if (!used) throw new AppError(400, 'reset_link_invalid');
+      const u = await account(used.userId);
+      if (!u || u.status === 'deleted') throw new AppError(400, 'reset_link_invalid');
+      const now = clock();
+      await db.update(users).set({
+        passwordHash: await hashPassword(newPassword), failedLogins: 0, lockedUntil: null,
+        // The link reached the member's mailbox: that confirms the address too.
+        ...(u.status === 'not_confirmed' ? { status: 'active' as const, activatedAt: now } : {}),
+      }).where(eq(users.id, used.userId));
+      await endSessions(used.userId);
+    },
+
+    /** Changing the password while signed in: the old one is needed; every other session ends, this one stays. */
+    async changePassword(userId: number, currentSession: string | undefined, oldPassword: unknown, password: unknown, confirm: unknown): Promise<void> {
+      const u = await account(userId);
+      if (!u) throw new AppError(404, 'not_found');
+      if (typeof oldPassword !== 'string' || !(await verifyPassword(u.passwordHash, oldPassword))) {
+        throw new AppError(400, 'old_password_wrong', {}, { old_password: 'errors.old_password_wrong' });
+      }
+      const newPassword = validPassword(password, confirm);
+      await db.update(users).set({ passwordHash: await hashPassword(newPassword) }).where(eq(users.id, userId));
+      await endSessions(userId, currentSession);
+    },
+
+    /** Spec: a new address needs confirmation from that address; until then the old one stays. */
+    async requestEmailChange(userId: number, emailInput: unknown, password: unknown, baseUrl: string): Promise<void> {
+      const parsed = emailSchema.safeParse(emailInput);
+      if (!parsed.success) throw new AppError(400, 'email_invalid', {}, { email: 'errors.email_invalid' });
+      const u = await account(userId);
+      if (!u) throw new AppError(404, 'not_found');
+      if (typeof password !== 'string' || !(await verifyPassword(u.passwordHash, password))) {
+        throw new AppError(400, 'password_wrong', {}, { password: 'errors.password_wrong' });
+      }
+      if (parsed.data === u.email.toLowerCase()) throw new AppError(400, 'email_unchanged', {}, { email: 'errors.email_unchanged' });
+      if (await byEmail(parsed.data)) throw new AppError(409, 'email_taken', {}, { email: 'errors.email_taken' });
+      if ((await mailsToday(userId, 'email_change')) >= OTHER_MAILS_PER_DAY) throw new AppError(429, 'mail_limit');
+      const token = await issueToken(userId, 'email_change', { newEmail: parsed.data });
+      await mail.send({ to: parsed.data, lang: u.language, siteId: u.siteId, kind: 'email_change', params: { name: u.name ?? '', email: parsed.data }, link: `/mail-change/do?token=${token}`, baseUrl });
+    },
+
+    /** The link in the mail to the new address. */
+    async confirmEmailChange(token: unknown): Promise<'changed' | 'invalid' | 'taken'> {
+      const used = await consumeToken(token, 'email_change');
+      if (!used?.newEmail) return 'invalid';
+      if (await byEmail(used.newEmail)) return 'taken';
+      const u = await account(used.userId);
+      if (!u || u.status === 'deleted') return 'invalid';
+      try {
+        await db.update(users).set({
+          email: used.newEmail,
+          // The new address works: a bounce recorded for the old one no longer applies.
+          notificationsDisabled: sql`coalesce((select jsonb_agg(r) from jsonb_array_elements_text(${users.notificationsDisabled}) r where r <> 'bounce'), '[]'::jsonb)`,
+          ...(u.status === 'not_confirmed' ? { status: 'active' as const, activatedAt: clock() } : {}),
+        }).where(eq(users.id, used.userId));
+      } catch (error) {
+        const e = error as { code?: string; cause?: { code?: string } };
+        if (e.code === '23505' || e.cause?.code === '23505') return 'taken';
+        throw error;
+      }
+      return 'changed';
+    },
+
+    /** Instead of leaving: invisible, and no more e-mail. */
+    async pause(userId: number): Promise<void> {
+      await db.update(users).set({ invisible: true, emailOptOut: [...EMAIL_CATEGORIES] }).where(eq(users.id, userId));
+    },
+
+    /** Deletion needs the password; the account can come back by e-mail link for 14 days (spec section 9). */
+    async deleteAccount(userId: number, password: unknown, reason: unknown): Promise<void> {
+      const u = await account(userId);
+      if (!u || u.status === 'deleted') throw new AppError(404, 'not_found');
+      if (typeof password !== 'string' || !(await verifyPassword(u.passwordHash, password))) {
+        throw new AppError(400, 'password_wrong', {}, { password: 'errors.password_wrong' });
+      }
+      const why = typeof reason === 'string' && (DELETE_REASONS as readonly string[]).includes(reason) ? reason : null;
+      await db.update(users).set({ status: 'deleted', deletedAt: clock(), deleteReason: why }).where(eq(users.id, userId));
+      await endSessions(userId);
+    },
+
+    /**
+     * POST /api/reactivate.php {email}: mails a reactivation link when the address belongs to an
+     * account deleted less than 14 days ago. The caller always answers the same, so nobody learns
+     * whether an address has an account.
+     */
+    async requestReactivation(email: string, baseUrl: string): Promise<void> {
+      const u = await byEmail(email);
+      if (!u || u.status !== 'deleted') return;
+      const [row] = await db.select({ deletedAt: users.deletedAt }).from(users).where(eq(users.id, u.id));
+      const windowEnd = row.deletedAt ? row.deletedAt.getTime() + REACTIVATION_DAYS * DAY : 0;
+      const now = clock().getTime();
+      if (windowEnd <= now || /@purged\.invalid$/.test(u.email)) return;
+      if ((await mailsToday(u.id, 'reactivation')) >= REACTIVATION_MAILS_PER_DAY) return;
+      const token = await issueToken(u.id, 'reactivation', { expiresAt: new Date(Math.min(now + TOKEN_TTL.reactivation, windowEnd)) });
+      await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'reactivation', params: { name: u.name ?? '', days: REACTIVATION_DAYS }, link: `/api/reactivate.php?token=${token}`, baseUrl });
+    },
+
+    /** The reactivation link: the account is back and active (the link proved the address). Returns the user id to sign in. */
+    async reactivate(token: unknown): Promise<number | null> {
+      const used = await consumeToken(token, 'reactivation');
+      if (!used) return null;
+      const since = new Date(clock().getTime() - REACTIVATION_DAYS * DAY);
+      const now = clock();
+      const [u] = await db.update(users)
+        .set({ status: 'active', activatedAt: sql`coalesce(${users.activatedAt}, ${now.toISOString()}::timestamptz)`, deletedAt: null, deleteReason: null })
+        .where(and(eq(users.id, used.userId), eq(users.status, 'deleted'), gt(users.deletedAt, since)))
+        .returning({ id: users.id });
+      return u?.id ?? null;
+    },
+
+    /**
+     * Deletes accounts for good 14 days after deletion. Removed: profile, photos (files too), likes,
+     * blocks, sessions, tokens, conversations the member took part in (with every message in them:
+     * a half conversation with a nameless partner helps nobody), mail events for the address.
+     * Kept, without personal data: the users row as a tombstone (e-mail replaced, password unusable)
+     * so that orders, payments and the credit ledger stay complete for the bookkeeping the law requires.
+     */
+    async purgeDeletedAccounts(): Promise<number> {
+      const cutoff = new Date(clock().getTime() - REACTIVATION_DAYS * DAY);
+      const due = await db.select({ id: users.id, email: users.email }).from(users)
+        .where(and(eq(users.status, 'deleted'), lte(users.deletedAt, cutoff), sql`${users.email} not like '%@purged.invalid'`));
+      for (const u of due) {
+        const files = await db.select({ f: photos.filename, t: photos.thumbFilename }).from(photos).where(eq(photos.userId, u.id));
+        await db.transaction(async (tx) => {
+          const convIds = (await tx.select({ id: conversationMembers.conversationId }).from(conversationMembers).where(eq(conversationMembers.userId, u.id))).map((r) => r.id);
+          if (convIds.length) await tx.delete(conversations).where(inArray(conversations.id, convIds));
+          await tx.delete(likes).where(or(eq(likes.likerId, u.id), eq(likes.likedId, u.id)));
+          await tx.delete(blocks).where(or(eq(blocks.blockerId, u.id), eq(blocks.blockedId, u.id)));
+          await tx.delete(photos).where(eq(photos.userId, u.id));
+          await tx.delete(profiles).where(eq(profiles.userId, u.id));
+          await tx.delete(sessions).where(eq(sessions.userId, u.id));
+          await tx.delete(accountTokens).where(eq(accountTokens.userId, u.id));
+          await tx.delete(mailEvents).where(sql`lower(${mailEvents.email}) = ${u.email.toLowerCase()}`);
+          await tx.update(users).set({
+            email: `${u.id}@purged.invalid`, passwordHash: '!purged', notificationsDisabled: [], emailOptOut: [],
+            pushSubscription: null, pushState: 'unknown', network: null, ref: null, sub1: null, sub2: null, sub3: null,
+            failedLogins: 0, lockedUntil: null, invisible: true,
+          }).where(eq(users.id, u.id));
+        });
+        if (deps.photosDir) {
+          for (const f of files) {
+            await rm(join(deps.photosDir, f.f), { force: true });
+            await rm(join(deps.photosDir, f.t), { force: true });
+          }
+        }
+      }
+      return due.length;
+    },
+
+    /** GET /api/export.php: everything the site keeps about the member (GDPR art. 15 and 20). */
+    async exportData(userId: number) {
+      const [u] = await db.select().from(users).where(eq(users.id, userId));
+      if (!u) throw new AppError(404, 'not_found');
+      const [profile] = await db.select().from(profiles).where(eq(profiles.userId, userId));
+      const photoRows = await db.select({ id: photos.id, filename: photos.filename, status: photos.status, is_private: photos.isPrivate, created_at: photos.createdAt }).from(photos).where(eq(photos.userId, userId));
+      const given = await db.select({ profile_id: likes.likedId, created_at: likes.createdAt }).from(likes).where(eq(likes.likerId, userId));
+      const received = await db.select({ profile_id: likes.likerId, created_at: likes.createdAt }).from(likes).where(eq(likes.likedId, userId));
+      const convIds = (await db.select({ id: conversationMembers.conversationId }).from(conversationMembers).where(eq(conversationMembers.userId, userId))).map((r) => r.id);
+      const messageRows = convIds.length
+        ? await db.select({ id: messages.id, conversation_id: messages.conversationId, sender_id: messages.senderId, text: messages.body, credits_spent: messages.creditsSpent, created_at: messages.createdAt })
+          .from(messages).where(inArray(messages.conversationId, convIds)).orderBy(asc(messages.id))
+        : [];
+      const orderRows = await db.select({ id: orders.id, credits: orders.credits, amount_cents: orders.amountCents, currency: orders.currency, paymentmethod: orders.paymentmethod, status: orders.status, created_at: orders.createdAt, completed_at: orders.completedAt })
+        .from(orders).where(eq(orders.userId, userId)).orderBy(asc(orders.createdAt));
+      const ledger = await db.select({ delta: creditLedger.delta, balance_after: creditLedger.balanceAfter, reason: creditLedger.reason, reference: creditLedger.reference, created_at: creditLedger.createdAt })
+        .from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(asc(creditLedger.id));
+      const blocked = await db.select({ profile_id: blocks.blockedId, created_at: blocks.createdAt }).from(blocks).where(eq(blocks.blockerId, userId));
+      return {
+        exported_at: clock().toISOString(),
+        account: {
+          id: u.id, email: u.email, status: u.status, language: u.language, signup_date: u.signupDate, activated_at: u.activatedAt,
+          credits: u.credits, paid_user: u.paidUser, invisible: u.invisible, email_opt_out: u.emailOptOut,
+          notifications_disabled: u.notificationsDisabled, push_state: u.pushState,
+          tracking: { network: u.network, ref: u.ref, sub1: u.sub1, sub2: u.sub2, sub3: u.sub3 },
+        },
+        profile: profile ? {
+          name: profile.name, gender: profile.gender, birth_date: profile.birthDate, country: profile.country, region: profile.region, city: profile.city,
+          about: profile.about, sexuality: profile.sexuality, hair_color: profile.hairColor, eye_color: profile.eyeColor, body_type: profile.bodyType,
+          relationship_status: profile.relationshipStatus, tattoos: profile.tattoos, signup_reason: profile.signupReason, interests: profile.interests,
+        } : null,
+        photos: photoRows,
+        likes: { given, received },
+        blocks: blocked,
+        messages: messageRows,
+        orders: orderRows,
+        ledger,
+      };
+    },
+  };
+  return service;
+}
+
+export type LifecycleService = ReturnType<typeof createLifecycleService>;

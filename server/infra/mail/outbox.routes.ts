@@ -1,0 +1,36 @@
+import { Hono } from 'hono';
+import type { OutboxEntry } from './transport.ts';
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+
+const page = (title: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title>
+<style>body{font-family:system-ui,sans-serif;margin:0;padding:16px;color:#2b1740}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:6px;text-align:left;vertical-align:top}pre{white-space:pre-wrap;background:#f6f6f6;padding:12px}.note{background:#fff3cd;padding:8px 12px;border-radius:4px}</style></head><body>${body}</body></html>`;
+
+/**
+ * /dev/outbox: the mails the dev outbox wrote to DATA_DIR/outbox. Mounted only when no SMTP_URL is
+ * configured, so a deployment that sends real mail has no such page.
+ */
+export function outboxRoutes(outbox: { list(): OutboxEntry[]; read(id: string): OutboxEntry | null; dir: string }) {
+  return new Hono()
+    .get('/', (c) => {
+      const rows = outbox.list().map((m) => `<tr><td>${esc(m.date.replace('T', ' ').slice(0, 19))}</td><td>${esc(m.to)}</td><td>${esc(m.kind)}</td><td><a href="/dev/outbox/${m.id}" data-testid="outbox-mail">${esc(m.subject)}</a></td></tr>`);
+      return c.html(page('Dev outbox', `<h1>Dev outbox</h1><p class="note">No SMTP_URL is configured: mails are written to <code>${esc(outbox.dir)}</code> instead of being sent.</p>
+<table><thead><tr><th>date (UTC)</th><th>to</th><th>template</th><th>subject</th></tr></thead><tbody>${rows.join('') || '<tr><td colspan="4">No mail yet.</td></tr>'}</tbody></table>`));
+    })
+    .get('/mails.json', (c) => {
+      const to = c.req.query('to')?.toLowerCase();
+      return c.json({ mails: outbox.list().filter((m) => !to || m.to.toLowerCase() === to) });
+    })
+    .get('/:id/html', (c) => {
+      const mail = outbox.read(c.req.param('id'));
+      return mail ? c.html(mail.html) : c.notFound();
+    })
+    .get('/:id', (c) => {
+      const mail = outbox.read(c.req.param('id'));
+      if (!mail) return c.notFound();
+      const headers = Object.entries({ From: mail.from, To: mail.to, Subject: mail.subject, Date: mail.date, ...mail.headers })
+        .map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
+      return c.html(page(mail.subject, `<p><a href="/dev/outbox">← all mails</a></p><h1>${esc(mail.subject)}</h1><table>${headers}</table>
+<p><a href="/dev/outbox/${mail.id}/html" data-testid="outbox-html">HTML part</a> · <code>${esc(mail.id)}.eml</code></p><h2>Text part</h2><pre data-testid="outbox-text">${esc(mail.text)}</pre>`));
+    });
+}

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+
+/** One e-mail, ready to go: both parts already rendered in the recipient's language. */
+export interface OutgoingMail {
+  to: string;
+  from: string;
+  subject: string;
+  html: string;
+  text: string;
+  headers?: Record<string, string>;
+  /** Which template made it (activation, password_reset, new_message, …): for logs and the dev outbox. */
+  kind: string;
+}
+
+export interface Mailer {
+  readonly kind: 'smtp' | 'outbox' | 'memory';
+  send(mail: OutgoingMail): Promise<void>;
+}
+
+const toNodemailer = (mail: OutgoingMail) => ({
+  to: mail.to, from: mail.from, subject: mail.subject, html: mail.html, text: mail.text, headers: mail.headers,
+});
+
+/** Real mail over SMTP (SMTP_URL, e.g. smtps://user:pass@smtp.example.com:465). */
+export function createSmtpMailer(url: string): Mailer {
+  const transport = nodemailer.createTransport(url);
+  return {
+    kind: 'smtp',
+    async send(mail) {
+      await transport.sendMail(toNodemailer(mail));
+    },
+  };
+}
+
+export interface OutboxEntry {
+  id: string;
+  date: string;
+  kind: string;
+  to: string;
+  from: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Development mail: every message is built exactly as SMTP would send it and written to
+ * DATA_DIR/outbox as <id>.eml (open it in any mail client) plus <id>.json (for the /dev/outbox viewer).
+ */
+export function createOutboxMailer(dir: string): Mailer & { list(): OutboxEntry[]; read(id: string): OutboxEntry | null; dir: string } {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  mkdirSync(dir, { recursive: true });
+  return {
+    kind: 'outbox',
+    dir,
+    async send(mail) {
+      const info = await transport.sendMail(toNodemailer(mail));
+      const date = new Date();
+      // Sortable by name: time first, then a random part so two mails in one millisecond never collide.
+      const id = `${date.toISOString().replace(/[-:.]/g, '')}-${randomUUID().slice(0, 8)}`;
+      writeFileSync(join(dir, `${id}.eml`), info.message as Buffer);
+      const entry: OutboxEntry = { id, date: date.toISOString(), kind: mail.kind, to: mail.to, from: mail.from, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers ?? {} };
+      writeFileSync(join(dir, `${id}.json`), JSON.stringify(entry, null, 2));
+    },
+    list() {
+      let names: string[];
+      try {
+        names = readdirSync(dir).filter((f) => f.endsWith('.json'));
+      } catch {
+        return [];
+      }
+      return names.sort().reverse().map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as OutboxEntry);
+    },
+    read(id) {
+      if (!/^[0-9TZ]+-[0-9a-f]{8}$/.test(id)) return null;
+      try {
+        return JSON.parse(readFileSync(join(dir, `${id}.json`), 'utf8')) as OutboxEntry;
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+/** Keeps mails in memory: the default for code that is not given a mailer (unit tests). */
+export function createMemoryMailer(): Mailer & { sent: OutgoingMail[] } {
+  const sent: OutgoingMail[] = [];
+  return {
+    kind: 'memory',
+    sent,
+    async send(mail) {
+      sent.push(mail);
+    },
+  };
+}

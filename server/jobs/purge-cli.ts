@@ -1,0 +1,20 @@
+// `npm run jobs:purge`: deletes for good the accounts deleted more than 14 days ago (the server also does this every hour).
+import { join, resolve } from 'node:path';
+import { openDatabase } from '../db/client.ts';
+import { loadEnv } from '../env.ts';
+import { systemClock } from '../infra/clock.ts';
+import { createMemoryMailer } from '../infra/mail/transport.ts';
+import { ROOT_DIR } from '../paths.ts';
+import { createServices } from '../services.ts';
+
+const env = loadEnv();
+const dataDir = resolve(ROOT_DIR, env.DATA_DIR);
+const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATABASE_URL ? null : join(dataDir, 'db') });
+try {
+  await database.migrate();
+  const services = createServices({ db: database.db, clock: systemClock, photosDir: join(dataDir, 'photos'), mail: { mailer: createMemoryMailer() } });
+  const purged = await services.lifecycle.purgeDeletedAccounts();
+  console.log(`Purged ${purged} account(s) deleted more than 14 days ago.`);
+} finally {
+  await database.close();
+}

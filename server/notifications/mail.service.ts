@@ -1,0 +1,78 @@
+import { eq } from 'drizzle-orm';
+import { isLanguage, type Language } from '#common/languages.ts';
+import type { Db } from '../db/client.ts';
+import { companies, sites } from '../db/schema.ts';
+import { createTranslator, type Translator } from '../i18n/i18n.ts';
+import type { Logger } from '../infra/logger.ts';
+import { fromHeader, renderMail, type MailBrand } from '../infra/mail/templates.ts';
+import type { Mailer } from '../infra/mail/transport.ts';
+
+export interface MailConfig {
+  mailer: Mailer;
+  /** MAIL_FROM: the sending address; the site's support address when unset. */
+  from?: string;
+  /** The site's public base URL for links in mails sent outside a request (notifications). */
+  publicUrl?: (domain: string) => string;
+}
+
+export interface SendInput {
+  to: string;
+  lang: string;
+  siteId: number;
+  kind: string;
+  params?: Record<string, string | number>;
+  /** A path ("/reset-password/do?token=…") or absolute URL. */
+  link: string;
+  /** The request's base URL when there is one; else the site's public URL. */
+  baseUrl?: string;
+  unsubscribe?: { url: string; category: string };
+  headers?: Record<string, string>;
+}
+
+/** Renders and sends mails in the recipient's language, with the site's name and the company's details. */
+export function createMailService(deps: { db: Db; config: MailConfig; logger: Pick<Logger, 'error'> }) {
+  const { db, config } = deps;
+  let translator: Promise<Translator> | undefined;
+  const publicUrl = config.publicUrl ?? ((domain: string) => `https://${domain}`);
+
+  async function siteInfo(siteId: number) {
+    const [row] = await db
+      .select({ site: sites, company: companies })
+      .from(sites)
+      .innerJoin(companies, eq(companies.id, sites.companyId))
+      .where(eq(sites.id, siteId));
+    if (!row) throw new Error(`site ${siteId} not found`);
+    return row;
+  }
+
+  return {
+    mailer: config.mailer,
+    async baseUrlFor(siteId: number): Promise<string> {
+      const { site } = await siteInfo(siteId);
+      return publicUrl(site.domain).replace(/\/$/, '');
+    },
+
+    async send(input: SendInput): Promise<void> {
+      const { site, company } = await siteInfo(input.siteId);
+      const base = (input.baseUrl ?? publicUrl(site.domain)).replace(/\/$/, '');
+      const abs = (link: string) => (/^https?:\/\//.test(link) ? link : `${base}${link}`);
+      const brand: MailBrand = {
+        siteName: site.name, mailName: site.mailName, supportEmail: site.supportEmail,
+        company: { name: company.name, address: company.address, city: company.city, kvk: company.kvk, country: company.country },
+        settingsUrl: `${base}/notifications`,
+      };
+      const lang: Language = isLanguage(input.lang) ? input.lang : 'en';
+      translator ??= createTranslator();
+      const content = renderMail(await translator, {
+        kind: input.kind, lang, brand, params: input.params ?? {}, link: abs(input.link),
+        unsubscribe: input.unsubscribe ? { ...input.unsubscribe, url: abs(input.unsubscribe.url) } : undefined,
+      });
+      await config.mailer.send({
+        kind: input.kind, to: input.to, from: fromHeader(brand, config.from), ...content,
+        headers: { 'Content-Language': lang, ...input.headers },
+      });
+    },
+  };
+}
+
+export type MailService = ReturnType<typeof createMailService>;

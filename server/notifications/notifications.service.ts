@@ -1,0 +1,169 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import {
+  EMAIL_CATEGORIES, isDisabledReason, type DisabledReason, type EmailCategory, type NotificationSettings,
+} from '#common/notifications.ts';
+import type { Db } from '../db/client.ts';
+import { appSecrets, mailEvents, profiles, sites, users } from '../db/schema.ts';
+import type { Clock } from '../infra/clock.ts';
+import { AppError } from '../infra/errors.ts';
+import type { EventBus } from '../infra/events.ts';
+import type { MailService } from './mail.service.ts';
+
+const SIGNING_KEY = 'mail_signing_key';
+
+/**
+ * E-mail notifications: the member's 8 categories, the reasons mail stopped (bounce, spam
+ * complaint, list-unsubscribe), one-click unsubscribe links (RFC 8058) and the mails sent
+ * for new messages, likes and matches.
+ */
+export function createNotificationsService(deps: { db: Db; clock: Clock; events: EventBus; mail: MailService }) {
+  const { db, clock, mail } = deps;
+  let key: Promise<Buffer> | undefined;
+
+  /** The HMAC key for unsubscribe links: generated once and shared by every instance through the database. */
+  function signingKey(): Promise<Buffer> {
+    key ??= (async () => {
+      await db.insert(appSecrets).values({ key: SIGNING_KEY, value: randomBytes(32).toString('base64url') }).onConflictDoNothing();
+      const [row] = await db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.key, SIGNING_KEY));
+      return Buffer.from(row.value, 'base64url');
+    })();
+    key.catch(() => { key = undefined; });
+    return key;
+  }
+
+  async function sign(userId: number, category: string): Promise<string> {
+    return createHmac('sha256', await signingKey()).update(`unsubscribe:${userId}:${category}`).digest('base64url').slice(0, 32);
+  }
+
+  async function settings(userId: number): Promise<NotificationSettings> {
+    const [u] = await db.select({ optOut: users.emailOptOut, disabled: users.notificationsDisabled, invisible: users.invisible }).from(users).where(eq(users.id, userId));
+    if (!u) throw new AppError(404, 'not_found');
+    return {
+      email: Object.fromEntries(EMAIL_CATEGORIES.map((c) => [c, !u.optOut.includes(c)])) as Record<EmailCategory, boolean>,
+      notifications_disabled: u.disabled,
+      invisible: u.invisible,
+    };
+  }
+
+  async function unsubscribeUrl(userId: number, category: EmailCategory): Promise<string> {
+    return `/api/unsubscribe.php?u=${userId}&c=${category}&s=${await sign(userId, category)}`;
+  }
+
+  /**
+   * Sends one category mail when the member still wants it: the category is on, no reason has
+   * stopped their mail, the account is not deleted, and the address can receive mail at all
+   * (demo profiles live at *.invalid, RFC 2606).
+   */
+  async function sendCategoryMail(userId: number, category: EmailCategory, kind: string, params: Record<string, string | number>, link: string): Promise<boolean> {
+    const [u] = await db
+      .select({ email: users.email, status: users.status, language: users.language, siteId: users.siteId, optOut: users.emailOptOut, disabled: users.notificationsDisabled, name: profiles.name })
+      .from(users)
+      .innerJoin(profiles, eq(profiles.userId, users.id))
+      .where(eq(users.id, userId));
+    if (!u || u.status === 'deleted' || u.optOut.includes(category) || u.disabled.length > 0) return false;
+    if (/\.invalid$/i.test(u.email)) return false;
+    const url = await unsubscribeUrl(userId, category);
+    const base = await mail.baseUrlFor(u.siteId);
+    const [{ supportEmail }] = await db.select({ supportEmail: sites.supportEmail }).from(sites).where(eq(sites.id, u.siteId));
+    await mail.send({
+      to: u.email, lang: u.language, siteId: u.siteId, kind, params: { name: u.name, ...params }, link,
+      unsubscribe: { url, category },
+      headers: {
+        // RFC 2369 + RFC 8058: mail programs show an unsubscribe button that POSTs to the https URL.
+        'List-Unsubscribe': `<${base}${url}>, <mailto:${supportEmail}?subject=unsubscribe%20${category}%20${userId}>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        'List-Id': `${category} <${category}.${new URL(base).hostname}>`,
+      },
+    });
+    return true;
+  }
+
+  async function profileName(userId: number): Promise<string> {
+    const [p] = await db.select({ name: profiles.name }).from(profiles).where(eq(profiles.userId, userId));
+    return p?.name ?? '';
+  }
+
+  async function isInvisible(userId: number): Promise<boolean> {
+    const [u] = await db.select({ invisible: users.invisible }).from(users).where(eq(users.id, userId));
+    return Boolean(u?.invisible);
+  }
+
+  const service = {
+    settings,
+    unsubscribeUrl,
+    sendCategoryMail,
+
+    async update(userId: number, input: { email?: Partial<Record<string, unknown>>; invisible?: unknown }): Promise<NotificationSettings> {
+      const current = await settings(userId);
+      const email = { ...current.email };
+      for (const [category, on] of Object.entries(input.email ?? {})) {
+        if (!(EMAIL_CATEGORIES as readonly string[]).includes(category) || typeof on !== 'boolean') throw new AppError(400, 'invalid_input');
+        email[category as EmailCategory] = on;
+      }
+      if (input.invisible !== undefined && typeof input.invisible !== 'boolean') throw new AppError(400, 'invalid_input');
+      await db.update(users).set({
+        emailOptOut: EMAIL_CATEGORIES.filter((c) => !email[c]),
+        ...(typeof input.invisible === 'boolean' ? { invisible: input.invisible } : {}),
+      }).where(eq(users.id, userId));
+      return settings(userId);
+    },
+
+    /** The member fixed what stopped their mail (e.g. a full mailbox) and turns e-mail back on. */
+    async reenable(userId: number, reason: unknown): Promise<NotificationSettings> {
+      if (!isDisabledReason(reason)) throw new AppError(400, 'invalid_input');
+      await db.update(users)
+        .set({ notificationsDisabled: sql`coalesce((select jsonb_agg(r) from jsonb_array_elements_text(${users.notificationsDisabled}) r where r <> ${reason}), '[]'::jsonb)` })
+        .where(eq(users.id, userId));
+      return settings(userId);
+    },
+
+    /** One-click unsubscribe: turns exactly that category off, no session needed; the signature proves the link came from us. */
+    async unsubscribe(userIdRaw: unknown, categoryRaw: unknown, signature: unknown): Promise<{ userId: number; category: EmailCategory; language: string }> {
+      const userId = Number(userIdRaw);
+      if (!Number.isSafeInteger(userId) || !(EMAIL_CATEGORIES as readonly unknown[]).includes(categoryRaw) || typeof signature !== 'string') throw new AppError(400, 'unsubscribe_link_invalid');
+      const category = categoryRaw as EmailCategory;
+      const expected = Buffer.from(await sign(userId, category));
+      const given = Buffer.from(signature);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new AppError(400, 'unsubscribe_link_invalid');
+      const [u] = await db.select({ optOut: users.emailOptOut, language: users.language }).from(users).where(eq(users.id, userId));
+      if (!u) throw new AppError(400, 'unsubscribe_link_invalid');
+      if (!u.optOut.includes(category)) await db.update(users).set({ emailOptOut: [...u.optOut, category] }).where(eq(users.id, userId));
+      return { userId, category, language: u.language };
+    },
+
+    /**
+     * A bounce, spam complaint or list-unsubscribe reported by the mail provider. The event is
+     * kept, and every account with that address stops getting notification mails for that reason.
+     */
+    async recordMailEvent(input: { email: unknown; type: unknown; detail?: unknown }): Promise<{ accounts: number }> {
+      const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : '';
+      const aliases: Record<string, DisabledReason> = { complaint: 'spam_complaint', spam: 'spam_complaint', unsubscribe: 'list_unsubscribe' };
+      const reason = typeof input.type === 'string' ? (aliases[input.type] ?? input.type) : '';
+      if (!email || email.length > 254 || !email.includes('@') || !isDisabledReason(reason)) throw new AppError(400, 'invalid_input');
+      const detail = typeof input.detail === 'string' ? input.detail.slice(0, 500) : '';
+      await db.insert(mailEvents).values({ email, type: reason as 'bounce', detail, createdAt: clock() });
+      const updated = await db.update(users)
+        .set({ notificationsDisabled: sql`(select jsonb_agg(distinct r) from jsonb_array_elements_text(${users.notificationsDisabled} || ${JSON.stringify([reason])}::jsonb) r)` })
+        .where(sql`lower(${users.email}) = ${email}`)
+        .returning({ id: users.id });
+      return { accounts: updated.length };
+    },
+  };
+
+  // Mails for what happened to a member. A message reaches its recipient whoever sends it; an
+  // invisible liker stays out of the likes lists, so no mail names them either.
+  deps.events.on('message.sent', async ({ senderId, recipientId, conversationId }) => {
+    await sendCategoryMail(recipientId, 'new_message', 'new_message', { sender: await profileName(senderId) }, `/chats/${conversationId}`);
+  });
+  deps.events.on('like.created', async ({ likerId, likedId, match }) => {
+    if (await isInvisible(likerId)) return;
+    const other = await profileName(likerId);
+    if (match) await sendCategoryMail(likedId, 'new_match', 'new_match', { other }, `/members/${likerId}`);
+    else await sendCategoryMail(likedId, 'new_like', 'new_like', { other }, '/likes');
+  });
+
+  return service;
+}
+
+export type NotificationsService = ReturnType<typeof createNotificationsService>;

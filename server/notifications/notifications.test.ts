@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { EMAIL_CATEGORIES } from '#common/notifications.ts';
+import { mailEvents, users } from '../db/schema.ts';
+import { addCredits } from '../credits/ledger.ts';
+import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
+import { startSmtpServer, type TestSmtp } from '../../tests/helpers/smtp.ts';
+
+const SECRET = 'webhook-secret-0123456789';
+
+describe.each(DATABASE_KINDS)('e-mail notifications on %s', (kind) => {
+  let t: TestApp;
+  let smtp: TestSmtp;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    t = await createTestApp(kind, { profiles: 3, smtpUrl: smtp.url, env: { MAIL_WEBHOOK_SECRET: SECRET } });
+  });
+  afterAll(async () => {
+    await t.services.events.settle();
+    await t.close();
+    await smtp.close();
+  });
+
+  const pair = async () => {
+    const a = await signUp(t, { email: `a${Math.random().toString(36).slice(2, 9)}@example.org`, name: 'Alice' });
+    const b = await signUp(t, { email: `b${Math.random().toString(36).slice(2, 9)}@example.org`, name: 'Bram' });
+    await t.database.db.transaction((tx) => addCredits(tx, a.user.id, 50, 'demo_grant', `g${a.user.id}`));
+    await t.services.events.settle();
+    return { a, b };
+  };
+
+  it('lists the 8 categories, all on, and saves switches on the server', async () => {
+    const { a } = await pair();
+    const res = await a.client.get('/api/notifications.php');
+    expect(Object.keys(res.body.email)).toEqual([...EMAIL_CATEGORIES]);
+    expect(Object.values(res.body.email).every(Boolean)).toBe(true);
+    const put = await a.client.put('/api/notifications.php', { email: { newsletter: false, new_like: false }, invisible: true });
+    expect(put.body).toMatchObject({ email: { newsletter: false, new_like: false, new_message: true }, invisible: true });
+    expect((await a.client.put('/api/notifications.php', { email: { nonsense: false } })).status).toBe(400);
+    expect((await t.client().get('/api/notifications.php')).status).toBe(403);
+  });
+
+  it('mails new messages, likes and matches with List-Unsubscribe; one-click POST turns exactly that category off', async () => {
+    const { a, b } = await pair();
+    await a.client.post('/api/messages.php', { profile_id: b.user.id, text: 'hi Bram' }, { 'idempotency-key': 'notify-msg-001' });
+    await t.services.events.settle();
+    const mail = await smtp.waitFor(b.user.email, (m) => m.subject.includes('Alice'));
+    expect(mail.subject).toBe('Alice sent you a message');
+    expect(mail.link('/chats/')).toMatch(/\/chats\/\d+$/);
+    const header = mail.header('list-unsubscribe');
+    expect(mail.header("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
+    const url = header.match(/<(https?:[^>]+)>/)![1];
+    expect(header).toMatch(/<mailto:support@example\.com\?subject=unsubscribe/);
+    expect(url).toContain('c=new_message');
+    expect(mail.text).toContain('New messages');
+
+    // A tampered signature changes nothing.
+    const u = new URL(url);
+    const bad = await t.client().request('POST', `${u.pathname}${u.search.replace(/s=[^&]+/, 's=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')}`, undefined, { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(bad.status).toBe(400);
+    // The GET shows a button and changes nothing (link scanners open links).
+    expect((await t.client().get(`${u.pathname}${u.search}`)).status).toBe(200);
+    expect((await b.client.get('/api/notifications.php')).body.email.new_message).toBe(true);
+    const one = await t.client().request('POST', `${u.pathname}${u.search}`, undefined, { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(one.status).toBe(200);
+    const after = (await b.client.get('/api/notifications.php')).body.email;
+    expect(after.new_message).toBe(false);
+    expect(Object.entries(after).filter(([, on]) => !on).map(([c]) => c)).toEqual(['new_message']);
+
+    const count = smtp.to(b.user.email).length;
+    await a.client.post('/api/messages.php', { profile_id: b.user.id, text: 'again' }, { 'idempotency-key': 'notify-msg-002' });
+    await a.client.post('/api/like.php', { profile_id: b.user.id });
+    await t.services.events.settle();
+    const like = await smtp.waitFor(b.user.email, (m) => m.subject === 'Alice likes you');
+    expect(smtp.to(b.user.email).length).toBe(count + 1);
+    expect(like.link('/likes')).toMatch(/\/likes$/);
+    await b.client.post('/api/like.php', { profile_id: a.user.id });
+    await t.services.events.settle();
+    expect((await smtp.waitFor(a.user.email, (m) => m.subject.includes('match'))).subject).toBe("It's a match with Bram!");
+  });
+
+  it('sends nothing to demo addresses, deleted accounts or members with mail stopped', async () => {
+    const { a, b } = await pair();
+    await t.database.db.update(users).set({ notificationsDisabled: ['bounce'] }).where(eq(users.id, b.user.id));
+    expect(await t.services.notifications.sendCategoryMail(b.user.id, 'new_like', 'new_like', { other: 'x' }, '/likes')).toBe(false);
+    await t.database.db.update(users).set({ notificationsDisabled: [], email: `ghost${b.user.id}@demo.amora.invalid` }).where(eq(users.id, b.user.id));
+    expect(await t.services.notifications.sendCategoryMail(b.user.id, 'new_like', 'new_like', { other: 'x' }, '/likes')).toBe(false);
+    await t.database.db.update(users).set({ status: 'deleted' }).where(eq(users.id, a.user.id));
+    expect(await t.services.notifications.sendCategoryMail(a.user.id, 'new_like', 'new_like', { other: 'x' }, '/likes')).toBe(false);
+  });
+
+  it('records bounces and complaints with the shared secret; mail stops; the member sees why and re-enables', async () => {
+    const { a, b } = await pair();
+    const hook = (body: unknown, secret = SECRET) => t.client().post('/api/mail-events.php', body, { 'x-mail-webhook-secret': secret });
+    expect((await hook({ email: b.user.email, type: 'bounce' }, 'wrong-secret-0123456789')).status).toBe(403);
+    expect((await hook({ email: b.user.email, type: 'nonsense' })).status).toBe(400);
+    expect((await hook({ email: b.user.email.toUpperCase(), type: 'bounce', detail: '550 mailbox unavailable' })).body).toEqual({ ok: true, accounts: 1 });
+    expect((await hook({ email: b.user.email, type: 'complaint' })).status).toBe(200);
+    expect((await hook({ email: b.user.email, type: 'bounce' })).status).toBe(200);
+    expect(await t.database.db.$count(mailEvents, eq(mailEvents.email, b.user.email))).toBe(3);
+    const settings = (await b.client.get('/api/notifications.php')).body;
+    expect(settings.notifications_disabled.sort()).toEqual(['bounce', 'spam_complaint']);
+    expect((await b.client.get('/api/user.php')).body.user.notifications_disabled.sort()).toEqual(['bounce', 'spam_complaint']);
+    const before = smtp.to(b.user.email).length;
+    await a.client.post('/api/like.php', { profile_id: b.user.id });
+    await t.services.events.settle();
+    expect(smtp.to(b.user.email).length).toBe(before);
+    expect((await b.client.delete('/api/notifications-disabled.php', { reason: 'bounce' })).body.notifications_disabled).toEqual(['spam_complaint']);
+    expect((await b.client.delete('/api/notifications-disabled.php', { reason: 'spam_complaint' })).body.notifications_disabled).toEqual([]);
+    expect(await t.services.notifications.sendCategoryMail(b.user.id, 'new_like', 'new_like', { other: 'Alice' }, '/likes')).toBe(true);
+  });
+
+  it('answers 404 on the webhook when no secret is configured', async () => {
+    const other = await createTestApp(kind, { profiles: 0 });
+    try {
+      expect((await other.client().post('/api/mail-events.php', { email: 'x@example.org', type: 'bounce' })).status).toBe(404);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('keeps invisible members out of the likes lists of others; pausing makes invisible and stops mail', async () => {
+    const { a, b } = await pair();
+    await a.client.post('/api/like.php', { profile_id: b.user.id });
+    await b.client.post('/api/like.php', { profile_id: a.user.id });
+    expect((await b.client.get('/api/likes.php')).body.liked_by.map((p: { id: number }) => p.id)).toContain(a.user.id);
+    await a.client.post('/api/account-pause.php');
+    const paused = (await a.client.get('/api/notifications.php')).body;
+    expect(paused.invisible).toBe(true);
+    expect(Object.values(paused.email).some(Boolean)).toBe(false);
+    const likes = (await b.client.get('/api/likes.php')).body;
+    expect(likes.liked_by.map((p: { id: number }) => p.id)).not.toContain(a.user.id);
+    expect(likes.profiles.map((p: { id: number }) => p.id)).not.toContain(a.user.id);
+    expect((await b.client.get('/api/user.php')).body.user.num_new_likes).toBe(0);
+    // The invisible member still sees their own lists.
+    expect((await a.client.get('/api/likes.php')).body.liked_by.map((p: { id: number }) => p.id)).toContain(b.user.id);
+  });
+});

@@ -1,0 +1,48 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect } from './fixtures.ts';
+
+interface OutboxMail { id: string; kind: string; to: string; subject: string; text: string; html: string; headers: Record<string, string> }
+
+/**
+ * Each test is its own client address (the e2e server trusts X-Forwarded-For), so the per-IP
+ * limits on sign-up, log-in and mail see separate visitors, as they would in real life.
+ */
+export async function asNewVisitor(page: Page): Promise<Record<string, string>> {
+  const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+  const headers = { 'x-forwarded-for': ip };
+  await page.context().setExtraHTTPHeaders(headers);
+  // Adults-only warning: dismissed, as a returning visitor would have.
+  await page.addInitScript(() => localStorage.setItem('hide-site-entry-warning', String(Math.floor(Date.now() / 1000))));
+  return headers;
+}
+
+/** Signs up through the API (the browser context keeps the session cookie). */
+export async function signUpByApi(page: Page, headers: Record<string, string>, prefix: string, project: string) {
+  const email = `${prefix}.${project}.${Date.now()}@example.org`;
+  const res = await page.request.post('/api/signup.php', {
+    headers,
+    data: { email, name: 'Kim', password: 'first password', date_of_birth: '1990-03-03', gender: 'female', country: 'NL' },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return { email, password: 'first password' };
+}
+
+/** The newest mail to `to` from the dev outbox (no SMTP_URL in the e2e server), waiting for it to arrive. */
+export async function latestMail(request: APIRequestContext, to: string, kind: string): Promise<OutboxMail> {
+  let found: OutboxMail | undefined;
+  await expect.poll(async () => {
+    const res = await request.get(`/dev/outbox/mails.json?to=${encodeURIComponent(to)}`);
+    const { mails } = (await res.json()) as { mails: OutboxMail[] };
+    found = mails.find((m) => m.kind === kind);
+    return Boolean(found);
+  }, { timeout: 10_000 }).toBe(true);
+  return found!;
+}
+
+/** The link in a mail that contains `part`, as a path on the test server. */
+export function linkIn(mail: OutboxMail, part: string): string {
+  const url = mail.text.match(/https?:\/\/\S+/g)?.find((u) => u.includes(part));
+  if (!url) throw new Error(`no ${part} link in ${mail.subject}`);
+  const u = new URL(url);
+  return u.pathname + u.search;
+}

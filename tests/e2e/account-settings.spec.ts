@@ -1,0 +1,53 @@
+import { expect, openNav, test } from './fixtures.ts';
+import { asNewVisitor, latestMail, linkIn, signUpByApi } from './account-helpers.ts';
+
+test('activation link from the mail, notification settings, invisible mode, e-mail change', async ({ page, shot }, info) => {
+  const headers = await asNewVisitor(page);
+  const { email, password } = await signUpByApi(page, headers, 'settings', info.project.name);
+
+  // The activation mail arrives with both parts and the link confirms the address.
+  const activation = await latestMail(page.request, email, 'activation');
+  expect(activation.subject).toBe('Confirm your e-mail address for Amora');
+  expect(activation.html).toContain('KvK');
+  await page.goto(linkIn(activation, '/api/activate.php'));
+  await expect(page).toHaveURL(/\/activate\/done$/);
+  await expect(page.getByTestId('activate-done')).toHaveText('Your e-mail address is confirmed');
+  await shot('account-activated');
+  // The same link twice: the error page with next steps.
+  await page.goto(linkIn(activation, '/api/activate.php'));
+  await expect(page).toHaveURL(/\/activate\/error$/);
+  await expect(page.getByTestId('activate-error')).toBeVisible();
+
+  // Settings through the account menu.
+  await page.goto('/members');
+  await openNav(page, 'account-dropdown');
+  await page.getByTestId('nav-settings').click();
+  await expect(page).toHaveURL(/\/notifications$/);
+  const newsletter = page.locator('#email-newsletter');
+  await expect(newsletter).toBeChecked();
+  await newsletter.uncheck();
+  await expect(page.getByTestId('settings-saved')).toBeVisible();
+  await page.locator('#invisible').check();
+  await expect(page.getByTestId('settings-saved')).toBeVisible();
+  await shot('account-settings');
+  await page.reload();
+  await expect(page.locator('#email-newsletter')).not.toBeChecked();
+  await expect(page.locator('#email-new_message')).toBeChecked();
+  await expect(page.locator('#invisible')).toBeChecked();
+
+  // E-mail change: a duplicate is refused; a new address gets the confirmation link.
+  await page.locator('#mail-change-email').fill('demo@example.com');
+  await page.locator('#mail-change-password').fill(password);
+  await page.getByTestId('mail-change-submit').click();
+  await expect(page.getByTestId('mail-change-error')).toHaveText('An account with this e-mail address already exists. Please log in instead.');
+  const newEmail = `changed.${email}`;
+  await page.locator('#mail-change-email').fill(newEmail);
+  await page.locator('#mail-change-password').fill(password);
+  await page.getByTestId('mail-change-submit').click();
+  await expect(page.getByTestId('mail-change-ok')).toContainText(newEmail);
+  const confirm = await latestMail(page.request, newEmail, 'email_change');
+  await page.goto(linkIn(confirm, '/mail-change/do'));
+  await expect(page.getByTestId('mail-change-done')).toBeVisible();
+  await page.goto('/notifications');
+  await expect(page.getByTestId('current-email')).toContainText(newEmail);
+});
