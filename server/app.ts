@@ -19,6 +19,9 @@ import { membersRoutes } from './profiles/members.routes.ts';
 import type { Services } from './services.ts';
 import { settingsRoutes } from './settings/settings.routes.ts';
 import { photoRoutes } from './profiles/photos.routes.ts';
+import { photosApiRoutes } from './photos/photos-api.routes.ts';
+import { blocksRoutes } from './blocks/blocks.routes.ts';
+import { profileRoutes } from './profiles/profile.routes.ts';
 
 export interface AppDeps {
   services: Services;
@@ -88,7 +91,7 @@ export function createApp(deps: AppDeps) {
     await next();
   });
 
-  app.route('/photos', photoRoutes(deps.photosDir));
+  app.route('/photos', photoRoutes(services));
   if (deps.clientDir) {
     const serve = serveStatic({ root: relative(process.cwd(), deps.clientDir) || '.' });
     app.use('*', async (c, next) => {
@@ -145,6 +148,9 @@ export function createApp(deps: AppDeps) {
   api.route('/', membersRoutes);
   api.route('/', chatRoutes);
   api.route('/', paymentsRoutes);
+  api.route('/', profileRoutes);
+  api.route('/', photosApiRoutes);
+  api.route('/', blocksRoutes);
   app.route('/api', api);
   app.all('/api/*', (c) => c.json({ error: { code: 'not_found', message: translator.t(c.get('lang') ?? 'en', 'errors.not_found') } }, 404));
 

@@ -12,12 +12,14 @@ import { createLogger } from './infra/logger.ts';
 import { pagesHandler } from './pages.ts';
 import { CLIENT_BUILD_DIR, ROOT_DIR, SERVER_BUILD_PATH } from './paths.ts';
 import { createServices } from './services.ts';
+import { photoStorageFromEnv } from './infra/storage.ts';
 
 async function main() {
   const env = loadEnv();
   const logger = createLogger(env.LOG_LEVEL);
   const dataDir = resolve(ROOT_DIR, env.DATA_DIR);
   const photosDir = join(dataDir, 'photos');
+  const storage = photoStorageFromEnv(env, photosDir);
   const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATABASE_URL ? null : join(dataDir, 'db') });
   await database.migrate();
 
@@ -25,11 +27,11 @@ async function main() {
   const shouldSeed = env.SEED_DEMO === 'always' || (env.SEED_DEMO === 'auto' && database.kind === 'pglite');
   if (shouldSeed && !(await isSeeded(database.db))) {
     logger.info('Seeding the demo site (first start)…');
-    await seedDemoSite(database.db, { photosDir, clock: systemClock });
+    await seedDemoSite(database.db, { photosDir, clock: systemClock, storage });
     logger.info(`Demo member: ${DEMO_EMAIL} / ${DEMO_PASSWORD}`);
   }
 
-  const services = createServices({ db: database.db, clock: systemClock, logger });
+  const services = createServices({ db: database.db, clock: systemClock, storage, logger });
   const translator = await createTranslator();
   const dev = env.NODE_ENV === 'development';
 

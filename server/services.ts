@@ -14,13 +14,17 @@ import { createSearchService } from './search/search.service.ts';
 import { createSettingsService } from './settings/settings.service.ts';
 import { createContentService } from './content/content.service.ts';
 import { CONTENT_DIR } from './paths.ts';
+import type { PhotoStorage } from './infra/storage.ts';
+import { createPhotosService } from './photos/photos.service.ts';
+import { createBlocksService } from './blocks/blocks.service.ts';
 
 /** Every service, wired once per process (or per test) with its dependencies passed in. */
-export function createServices(deps: { db: Db; clock: Clock; logger?: Pick<Logger, 'error'> }) {
-  const { db, clock } = deps;
+export function createServices(deps: { db: Db; clock: Clock; storage: PhotoStorage; logger?: Pick<Logger, 'error'> }) {
+  const { db, clock, storage } = deps;
   const events = createEventBus(deps.logger ?? { error: (m, ...r) => console.error(m, ...r) });
   const contactRules = createContactRules({ db });
-  const profiles = createProfilesService({ db, clock, contactRules });
+  const photos = createPhotosService({ db, clock, storage, contactRules });
+  const profiles = createProfilesService({ db, clock, contactRules, gallery: photos.gallery });
   const testProvider = createTestProvider({ db, clock });
   return {
     db,
@@ -29,6 +33,9 @@ export function createServices(deps: { db: Db; clock: Clock; logger?: Pick<Logge
     contactRules,
     settings: createSettingsService({ db }),
     content: createContentService({ contentDir: CONTENT_DIR }),
+    storage,
+    photos,
+    blocks: createBlocksService({ db, clock }),
     profiles,
     accounts: createAccountsService({ db, clock, profiles }),
     search: createSearchService({ db, clock }),

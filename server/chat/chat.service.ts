@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
 import type { ChatMessage, ChatSummary } from '#common/api-types.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { conversationMembers, conversations, messages, photos, profiles, users } from '../db/schema.ts';
+import { blocks, conversationMembers, conversations, messages, photos, profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import type { EventBus } from '../infra/events.ts';
@@ -127,7 +127,11 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
         .innerJoin(profiles, eq(profiles.userId, other))
         .innerJoin(users, eq(users.id, profiles.userId))
         .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
-        .where(and(eq(conversationMembers.userId, userId), eq(conversationMembers.hidden, false), ne(users.status, 'deleted')))
+        .where(and(
+          eq(conversationMembers.userId, userId), eq(conversationMembers.hidden, false), ne(users.status, 'deleted'),
+          // A block hides the conversation from both members' lists.
+          sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${userId} and ${blocks.blockedId} = ${profiles.userId}) or (${blocks.blockerId} = ${profiles.userId} and ${blocks.blockedId} = ${userId}))`,
+        ))
         .orderBy(desc(conversations.lastMessageAt), desc(conversations.id));
       // The last message of every listed conversation in one query.
       const ids = rows.map((r) => r.conversationId);
@@ -151,7 +155,7 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
     /** The conversation's messages, oldest first. Opening a conversation sets its unread count to 0. */
     async read(userId: number, convId: number, afterId = 0): Promise<{ profileId: number; messages: ChatMessage[] }> {
       const member = await membership(userId, convId);
-      if (!member) throw notFound();
+      if (!member || (await deps.contactRules.blockedBetween(userId, member.otherId))) throw notFound();
       const rows = await db.select().from(messages)
         .where(and(eq(messages.conversationId, convId), gt(messages.id, afterId)))
         .orderBy(desc(messages.id)).limit(MESSAGES_PAGE);

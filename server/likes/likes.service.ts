@@ -1,7 +1,7 @@
-import { and, desc, eq, ne } from 'drizzle-orm';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { ProfileSummary } from '#common/api-types.ts';
 import type { Db } from '../db/client.ts';
-import { likes, photos, profiles, users } from '../db/schema.ts';
+import { blocks, likes, photos, profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import type { EventBus } from '../infra/events.ts';
@@ -21,6 +21,9 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
     if (!target || target.status === 'deleted' || target.profileStatus === 'disabled') throw notFound();
     await deps.contactRules.assertCanSee(likerId, likedId);
   }
+
+  /** A block hides the pair from each other's lists too. */
+  const notBlocked = (userId: number) => sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${userId} and ${blocks.blockedId} = ${profiles.userId}) or (${blocks.blockerId} = ${profiles.userId} and ${blocks.blockedId} = ${userId}))`;
 
   async function listProfiles(where: ReturnType<typeof and>, joinOn: 'likerId' | 'likedId') {
     return db
@@ -55,8 +58,8 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
     /** GET /api/likes.php: the profiles I like, and who likes me (new likes first). */
     async overview(userId: number): Promise<{ profiles: ProfileSummary[]; liked_by: (ProfileSummary & { like_new: boolean })[] }> {
       const today = clock();
-      const given = await listProfiles(and(eq(likes.likerId, userId)), 'likedId');
-      const received = await listProfiles(and(eq(likes.likedId, userId)), 'likerId');
+      const given = await listProfiles(and(eq(likes.likerId, userId), notBlocked(userId)), 'likedId');
+      const received = await listProfiles(and(eq(likes.likedId, userId), notBlocked(userId)), 'likerId');
       return {
         profiles: given.map((r) => toProfileSummary(r as ProfileRow, today)),
         liked_by: received.map((r) => ({ ...toProfileSummary(r as ProfileRow, today), like_new: r.isNew })),

@@ -10,6 +10,7 @@ import { loadEnv } from '../../server/env.ts';
 import { createTranslator, type Translator } from '../../server/i18n/i18n.ts';
 import { createLogger } from '../../server/infra/logger.ts';
 import { createServices, type Services } from '../../server/services.ts';
+import { localStorage } from '../../server/infra/storage.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -71,15 +72,15 @@ export interface TestApp {
 }
 
 /** The whole API in-process (no port), on a fresh seeded database. */
-export async function createTestApp(kind: DatabaseKind, options: { profiles?: number } = {}): Promise<TestApp> {
+export async function createTestApp(kind: DatabaseKind, options: { profiles?: number; env?: Record<string, string> } = {}): Promise<TestApp> {
   const database = await freshDatabase(kind);
   const clock = testClock();
   const photosDir = mkdtempSync(join(tmpdir(), 'amora-photos-'));
   const seeded = await seedDemoSite(database.db, { photosDir, clock, profileCount: options.profiles ?? 30 });
-  const services = createServices({ db: database.db, clock, logger: createLogger('error') });
+  const services = createServices({ db: database.db, clock, storage: localStorage(photosDir), logger: createLogger('error') });
   translator ??= createTranslator();
   const app = createApp({
-    services, translator: await translator, env: loadEnv({ NODE_ENV: 'test' }), logger: createLogger('silent'), photosDir,
+    services, translator: await translator, env: loadEnv({ NODE_ENV: 'test', ...options.env }), logger: createLogger('silent'), photosDir,
   });
   return {
     app, services, database, clock, siteId: seeded.siteId, demoUserId: seeded.demoUserId,
