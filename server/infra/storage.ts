@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { AwsClient } from 'aws4fetch';
 
 /** Where photo files live: local disk by default, an S3-compatible bucket when configured. */
@@ -53,7 +54,11 @@ export function s3Storage(config: S3Config, fetchImpl: typeof fetch = fetch): Ph
   return {
     async put(name, body, contentType) {
       checkName(name);
-      const res = await send(new Request(url(name), { method: 'PUT', body: new Uint8Array(body), headers: { 'content-type': contentType } }));
+      // The payload hash is signed too, so the bucket rejects a body altered on the way.
+      const sha256 = createHash('sha256').update(body).digest('hex');
+      const res = await send(new Request(url(name), {
+        method: 'PUT', body: new Uint8Array(body), headers: { 'content-type': contentType, 'x-amz-content-sha256': sha256 },
+      }));
       if (!res.ok) throw new Error(`Photo storage refused PUT ${name}: ${res.status}`);
       await res.body?.cancel();
     },
