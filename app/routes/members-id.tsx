@@ -11,6 +11,7 @@ import { api, ApiError } from '../lib/api.ts';
 import { countryName } from '../lib/format.ts';
 import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
 import { FictionalNotice } from '../components/FictionalNotice.tsx';
+import { attributeValueLabel } from '../features/profile/labels.ts';
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
@@ -163,7 +164,7 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
                 {Object.entries(profile.attributes).map(([key, value]) => (
                   <div key={key} className="col-sm-6 d-flex gap-2 mb-1">
                     <dt className="fw-normal text-muted">{t(`profile_fields.${key}`)}</dt>
-                    <dd className="mb-0 fw-semibold">{t(`profile_values.${key}.${value}`)}</dd>
+                    <dd className="mb-0 fw-semibold">{attributeValueLabel(t, key, value)}</dd>
                   </div>
                 ))}
               </dl>

@@ -9,6 +9,7 @@ import { ABOUT_MAX, ATTRIBUTE_KEYS, ATTRIBUTE_OPTIONS, profileSchema, type Attri
 import { api, ApiError } from '../../lib/api.ts';
 import { countryName } from '../../lib/format.ts';
 import { useHydrated } from '../../lib/hydrated.ts';
+import { attributeValueLabel } from './labels.ts';
 
 export interface Region { country: string; code: string; name: string }
 export interface Interest { key: string; name: string }
@@ -87,7 +88,7 @@ export function ProfileForm({ profile, countries, regions, interests, visibleFie
           onChange={(e) => set(key, e.target.value === '' ? null : e.target.value as never)}
         >
           {key !== 'gender' && <option value="">{t('profile_fields.not_said')}</option>}
-          {ATTRIBUTE_OPTIONS[key].map((v) => <option key={v} value={v}>{t(`profile_values.${key}.${v}`)}</option>)}
+          {ATTRIBUTE_OPTIONS[key].map((v) => <option key={v} value={v}>{attributeValueLabel(t, key, v)}</option>)}
         </Form.Select>
         {feedback(key)}
         {note(key)}
