@@ -31,6 +31,7 @@ export default defineConfig({
     url: `http://localhost:${PORT}/api/settings.php`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { PORT: String(PORT) },
+    // The moderation API is on in browser tests, so they can approve photos as an operator would.
+    env: { PORT: String(PORT), OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789' },
   },
 });
