@@ -90,7 +90,7 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
         <Col md={5} lg={4}>
           {main ? (
             <img
-              src={`/photos/${main.filename}`} alt={profile.name} className="profile-photo shadow-sm w-100" width={500} height={600}
+              src={`/photos/${main.filename}`} alt={profile.name} className="profile-photo shadow-sm w-100 gallery-main" width={500} height={600}
               data-testid="gallery-main"
             />
           ) : (
