@@ -106,14 +106,14 @@ export function PhotoManager({ initial, limit, premium, onChange }: {
         {photos.length === 0 ? (
           <p className="text-muted mb-0">{t('photos.none')}</p>
         ) : (
-          <Row xs={2} sm={3} lg={4} className="g-3">
+          <Row xs={2} sm={3} lg={2} xl={3} className="g-2">
             {photos.map((p) => (
               <Col key={p.id}>
                 <div className="border rounded h-100 d-flex flex-column" data-testid="own-photo" data-status={p.status} data-main={p.is_main}>
                   <img src={`/photos/${p.thumb_filename}`} alt="" className="w-100 rounded-top own-photo-thumb" width={200} height={240} />
                   <div className="p-2 d-flex flex-column gap-1 small">
                     <div className="d-flex flex-wrap gap-1">
-                      <Badge bg={STATUS_VARIANT[p.status]} text={p.status === 'pending' ? 'dark' : undefined}>{t(`photos.status_${p.status}`)}</Badge>
+                      <Badge bg={STATUS_VARIANT[p.status]} text={p.status === 'pending' ? 'dark' : undefined} className="text-wrap text-start">{t(`photos.status_${p.status}`)}</Badge>
                       {p.is_main && <Badge bg="primary">{t('photos.main')}</Badge>}
                       {p.is_private && <Badge bg="dark">{t('photos.private')}</Badge>}
                     </div>
