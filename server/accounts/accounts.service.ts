@@ -110,11 +110,20 @@ export function createAccountsService(deps: { db: Db; clock: Clock; profiles: Pr
       const [{ unread }] = await db
         .select({ unread: sql<number>`coalesce(sum(${conversationMembers.unreadCount}), 0)::int` })
         .from(conversationMembers)
-        .where(and(eq(conversationMembers.userId, userId), eq(conversationMembers.hidden, false)));
+        .where(and(
+          eq(conversationMembers.userId, userId), eq(conversationMembers.hidden, false),
+          // A block hides the conversation, so its unread messages do not count either.
+          sql`not exists (select 1 from conversations c, blocks b where c.id = ${conversationMembers.conversationId}
+            and ((b.blocker_id = c.user_low and b.blocked_id = c.user_high) or (b.blocker_id = c.user_high and b.blocked_id = c.user_low)))`,
+        ));
       const [{ newLikes }] = await db
         .select({ newLikes: sql<number>`count(*)::int` })
         .from(likes)
-        .where(and(eq(likes.likedId, userId), eq(likes.isNew, true)));
+        .where(and(
+          eq(likes.likedId, userId), eq(likes.isNew, true),
+          sql`not exists (select 1 from blocks b where (b.blocker_id = ${likes.likerId} and b.blocked_id = ${likes.likedId})
+            or (b.blocker_id = ${likes.likedId} and b.blocked_id = ${likes.likerId}))`,
+        ));
       return {
         id: user.id,
         email: user.email,

@@ -20,7 +20,9 @@ describe.each(DATABASE_KINDS)('blocks on %s', (kind) => {
     await b.client.post('/api/like.php', { profile_id: a.user.id });
     const sent = await b.client.post('/api/messages.php', { profile_id: a.user.id, text: 'Hi A' }, { 'idempotency-key': 'block-test-0001' });
     const conversationId = sent.body.message.conversation_id;
+    await a.client.post('/api/messages.php', { profile_id: b.user.id, text: 'Hi B' }, { 'idempotency-key': 'block-test-0000' });
     expect((await a.client.get('/api/chats.php')).body.chats).toHaveLength(1);
+    expect((await b.client.get('/api/user.php')).body.user).toMatchObject({ num_unread_messages: 1, num_new_likes: 1 });
 
     expect((await a.client.post('/api/block.php', { profile_id: b.user.id })).body).toEqual({ blocked: true });
     // Blocking twice is harmless.
@@ -36,6 +38,8 @@ describe.each(DATABASE_KINDS)('blocks on %s', (kind) => {
     expect((await b.client.get(`/api/messages.php?profile=${a.user.id}`)).status).toBe(404);
     expect((await b.client.get('/api/chats.php')).body.chats).toEqual([]);
     expect((await b.client.get('/api/likes.php')).body).toEqual({ profiles: [], liked_by: [] });
+    // Not even the badges give it away.
+    expect((await b.client.get('/api/user.php')).body.user).toMatchObject({ num_unread_messages: 0, num_new_likes: 0 });
     // B cannot block back (that would reveal A) and cannot lift A's block.
     expect((await b.client.post('/api/block.php', { profile_id: a.user.id })).status).toBe(404);
     expect((await b.client.delete('/api/block.php', { profile_id: a.user.id })).status).toBe(404);
@@ -52,6 +56,8 @@ describe.each(DATABASE_KINDS)('blocks on %s', (kind) => {
     expect((await a.client.delete('/api/block.php', { profile_id: b.user.id })).body).toEqual({ blocked: false });
     expect((await b.client.get(`/api/profile.php?id=${a.user.id}`)).body.profile).toMatchObject({ id: a.user.id, blocked: false, liked: true, liked_me: true });
     expect((await b.client.get('/api/chats.php')).body.chats).toHaveLength(1);
+    // Opening A's profile just now cleared A's new-like flag; the unread message counts again.
+    expect((await b.client.get('/api/user.php')).body.user).toMatchObject({ num_unread_messages: 1, num_new_likes: 0 });
     expect((await a.client.get('/api/likes.php')).body.liked_by.map((p: { id: number }) => p.id)).toEqual([b.user.id]);
     expect((await a.client.get('/api/block.php')).body.profiles).toEqual([]);
     expect((await a.client.delete('/api/block.php', { profile_id: b.user.id })).status).toBe(404);
