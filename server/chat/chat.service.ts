@@ -1,11 +1,11 @@
 import { and, desc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
 import type { ChatMessage, ChatSummary } from '#common/api-types.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { blocks, conversationMembers, conversations, messages, photos, profiles, users } from '../db/schema.ts';
+import { conversationMembers, conversations, messages, photos, profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import type { EventBus } from '../infra/events.ts';
-import type { ContactRules } from '../accounts/contact-rules.ts';
+import { notBlockedWith, type ContactRules } from '../accounts/contact-rules.ts';
 import { spendCredits } from '../credits/ledger.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
 
@@ -130,7 +130,7 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
         .where(and(
           eq(conversationMembers.userId, userId), eq(conversationMembers.hidden, false), ne(users.status, 'deleted'),
           // A block hides the conversation from both members' lists.
-          sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${userId} and ${blocks.blockedId} = ${profiles.userId}) or (${blocks.blockerId} = ${profiles.userId} and ${blocks.blockedId} = ${userId}))`,
+          notBlockedWith(userId, profiles.userId),
         ))
         .orderBy(desc(conversations.lastMessageAt), desc(conversations.id));
       // The last message of every listed conversation in one query.

@@ -1,11 +1,11 @@
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, ne } from 'drizzle-orm';
 import type { ProfileSummary } from '#common/api-types.ts';
 import type { Db } from '../db/client.ts';
-import { blocks, likes, photos, profiles, users } from '../db/schema.ts';
+import { likes, photos, profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import type { EventBus } from '../infra/events.ts';
-import type { ContactRules } from '../accounts/contact-rules.ts';
+import { notBlockedWith, type ContactRules } from '../accounts/contact-rules.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
 
 export function createLikesService(deps: { db: Db; clock: Clock; events: EventBus; contactRules: ContactRules }) {
@@ -23,7 +23,7 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
   }
 
   /** A block hides the pair from each other's lists too. */
-  const notBlocked = (userId: number) => sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${userId} and ${blocks.blockedId} = ${profiles.userId}) or (${blocks.blockerId} = ${profiles.userId} and ${blocks.blockedId} = ${userId}))`;
+  const notBlocked = (userId: number) => notBlockedWith(userId, profiles.userId);
 
   async function listProfiles(where: ReturnType<typeof and>, joinOn: 'likerId' | 'likedId') {
     return db
