@@ -31,7 +31,8 @@ export default defineConfig({
     url: `http://localhost:${PORT}/api/settings.php`,
     timeout: 120_000,
     reuseExistingServer: false,
-    // TRUST_PROXY: tests act as different visitors (X-Forwarded-For) for the per-IP limits.
-    env: { PORT: String(PORT), TRUST_PROXY: '1' },
+    // The moderation API is on in browser tests, so they can approve photos as an operator would. Behind the
+    // trusted-proxy setting, tests that create many members give each its own address (signup rate limit).
+    env: { PORT: String(PORT), OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789', TRUST_PROXY: '1' },
   },
 });

@@ -12,6 +12,7 @@ export default [
     route('signup', 'routes/signup.tsx', { id: 'signup' }),
     route('premium', 'routes/credits.tsx', { id: 'premium' }),
     route('pricing', 'routes/pricing.tsx', { id: 'pricing' }),
+    route('profile', 'routes/profile.tsx', { id: 'profile' }),
     route('credits', 'routes/credits.tsx', { id: 'credits' }),
     route('credits/repeat-order', 'routes/credits.tsx', { id: 'credits-repeat-order' }),
     route('credits/:id/:paymentmethod?', 'routes/credits-id-paymentmethod.tsx', { id: 'credits-id-paymentmethod' }),

@@ -22,6 +22,53 @@ export interface ProfileDetail extends ProfileSummary {
   liked: boolean;
   liked_me: boolean;
   conversation_id: number | null;
+  /** The attributes the site shows (setting visible_profile_fields) and the member filled in. */
+  attributes: Record<string, string>;
+  interests: string[];
+  /** Photos as this viewer may see them; `locked` entries carry no file names. */
+  photos: GalleryPhoto[];
+  /** The viewer blocked this member (only the blocker ever sees a blocked profile). */
+  blocked: boolean;
+}
+
+/** A photo in a profile's gallery. `locked`: 'login' for visitors, 'premium' for free members. */
+export interface GalleryPhoto {
+  id: number;
+  filename: string | null;
+  thumb_filename: string | null;
+  status: 'active' | 'pending' | 'rejected';
+  is_private: boolean;
+  is_main: boolean;
+  locked: null | 'login' | 'premium';
+}
+
+/** POST /api/photos.php and GET /api/photos.php: the member's own photos. */
+export interface OwnPhoto {
+  id: number;
+  filename: string;
+  thumb_filename: string;
+  status: 'active' | 'pending' | 'rejected';
+  is_private: boolean;
+  is_main: boolean;
+}
+
+/** GET /api/profile.php (no id): the signed-in member's editable profile. */
+export interface OwnProfile {
+  id: number;
+  email: string;
+  name: string;
+  gender: 'male' | 'female';
+  sexuality: string | null;
+  hair_color: string | null;
+  eye_color: string | null;
+  body_type: string | null;
+  relationship_status: string | null;
+  tattoos: string | null;
+  signup_reason: string | null;
+  interests: string[];
+  about: string;
+  country: string;
+  region: string | null;
 }
 
 export interface ApiUser {

@@ -23,6 +23,9 @@ import { lifecycleRoutes } from './accounts/lifecycle.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { outboxRoutes } from './infra/mail/outbox.routes.ts';
 import type { OutboxEntry } from './infra/mail/transport.ts';
+import { photosApiRoutes } from './photos/photos-api.routes.ts';
+import { blocksRoutes } from './blocks/blocks.routes.ts';
+import { profileRoutes } from './profiles/profile.routes.ts';
 
 export interface AppDeps {
   services: Services;
@@ -94,7 +97,7 @@ export function createApp(deps: AppDeps) {
     await next();
   });
 
-  app.route('/photos', photoRoutes(deps.photosDir));
+  app.route('/photos', photoRoutes(services));
   // Never together with SMTP: a configuration that sends real mail has no outbox to show.
   if (deps.outbox && !env.SMTP_URL) app.route('/dev/outbox', outboxRoutes(deps.outbox));
   if (deps.clientDir) {
@@ -155,6 +158,9 @@ export function createApp(deps: AppDeps) {
   api.route('/', paymentsRoutes);
   api.route('/', lifecycleRoutes);
   api.route('/', notificationsRoutes);
+  api.route('/', profileRoutes);
+  api.route('/', photosApiRoutes);
+  api.route('/', blocksRoutes);
   app.route('/api', api);
   app.all('/api/*', (c) => c.json({ error: { code: 'not_found', message: translator.t(c.get('lang') ?? 'en', 'errors.not_found') } }, 404));
 

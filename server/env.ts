@@ -21,6 +21,18 @@ const schema = z.object({
     .optional(),
   MAIL_FROM: z.string().regex(/^(.*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/, 'must be an address such as "Amora <no-reply@example.com>"').optional(),
   MAIL_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Bearer token for the photo moderation API; without it the API is off. */
+  OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** An S3-compatible bucket for photos; without S3_BUCKET photos stay on local disk (DATA_DIR/photos). */
+  S3_ENDPOINT: z.url('must be an absolute URL such as https://s3.eu-central-1.amazonaws.com').optional(),
+  S3_BUCKET: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+}).superRefine((v, ctx) => {
+  if (v.S3_BUCKET && (!v.S3_ENDPOINT || !v.S3_ACCESS_KEY_ID || !v.S3_SECRET_ACCESS_KEY)) {
+    ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'needs S3_ENDPOINT, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY as well' });
+  }
 });
 
 export type Env = z.infer<typeof schema>;

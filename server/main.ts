@@ -23,12 +23,14 @@ export function publicUrl(env: Env, domain: string): string {
   if (env.PUBLIC_URL) return env.PUBLIC_URL.replace(/\/$/, '');
   return domain === 'localhost' ? `http://localhost:${env.PORT}` : `https://${domain}`;
 }
+import { photoStorageFromEnv } from './infra/storage.ts';
 
 async function main() {
   const env = loadEnv();
   const logger = createLogger(env.LOG_LEVEL);
   const dataDir = resolve(ROOT_DIR, env.DATA_DIR);
   const photosDir = join(dataDir, 'photos');
+  const storage = photoStorageFromEnv(env, photosDir);
   const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATABASE_URL ? null : join(dataDir, 'db') });
   await database.migrate();
 
@@ -36,7 +38,7 @@ async function main() {
   const shouldSeed = env.SEED_DEMO === 'always' || (env.SEED_DEMO === 'auto' && database.kind === 'pglite');
   if (shouldSeed && !(await isSeeded(database.db))) {
     logger.info('Seeding the demo site (first start)…');
-    await seedDemoSite(database.db, { photosDir, clock: systemClock });
+    await seedDemoSite(database.db, { photosDir, clock: systemClock, storage });
     logger.info(`Demo member: ${DEMO_EMAIL} / ${DEMO_PASSWORD}`);
   }
 
@@ -44,7 +46,7 @@ async function main() {
   const outbox = env.SMTP_URL ? undefined : createOutboxMailer(join(dataDir, 'outbox'));
   const mailer = env.SMTP_URL ? createSmtpMailer(env.SMTP_URL) : outbox!;
   const services = createServices({
-    db: database.db, clock: systemClock, logger, photosDir,
+    db: database.db, clock: systemClock, logger, storage,
     mail: { mailer, from: env.MAIL_FROM, publicUrl: (domain) => publicUrl(env, domain) },
   });
   if (outbox) logger.info(`No SMTP_URL: mails go to ${outbox.dir} (see /dev/outbox)`);

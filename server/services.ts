@@ -18,26 +18,30 @@ import { createLifecycleService } from './accounts/lifecycle.service.ts';
 import { createMemoryMailer } from './infra/mail/transport.ts';
 import { createMailService, type MailConfig } from './notifications/mail.service.ts';
 import { createNotificationsService } from './notifications/notifications.service.ts';
+import type { PhotoStorage } from './infra/storage.ts';
+import { createPhotosService } from './photos/photos.service.ts';
+import { createBlocksService } from './blocks/blocks.service.ts';
 
 /** Every service, wired once per process (or per test) with its dependencies passed in. */
 export function createServices(deps: {
   db: Db;
   clock: Clock;
+  /** Photo files (local disk or a bucket). */
+  storage: PhotoStorage;
   logger?: Pick<Logger, 'error'>;
   /** Where mail goes; without it mails are kept in memory (tests that do not look at mail). */
   mail?: MailConfig;
-  /** Photo files, removed when an account is purged. */
-  photosDir?: string;
 }) {
-  const { db, clock } = deps;
+  const { db, clock, storage } = deps;
   const logger = deps.logger ?? { error: (m: string, ...r: unknown[]) => console.error(m, ...r) };
   const events = createEventBus(logger);
   const mail = createMailService({ db, config: deps.mail ?? { mailer: createMemoryMailer() }, logger });
-  const lifecycle = createLifecycleService({ db, clock, mail, photosDir: deps.photosDir });
+  const lifecycle = createLifecycleService({ db, clock, mail, storage });
   const notifications = createNotificationsService({ db, clock, events, mail });
   events.on('account.created', ({ userId }) => lifecycle.sendActivation(userId));
   const contactRules = createContactRules({ db });
-  const profiles = createProfilesService({ db, clock, contactRules });
+  const photos = createPhotosService({ db, clock, storage, contactRules });
+  const profiles = createProfilesService({ db, clock, contactRules, gallery: photos.gallery });
   const testProvider = createTestProvider({ db, clock });
   return {
     db,
@@ -46,6 +50,9 @@ export function createServices(deps: {
     contactRules,
     settings: createSettingsService({ db }),
     content: createContentService({ contentDir: CONTENT_DIR }),
+    storage,
+    photos,
+    blocks: createBlocksService({ db, clock }),
     profiles,
     accounts: createAccountsService({ db, clock, profiles, events }),
     mail,

@@ -5,16 +5,17 @@ import type { ProfileSummary } from '#common/api-types.ts';
 import { countryName } from '../lib/format.ts';
 import type { Language } from '#common/languages.ts';
 import { ProfilePhoto } from './ProfilePhoto.tsx';
+import { FictionalNotice } from './FictionalNotice.tsx';
 
 export function ProfileCard({ profile }: { profile: ProfileSummary }) {
-  const { t, i18n } = useTranslation();
+  const { i18n } = useTranslation();
   return (
     <Card as={Link} to={`/members/${profile.id}`} className="profile-card h-100 text-reset shadow-sm" data-testid="profile-card">
       <ProfilePhoto profile={profile} />
       <Card.Body className="p-2">
         <div className="fw-semibold text-truncate">{profile.name}, {profile.age}</div>
         <div className="small text-muted text-truncate">{countryName(profile.country, i18n.language as Language)}</div>
-        {profile.fictional && <div className="small text-secondary">{t('profile.fictional')}</div>}
+        {profile.fictional && <FictionalNotice compact />}
       </Card.Body>
     </Card>
   );

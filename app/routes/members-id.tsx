@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Col, Row } from 'react-bootstrap';
+import { Alert, Badge, Button, Col, Modal, Row } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { data, Link, useRevalidator } from 'react-router';
+import type { GalleryPhoto } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/members-id';
 import { requestContext } from '../context.ts';
@@ -9,13 +10,15 @@ import { orNotFound } from '#server/http/page-guards.server.ts';
 import { api, ApiError } from '../lib/api.ts';
 import { countryName } from '../lib/format.ts';
 import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
+import { FictionalNotice } from '../components/FictionalNotice.tsx';
+import { attributeValueLabel } from '../features/profile/labels.ts';
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const id = Number(params.id);
   if (!Number.isSafeInteger(id) || id <= 0) throw data(null, { status: 404 });
-  const profile = await orNotFound(ctx.services.profiles.detail(ctx.userId, id));
-  if (ctx.userId && profile.liked_me) await ctx.services.likes.markSeen(ctx.userId, id);
+  const profile = await orNotFound(ctx.services.profiles.detail(ctx.userId, id, { visibleFields: ctx.site.visibleProfileFields }));
+  if (ctx.userId && profile.liked_me && !profile.blocked) await ctx.services.likes.markSeen(ctx.userId, id);
   return { profile, signedIn: Boolean(ctx.userId), own: ctx.userId === id };
 }
 
@@ -23,34 +26,94 @@ export function meta({ data: d }: Route.MetaArgs) {
   return d ? [{ title: `${d.profile.name}, ${d.profile.age}` }] : [];
 }
 
+type Notice = 'login_like' | 'login_chat' | 'login_gift' | 'login_photos' | 'premium_photos' | { text: string; variant?: 'info' | 'success' | 'danger' };
+
 export default function MemberProfile({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const { profile, signedIn, own } = loaderData;
   const revalidator = useRevalidator();
   const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [confirmBlock, setConfirmBlock] = useState(false);
+  const [shown, setShown] = useState<GalleryPhoto | null>(null);
+  const visible = profile.photos.filter((p) => !p.locked);
+  const locked = profile.photos.filter((p) => p.locked);
+  const main = shown ?? visible[0] ?? null;
 
-  const toggleLike = async () => {
-    if (!signedIn) {
-      setNotice(t('profile.login_to_like'));
-      return;
-    }
+  const call = async (work: () => Promise<unknown>, done?: string) => {
     setBusy(true);
     try {
-      await api('/api/like.php', { method: profile.liked ? 'DELETE' : 'POST', body: { profile_id: profile.id } });
+      await work();
       await revalidator.revalidate();
+      setNotice(done ? { text: done, variant: 'success' } : null);
     } catch (err) {
-      setNotice(err instanceof ApiError ? err.message : t('errors.server_error'));
+      setNotice({ text: err instanceof ApiError ? err.message : t('errors.server_error'), variant: 'danger' });
     } finally {
       setBusy(false);
     }
   };
 
+  const toggleLike = () => {
+    if (!signedIn) return setNotice('login_like');
+    void call(() => api('/api/like.php', { method: profile.liked ? 'DELETE' : 'POST', body: { profile_id: profile.id } }));
+  };
+  const block = () => {
+    setConfirmBlock(false);
+    void call(() => api('/api/block.php', { method: 'POST', body: { profile_id: profile.id } }), t('blocks.blocked_done', { name: profile.name }));
+  };
+  const unblock = () => void call(
+    () => api('/api/block.php', { method: 'DELETE', body: { profile_id: profile.id } }), t('blocks.unblocked_done', { name: profile.name }),
+  );
+  const openLocked = () => setNotice(signedIn ? 'premium_photos' : 'login_photos');
+
+  const back = `/members/${profile.id}`;
+  const loginLinks = (
+    <span className="d-inline-flex gap-3 ms-1">
+      <Link to={`/login?redirect=${encodeURIComponent(back)}`} className="alert-link" data-testid="notice-login">{t('member_profile.login')}</Link>
+      <Link to="/signup" className="alert-link" data-testid="notice-signup">{t('member_profile.signup')}</Link>
+    </span>
+  );
+  const noticeBody = () => {
+    if (!notice) return null;
+    if (typeof notice === 'object') return { variant: notice.variant ?? 'info', body: notice.text };
+    if (notice === 'premium_photos') {
+      return { variant: 'info', body: <>{t('member_profile.premium_photos')} <Link to="/premium" className="alert-link">{t('member_profile.get_premium')}</Link></> };
+    }
+    const text = { login_like: t('profile.login_to_like'), login_chat: t('profile.login_to_chat'), login_gift: t('member_profile.login_to_gift'), login_photos: t('member_profile.login_to_see_photos') }[notice];
+    return { variant: 'info', body: <>{text}{loginLinks}</> };
+  };
+  const shownNotice = noticeBody();
+
   return (
     <div className="container py-4">
       <Row className="g-4">
         <Col md={5} lg={4}>
-          <ProfilePhoto profile={profile} size="full" className="profile-photo shadow-sm" />
+          {main ? (
+            <img
+              src={`/photos/${main.filename}`} alt={profile.name} className="profile-photo shadow-sm w-100 gallery-main" width={500} height={600}
+              data-testid="gallery-main"
+            />
+          ) : (
+            <ProfilePhoto profile={profile} size="full" className="profile-photo shadow-sm" />
+          )}
+          {profile.photos.length > 1 && (
+            <div className="gallery-thumbs mt-2" data-testid="gallery">
+              {visible.map((p) => (
+                <button key={p.id} type="button" className={`gallery-thumb ${main?.id === p.id ? 'active' : ''}`} onClick={() => setShown(p)} data-testid="gallery-photo">
+                  <img src={`/photos/${p.thumb_filename}`} alt="" width={200} height={240} loading="lazy" />
+                  {own && p.status !== 'active' && <span className="gallery-badge">{t('member_profile.pending_photo')}</span>}
+                </button>
+              ))}
+              {locked.map((p) => (
+                <button key={p.id} type="button" className="gallery-thumb locked" onClick={openLocked} data-testid="gallery-locked" data-locked={p.locked ?? ''} aria-label={t('photos.locked')}>
+                  <span aria-hidden="true">🔒</span>
+                </button>
+              ))}
+            </div>
+          )}
+          {locked.length > 0 && (
+            <p className="small text-muted mt-1 mb-0">{t('member_profile.more_photos', { count: locked.length })}</p>
+          )}
         </Col>
         <Col md={7} lg={8}>
           <h1 className="h2 mb-1" data-testid="profile-name">{profile.name}, {profile.age}</h1>
@@ -60,29 +123,71 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
           <div className="mb-3 d-flex gap-2">
             {profile.liked_me && <Badge bg="secondary">{t('profile.likes_you')}</Badge>}
             {profile.liked && profile.liked_me && <Badge bg="primary">{t('profile.match')}</Badge>}
-            {profile.fictional && <Badge bg="warning" text="dark">{t('profile.fictional')}</Badge>}
           </div>
-          {notice && (
-            <Alert variant="info" dismissible onClose={() => setNotice(null)} data-testid="profile-notice">
-              {notice} {!signedIn && <Link to={`/login?redirect=/members/${profile.id}`}>{t('nav.login')}</Link>}
+          {profile.fictional && <FictionalNotice />}
+          {profile.blocked && (
+            <Alert variant="secondary" className="d-flex flex-wrap align-items-center gap-2" data-testid="blocked-notice">
+              <span className="flex-grow-1">{t('blocks.blocked_notice', { name: profile.name })}</span>
+              <Button variant="outline-secondary" size="sm" onClick={unblock} disabled={busy} data-testid="unblock-button">{t('blocks.unblock')}</Button>
             </Alert>
           )}
-          {!own && (
+          {shownNotice && (
+            <Alert variant={shownNotice.variant} dismissible onClose={() => setNotice(null)} data-testid="profile-notice">
+              {shownNotice.body}
+            </Alert>
+          )}
+          {!own && !profile.blocked && (
             <div className="d-flex gap-2 flex-wrap mb-4">
-              <Button variant={profile.liked ? 'outline-secondary' : 'secondary'} onClick={() => void toggleLike()} disabled={busy} data-testid="like-button">
+              <Button variant={profile.liked ? 'outline-secondary' : 'secondary'} onClick={toggleLike} disabled={busy} data-testid="like-button">
                 {profile.liked ? t('profile.unlike') : t('profile.like')}
               </Button>
               {signedIn ? (
                 <Link to={`/members/${profile.id}/chat`} className="btn btn-primary" data-testid="message-button">{t('profile.message')}</Link>
               ) : (
-                <Button variant="primary" onClick={() => setNotice(t('profile.login_to_chat'))} data-testid="message-button">{t('profile.message')}</Button>
+                <Button variant="primary" onClick={() => setNotice('login_chat')} data-testid="message-button">{t('profile.message')}</Button>
+              )}
+              {/* There is no gift catalogue yet: members do not see a gift button; visitors learn that gifts need an account. */}
+              {!signedIn && (
+                <Button variant="outline-primary" onClick={() => setNotice('login_gift')} data-testid="gift-button">{t('member_profile.gift')}</Button>
+              )}
+              {signedIn && (
+                <Button variant="outline-danger" className="ms-auto" onClick={() => setConfirmBlock(true)} disabled={busy} data-testid="block-button">{t('blocks.block')}</Button>
               )}
             </div>
           )}
           <h2 className="h5">{t('profile.about_me')}</h2>
           <p style={{ whiteSpace: 'pre-wrap' }} data-testid="profile-about">{profile.about || t('profile.no_about')}</p>
+          {Object.keys(profile.attributes).length > 0 && (
+            <>
+              <h2 className="h5 mt-4">{t('member_profile.details')}</h2>
+              <dl className="row profile-attributes" data-testid="profile-attributes">
+                {Object.entries(profile.attributes).map(([key, value]) => (
+                  <div key={key} className="col-sm-6 d-flex gap-2 mb-1">
+                    <dt className="fw-normal text-muted">{t(`profile_fields.${key}`)}</dt>
+                    <dd className="mb-0 fw-semibold">{attributeValueLabel(t, key, value)}</dd>
+                  </div>
+                ))}
+              </dl>
+            </>
+          )}
+          {profile.interests.length > 0 && (
+            <>
+              <h2 className="h5 mt-3">{t('member_profile.interests')}</h2>
+              <div className="d-flex flex-wrap gap-2" data-testid="profile-interests">
+                {profile.interests.map((k) => <Badge key={k} bg="light" text="dark" className="border">{t(`interests.${k}`)}</Badge>)}
+              </div>
+            </>
+          )}
         </Col>
       </Row>
+      <Modal show={confirmBlock} onHide={() => setConfirmBlock(false)} centered data-testid="block-modal">
+        <Modal.Header closeButton><Modal.Title className="h5">{t('blocks.confirm_title', { name: profile.name })}</Modal.Title></Modal.Header>
+        <Modal.Body>{t('blocks.confirm_text', { name: profile.name })}</Modal.Body>
+        <Modal.Footer>
+          <Button variant="outline-secondary" onClick={() => setConfirmBlock(false)}>{t('blocks.cancel')}</Button>
+          <Button variant="danger" onClick={block} data-testid="block-confirm">{t('blocks.confirm')}</Button>
+        </Modal.Footer>
+      </Modal>
     </div>
   );
 }

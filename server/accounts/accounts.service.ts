@@ -131,13 +131,22 @@ export function createAccountsService(deps: { db: Db; clock: Clock; profiles: Pr
       const [{ unread }] = await db
         .select({ unread: sql<number>`coalesce(sum(${conversationMembers.unreadCount}), 0)::int` })
         .from(conversationMembers)
-        .where(and(eq(conversationMembers.userId, userId), eq(conversationMembers.hidden, false)));
-      // Likes from invisible or deleted members are not in the likes list, so not in the badge either.
+        .where(and(
+          eq(conversationMembers.userId, userId), eq(conversationMembers.hidden, false),
+          // A block hides the conversation, so its unread messages do not count either.
+          sql`not exists (select 1 from conversations c, blocks b where c.id = ${conversationMembers.conversationId}
+            and ((b.blocker_id = c.user_low and b.blocked_id = c.user_high) or (b.blocker_id = c.user_high and b.blocked_id = c.user_low)))`,
+        ));
+      // Likes from invisible, deleted or blocked members are not in the likes list, so not in the badge either.
       const [{ newLikes }] = await db
         .select({ newLikes: sql<number>`count(*)::int` })
         .from(likes)
         .innerJoin(users, eq(users.id, likes.likerId))
-        .where(and(eq(likes.likedId, userId), eq(likes.isNew, true), eq(users.invisible, false), sql`${users.status} <> 'deleted'`));
+        .where(and(
+          eq(likes.likedId, userId), eq(likes.isNew, true), eq(users.invisible, false), sql`${users.status} <> 'deleted'`,
+          sql`not exists (select 1 from blocks b where (b.blocker_id = ${likes.likerId} and b.blocked_id = ${likes.likedId})
+            or (b.blocker_id = ${likes.likedId} and b.blocked_id = ${likes.likerId}))`,
+        ));
       return {
         id: user.id,
         email: user.email,

@@ -16,10 +16,12 @@ describe.each(DATABASE_KINDS)('blocks and events on %s', (kind) => {
     const b = await signUp(t);
     await t.database.db.transaction((tx) => addCredits(tx, b.user.id, 20, 'demo_grant', `g${b.user.id}`));
     await t.database.db.insert(blocks).values({ blockerId: a.user.id, blockedId: b.user.id });
+    const profile = await b.client.get(`/api/profile.php?id=${a.user.id}`);
+    expect(profile.status).toBe(404);
+    expect(profile.body.error.code).toBe('not_found');
+    // The blocker may still open the profile, only to unblock: it is marked as blocked.
+    expect((await a.client.get(`/api/profile.php?id=${b.user.id}`)).body.profile).toMatchObject({ id: b.user.id, blocked: true });
     for (const [client, other] of [[b.client, a.user.id], [a.client, b.user.id]] as const) {
-      const profile = await client.get(`/api/profile.php?id=${other}`);
-      expect(profile.status).toBe(404);
-      expect(profile.body.error.code).toBe('not_found');
       expect((await client.post('/api/like.php', { profile_id: other })).status).toBe(404);
     }
     const sent = await b.client.post('/api/messages.php', { profile_id: a.user.id, text: 'hi' }, { 'idempotency-key': 'blocked-msg-01' });

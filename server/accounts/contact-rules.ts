@@ -1,7 +1,15 @@
-import { and, eq, or } from 'drizzle-orm';
+import { and, eq, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { blocks, users } from '../db/schema.ts';
 import { AppError, notFound } from '../infra/errors.ts';
+
+/**
+ * A listing filter: rows whose member (`otherColumn`) and the viewer have no block between them, either way.
+ * Every list of members (likes, chats, search) uses it, so a blocked pair never meet in a list.
+ */
+export function notBlockedWith(viewerId: number, otherColumn: AnyColumn): SQL {
+  return sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${viewerId} and ${blocks.blockedId} = ${otherColumn}) or (${blocks.blockerId} = ${otherColumn} and ${blocks.blockedId} = ${viewerId}))`;
+}
 
 /**
  * Who may see and contact whom. A block works both ways and gives no hint: to the blocked member

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { PhotoStorage } from '../infra/storage.ts';
 import { and, asc, count, eq, gt, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import { emailSchema } from '#common/schemas.ts';
 import {
@@ -39,7 +38,7 @@ const passwordSchemaMin = 8;
  * deletion with a 14-day reactivation window, the final purge, and the member's data export.
  * Every link is a single-use token; only its SHA-256 is stored.
  */
-export function createLifecycleService(deps: { db: Db; clock: Clock; mail: MailService; photosDir?: string }) {
+export function createLifecycleService(deps: { db: Db; clock: Clock; mail: MailService; storage: PhotoStorage }) {
   const { db, clock, mail } = deps;
 
   async function issueToken(userId: number, purpose: Purpose, options: { newEmail?: string; expiresAt?: Date } = {}): Promise<string> {
@@ -283,11 +282,9 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; mail: MailS
             failedLogins: 0, lockedUntil: null, invisible: true,
           }).where(eq(users.id, u.id));
         });
-        if (deps.photosDir) {
-          for (const f of files) {
-            await rm(join(deps.photosDir, f.f), { force: true });
-            await rm(join(deps.photosDir, f.t), { force: true });
-          }
+        for (const f of files) {
+          await deps.storage.delete(f.f);
+          await deps.storage.delete(f.t);
         }
       }
       return due.length;

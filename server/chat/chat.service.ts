@@ -5,7 +5,7 @@ import { conversationMembers, conversations, messages, photos, profiles, users }
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import type { EventBus } from '../infra/events.ts';
-import type { ContactRules } from '../accounts/contact-rules.ts';
+import { notBlockedWith, type ContactRules } from '../accounts/contact-rules.ts';
 import { spendCredits } from '../credits/ledger.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
 
@@ -127,7 +127,11 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
         .innerJoin(profiles, eq(profiles.userId, other))
         .innerJoin(users, eq(users.id, profiles.userId))
         .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
-        .where(and(eq(conversationMembers.userId, userId), eq(conversationMembers.hidden, false), ne(users.status, 'deleted')))
+        .where(and(
+          eq(conversationMembers.userId, userId), eq(conversationMembers.hidden, false), ne(users.status, 'deleted'),
+          // A block hides the conversation from both members' lists.
+          notBlockedWith(userId, profiles.userId),
+        ))
         .orderBy(desc(conversations.lastMessageAt), desc(conversations.id));
       // The last message of every listed conversation in one query.
       const ids = rows.map((r) => r.conversationId);
@@ -151,7 +155,7 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
     /** The conversation's messages, oldest first. Opening a conversation sets its unread count to 0. */
     async read(userId: number, convId: number, afterId = 0): Promise<{ profileId: number; messages: ChatMessage[] }> {
       const member = await membership(userId, convId);
-      if (!member) throw notFound();
+      if (!member || (await deps.contactRules.blockedBetween(userId, member.otherId))) throw notFound();
       const rows = await db.select().from(messages)
         .where(and(eq(messages.conversationId, convId), gt(messages.id, afterId)))
         .orderBy(desc(messages.id)).limit(MESSAGES_PAGE);

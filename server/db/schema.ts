@@ -133,7 +133,13 @@ export const photos = pgTable('photos', {
   width: integer().notNull(),
   height: integer().notNull(),
   createdAt: createdAt(),
-}, (t) => [index('photos_user').on(t.userId)]);
+}, (t) => [
+  index('photos_user').on(t.userId),
+  // Serving a file looks the photo up by its file name (access rules).
+  uniqueIndex('photos_filename').on(t.filename),
+  uniqueIndex('photos_thumb_filename').on(t.thumbFilename),
+  index('photos_pending').on(t.status, t.createdAt),
+]);
 
 export const sessions = pgTable('sessions', {
   id: text().primaryKey(),

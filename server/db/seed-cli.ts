@@ -4,6 +4,7 @@ import { loadEnv } from '../env.ts';
 import { systemClock } from '../infra/clock.ts';
 import { ROOT_DIR } from '../paths.ts';
 import { openDatabase } from './client.ts';
+import { photoStorageFromEnv } from '../infra/storage.ts';
 import { DEMO_EMAIL, DEMO_PASSWORD, isSeeded, seedDemoSite } from './seed.ts';
 
 const env = loadEnv();
@@ -14,7 +15,7 @@ try {
   if (await isSeeded(database.db)) {
     console.log('The database already has a site; nothing was seeded.');
   } else {
-    await seedDemoSite(database.db, { photosDir: join(dataDir, 'photos'), clock: systemClock });
+    await seedDemoSite(database.db, { photosDir: join(dataDir, 'photos'), clock: systemClock, storage: photoStorageFromEnv(env, join(dataDir, 'photos')) });
     console.log(`Seeded the demo site. Demo member: ${DEMO_EMAIL} / ${DEMO_PASSWORD}`);
   }
 } finally {

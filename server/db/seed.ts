@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
+import type { PhotoStorage } from '../infra/storage.ts';
 import { COUNTRIES } from '#common/constants.ts';
 import type { Db } from './client.ts';
 import { companies, creditPackagePrices, creditPackages, photos, profiles, regions, sites, users } from './schema.ts';
@@ -53,12 +54,17 @@ ${shortHair}
 }
 
 /** Stores a photo as a WebP original and thumbnail with no metadata; returns the file names. */
-export async function storeGeneratedPhoto(photosDir: string, svg: string) {
+export async function storeGeneratedPhoto(photosDir: string, svg: string, storage?: PhotoStorage) {
   const base = randomBytes(12).toString('base64url');
   const original = await sharp(Buffer.from(svg)).resize(500, 600).webp({ quality: 80 }).toBuffer();
   const thumb = await sharp(original).resize(200, 240).webp({ quality: 75 }).toBuffer();
-  await writeFile(join(photosDir, `${base}.webp`), original);
-  await writeFile(join(photosDir, `${base}_t.webp`), thumb);
+  if (storage) {
+    await storage.put(`${base}.webp`, original, 'image/webp');
+    await storage.put(`${base}_t.webp`, thumb, 'image/webp');
+  } else {
+    await writeFile(join(photosDir, `${base}.webp`), original);
+    await writeFile(join(photosDir, `${base}_t.webp`), thumb);
+  }
   return { filename: `${base}.webp`, thumbFilename: `${base}_t.webp`, width: 500, height: 600 };
 }
 
@@ -68,7 +74,7 @@ export async function isSeeded(db: Db): Promise<boolean> {
 }
 
 /** The demo site for localhost: company, settings, regions, bundles, demo profiles and the demo member. */
-export async function seedDemoSite(db: Db, options: { photosDir: string; clock: Clock; profileCount?: number }) {
+export async function seedDemoSite(db: Db, options: { photosDir: string; clock: Clock; profileCount?: number; storage?: PhotoStorage }) {
   const { clock, photosDir } = options;
   const count = options.profileCount ?? 300;
   await mkdir(photosDir, { recursive: true });
@@ -109,7 +115,7 @@ export async function seedDemoSite(db: Db, options: { photosDir: string; clock: 
     const [user] = await db.insert(users).values({
       siteId: site.id, email: `member${i + 1}@demo.amora.invalid`, passwordHash: '!demo', status: 'active', signupDate: created,
     }).returning({ id: users.id });
-    const stored = await storeGeneratedPhoto(photosDir, portraitSvg(rand, gender));
+    const stored = await storeGeneratedPhoto(photosDir, portraitSvg(rand, gender), options.storage);
     const [photo] = await db.insert(photos).values({ userId: user.id, ...stored, status: 'active', createdAt: created }).returning({ id: photos.id });
     await db.insert(profiles).values({
       userId: user.id, name, gender, birthDate: birth.toISOString().slice(0, 10), country,

@@ -4,6 +4,7 @@ import { openDatabase } from '../db/client.ts';
 import { loadEnv } from '../env.ts';
 import { systemClock } from '../infra/clock.ts';
 import { createMemoryMailer } from '../infra/mail/transport.ts';
+import { photoStorageFromEnv } from '../infra/storage.ts';
 import { ROOT_DIR } from '../paths.ts';
 import { createServices } from '../services.ts';
 
@@ -12,7 +13,8 @@ const dataDir = resolve(ROOT_DIR, env.DATA_DIR);
 const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATABASE_URL ? null : join(dataDir, 'db') });
 try {
   await database.migrate();
-  const services = createServices({ db: database.db, clock: systemClock, photosDir: join(dataDir, 'photos'), mail: { mailer: createMemoryMailer() } });
+  const storage = photoStorageFromEnv(env, join(dataDir, 'photos'));
+  const services = createServices({ db: database.db, clock: systemClock, storage, mail: { mailer: createMemoryMailer() } });
   const purged = await services.lifecycle.purgeDeletedAccounts();
   console.log(`Purged ${purged} account(s) deleted more than 14 days ago.`);
 } finally {

@@ -5,7 +5,7 @@ import { likes, photos, profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import type { EventBus } from '../infra/events.ts';
-import type { ContactRules } from '../accounts/contact-rules.ts';
+import { notBlockedWith, type ContactRules } from '../accounts/contact-rules.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
 
 export function createLikesService(deps: { db: Db; clock: Clock; events: EventBus; contactRules: ContactRules }) {
@@ -21,6 +21,9 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
     if (!target || target.status === 'deleted' || target.profileStatus === 'disabled') throw notFound();
     await deps.contactRules.assertCanSee(likerId, likedId);
   }
+
+  /** A block hides the pair from each other's lists too. */
+  const notBlocked = (userId: number) => notBlockedWith(userId, profiles.userId);
 
   async function listProfiles(where: ReturnType<typeof and>, joinOn: 'likerId' | 'likedId') {
     return db
@@ -56,8 +59,8 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
     /** GET /api/likes.php: the profiles I like, and who likes me (new likes first). */
     async overview(userId: number): Promise<{ profiles: ProfileSummary[]; liked_by: (ProfileSummary & { like_new: boolean })[] }> {
       const today = clock();
-      const given = await listProfiles(and(eq(likes.likerId, userId)), 'likedId');
-      const received = await listProfiles(and(eq(likes.likedId, userId)), 'likerId');
+      const given = await listProfiles(and(eq(likes.likerId, userId), notBlocked(userId)), 'likedId');
+      const received = await listProfiles(and(eq(likes.likedId, userId), notBlocked(userId)), 'likerId');
       return {
         profiles: given.map((r) => toProfileSummary(r as ProfileRow, today)),
         liked_by: received.map((r) => ({ ...toProfileSummary(r as ProfileRow, today), like_new: r.isNew })),

@@ -13,10 +13,12 @@ export const membersRoutes = new Hono<AppEnv>()
     return c.json(await ctx.services.search.search(ctx.userId, input));
   })
 
+  /** ?id= a member's profile as the viewer may see it; without id the signed-in member's editable profile. */
   .get('/profile.php', async (c) => {
     const ctx = c.get('ctx');
+    if (c.req.query('id') === undefined) return c.json({ profile: await ctx.services.profiles.own(requireUserId(c)) });
     const id = positiveInt(c.req.query('id'));
-    const profile = await ctx.services.profiles.detail(ctx.userId, id);
+    const profile = await ctx.services.profiles.detail(ctx.userId, id, { visibleFields: ctx.site.visibleProfileFields });
     if (ctx.userId && profile.liked_me) await ctx.services.likes.markSeen(ctx.userId, id);
     return c.json({ profile });
   })

@@ -1,11 +1,31 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { ProfileDetail, ProfileSummary } from '#common/api-types.ts';
+import type { GalleryPhoto, OwnProfile, ProfileDetail, ProfileSummary } from '#common/api-types.ts';
 import { ageOn } from '#common/schemas.ts';
+import { ATTRIBUTE_KEYS, type AttributeKey, type ProfileInput } from '#common/profile.ts';
 import type { Db } from '../db/client.ts';
-import { conversations, likes, photos, profiles, users } from '../db/schema.ts';
+import { blocks, conversations, likes, photos, profiles, regions, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
-import { notFound } from '../infra/errors.ts';
+import { AppError, notFound } from '../infra/errors.ts';
 import type { ContactRules } from '../accounts/contact-rules.ts';
+
+/** Attribute keys of the API and their profile columns. */
+const ATTRIBUTE_COLUMNS = {
+  gender: profiles.gender,
+  sexuality: profiles.sexuality,
+  hair_color: profiles.hairColor,
+  eye_color: profiles.eyeColor,
+  body_type: profiles.bodyType,
+  relationship_status: profiles.relationshipStatus,
+  tattoos: profiles.tattoos,
+  signup_reason: profiles.signupReason,
+} satisfies Record<AttributeKey, unknown>;
+
+export interface DetailOptions {
+  /** Site setting visible_profile_fields: the attributes (and 'interests') others see. The owner sees all. */
+  visibleFields?: readonly string[];
+}
+
+type Gallery = (viewerId: number | null, profileId: number, mainPhotoId: number | null) => Promise<GalleryPhoto[]>;
 
 /** The columns every profile listing selects. */
 export const profileColumns = {
@@ -46,7 +66,7 @@ export function toProfileSummary(row: ProfileRow, today: Date, ownerView = false
   };
 }
 
-export function createProfilesService(deps: { db: Db; clock: Clock; contactRules: ContactRules }) {
+export function createProfilesService(deps: { db: Db; clock: Clock; contactRules: ContactRules; gallery: Gallery }) {
   const { db, clock } = deps;
 
   async function summaryRow(userId: number) {
@@ -65,15 +85,32 @@ export function createProfilesService(deps: { db: Db; clock: Clock; contactRules
     },
 
     /** A member's public profile as `viewerId` sees it. Deleted accounts are simply not found. */
-    async detail(viewerId: number | null, profileId: number): Promise<ProfileDetail> {
+    async detail(viewerId: number | null, profileId: number, options: DetailOptions = {}): Promise<ProfileDetail> {
       const [row] = await db
-        .select({ ...profileColumns, about: profiles.about, userStatus: users.status })
+        .select({
+          ...profileColumns, about: profiles.about, userStatus: users.status, interests: profiles.interests, mainPhotoId: profiles.mainPhotoId,
+          ...ATTRIBUTE_COLUMNS,
+        })
         .from(profiles)
         .innerJoin(users, eq(users.id, profiles.userId))
         .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
         .where(eq(profiles.userId, profileId));
       if (!row || row.userStatus === 'deleted' || (row.status === 'disabled' && viewerId !== profileId)) throw notFound();
-      await deps.contactRules.assertCanSee(viewerId, profileId);
+      // The blocker may still open the profile (to unblock); the blocked member gets a plain 404.
+      let blocked = false;
+      if (viewerId && viewerId !== profileId) {
+        const [mine] = await db.select({ x: blocks.blockerId }).from(blocks)
+          .where(and(eq(blocks.blockerId, viewerId), eq(blocks.blockedId, profileId)));
+        blocked = Boolean(mine);
+        if (!blocked) await deps.contactRules.assertCanSee(viewerId, profileId);
+      }
+      const own = viewerId === profileId;
+      const visible = new Set(own ? [...ATTRIBUTE_KEYS, 'interests'] : options.visibleFields ?? []);
+      const attributes: Record<string, string> = {};
+      for (const key of ATTRIBUTE_KEYS) {
+        const value = row[key];
+        if (visible.has(key) && value) attributes[key] = value;
+      }
       let liked = false;
       let likedMe = false;
       let conversationId: number | null = null;
@@ -97,7 +134,40 @@ export function createProfilesService(deps: { db: Db; clock: Clock; contactRules
         liked,
         liked_me: likedMe,
         conversation_id: conversationId,
+        attributes,
+        interests: visible.has('interests') ? row.interests : [],
+        photos: await deps.gallery(viewerId, profileId, row.mainPhotoId),
+        blocked,
       };
+    },
+
+    /** The signed-in member's own profile, for the /profile form. */
+    async own(userId: number): Promise<OwnProfile> {
+      const [row] = await db.select({
+        email: users.email, name: profiles.name, about: profiles.about, interests: profiles.interests, country: profiles.country,
+        region: profiles.region, ...ATTRIBUTE_COLUMNS,
+      }).from(profiles).innerJoin(users, eq(users.id, profiles.userId)).where(eq(profiles.userId, userId));
+      if (!row) throw notFound();
+      return {
+        id: userId, email: row.email, name: row.name, gender: row.gender, sexuality: row.sexuality, hair_color: row.hair_color,
+        eye_color: row.eye_color, body_type: row.body_type, relationship_status: row.relationship_status, tattoos: row.tattoos,
+        signup_reason: row.signup_reason, interests: row.interests, about: row.about, country: row.country, region: row.region,
+      };
+    },
+
+    /** Saves the /profile form (already checked by profileSchema). A region must belong to the chosen country. */
+    async update(userId: number, input: ProfileInput): Promise<OwnProfile> {
+      if (input.region) {
+        const [region] = await db.select({ name: regions.name }).from(regions)
+          .where(and(eq(regions.country, input.country), eq(regions.name, input.region)));
+        if (!region) throw new AppError(400, 'region_invalid', {}, { region: 'errors.region_invalid' });
+      }
+      await db.update(profiles).set({
+        name: input.name, gender: input.gender, sexuality: input.sexuality, hairColor: input.hair_color, eyeColor: input.eye_color,
+        bodyType: input.body_type, relationshipStatus: input.relationship_status, tattoos: input.tattoos, signupReason: input.signup_reason,
+        interests: input.interests, about: input.about, country: input.country, region: input.region,
+      }).where(eq(profiles.userId, userId));
+      return this.own(userId);
     },
   };
 }

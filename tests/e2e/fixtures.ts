@@ -15,9 +15,9 @@ export const test = base.extend<{ shot: (name: string) => Promise<void> }>({
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => {
-      // A refused payment or message answers 402/401 on purpose, a refused form 400/409, a locked
+      // A refused payment, message, form or upload answers 400/401/402/409/413/415 on purpose, a locked
       // account 423; the browser logs those requests.
-      if (m.type() === 'error' && !/status of (400|401|402|404|409|423)/.test(m.text())) errors.push(m.text());
+      if (m.type() === 'error' && !/status of (400|401|402|404|409|413|415|423)/.test(m.text())) errors.push(m.text());
     });
     await use(page);
     expect(errors, 'browser errors').toEqual([]);

@@ -13,6 +13,7 @@ import { createServices, type Services } from '../../server/services.ts';
 import { createSmtpMailer } from '../../server/infra/mail/transport.ts';
 import { eq } from 'drizzle-orm';
 import { users } from '../../server/db/schema.ts';
+import { localStorage } from '../../server/infra/storage.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -86,7 +87,7 @@ export async function createTestApp(
   const env = loadEnv({ NODE_ENV: 'test', ...options.env, ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {}) });
   // With smtpUrl, mail really goes over SMTP (to a test server); without, it stays in memory.
   const mail = options.smtpUrl ? { mailer: createSmtpMailer(options.smtpUrl), from: env.MAIL_FROM } : undefined;
-  const services = createServices({ db: database.db, clock, logger: createLogger('error'), mail, photosDir });
+  const services = createServices({ db: database.db, clock, storage: localStorage(photosDir), logger: createLogger('error'), mail });
   translator ??= createTranslator();
   const app = createApp({
     services, translator: await translator, env, logger: createLogger('silent'), photosDir,

@@ -1,0 +1,145 @@
+import { useRef, useState } from 'react';
+import { Alert, Badge, Button, Card, Col, Form, ProgressBar, Row } from 'react-bootstrap';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { OwnPhoto } from '#common/api-types.ts';
+import { PHOTO_MAX_BYTES } from '#common/profile.ts';
+import { api, ApiError } from '../../lib/api.ts';
+import { uploadPhoto } from '../../lib/upload.ts';
+
+const STATUS_VARIANT = { pending: 'warning', active: 'success', rejected: 'danger' } as const;
+
+/** The member's photos on /profile: upload with progress, status, main photo, private switch, delete; the photo-limit alert. */
+export function PhotoManager({ initial, limit, premium, onChange }: {
+  initial: OwnPhoto[]; limit: number; premium: boolean; onChange?: () => void;
+}) {
+  const { t } = useTranslation();
+  const [photos, setPhotos] = useState(initial);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [lastProgress, setLastProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [isPrivate, setIsPrivate] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const used = photos.filter((p) => p.status !== 'rejected').length;
+  const full = used >= limit;
+
+  const run = async (work: () => Promise<{ photos: OwnPhoto[] }>) => {
+    setError(null);
+    setNotice(null);
+    try {
+      setPhotos((await work()).photos);
+      onChange?.();
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : t('errors.server_error'));
+    }
+  };
+
+  const upload = async () => {
+    const file = input.current?.files?.[0];
+    setError(null);
+    setNotice(null);
+    if (!file) {
+      setError(t('errors.photo_missing'));
+      return;
+    }
+    // Checked here to spare the wait; the server checks again.
+    if (file.size > PHOTO_MAX_BYTES) {
+      setError(t('errors.photo_too_large', { max: PHOTO_MAX_BYTES / 1024 / 1024 }));
+      return;
+    }
+    setProgress(0);
+    try {
+      const photo = await uploadPhoto(file, {
+        isPrivate, fallbackMessage: t('errors.server_error'),
+        onProgress: (p) => { setProgress(p); setLastProgress(p); },
+      });
+      setPhotos((list) => [...list, photo]);
+      setNotice(t('photos.uploaded'));
+      if (input.current) input.current.value = '';
+      onChange?.();
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : t('errors.server_error'));
+    } finally {
+      setProgress(null);
+    }
+  };
+
+  return (
+    <Card className="shadow-sm mb-4" data-testid="photo-manager" data-last-progress={lastProgress ?? ''}>
+      <Card.Body>
+        <div className="d-flex justify-content-between align-items-baseline flex-wrap gap-2">
+          <h2 className="h5 mb-1">{t('photos.title')}</h2>
+          <span className="small text-muted" data-testid="photo-count">{t('photos.count', { used, limit })}</span>
+        </div>
+        <p className="small text-muted">{t('photos.lead')}</p>
+        {full ? (
+          <Alert variant="warning" data-testid="photo-limit-alert">
+            {t('photos.limit_reached', { limit })}
+            {!premium && (
+              <>
+                {' '}{t('photos.limit_premium_hint', { limit: 25 })}{' '}
+                <Link to="/premium" className="alert-link">{t('photos.get_premium')}</Link>
+              </>
+            )}
+          </Alert>
+        ) : (
+          <Form onSubmit={(e) => { e.preventDefault(); void upload(); }} className="mb-3" data-testid="photo-upload-form">
+            <Form.Group controlId="photo-file" className="mb-2">
+              <Form.Label className="small">{t('photos.choose')}</Form.Label>
+              <Form.Control type="file" ref={input} accept="image/jpeg,image/png,image/webp,image/heic,image/heif,image/avif,image/gif" disabled={progress !== null} />
+              <Form.Text>{t('photos.formats', { max: PHOTO_MAX_BYTES / 1024 / 1024 })}</Form.Text>
+            </Form.Group>
+            {premium ? (
+              <Form.Check id="photo-private" className="mb-2" label={t('photos.private_label')} checked={isPrivate} onChange={(e) => setIsPrivate(e.target.checked)} />
+            ) : (
+              <p className="small text-muted mb-2">{t('photos.private_premium')}</p>
+            )}
+            <Button type="submit" variant="primary" disabled={progress !== null} data-testid="photo-upload">{t('photos.upload')}</Button>
+          </Form>
+        )}
+        {progress !== null && (
+          <ProgressBar now={progress} label={t('photos.uploading', { percent: progress })} className="mb-3" data-testid="upload-progress" animated />
+        )}
+        {error && <Alert variant="danger" data-testid="photo-error" dismissible onClose={() => setError(null)}>{error}</Alert>}
+        {notice && <Alert variant="success" data-testid="photo-notice" dismissible onClose={() => setNotice(null)}>{notice}</Alert>}
+        {photos.length === 0 ? (
+          <p className="text-muted mb-0">{t('photos.none')}</p>
+        ) : (
+          <Row xs={2} sm={3} lg={2} xl={3} className="g-2">
+            {photos.map((p) => (
+              <Col key={p.id}>
+                <div className="border rounded h-100 d-flex flex-column" data-testid="own-photo" data-status={p.status} data-main={p.is_main}>
+                  <img src={`/photos/${p.thumb_filename}`} alt="" className="w-100 rounded-top own-photo-thumb" width={200} height={240} />
+                  <div className="p-2 d-flex flex-column gap-1 small">
+                    <div className="d-flex flex-wrap gap-1">
+                      <Badge bg={STATUS_VARIANT[p.status]} text={p.status === 'pending' ? 'dark' : undefined} className="text-wrap text-start">{t(`photos.status_${p.status}`)}</Badge>
+                      {p.is_main && <Badge bg="primary">{t('photos.main')}</Badge>}
+                      {p.is_private && <Badge bg="dark">{t('photos.private')}</Badge>}
+                    </div>
+                    {!p.is_main && !p.is_private && p.status !== 'rejected' && (
+                      <Button size="sm" variant="outline-primary" onClick={() => void run(() => api('/api/photos.php', { method: 'PUT', body: { id: p.id, main: true } }))}>
+                        {t('photos.make_main')}
+                      </Button>
+                    )}
+                    {premium && !p.is_main && (
+                      <Button size="sm" variant="outline-secondary" onClick={() => void run(() => api('/api/photos.php', { method: 'PUT', body: { id: p.id, private: !p.is_private } }))}>
+                        {p.is_private ? t('photos.make_public') : t('photos.make_private')}
+                      </Button>
+                    )}
+                    <Button
+                      size="sm" variant="outline-danger" data-testid="photo-delete"
+                      onClick={() => { if (window.confirm(t('photos.delete_confirm'))) void run(() => api('/api/photos.php', { method: 'DELETE', body: { id: p.id } })); }}
+                    >
+                      {t('photos.delete')}
+                    </Button>
+                  </div>
+                </div>
+              </Col>
+            ))}
+          </Row>
+        )}
+      </Card.Body>
+    </Card>
+  );
+}

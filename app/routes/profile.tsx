@@ -1,0 +1,60 @@
+import { Col, Row } from 'react-bootstrap';
+import { useTranslation } from 'react-i18next';
+import { Link, useRevalidator } from 'react-router';
+import type { Route } from './+types/profile';
+import { requestContext } from '../context.ts';
+import { requireMemberId } from '#server/http/page-guards.server.ts';
+import { ProfileForm } from '../features/profile/ProfileForm.tsx';
+import { PhotoManager } from '../features/profile/PhotoManager.tsx';
+import { BlockedList } from '../features/profile/BlockedList.tsx';
+import { useUser } from '../lib/user.ts';
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const ctx = context.get(requestContext);
+  const userId = requireMemberId(ctx, '/profile');
+  const profile = await ctx.services.profiles.own(userId);
+  const photos = await ctx.services.photos.list(userId);
+  const blocked = await ctx.services.blocks.list(userId);
+  const regions = await ctx.services.settings.regions();
+  const tr = ctx.translator.fixed(ctx.lang);
+  const settings = ctx.services.settings.publicSettings(ctx.site, { geoipCountry: null, geoipSelectedCountry: null });
+  return {
+    title: tr('profile_edit.title'), profile, photos: photos.photos, limit: photos.limit, blocked, regions,
+    interests: settings.interests.map((key) => ({ key, name: tr(`interests.${key}`) })),
+    countries: settings.countries, visibleFields: settings.visible_profile_fields, showNotes: settings.visible_profile_notes,
+  };
+}
+
+export function meta({ data: d }: Route.MetaArgs) {
+  return d ? [{ title: d.title }] : [];
+}
+
+export default function ProfilePage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const user = useUser();
+  const revalidator = useRevalidator();
+  const d = loaderData;
+  return (
+    <div className="container py-4" style={{ maxWidth: 1000 }}>
+      <div className="d-flex justify-content-between align-items-baseline flex-wrap gap-2 mb-3">
+        <div>
+          <h1 className="h3 mb-1">{t('profile_edit.title')}</h1>
+          <p className="text-muted mb-0">{t('profile_edit.lead')}</p>
+        </div>
+        <Link to={`/members/${d.profile.id}`} data-testid="view-public">{t('profile_edit.view_public')}</Link>
+      </div>
+      <Row className="g-4">
+        <Col lg={7}>
+          <ProfileForm
+            profile={d.profile} countries={d.countries} regions={d.regions} interests={d.interests}
+            visibleFields={d.visibleFields} showNotes={d.showNotes}
+          />
+        </Col>
+        <Col lg={5}>
+          <PhotoManager initial={d.photos} limit={d.limit} premium={Boolean(user?.paid_user)} onChange={() => void revalidator.revalidate()} />
+          <BlockedList initial={d.blocked} />
+        </Col>
+      </Row>
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { COUNTRIES, GENDERS, INTERESTS } from './constants.ts';
+
+/** Member attributes of spec section 3. Values are stable keys; labels live in locales (`profile_fields.*`). */
+export const SEXUALITIES = ['hetero', 'gay', 'lesbian', 'bi'] as const;
+export const HAIR_COLORS = ['black', 'brown', 'blonde', 'red', 'grey', 'bald', 'other'] as const;
+export const EYE_COLORS = ['brown', 'blue', 'green', 'grey', 'hazel', 'other'] as const;
+export const BODY_TYPES = ['slim', 'normal', 'fat'] as const;
+export const RELATIONSHIP_STATUSES = ['divorced', 'living_together', 'married', 'unmarried', 'single', 'widowed'] as const;
+export const TATTOOS = ['none', 'one', 'some', 'many'] as const;
+export const SIGNUP_REASONS = ['relationship', 'friendship', 'flirt', 'chat', 'adventure'] as const;
+
+/** The single-choice attributes and their values, in the order the form and the profile show them. */
+export const ATTRIBUTE_OPTIONS = {
+  gender: GENDERS,
+  sexuality: SEXUALITIES,
+  hair_color: HAIR_COLORS,
+  eye_color: EYE_COLORS,
+  body_type: BODY_TYPES,
+  relationship_status: RELATIONSHIP_STATUSES,
+  tattoos: TATTOOS,
+  signup_reason: SIGNUP_REASONS,
+} as const;
+export type AttributeKey = keyof typeof ATTRIBUTE_OPTIONS;
+export const ATTRIBUTE_KEYS = Object.keys(ATTRIBUTE_OPTIONS) as AttributeKey[];
+
+/**
+ * Keys the site setting visible_profile_fields may list: the attributes (and interests) other
+ * members see on a profile. Name, age, country, region, photos and about-me always show.
+ */
+export const PROFILE_FIELD_KEYS = [...ATTRIBUTE_KEYS, 'interests'] as const;
+export type ProfileFieldKey = (typeof PROFILE_FIELD_KEYS)[number];
+
+export const ABOUT_MAX = 2000;
+
+/** An optional choice: empty means "not said". */
+function choice<T extends readonly [string, ...string[]]>(values: T) {
+  return z.preprocess((v) => (v === '' || v === undefined ? null : v), z.enum(values, { error: 'errors.invalid_choice' }).nullable());
+}
+
+/** One schema for the /profile form, in the browser and in PUT /api/profile.php. */
+export function profileSchema(email?: string) {
+  return z
+    .object({
+      name: z.string({ error: 'errors.name_too_short' }).trim().min(2, 'errors.name_too_short').max(40, 'errors.name_too_long'),
+      gender: z.enum(GENDERS, { error: 'errors.gender_required' }),
+      sexuality: choice(SEXUALITIES),
+      hair_color: choice(HAIR_COLORS),
+      eye_color: choice(EYE_COLORS),
+      body_type: choice(BODY_TYPES),
+      relationship_status: choice(RELATIONSHIP_STATUSES),
+      tattoos: choice(TATTOOS),
+      signup_reason: choice(SIGNUP_REASONS),
+      interests: z.array(z.enum(INTERESTS, { error: 'errors.invalid_choice' }), { error: 'errors.invalid_choice' })
+        .max(INTERESTS.length, 'errors.invalid_choice')
+        .transform((list) => [...new Set(list)]),
+      about: z.string({ error: 'errors.about_too_long' }).trim().max(ABOUT_MAX, 'errors.about_too_long'),
+      country: z.enum(COUNTRIES as [string, ...string[]], { error: 'errors.country_required' }),
+      region: z.preprocess((v) => (v === '' || v === undefined ? null : v), z.string().max(100, 'errors.region_invalid').nullable()),
+    })
+    .superRefine((v, ctx) => {
+      if (v.name.startsWith('@')) ctx.addIssue({ code: 'custom', path: ['name'], message: 'errors.name_starts_with_at' });
+      if (email && v.name.toLowerCase() === email.trim().toLowerCase()) {
+        ctx.addIssue({ code: 'custom', path: ['name'], message: 'errors.name_equals_email' });
+      }
+    });
+}
+export type ProfileInput = z.infer<ReturnType<typeof profileSchema>>;
+
+/** Photo upload limits (spec sections 5, 6 and 9 and the content checks). */
+export const PHOTO_MAX_BYTES = 15 * 1024 * 1024;
+export const PHOTO_MAX_PIXELS = 40_000_000;

@@ -1,0 +1,250 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
+import sharp, { type Metadata } from 'sharp';
+import type { GalleryPhoto, OwnPhoto } from '#common/api-types.ts';
+import { FREE_PHOTO_LIMIT, PREMIUM_PHOTO_LIMIT } from '#common/constants.ts';
+import { PHOTO_MAX_BYTES, PHOTO_MAX_PIXELS } from '#common/profile.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { photos, profiles, users } from '../db/schema.ts';
+import type { Clock } from '../infra/clock.ts';
+import { AppError, notFound } from '../infra/errors.ts';
+import type { PhotoStorage } from '../infra/storage.ts';
+import type { ContactRules } from '../accounts/contact-rules.ts';
+
+/** Formats we accept, judged by the decoded content (sharp), never by the file name or the browser's type. */
+const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'heif', 'avif', 'gif']);
+const ORIGINAL_MAX_SIDE = 1600;
+const THUMB = { width: 200, height: 240 };
+
+type PhotoRow = typeof photos.$inferSelect;
+
+export interface ProcessedPhoto {
+  original: Buffer;
+  thumb: Buffer;
+  width: number;
+  height: number;
+}
+
+/**
+ * Checks that the bytes are a real photo, then re-encodes it: auto-rotated, at most 1600 px, WebP,
+ * with every piece of metadata (EXIF, GPS, XMP, ICC comments) left behind. sharp writes no metadata
+ * unless asked to.
+ */
+export async function processPhoto(input: Buffer): Promise<ProcessedPhoto> {
+  if (input.length > PHOTO_MAX_BYTES) throw photoTooLarge();
+  let meta: Metadata;
+  try {
+    meta = await sharp(input, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new AppError(415, 'photo_invalid');
+  }
+  if (!meta.format || !ACCEPTED_FORMATS.has(meta.format)) throw new AppError(415, 'photo_invalid');
+  const height = meta.pageHeight ?? meta.height ?? 0;
+  if ((meta.width ?? 0) * height > PHOTO_MAX_PIXELS) {
+    throw new AppError(400, 'photo_too_many_pixels', { max: PHOTO_MAX_PIXELS / 1_000_000 });
+  }
+  try {
+    const { data, info } = await sharp(input, { limitInputPixels: PHOTO_MAX_PIXELS, failOn: 'error' })
+      .rotate()
+      .resize({ width: ORIGINAL_MAX_SIDE, height: ORIGINAL_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 82 })
+      .toBuffer({ resolveWithObject: true });
+    const thumb = await sharp(data).resize(THUMB.width, THUMB.height, { fit: 'cover' }).webp({ quality: 75 }).toBuffer();
+    return { original: data, thumb, width: info.width, height: info.height };
+  } catch {
+    throw new AppError(415, 'photo_invalid');
+  }
+}
+
+export const photoTooLarge = () => new AppError(413, 'photo_too_large', { max: PHOTO_MAX_BYTES / 1024 / 1024 });
+
+export function photoLimit(premium: boolean): number {
+  return premium ? PREMIUM_PHOTO_LIMIT : FREE_PHOTO_LIMIT;
+}
+
+function toOwnPhoto(row: PhotoRow, mainPhotoId: number | null): OwnPhoto {
+  return {
+    id: row.id, filename: row.filename, thumb_filename: row.thumbFilename, status: row.status, is_private: row.isPrivate,
+    is_main: row.id === mainPhotoId,
+  };
+}
+
+export function createPhotosService(deps: { db: Db; clock: Clock; storage: PhotoStorage; contactRules: ContactRules }) {
+  const { db, clock, storage } = deps;
+
+  async function member(userId: number) {
+    const [row] = await db.select({ premium: users.paidUser, mainPhotoId: profiles.mainPhotoId })
+      .from(users).innerJoin(profiles, eq(profiles.userId, users.id)).where(eq(users.id, userId));
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /** Photos that count towards the limit: everything but rejected ones. */
+  async function countPhotos(executor: Db | Tx, userId: number): Promise<number> {
+    const [row] = await executor.select({ n: sql<number>`count(*)::int` }).from(photos)
+      .where(and(eq(photos.userId, userId), ne(photos.status, 'rejected')));
+    return row.n;
+  }
+
+  async function ownPhoto(userId: number, photoId: number): Promise<PhotoRow> {
+    const [row] = await db.select().from(photos).where(and(eq(photos.id, photoId), eq(photos.userId, userId)));
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /** After the main photo goes away: the oldest public photo that is not rejected, or none. */
+  async function pickNewMain(executor: Db | Tx, userId: number) {
+    const [next] = await executor.select({ id: photos.id }).from(photos)
+      .where(and(eq(photos.userId, userId), ne(photos.status, 'rejected'), eq(photos.isPrivate, false)))
+      .orderBy(asc(photos.createdAt), asc(photos.id)).limit(1);
+    await executor.update(profiles).set({ mainPhotoId: next?.id ?? null }).where(eq(profiles.userId, userId));
+  }
+
+  async function removeFiles(row: Pick<PhotoRow, 'filename' | 'thumbFilename'>) {
+    await storage.delete(row.filename);
+    await storage.delete(row.thumbFilename);
+  }
+
+  return {
+    limit: photoLimit,
+
+    async list(userId: number): Promise<{ photos: OwnPhoto[]; limit: number }> {
+      const m = await member(userId);
+      const rows = await db.select().from(photos).where(eq(photos.userId, userId)).orderBy(asc(photos.createdAt), asc(photos.id));
+      return { photos: rows.map((r) => toOwnPhoto(r, m.mainPhotoId)), limit: photoLimit(m.premium) };
+    },
+
+    /**
+     * Stores a new photo as pending (moderation approves it). The first photo becomes the main photo.
+     * Free members keep 3 photos and no private ones; premium members 25.
+     */
+    async upload(userId: number, input: Buffer, options: { isPrivate: boolean }): Promise<OwnPhoto> {
+      const m = await member(userId);
+      if (options.isPrivate && !m.premium) throw new AppError(403, 'premium_required');
+      const limit = photoLimit(m.premium);
+      if ((await countPhotos(db, userId)) >= limit) throw new AppError(403, 'photo_limit_reached', { limit });
+      const processed = await processPhoto(input);
+      const base = randomBytes(12).toString('base64url');
+      const names = { filename: `${base}.webp`, thumbFilename: `${base}_t.webp` };
+      await storage.put(names.filename, processed.original, 'image/webp');
+      await storage.put(names.thumbFilename, processed.thumb, 'image/webp');
+      try {
+        return await db.transaction(async (tx) => {
+          // One upload at a time per member, so parallel uploads cannot pass the limit together.
+          const [locked] = await tx.select({ premium: users.paidUser }).from(users).where(eq(users.id, userId)).for('update');
+          const currentLimit = photoLimit(locked.premium);
+          if ((await countPhotos(tx, userId)) >= currentLimit) throw new AppError(403, 'photo_limit_reached', { limit: currentLimit });
+          const [row] = await tx.insert(photos).values({
+            userId, ...names, status: 'pending', isPrivate: options.isPrivate, width: processed.width, height: processed.height, createdAt: clock(),
+          }).returning();
+          const [profile] = await tx.select({ mainPhotoId: profiles.mainPhotoId }).from(profiles).where(eq(profiles.userId, userId));
+          let mainPhotoId = profile.mainPhotoId;
+          if (mainPhotoId === null && !options.isPrivate) {
+            await tx.update(profiles).set({ mainPhotoId: row.id }).where(eq(profiles.userId, userId));
+            mainPhotoId = row.id;
+          }
+          return toOwnPhoto(row, mainPhotoId);
+        });
+      } catch (error) {
+        await removeFiles(names).catch(() => undefined);
+        throw error;
+      }
+    },
+
+    async remove(userId: number, photoId: number): Promise<void> {
+      const row = await ownPhoto(userId, photoId);
+      await db.transaction(async (tx) => {
+        await tx.delete(photos).where(eq(photos.id, row.id));
+        const [profile] = await tx.select({ mainPhotoId: profiles.mainPhotoId }).from(profiles).where(eq(profiles.userId, userId));
+        if (profile?.mainPhotoId === row.id) await pickNewMain(tx, userId);
+      });
+      await removeFiles(row);
+    },
+
+    /** The main photo is public: a private or rejected photo cannot be it. */
+    async setMain(userId: number, photoId: number): Promise<void> {
+      const row = await ownPhoto(userId, photoId);
+      if (row.isPrivate) throw new AppError(400, 'photo_private_main');
+      if (row.status === 'rejected') throw new AppError(400, 'photo_rejected');
+      await db.update(profiles).set({ mainPhotoId: row.id }).where(eq(profiles.userId, userId));
+    },
+
+    async setPrivate(userId: number, photoId: number, isPrivate: boolean): Promise<void> {
+      const row = await ownPhoto(userId, photoId);
+      const m = await member(userId);
+      if (isPrivate && !m.premium) throw new AppError(403, 'premium_required');
+      if (isPrivate && m.mainPhotoId === row.id) throw new AppError(400, 'photo_private_main');
+      await db.update(photos).set({ isPrivate }).where(eq(photos.id, row.id));
+    },
+
+    /**
+     * A profile's gallery as `viewerId` sees it. The owner sees everything with its status. Others see
+     * approved photos only; the public main photo is open to all, every further photo (and every private
+     * one) needs premium: visitors get 'login' placeholders, free members 'premium' ones, without file names.
+     */
+    async gallery(viewerId: number | null, profileId: number, mainPhotoId: number | null): Promise<GalleryPhoto[]> {
+      const own = viewerId === profileId;
+      const rows = await db.select().from(photos)
+        .where(own ? eq(photos.userId, profileId) : and(eq(photos.userId, profileId), eq(photos.status, 'active')))
+        .orderBy(asc(photos.createdAt), asc(photos.id));
+      const premium = viewerId && !own ? (await member(viewerId).catch(() => ({ premium: false }))).premium : false;
+      rows.sort((a, b) => Number(b.id === mainPhotoId) - Number(a.id === mainPhotoId));
+      return rows.map((r) => {
+        const isMain = r.id === mainPhotoId;
+        const open = own || premium || (isMain && !r.isPrivate);
+        const locked = open ? null : viewerId ? 'premium' as const : 'login' as const;
+        return {
+          id: r.id, filename: open ? r.filename : null, thumb_filename: open ? r.thumbFilename : null, status: r.status,
+          is_private: r.isPrivate, is_main: isMain, locked,
+        };
+      });
+    },
+
+    /**
+     * May this viewer load this photo file? `public` files (an approved, non-private main photo) may be cached
+     * by anyone; every other file is served only to a viewer who may see it, and never cached by shared caches.
+     */
+    async fileAccess(file: string, viewerId: number | null): Promise<'public' | 'private' | 'denied'> {
+      const [row] = await db.select({ id: photos.id, userId: photos.userId, status: photos.status, isPrivate: photos.isPrivate, mainPhotoId: profiles.mainPhotoId })
+        .from(photos).innerJoin(profiles, eq(profiles.userId, photos.userId))
+        .where(or(eq(photos.filename, file), eq(photos.thumbFilename, file))).limit(1);
+      if (!row) return 'denied';
+      if (row.status === 'active' && !row.isPrivate && row.id === row.mainPhotoId) return 'public';
+      if (!viewerId) return 'denied';
+      if (viewerId === row.userId) return 'private';
+      if (row.status !== 'active') return 'denied';
+      if (await deps.contactRules.blockedBetween(viewerId, row.userId)) return 'denied';
+      const viewer = await member(viewerId).catch(() => null);
+      return viewer?.premium ? 'private' : 'denied';
+    },
+
+    /** Operators: photos waiting for a decision, oldest first. */
+    async pending(): Promise<{ id: number; user_id: number; filename: string; thumb_filename: string; is_private: boolean; created_at: string }[]> {
+      const rows = await db.select().from(photos).where(eq(photos.status, 'pending')).orderBy(asc(photos.createdAt), asc(photos.id));
+      return rows.map((r) => ({
+        id: r.id, user_id: r.userId, filename: r.filename, thumb_filename: r.thumbFilename, is_private: r.isPrivate, created_at: r.createdAt.toISOString(),
+      }));
+    },
+
+    /** Operators: approve (visible to others) or reject (hidden; a rejected main photo is replaced). */
+    async moderate(photoId: number, decision: 'approve' | 'reject'): Promise<{ id: number; status: 'active' | 'rejected' }> {
+      const status = decision === 'approve' ? 'active' as const : 'rejected' as const;
+      return db.transaction(async (tx) => {
+        const [row] = await tx.update(photos).set({ status }).where(eq(photos.id, photoId)).returning();
+        if (!row) throw notFound();
+        if (status === 'rejected') {
+          const [profile] = await tx.select({ mainPhotoId: profiles.mainPhotoId }).from(profiles).where(eq(profiles.userId, row.userId));
+          if (profile?.mainPhotoId === row.id) await pickNewMain(tx, row.userId);
+        }
+        return { id: row.id, status };
+      });
+    },
+
+    /** The bytes of an operator-requested file (pending photos are otherwise only served to their owner). */
+    async file(name: string): Promise<Buffer | null> {
+      return storage.get(name);
+    },
+  };
+}
+
+export type PhotosService = ReturnType<typeof createPhotosService>;

@@ -1,0 +1,201 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { photos, profiles, users } from '../db/schema.ts';
+import { createTestApp, DATABASE_KINDS, signUp, type TestApp, type TestClient } from '../../tests/helpers/test-app.ts';
+
+const OPERATOR_TOKEN = 'operator-token-for-tests-0123456789';
+
+/** A JPEG as a phone writes it: EXIF with camera make, GPS position and a 90° orientation flag. */
+async function phoneJpeg(width = 300, height = 200) {
+  return sharp({ create: { width, height, channels: 3, background: '#c33' } })
+    .withMetadata({ orientation: 6 })
+    .withExifMerge({ IFD0: { Make: 'TestCam' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '52/1 22/1 12/1', GPSLongitudeRef: 'E', GPSLongitude: '4/1 53/1 0/1' } })
+    .jpeg()
+    .toBuffer();
+}
+const smallPng = (color = '#3a6') => sharp({ create: { width: 64, height: 64, channels: 3, background: color } }).png().toBuffer();
+/** The GPS IFD pointer tag (0x8825) in either byte order. */
+const hasGpsTag = (b: Buffer) => b.includes(Buffer.from([0x25, 0x88])) || b.includes(Buffer.from([0x88, 0x25]));
+
+async function upload(t: TestApp, client: TestClient, bytes: Buffer, options: { name?: string; type?: string; isPrivate?: boolean; headers?: Record<string, string> } = {}) {
+  const form = new FormData();
+  form.set('photo', new Blob([new Uint8Array(bytes)], { type: options.type ?? 'image/jpeg' }), options.name ?? 'photo.jpg');
+  if (options.isPrivate) form.set('private', '1');
+  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  const res = await t.app.request('http://localhost/api/photos.php', {
+    method: 'POST', body: form, headers: { host: 'localhost', cookie, ...options.headers },
+  });
+  return { status: res.status, body: await res.json() as any };
+}
+
+describe.each(DATABASE_KINDS)('photos on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind, { profiles: 2, env: { OPERATOR_TOKEN } });
+  });
+  afterAll(() => t.close());
+
+  const makePremium = (id: number) => t.database.db.update(users).set({ paidUser: true }).where(eq(users.id, id));
+  const approve = (id: number) => t.client().post('/api/moderation.php', { id, action: 'approve' }, { authorization: `Bearer ${OPERATOR_TOKEN}` });
+  const file = async (client: TestClient, name: string) => {
+    const res = await client.get(`/photos/${name}`);
+    return res;
+  };
+
+  it('stores an uploaded JPEG as a rotated WebP without any metadata (GPS included) and makes it the pending main photo', async () => {
+    const { client, user } = await signUp(t);
+    const input = await phoneJpeg();
+    expect(hasGpsTag((await sharp(input).metadata()).exif!)).toBe(true);
+    const res = await upload(t, client, input);
+    expect(res.status).toBe(201);
+    expect(res.body.photo).toMatchObject({ status: 'pending', is_private: false, filename: expect.stringMatching(/\.webp$/), thumb_filename: expect.stringMatching(/_t\.webp$/) });
+    const stored = await t.services.storage.get(res.body.photo.filename);
+    const meta = await sharp(stored!).metadata();
+    expect(meta.format).toBe('webp');
+    expect([meta.width, meta.height]).toEqual([200, 300]);
+    expect(meta.exif).toBeUndefined();
+    expect(meta.xmp).toBeUndefined();
+    expect(hasGpsTag(stored!)).toBe(false);
+    expect(stored!.includes(Buffer.from('TestCam'))).toBe(false);
+    const thumb = await sharp((await t.services.storage.get(res.body.photo.thumb_filename))!).metadata();
+    expect([thumb.format, thumb.width, thumb.height, thumb.exif]).toEqual(['webp', 200, 240, undefined]);
+    // The owner sees the pending main photo; nobody else does, and the file is not served to them.
+    const me = (await client.get('/api/user.php')).body.user;
+    expect(me.profile.main_image).toMatchObject({ filename: res.body.photo.filename, status: 'pending' });
+    const other = await signUp(t);
+    expect((await other.client.get(`/api/profile.php?id=${user.id}`)).body.profile).toMatchObject({ main_image: null, photos: [] });
+    expect((await file(other.client, res.body.photo.filename)).status).toBe(404);
+    expect((await file(t.client(), res.body.photo.filename)).status).toBe(404);
+    const own = await file(client, res.body.photo.filename);
+    expect(own.status).toBe(200);
+    expect(own.headers.get('cache-control')).toBe('private, no-store');
+    // Approved: everybody sees it, and the file may be cached.
+    expect((await approve(res.body.photo.id)).body.photo).toEqual({ id: res.body.photo.id, status: 'active' });
+    expect((await other.client.get(`/api/profile.php?id=${user.id}`)).body.profile.main_image).toMatchObject({ status: 'active' });
+    const open = await file(t.client(), res.body.photo.thumb_filename);
+    expect(open.status).toBe(200);
+    expect(open.headers.get('cache-control')).toContain('public');
+  });
+
+  it('judges the content, not the name: a text file called .jpg, an SVG and an empty field are refused', async () => {
+    const { client, user } = await signUp(t);
+    const text = await upload(t, client, Buffer.from('this is not a photo at all, just text'), { name: 'holiday.jpg', type: 'image/jpeg' });
+    expect(text.status).toBe(415);
+    expect(text.body.error).toEqual({ code: 'photo_invalid', message: 'This file is not a photo. Upload a JPEG, PNG, WebP, HEIF, AVIF or GIF image.' });
+    const svg = await upload(t, client, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>'), { name: 'a.png', type: 'image/png' });
+    expect(svg.body.error.code).toBe('photo_invalid');
+    const form = new FormData();
+    const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const empty = await t.app.request('http://localhost/api/photos.php', { method: 'POST', body: form, headers: { host: 'localhost', cookie } });
+    expect(((await empty.json()) as any).error.code).toBe('photo_missing');
+    expect(await t.database.db.$count(photos, eq(photos.userId, user.id))).toBe(0);
+  });
+
+  it('refuses oversized files and images with too many pixels, in the member\'s language', async () => {
+    const { client, user } = await signUp(t);
+    const huge = Buffer.alloc(16 * 1024 * 1024, 7);
+    const big = await upload(t, client, huge);
+    expect(big.status).toBe(413);
+    expect(big.body.error).toEqual({ code: 'photo_too_large', message: 'This photo is too large. The maximum is 15 MB.' });
+    // A lying Content-Length is refused before the body is read as well.
+    const declared = await upload(t, client, await smallPng(), { headers: { 'content-length': String(50 * 1024 * 1024) } });
+    expect(declared.body.error.code).toBe('photo_too_large');
+    const pixels = await sharp({ create: { width: 8000, height: 5100, channels: 3, background: '#000' } }).png({ compressionLevel: 9 }).toBuffer();
+    const many = await upload(t, client, pixels, { name: 'big.png', type: 'image/png', headers: { 'accept-language': 'de' } });
+    expect(many.status).toBe(400);
+    expect(many.body.error.code).toBe('photo_too_many_pixels');
+    expect(await t.database.db.$count(photos, eq(photos.userId, user.id))).toBe(0);
+  });
+
+  it('limits free members to 3 photos and no private ones, premium members to 25', async () => {
+    const free = await signUp(t);
+    for (let i = 0; i < 3; i++) expect((await upload(t, free.client, await smallPng())).status).toBe(201);
+    const fourth = await upload(t, free.client, await smallPng());
+    expect(fourth.status).toBe(403);
+    expect(fourth.body.error).toEqual({ code: 'photo_limit_reached', message: 'You have reached your photo limit (3 photos). Delete a photo or become premium to upload more.' });
+    const list = (await free.client.get('/api/photos.php')).body;
+    expect(list.limit).toBe(3);
+    expect(list.photos).toHaveLength(3);
+    // Deleting makes room again.
+    expect((await free.client.delete('/api/photos.php', { id: list.photos[2].id })).body.photos).toHaveLength(2);
+    const priv = await upload(t, free.client, await smallPng(), { isPrivate: true });
+    expect(priv.status).toBe(403);
+    expect(priv.body.error.code).toBe('premium_required');
+    expect((await upload(t, free.client, await smallPng())).status).toBe(201);
+
+    const premium = await signUp(t);
+    await makePremium(premium.user.id);
+    const png = await smallPng('#55f');
+    const results = [];
+    for (let i = 0; i < 25; i++) results.push((await upload(t, premium.client, png, { isPrivate: i % 2 === 1 })).status);
+    expect(results.every((s) => s === 201)).toBe(true);
+    const over = await upload(t, premium.client, png);
+    expect(over.status).toBe(403);
+    expect(over.body.error.message).toContain('25');
+    expect((await premium.client.get('/api/photos.php')).body.limit).toBe(25);
+  });
+
+  it('shows the main photo to all, further and private photos only to premium members (locked placeholders otherwise)', async () => {
+    const owner = await signUp(t);
+    await makePremium(owner.user.id);
+    const main = (await upload(t, owner.client, await smallPng('#111'))).body.photo;
+    const second = (await upload(t, owner.client, await smallPng('#222'))).body.photo;
+    const secret = (await upload(t, owner.client, await smallPng('#333'), { isPrivate: true })).body.photo;
+    expect(secret).toMatchObject({ is_private: true, is_main: false });
+    for (const p of [main, second, secret]) await approve(p.id);
+    // The main photo cannot become private, a private photo cannot become main.
+    expect((await owner.client.put('/api/photos.php', { id: main.id, private: true })).body.error.code).toBe('photo_private_main');
+    expect((await owner.client.put('/api/photos.php', { id: secret.id, main: true })).body.error.code).toBe('photo_private_main');
+
+    const visitor = (await t.client().get(`/api/profile.php?id=${owner.user.id}`)).body.profile.photos;
+    expect(visitor.map((p: any) => [p.id, p.locked, p.filename])).toEqual([[main.id, null, main.filename], [second.id, 'login', null], [secret.id, 'login', null]]);
+    const freeViewer = await signUp(t);
+    const seenByFree = (await freeViewer.client.get(`/api/profile.php?id=${owner.user.id}`)).body.profile.photos;
+    expect(seenByFree.map((p: any) => p.locked)).toEqual([null, 'premium', 'premium']);
+    expect((await file(freeViewer.client, secret.filename)).status).toBe(404);
+    expect((await file(freeViewer.client, second.filename)).status).toBe(404);
+    const premiumViewer = await signUp(t);
+    await makePremium(premiumViewer.user.id);
+    const seenByPremium = (await premiumViewer.client.get(`/api/profile.php?id=${owner.user.id}`)).body.profile.photos;
+    expect(seenByPremium.map((p: any) => [p.locked, p.filename])).toEqual([[null, main.filename], [null, second.filename], [null, secret.filename]]);
+    expect((await file(premiumViewer.client, secret.filename)).status).toBe(200);
+    // Setting another main photo and making a photo private.
+    await owner.client.put('/api/photos.php', { id: second.id, main: true });
+    expect((await t.client().get(`/api/profile.php?id=${owner.user.id}`)).body.profile.main_image.filename).toBe(second.filename);
+    await owner.client.put('/api/photos.php', { id: main.id, private: true });
+    expect((await file(freeViewer.client, main.filename)).status).toBe(404);
+  });
+
+  it('lets operators list, approve and reject with the operator token only; a rejected main photo is replaced', async () => {
+    const { client, user } = await signUp(t);
+    const first = (await upload(t, client, await smallPng('#a00'))).body.photo;
+    const second = (await upload(t, client, await smallPng('#0a0'))).body.photo;
+    expect((await t.client().get('/api/moderation.php')).status).toBe(403);
+    expect((await t.client().get('/api/moderation.php', { authorization: 'Bearer wrong-token-wrong-token-wrong-tok' })).status).toBe(403);
+    const auth = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+    const pending = (await t.client().get('/api/moderation.php', auth)).body.photos.map((p: any) => p.id);
+    expect(pending).toEqual(expect.arrayContaining([first.id, second.id]));
+    const bytes = await t.client().get(`/api/moderation.php?file=${first.filename}`, auth);
+    expect(bytes.status).toBe(200);
+    expect((await t.client().post('/api/moderation.php', { id: first.id, action: 'reject' }, auth)).body.photo.status).toBe('rejected');
+    const [profile] = await t.database.db.select({ main: profiles.mainPhotoId }).from(profiles).where(eq(profiles.userId, user.id));
+    expect(profile.main).toBe(second.id);
+    expect((await t.client().post('/api/moderation.php', { id: 999999, action: 'approve' }, auth)).status).toBe(404);
+  });
+
+  it('has no moderation API without a configured token', async () => {
+    const bare = await createTestApp(kind, { profiles: 0 });
+    try {
+      expect((await bare.client().get('/api/moderation.php', { authorization: 'Bearer anything' })).status).toBe(404);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('needs a session to upload', async () => {
+    const res = await upload(t, t.client(), await smallPng());
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('authentication_required');
+  });
+});
