@@ -19,6 +19,7 @@ import { membersRoutes } from './profiles/members.routes.ts';
 import type { Services } from './services.ts';
 import { settingsRoutes } from './settings/settings.routes.ts';
 import { photoRoutes } from './profiles/photos.routes.ts';
+import { geoRoutes } from './geo/geo.routes.ts';
 
 export interface AppDeps {
   services: Services;
@@ -120,10 +121,12 @@ export function createApp(deps: AppDeps) {
     }
     const cdnCountry = c.req.header('cf-ipcountry') ?? c.req.header('x-country-code');
     const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+    const ip = clientIp(c, env, incoming?.socket?.remoteAddress);
     const ctx: RequestContext = {
       services, translator, env, site, lang, userId, user, nonce: (c.var as { secureHeadersNonce?: string }).secureHeadersNonce ?? '', baseUrl,
-      clientIp: clientIp(c, env, incoming?.socket?.remoteAddress),
-      geoipCountry: cdnCountry && /^[A-Z]{2}$/i.test(cdnCountry) ? cdnCountry.toUpperCase() : null,
+      clientIp: ip,
+      // The CDN knows best; without its header the offline GeoIP database answers.
+      geoipCountry: cdnCountry && /^[A-Z]{2}$/i.test(cdnCountry) ? cdnCountry.toUpperCase() : services.geo.countryForIp(ip),
       query: c.req.query(),
     };
     c.set('site', site);
@@ -145,6 +148,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', membersRoutes);
   api.route('/', chatRoutes);
   api.route('/', paymentsRoutes);
+  api.route('/', geoRoutes);
   app.route('/api', api);
   app.all('/api/*', (c) => c.json({ error: { code: 'not_found', message: translator.t(c.get('lang') ?? 'en', 'errors.not_found') } }, 404));
 

@@ -14,9 +14,10 @@ import { createSearchService } from './search/search.service.ts';
 import { createSettingsService } from './settings/settings.service.ts';
 import { createContentService } from './content/content.service.ts';
 import { CONTENT_DIR } from './paths.ts';
+import { sharedGeo, type Geo } from './infra/geo/index.ts';
 
 /** Every service, wired once per process (or per test) with its dependencies passed in. */
-export function createServices(deps: { db: Db; clock: Clock; logger?: Pick<Logger, 'error'> }) {
+export function createServices(deps: { db: Db; clock: Clock; logger?: Pick<Logger, 'error'>; geo?: Geo }) {
   const { db, clock } = deps;
   const events = createEventBus(deps.logger ?? { error: (m, ...r) => console.error(m, ...r) });
   const contactRules = createContactRules({ db });
@@ -32,6 +33,7 @@ export function createServices(deps: { db: Db; clock: Clock; logger?: Pick<Logge
     profiles,
     accounts: createAccountsService({ db, clock, profiles }),
     search: createSearchService({ db, clock }),
+    geo: deps.geo ?? sharedGeo(),
     likes: createLikesService({ db, clock, events, contactRules }),
     chat: createChatService({ db, clock, events, contactRules }),
     testProvider,
