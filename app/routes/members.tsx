@@ -121,7 +121,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
                 </Form.Select>
               </Col>
               <Col xs={12} md={2}>
-                <Form.Label htmlFor="search-region">{t('search_location.region')}</Form.Label>
+                <Form.Label htmlFor="search-region">{t('member_search.region')}</Form.Label>
                 <Form.Select id="search-region" name="countryregion" defaultValue={input.countryregion ?? ''} disabled={regionOptions.length === 0} key={country}>
                   <option value="">{t('search.any')}</option>
                   {regionOptions.map((r) => <option key={r} value={r}>{r}</option>)}
@@ -147,27 +147,27 @@ export default function Members({ loaderData }: Route.ComponentProps) {
           )}
           <Col xs={12} md={2} className="d-flex gap-2">
             <Button type="submit" className="flex-grow-1" data-testid="search-submit">{t('search.submit')}</Button>
-            <Link to="/members?country=" className="btn btn-outline-secondary" data-testid="search-clear">{t('search_location.clear')}</Link>
+            <Link to="/members?country=" className="btn btn-outline-secondary" data-testid="search-clear">{t('member_search.clear')}</Link>
           </Col>
         </Row>
         {fields.has('country') && <LocationOptions onPlace={nearMe} />}
       </RouterForm>
       <p className="text-muted" data-testid="num-results">
-        {page.numResults_capped ? t('search_location.num_results_capped', { count }) : t('search.num_results', { count })}
+        {page.numResults_capped ? t('member_search.num_results_capped', { count }) : t('search.num_results', { count })}
       </p>
       {navigation.state === 'loading' && <Spinner animation="border" size="sm" className="mb-3" />}
       {results.length === 0 ? (
         <p className="lead" data-testid="no-results">{t('search.no_results')}</p>
       ) : (
-        <ResultsGrid profiles={results} hasMore={Boolean(cursor)} loading={loadingMore === 'results'} onMore={() => void loadMore('results')} testId="search-results" />
+        <ResultsGrid profiles={results} hasMore={Boolean(cursor)} loading={loadingMore === 'results'} onMore={() => void loadMore('results')} testId="search-results" moreTestId="load-more" />
       )}
       {similarLevel && similar.length > 0 && (
         <section className="mt-5" data-testid="similar-results" aria-labelledby="similar-heading">
-          <h2 className="h4 mb-1" id="similar-heading">{t('search_location.similar_title')}</h2>
+          <h2 className="h4 mb-1" id="similar-heading">{t('member_search.similar_title')}</h2>
           <p className="text-muted" data-testid="similar-num-results">
-            {t(`search_location.similar_level_${similarLevel}`)} · {t('search.num_results', { count: page.similar_numResults ?? similar.length })}
+            {t(`member_search.similar_level_${similarLevel}`)} · {t('search.num_results', { count: page.similar_numResults ?? similar.length })}
           </p>
-          <ResultsGrid profiles={similar} hasMore={Boolean(similarCursor)} loading={loadingMore === 'similar'} onMore={() => void loadMore('similar')} testId="similar-grid" />
+          <ResultsGrid profiles={similar} hasMore={Boolean(similarCursor)} loading={loadingMore === 'similar'} onMore={() => void loadMore('similar')} testId="similar-grid" moreTestId="similar-load-more" />
         </section>
       )}
     </div>

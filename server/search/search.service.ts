@@ -128,13 +128,22 @@ export function createSearchService(deps: { db: Db; clock: Clock }) {
   }
 
   /** An exact count up to the cap: on a million members "1000+" says enough and costs a bounded scan. */
-  function countQuery(where: SQL) {
-    const inner = db.select({ one: sql`1` }).from(profiles).innerJoin(users, eq(users.id, profiles.userId)).where(where).limit(SEARCH_COUNT_CAP + 1);
-    return db.select({ n: sql<number>`count(*)::int` }).from(inner.as('matches'));
+  function countQuery(where: SQL, q: Pick<Db, 'select'> = db) {
+    // Ordered like the page, so that the planner walks the same search index and stops at the cap,
+    // instead of joining all matches of a broad filter.
+    const inner = q.select({ one: sql`1` }).from(profiles).innerJoin(users, eq(users.id, profiles.userId)).where(where)
+      .orderBy(sql`${profiles.createdAt} desc nulls last`, sql`${profiles.userId} desc nulls last`)
+      .limit(SEARCH_COUNT_CAP + 1);
+    return q.select({ n: sql<number>`count(*)::int` }).from(inner.as('matches'));
   }
 
   async function cappedCount(where: SQL): Promise<{ n: number; capped: boolean }> {
-    const [{ n }] = await countQuery(where);
+    // A bounded walk of at most 1,001 index entries: parallel workers cost more to start than they save,
+    // and the planner would otherwise pick them for broad filters on a large table.
+    const [{ n }] = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
+      return countQuery(where, tx);
+    });
     return n > SEARCH_COUNT_CAP ? { n: SEARCH_COUNT_CAP, capped: true } : { n, capped: false };
   }
 
@@ -153,7 +162,9 @@ export function createSearchService(deps: { db: Db; clock: Clock }) {
           const res = (await tx.execute(sql`explain ${query}`)) as unknown as { rows: Record<string, string>[] };
           return res.rows.map((r) => r['QUERY PLAN']).join('\n');
         };
-        return { page: await plan(pageQuery(where, input.cursor)), count: await plan(countQuery(where)) };
+        const page = await plan(pageQuery(where, input.cursor));
+        await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
+        return { page, count: await plan(countQuery(where, tx)) };
       });
     },
 
@@ -178,10 +189,9 @@ export function createSearchService(deps: { db: Db; clock: Clock }) {
       }
 
       const where = and(visible, strict)!;
-      const result = await page(where, input.cursor, today);
-      if (!firstPage) return { ...result, numResults: null, numResults_capped: false, similar_results: null, similar_numResults: null };
+      if (!firstPage) return { ...(await page(where, input.cursor, today)), numResults: null, numResults_capped: false, similar_results: null, similar_numResults: null };
 
-      const count = await cappedCount(where);
+      const [result, count] = await Promise.all([page(where, input.cursor, today), cappedCount(where)]);
       let similarResults: SimilarResults | null = null;
       let similarNum: number | null = null;
       if (count.n < SIMILAR_RESULTS_THRESHOLD) {

@@ -52,18 +52,18 @@ export function LocationOptions({ onPlace }: { onPlace: (place: Geocode) => void
   return (
     <div className="d-flex flex-wrap align-items-center gap-2 mt-3" data-testid="location-options" data-permission={permission}>
       {permission === 'denied' ? (
-        <span className="text-muted small" data-testid="location-denied">{t('search_location.denied')}</span>
+        <span className="text-muted small" data-testid="location-denied">{t('member_search.denied')}</span>
       ) : (
         <Button variant="outline-secondary" size="sm" onClick={() => void locate()} disabled={busy} data-testid="near-me">
-          {busy ? <Spinner animation="border" size="sm" /> : <span aria-hidden="true">📍</span>} {t('search_location.near_me')}
+          {busy ? <Spinner animation="border" size="sm" /> : <span aria-hidden="true">📍</span>} {t('member_search.near_me')}
         </Button>
       )}
       {place && !failed && (
         <span className="small text-muted" data-testid="location-place">
-          {t('search_location.your_place', { place: [place.city, place.region].filter(Boolean).join(', ') })}
+          {t('member_search.your_place', { place: [place.city, place.region].filter(Boolean).join(', ') })}
         </span>
       )}
-      {failed && <Alert variant="warning" className="py-1 px-2 mb-0 small" data-testid="location-failed">{t('search_location.failed')}</Alert>}
+      {failed && <Alert variant="warning" className="py-1 px-2 mb-0 small" data-testid="location-failed">{t('member_search.failed')}</Alert>}
     </div>
   );
 }

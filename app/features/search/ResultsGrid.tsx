@@ -4,7 +4,7 @@ import type { ProfileSummary } from '#common/api-types.ts';
 import { ProfileCard } from '../../components/ProfileCard.tsx';
 
 /** A grid of profile cards with a "show more" button while there are further pages. */
-export function ResultsGrid(props: { profiles: ProfileSummary[]; hasMore: boolean; loading: boolean; onMore: () => void; testId: string }) {
+export function ResultsGrid(props: { profiles: ProfileSummary[]; hasMore: boolean; loading: boolean; onMore: () => void; testId: string; moreTestId: string }) {
   const { t } = useTranslation();
   return (
     <>
@@ -17,7 +17,7 @@ export function ResultsGrid(props: { profiles: ProfileSummary[]; hasMore: boolea
       </div>
       {props.hasMore && (
         <div className="text-center my-4">
-          <Button variant="outline-primary" onClick={props.onMore} disabled={props.loading} data-testid={`${props.testId}-more`}>
+          <Button variant="outline-primary" onClick={props.onMore} disabled={props.loading} data-testid={props.moreTestId}>
             {props.loading ? <Spinner animation="border" size="sm" /> : t('search.load_more')}
           </Button>
         </div>
