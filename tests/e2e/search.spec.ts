@@ -71,3 +71,17 @@ test.describe('member search', () => {
     await shot('search-03-near-me');
   });
 });
+
+test.describe('member search from a CDN that names the country', () => {
+  test.use({ extraHTTPHeaders: { 'x-country-code': 'DE' } });
+
+  test('a first visit searches the visitor\'s country; clearing drops it', async ({ page }) => {
+    await page.goto('/members');
+    await acceptEntryWarning(page);
+    await expect(page.locator('#search-country')).toHaveValue('DE');
+    const cards = page.getByTestId('search-results').getByTestId('profile-card');
+    await expect(cards.first()).toContainText('Germany');
+    await page.getByTestId('search-clear').click();
+    await expect(page.locator('#search-country')).toHaveValue('');
+  });
+});
