@@ -16,16 +16,22 @@ export function birthDateRange(today: Date, minAge: number, maxAge: number) {
   return { after: isoDate(earliestExclusive), onOrBefore: isoDate(latest) };
 }
 
-function encodeCursor(createdAt: Date, id: number) {
-  return Buffer.from(`${createdAt.toISOString()}|${id}`).toString('base64url');
+/**
+ * The cursor carries created_at to the microsecond, as PostgreSQL stores it: a JavaScript Date keeps only
+ * milliseconds, and members created within the same millisecond would be skipped.
+ */
+function encodeCursor(createdAt: string, id: number) {
+  return Buffer.from(`${createdAt}|${id}`).toString('base64url');
 }
 
-function decodeCursor(cursor: string | undefined): { createdAt: Date; id: number } | null {
+const TIMESTAMP_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+
+function decodeCursor(cursor: string | undefined): { createdAt: string; id: number } | null {
   if (!cursor) return null;
-  const [iso, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const createdAt = new Date(iso);
+  const [createdAt, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   const n = Number(id);
-  return Number.isNaN(createdAt.getTime()) || !Number.isSafeInteger(n) ? null : { createdAt, id: n };
+  const valid = createdAt && TIMESTAMP_TEXT.test(createdAt) && !Number.isNaN(Date.parse(createdAt)) && Number.isSafeInteger(n);
+  return valid ? { createdAt, id: n } : null;
 }
 
 /** The filters one query runs with; similar results use a relaxed copy. */
@@ -105,9 +111,9 @@ export function createSearchService(deps: { db: Db; clock: Clock }) {
 
   function pageQuery(where: SQL, cursorText: string | undefined) {
     const cursor = decodeCursor(cursorText);
-    const pageWhere = cursor ? and(where, sql`(${profiles.createdAt}, ${profiles.userId}) < (${cursor.createdAt.toISOString()}::timestamptz, ${cursor.id})`) : where;
+    const pageWhere = cursor ? and(where, sql`(${profiles.createdAt}, ${profiles.userId}) < (${cursor.createdAt}::timestamptz, ${cursor.id})`) : where;
     return db
-      .select({ ...profileColumns, createdAt: profiles.createdAt })
+      .select({ ...profileColumns, createdAt: sql<string>`to_char(${profiles.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` })
       .from(profiles)
       .innerJoin(users, eq(users.id, profiles.userId))
       .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))

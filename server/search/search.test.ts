@@ -204,6 +204,22 @@ describe.each(DATABASE_KINDS)('member search at a moderate size on %s', (kind) =
   });
   afterAll(() => t.close());
 
+  it('pages completely through members created within the same millisecond', async () => {
+    await t.database.db.execute(sql`
+      with u as (
+        insert into users (site_id, email, password_hash, status)
+        select ${t.siteId}, 'same-ms' || g || '@example.invalid', '!', 'active' from generate_series(1, 60) g
+        returning id
+      )
+      insert into profiles (user_id, name, gender, birth_date, country, created_at)
+      select id, 'Same', 'female', date '1990-01-01', 'IE', timestamptz '2026-05-01 10:00:00.000100+00' + (id % 7) * interval '1 microsecond' from u`);
+    const { first, seen, pages } = await all(t.client(), 'country=IE');
+    expect(first.numResults).toBe(60);
+    expect(pages).toBe(3);
+    expect(seen).toHaveLength(60);
+    expect(new Set(seen.map((p) => p.id)).size).toBe(60);
+  });
+
   it('caps the count at 1000 and says so', async () => {
     const res = (await t.client().get<Page>('/api/members.php')).body;
     expect(res.numResults).toBe(SEARCH_COUNT_CAP);
