@@ -21,7 +21,7 @@ import { searchSchema } from '../common/schemas.ts';
 import { COUNTRIES } from '../common/constants.ts';
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 1_000_000);
-const CLIENTS = 10;
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10);
 const REQUESTS_PER_CLIENT = Number(process.env.BENCH_REQUESTS ?? 40);
 const P95_TARGET_MS = 50;
 const DEEP_PAGE = 50;

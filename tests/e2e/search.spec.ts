@@ -41,7 +41,7 @@ test.describe('member search', () => {
     await expect(similar.getByRole('heading', { name: 'Similar members' })).toBeVisible();
     await expect(page.getByTestId('similar-num-results')).toContainText(/members? found/);
     expect(await similar.getByTestId('profile-card').count()).toBeGreaterThan(0);
-    await page.getByTestId('num-results').scrollIntoViewIfNeeded();
+    await similar.getByRole('heading', { name: 'Similar members' }).evaluate((h) => h.scrollIntoView({ block: 'start' }));
     await shot('search-02-similar');
 
     // Clearing resets the filters, the results and the count.
