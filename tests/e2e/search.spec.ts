@@ -41,7 +41,9 @@ test.describe('member search', () => {
     await expect(similar.getByRole('heading', { name: 'Similar members' })).toBeVisible();
     await expect(page.getByTestId('similar-num-results')).toContainText(/members? found/);
     expect(await similar.getByTestId('profile-card').count()).toBeGreaterThan(0);
-    await similar.getByRole('heading', { name: 'Similar members' }).evaluate((h) => h.scrollIntoView({ block: 'start' }));
+    // Bootstrap scrolls smoothly: jump instead, so the screenshot shows where the page comes to rest.
+    await similar.getByRole('heading', { name: 'Similar members' }).evaluate((h) => window.scrollTo({ top: h.getBoundingClientRect().top + window.scrollY - 80, behavior: 'instant' }));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     await shot('search-02-similar');
 
     // Clearing resets the filters, the results and the count.
