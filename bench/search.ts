@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import http from 'node:http';
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { openDatabase } from '../server/db/client.ts';
@@ -200,6 +201,9 @@ async function measure(appPort: number, baselinePort: number) {
 }
 
 async function main() {
+  // The figures depend on the machine: say what it was doing.
+  figure('machine_cpu_cores', os.cpus().length, 'cores');
+  figure('machine_load_1min_before', os.loadavg()[0], 'runnable');
   figure('bench_clients', CLIENTS, 'clients');
   figure('bench_requests_per_run', CLIENTS * REQUESTS_PER_CLIENT, 'requests');
   await seed();
@@ -216,6 +220,7 @@ async function main() {
     await new Promise((r) => worker.once('exit', r));
     if (!process.env.BENCH_KEEP) await admin((c) => c.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`));
   }
+  figure('machine_load_1min_after', os.loadavg()[0], 'runnable');
   figure('targets_missed', failures.length, 'targets');
   for (const f of failures) console.error(`MISSED: ${f}`);
   process.exit(failures.length ? 1 : 0);
