@@ -20,6 +20,7 @@ import type { Services } from './services.ts';
 import { settingsRoutes } from './settings/settings.routes.ts';
 import { photoRoutes } from './profiles/photos.routes.ts';
 import { geoRoutes } from './geo/geo.routes.ts';
+import { searchRoutes } from './search/search.routes.ts';
 
 export interface AppDeps {
   services: Services;
@@ -145,6 +146,8 @@ export function createApp(deps: AppDeps) {
   });
   api.route('/', settingsRoutes);
   api.route('/', accountsRoutes);
+  // Before membersRoutes: the search owns GET /members.php (with search_fields applied).
+  api.route('/', searchRoutes);
   api.route('/', membersRoutes);
   api.route('/', chatRoutes);
   api.route('/', paymentsRoutes);

@@ -2,14 +2,14 @@ import { Hono } from 'hono';
 import { searchSchema } from '#common/schemas.ts';
 import { AppError } from '../infra/errors.ts';
 import type { AppEnv } from '../http/context.ts';
-import { offeredFilters, searchAllowed } from '../search/search-access.ts';
+import { searchAllowed } from '../search/search-access.ts';
 import { jsonBody, parse, positiveInt, requireUserId } from '../http/helpers.ts';
 
 export const membersRoutes = new Hono<AppEnv>()
   .get('/members.php', async (c) => {
     const ctx = c.get('ctx');
     if (!searchAllowed(ctx)) throw new AppError(403, 'authentication_required');
-    const input = offeredFilters(parse(searchSchema, c.req.query()), ctx.site.searchFields);
+    const input = parse(searchSchema, c.req.query());
     return c.json(await ctx.services.search.search(ctx.userId, input));
   })
 
