@@ -166,7 +166,6 @@ async function measure(appPort: number, baselinePort: number) {
   if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
   const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
   const headers = { cookie, 'x-request-type': 'client' };
-  figure('bench_cookies', login.headers.getSetCookie().length, 'cookies');
 
   const baselineUrls = [`http://127.0.0.1:${baselinePort}/`];
   await load(baselineUrls, {});
