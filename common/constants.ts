@@ -11,6 +11,10 @@ export const POLL_START_DELAY_MS = 5_000;
 export const API_RETRIES = 5;
 export const LOADING_BAR = { throttle: 200, duration: 5000, hideDelay: 500 } as const;
 export const SEARCH_PAGE_SIZE = 24;
+/** numResults is exact up to this many; beyond it the search says "1000+". */
+export const SEARCH_COUNT_CAP = 1000;
+/** Fewer matches than this bring similar results (relaxed filters) under the results. */
+export const SIMILAR_RESULTS_THRESHOLD = 12;
 export const FREE_PHOTO_LIMIT = 3;
 export const PREMIUM_PHOTO_LIMIT = 25;
 

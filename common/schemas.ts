@@ -60,10 +60,24 @@ export const searchSchema = z
     country: z.enum(COUNTRIES as [string, ...string[]]).optional().catch(undefined),
     min_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).catch(MIN_AGE),
     max_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).catch(MAX_AGE),
-    cursor: z.string().max(100).optional(),
+    /** A region of the chosen country, by the name profiles carry (see /api/regions.php). */
+    countryregion: z.string().trim().min(1).max(100).optional().catch(undefined),
+    cursor: z.string().max(100).optional().catch(undefined),
+    /** A further page of similar results at this relaxation level (given in the first page's similar_results). */
+    similar: z.coerce.number().pipe(z.union([z.literal(1), z.literal(2), z.literal(3)])).optional().catch(undefined),
   })
   .transform((v) => (v.min_age > v.max_age ? { ...v, min_age: v.max_age, max_age: v.min_age } : v));
 export type SearchInput = z.infer<typeof searchSchema>;
+
+const coordinate = (limit: number) => z
+  .string({ error: 'errors.geocode_invalid_position' })
+  .trim()
+  .regex(/^[-+]?\d{1,3}(\.\d{1,12})?$/, 'errors.geocode_invalid_position')
+  .transform(Number)
+  .pipe(z.number().min(-limit, 'errors.geocode_invalid_position').max(limit, 'errors.geocode_invalid_position'));
+
+/** GET /api/geocode.php: a position in decimal degrees. */
+export const geocodeSchema = z.object({ lat: coordinate(90), lon: coordinate(180) });
 
 export const messageSchema = z.object({
   text: z.string().trim().min(1, 'errors.message_empty').max(5000, 'errors.message_too_long'),

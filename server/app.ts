@@ -26,6 +26,8 @@ import type { OutboxEntry } from './infra/mail/transport.ts';
 import { photosApiRoutes } from './photos/photos-api.routes.ts';
 import { blocksRoutes } from './blocks/blocks.routes.ts';
 import { profileRoutes } from './profiles/profile.routes.ts';
+import { geoRoutes } from './geo/geo.routes.ts';
+import { searchRoutes } from './search/search.routes.ts';
 
 export interface AppDeps {
   services: Services;
@@ -131,10 +133,12 @@ export function createApp(deps: AppDeps) {
     }
     const cdnCountry = c.req.header('cf-ipcountry') ?? c.req.header('x-country-code');
     const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+    const ip = clientIp(c, env, incoming?.socket?.remoteAddress);
     const ctx: RequestContext = {
       services, translator, env, site, lang, userId, user, nonce: (c.var as { secureHeadersNonce?: string }).secureHeadersNonce ?? '', baseUrl,
-      clientIp: clientIp(c, env, incoming?.socket?.remoteAddress),
-      geoipCountry: cdnCountry && /^[A-Z]{2}$/i.test(cdnCountry) ? cdnCountry.toUpperCase() : null,
+      clientIp: ip,
+      // The CDN knows best; without its header the offline GeoIP database answers.
+      geoipCountry: cdnCountry && /^[A-Z]{2}$/i.test(cdnCountry) ? cdnCountry.toUpperCase() : services.geo.countryForIp(ip),
       query: c.req.query(),
     };
     c.set('site', site);
@@ -153,6 +157,8 @@ export function createApp(deps: AppDeps) {
   });
   api.route('/', settingsRoutes);
   api.route('/', accountsRoutes);
+  // Before membersRoutes: the search owns GET /members.php (with search_fields applied).
+  api.route('/', searchRoutes);
   api.route('/', membersRoutes);
   api.route('/', chatRoutes);
   api.route('/', paymentsRoutes);
@@ -161,6 +167,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', profileRoutes);
   api.route('/', photosApiRoutes);
   api.route('/', blocksRoutes);
+  api.route('/', geoRoutes);
   app.route('/api', api);
   app.all('/api/*', (c) => c.json({ error: { code: 'not_found', message: translator.t(c.get('lang') ?? 'en', 'errors.not_found') } }, 404));
 

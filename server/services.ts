@@ -21,6 +21,7 @@ import { createNotificationsService } from './notifications/notifications.servic
 import type { PhotoStorage } from './infra/storage.ts';
 import { createPhotosService } from './photos/photos.service.ts';
 import { createBlocksService } from './blocks/blocks.service.ts';
+import { sharedGeo, type Geo } from './infra/geo/index.ts';
 
 /** Every service, wired once per process (or per test) with its dependencies passed in. */
 export function createServices(deps: {
@@ -31,6 +32,7 @@ export function createServices(deps: {
   logger?: Pick<Logger, 'error'>;
   /** Where mail goes; without it mails are kept in memory (tests that do not look at mail). */
   mail?: MailConfig;
+  geo?: Geo;
 }) {
   const { db, clock, storage } = deps;
   const logger = deps.logger ?? { error: (m: string, ...r: unknown[]) => console.error(m, ...r) };
@@ -59,6 +61,7 @@ export function createServices(deps: {
     lifecycle,
     notifications,
     search: createSearchService({ db, clock }),
+    geo: deps.geo ?? sharedGeo(),
     likes: createLikesService({ db, clock, events, contactRules }),
     chat: createChatService({ db, clock, events, contactRules }),
     testProvider,

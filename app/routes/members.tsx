@@ -1,116 +1,174 @@
 import { useEffect, useState } from 'react';
 import { Button, Col, Form, Row, Spinner } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
-import { Form as RouterForm, redirect, useNavigation } from 'react-router';
+import { Link, Form as RouterForm, redirect, useNavigate, useNavigation } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { COUNTRIES, GENDERS, MAX_AGE, MIN_AGE } from '#common/constants.ts';
 import type { Language } from '#common/languages.ts';
-import { searchSchema } from '#common/schemas.ts';
+import { searchSchema, type SearchInput } from '#common/schemas.ts';
 import type { Route } from './+types/members';
 import { requestContext } from '../context.ts';
-import { searchAllowed } from '#server/search/search-access.ts';
+import { offeredFilters, searchAllowed } from '#server/search/search-access.ts';
+import type { SearchResult } from '#server/search/search.service.ts';
 import { api } from '../lib/api.ts';
 import { countryName } from '../lib/format.ts';
-import { ProfileCard } from '../components/ProfileCard.tsx';
+import { LocationOptions } from '../features/search/LocationOptions.tsx';
+import { ResultsGrid } from '../features/search/ResultsGrid.tsx';
+import type { Geocode } from '../features/search/geolocation.ts';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
+  // Spec section 4: a visitor who may not search is asked to log in (or sign up from there).
   if (!searchAllowed(ctx)) throw redirect('/login?redirect=/members');
+  const countries = ctx.site.countries.length ? ctx.site.countries : COUNTRIES;
   const query = Object.fromEntries(url.searchParams);
-  const input = searchSchema.parse({ ...query, cursor: undefined });
+  // A first visit searches the visitor's own country (CDN header or GeoIP); any search or clearing carries parameters.
+  const fresh = url.searchParams.size === 0;
+  const defaultCountry = fresh && ctx.geoipCountry && countries.includes(ctx.geoipCountry) ? ctx.geoipCountry : undefined;
+  const input = offeredFilters(searchSchema.parse({ country: defaultCountry, ...query, cursor: undefined, similar: undefined }), ctx.site.searchFields);
   const page = await ctx.services.search.search(ctx.userId, input);
-  return { input, page, countries: ctx.site.countries.length ? ctx.site.countries : COUNTRIES };
+  const regions: Record<string, string[]> = {};
+  for (const r of await ctx.services.settings.regions()) (regions[r.country] ??= []).push(r.name);
+  return { input, page, countries, searchFields: ctx.site.searchFields, regions };
+}
+
+function searchParams(input: SearchInput, extra: Record<string, string> = {}) {
+  const params = new URLSearchParams();
+  if (input.gender) params.set('gender', input.gender);
+  if (input.country) params.set('country', input.country);
+  if (input.countryregion) params.set('countryregion', input.countryregion);
+  params.set('min_age', String(input.min_age));
+  params.set('max_age', String(input.max_age));
+  for (const [k, v] of Object.entries(extra)) params.set(k, v);
+  return params;
 }
 
 export default function Members({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
-  const { input, page } = loaderData;
+  const { input, page, searchFields } = loaderData;
+  const fields = new Set(searchFields);
   const navigation = useNavigation();
-  // Pages are appended; a new search (new loader data) starts again from its first page.
+  const navigate = useNavigate();
+  // Spec section 3 search state: pages are appended; a new search (new loader data) starts again from its first page.
   const [results, setResults] = useState<ProfileSummary[]>(page.profiles);
   const [cursor, setCursor] = useState<string | null>(page.next_cursor);
-  const [loadingMore, setLoadingMore] = useState(false);
+  const [similar, setSimilar] = useState<ProfileSummary[]>(page.similar_results?.profiles ?? []);
+  const [similarCursor, setSimilarCursor] = useState<string | null>(page.similar_results?.next_cursor ?? null);
+  const [loadingMore, setLoadingMore] = useState<'results' | 'similar' | null>(null);
+  const [country, setCountry] = useState(input.country ?? '');
   useEffect(() => {
     setResults(page.profiles);
     setCursor(page.next_cursor);
-  }, [page]);
+    setSimilar(page.similar_results?.profiles ?? []);
+    setSimilarCursor(page.similar_results?.next_cursor ?? null);
+    setCountry(input.country ?? '');
+  }, [page, input]);
 
-  const loadMore = async () => {
-    if (!cursor) return;
-    setLoadingMore(true);
-    const params = new URLSearchParams();
-    if (input.gender) params.set('gender', input.gender);
-    if (input.country) params.set('country', input.country);
-    params.set('min_age', String(input.min_age));
-    params.set('max_age', String(input.max_age));
-    params.set('cursor', cursor);
+  const loadMore = async (kind: 'results' | 'similar') => {
+    const from = kind === 'results' ? cursor : similarCursor;
+    if (!from) return;
+    setLoadingMore(kind);
+    const extra: Record<string, string> = { cursor: from };
+    if (kind === 'similar' && page.similar_results) extra.similar = String(page.similar_results.level);
     try {
-      const next = await api<{ profiles: ProfileSummary[]; next_cursor: string | null }>(`/api/members.php?${params}`);
-      setResults((r) => [...r, ...next.profiles]);
-      setCursor(next.next_cursor);
+      const next = await api<SearchResult>(`/api/members.php?${searchParams(input, extra)}`);
+      if (kind === 'results') {
+        setResults((r) => [...r, ...next.profiles]);
+        setCursor(next.next_cursor);
+      } else if (next.similar_results) {
+        const more = next.similar_results;
+        setSimilar((r) => [...r, ...more.profiles]);
+        setSimilarCursor(more.next_cursor);
+      }
     } finally {
-      setLoadingMore(false);
+      setLoadingMore(null);
     }
   };
 
+  const nearMe = (place: Geocode) => {
+    if (!loaderData.countries.includes(place.country)) return;
+    const regionKnown = place.countryregion && loaderData.regions[place.country]?.includes(place.countryregion);
+    void navigate(`/members?${searchParams({ ...input, country: place.country, countryregion: regionKnown ? place.countryregion! : undefined })}`);
+  };
+
   const ages = Array.from({ length: MAX_AGE - MIN_AGE + 1 }, (_, i) => MIN_AGE + i);
+  const regionOptions = country ? loaderData.regions[country] ?? [] : [];
+  const count = page.numResults ?? 0;
+  const similarLevel = page.similar_results?.level;
   return (
     <div className="container py-4">
       <h1 className="h3 mb-3">{t('search.title')}</h1>
       <RouterForm method="get" className="card card-body shadow-sm mb-4" data-testid="search-form" key={JSON.stringify(input)}>
         <Row className="g-2 align-items-end">
-          <Col xs={6} md={3}>
-            <Form.Label htmlFor="search-gender">{t('fields.gender')}</Form.Label>
-            <Form.Select id="search-gender" name="gender" defaultValue={input.gender ?? ''}>
-              <option value="">{t('search.any')}</option>
-              {GENDERS.map((g) => <option key={g} value={g}>{t(`gender.${g}`)}</option>)}
-            </Form.Select>
-          </Col>
-          <Col xs={6} md={3}>
-            <Form.Label htmlFor="search-country">{t('fields.country')}</Form.Label>
-            <Form.Select id="search-country" name="country" defaultValue={input.country ?? ''}>
-              <option value="">{t('search.any')}</option>
-              {loaderData.countries.map((c) => ({ c, name: countryName(c, lang) })).sort((a, b) => a.name.localeCompare(b.name, lang))
-                .map(({ c, name }) => <option key={c} value={c}>{name}</option>)}
-            </Form.Select>
-          </Col>
-          <Col xs={3} md={2}>
-            <Form.Label htmlFor="search-min-age">{t('search.min_age')}</Form.Label>
-            <Form.Select id="search-min-age" name="min_age" defaultValue={input.min_age}>
-              {ages.map((a) => <option key={a} value={a}>{a}</option>)}
-            </Form.Select>
-          </Col>
-          <Col xs={3} md={2}>
-            <Form.Label htmlFor="search-max-age">{t('search.max_age')}</Form.Label>
-            <Form.Select id="search-max-age" name="max_age" defaultValue={input.max_age}>
-              {ages.map((a) => <option key={a} value={a}>{a}</option>)}
-            </Form.Select>
-          </Col>
-          <Col xs={6} md={2} className="d-grid">
-            <Button type="submit" data-testid="search-submit">{t('search.submit')}</Button>
+          {fields.has('gender') && (
+            <Col xs={6} md={2}>
+              <Form.Label htmlFor="search-gender">{t('fields.gender')}</Form.Label>
+              <Form.Select id="search-gender" name="gender" defaultValue={input.gender ?? ''}>
+                <option value="">{t('search.any')}</option>
+                {GENDERS.map((g) => <option key={g} value={g}>{t(`gender.${g}`)}</option>)}
+              </Form.Select>
+            </Col>
+          )}
+          {fields.has('country') && (
+            <>
+              <Col xs={6} md={2}>
+                <Form.Label htmlFor="search-country">{t('fields.country')}</Form.Label>
+                <Form.Select id="search-country" name="country" value={country} onChange={(e) => setCountry(e.target.value)}>
+                  <option value="">{t('search.any')}</option>
+                  {loaderData.countries.map((c) => ({ c, name: countryName(c, lang) })).sort((a, b) => a.name.localeCompare(b.name, lang))
+                    .map(({ c, name }) => <option key={c} value={c}>{name}</option>)}
+                </Form.Select>
+              </Col>
+              <Col xs={12} md={2}>
+                <Form.Label htmlFor="search-region">{t('member_search.region')}</Form.Label>
+                <Form.Select id="search-region" name="countryregion" defaultValue={input.countryregion ?? ''} disabled={regionOptions.length === 0} key={country}>
+                  <option value="">{t('search.any')}</option>
+                  {regionOptions.map((r) => <option key={r} value={r}>{r}</option>)}
+                </Form.Select>
+              </Col>
+            </>
+          )}
+          {fields.has('age') && (
+            <>
+              <Col xs={6} md={2}>
+                <Form.Label htmlFor="search-min-age">{t('search.min_age')}</Form.Label>
+                <Form.Select id="search-min-age" name="min_age" defaultValue={input.min_age}>
+                  {ages.map((a) => <option key={a} value={a}>{a}</option>)}
+                </Form.Select>
+              </Col>
+              <Col xs={6} md={2}>
+                <Form.Label htmlFor="search-max-age">{t('search.max_age')}</Form.Label>
+                <Form.Select id="search-max-age" name="max_age" defaultValue={input.max_age}>
+                  {ages.map((a) => <option key={a} value={a}>{a}</option>)}
+                </Form.Select>
+              </Col>
+            </>
+          )}
+          <Col xs={12} md={2} className="d-flex gap-2">
+            <Button type="submit" className="flex-grow-1" data-testid="search-submit">{t('search.submit')}</Button>
+            <Link to="/members?country=" className="btn btn-outline-secondary" data-testid="search-clear">{t('member_search.clear')}</Link>
           </Col>
         </Row>
+        {fields.has('country') && <LocationOptions onPlace={nearMe} />}
       </RouterForm>
-      <p className="text-muted" data-testid="num-results">{t('search.num_results', { count: page.numResults ?? 0 })}</p>
+      <p className="text-muted" data-testid="num-results">
+        {page.numResults_capped ? t('member_search.num_results_capped', { count }) : t('search.num_results', { count })}
+      </p>
       {navigation.state === 'loading' && <Spinner animation="border" size="sm" className="mb-3" />}
       {results.length === 0 ? (
         <p className="lead" data-testid="no-results">{t('search.no_results')}</p>
       ) : (
-        <div className="row g-3" data-testid="search-results">
-          {results.map((p) => (
-            <div key={p.id} className="col-6 col-sm-4 col-lg-3 col-xl-2">
-              <ProfileCard profile={p} />
-            </div>
-          ))}
-        </div>
+        <ResultsGrid profiles={results} hasMore={Boolean(cursor)} loading={loadingMore === 'results'} onMore={() => void loadMore('results')} testId="search-results" moreTestId="load-more" />
       )}
-      {cursor && (
-        <div className="text-center my-4">
-          <Button variant="outline-primary" onClick={() => void loadMore()} disabled={loadingMore} data-testid="load-more">
-            {loadingMore ? <Spinner animation="border" size="sm" /> : t('search.load_more')}
-          </Button>
-        </div>
+      {similarLevel && similar.length > 0 && (
+        <section className="mt-5" data-testid="similar-results" aria-labelledby="similar-heading">
+          <h2 className="h4 mb-1" id="similar-heading">{t('member_search.similar_title')}</h2>
+          <p className="text-muted" data-testid="similar-num-results">
+            {t(`member_search.similar_level_${similarLevel}`)} · {t('search.num_results', { count: page.similar_numResults ?? similar.length })}
+          </p>
+          <ResultsGrid profiles={similar} hasMore={Boolean(similarCursor)} loading={loadingMore === 'similar'} onMore={() => void loadMore('similar')} testId="similar-grid" moreTestId="similar-load-more" />
+        </section>
       )}
     </div>
   );

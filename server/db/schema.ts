@@ -121,6 +121,12 @@ export const profiles = pgTable('profiles', {
 }, (t) => [
   index('profiles_search').on(t.gender, t.country, t.birthDate),
   index('profiles_newest').on(t.createdAt.desc(), t.userId.desc()),
+  // Member search walks one of these in (created_at, user_id) order and stops after a page:
+  // every common filter combination has an index that starts with its equality columns.
+  index('profiles_search_gender').on(t.gender, t.createdAt.desc(), t.userId.desc()).where(sql`status = 'active'`),
+  index('profiles_search_country').on(t.country, t.createdAt.desc(), t.userId.desc()).where(sql`status = 'active'`),
+  index('profiles_search_gender_country').on(t.gender, t.country, t.createdAt.desc(), t.userId.desc()).where(sql`status = 'active'`),
+  index('profiles_search_region').on(t.country, t.region, t.createdAt.desc(), t.userId.desc()).where(sql`status = 'active'`),
 ]);
 
 export const photos = pgTable('photos', {

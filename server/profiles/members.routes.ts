@@ -1,18 +1,8 @@
 import { Hono } from 'hono';
-import { searchSchema } from '#common/schemas.ts';
-import { AppError } from '../infra/errors.ts';
 import type { AppEnv } from '../http/context.ts';
-import { searchAllowed } from '../search/search-access.ts';
-import { jsonBody, parse, positiveInt, requireUserId } from '../http/helpers.ts';
+import { jsonBody, positiveInt, requireUserId } from '../http/helpers.ts';
 
 export const membersRoutes = new Hono<AppEnv>()
-  .get('/members.php', async (c) => {
-    const ctx = c.get('ctx');
-    if (!searchAllowed(ctx)) throw new AppError(403, 'authentication_required');
-    const input = parse(searchSchema, c.req.query());
-    return c.json(await ctx.services.search.search(ctx.userId, input));
-  })
-
   /** ?id= a member's profile as the viewer may see it; without id the signed-in member's editable profile. */
   .get('/profile.php', async (c) => {
     const ctx = c.get('ctx');

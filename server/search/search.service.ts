@@ -1,9 +1,9 @@
-import { and, desc, eq, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, not, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { ProfileSummary } from '#common/api-types.ts';
-import { SEARCH_PAGE_SIZE } from '#common/constants.ts';
+import { MAX_AGE, MIN_AGE, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, SIMILAR_RESULTS_THRESHOLD } from '#common/constants.ts';
 import type { SearchInput } from '#common/schemas.ts';
 import type { Db } from '../db/client.ts';
-import { photos, profiles, users } from '../db/schema.ts';
+import { blocks, photos, profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
 
@@ -16,70 +16,210 @@ export function birthDateRange(today: Date, minAge: number, maxAge: number) {
   return { after: isoDate(earliestExclusive), onOrBefore: isoDate(latest) };
 }
 
-function encodeCursor(createdAt: Date, id: number) {
-  return Buffer.from(`${createdAt.toISOString()}|${id}`).toString('base64url');
+/**
+ * The cursor carries created_at to the microsecond, as PostgreSQL stores it: a JavaScript Date keeps only
+ * milliseconds, and members created within the same millisecond would be skipped.
+ */
+function encodeCursor(createdAt: string, id: number) {
+  return Buffer.from(`${createdAt}|${id}`).toString('base64url');
 }
 
-function decodeCursor(cursor: string | undefined): { createdAt: Date; id: number } | null {
+const TIMESTAMP_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+
+function decodeCursor(cursor: string | undefined): { createdAt: string; id: number } | null {
   if (!cursor) return null;
-  const [iso, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const createdAt = new Date(iso);
+  const [createdAt, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   const n = Number(id);
-  return Number.isNaN(createdAt.getTime()) || !Number.isInteger(n) ? null : { createdAt, id: n };
+  const valid = createdAt && TIMESTAMP_TEXT.test(createdAt) && !Number.isNaN(Date.parse(createdAt)) && Number.isSafeInteger(n);
+  return valid ? { createdAt, id: n } : null;
+}
+
+/** The filters one query runs with; similar results use a relaxed copy. */
+export interface SearchFilters {
+  gender?: 'male' | 'female';
+  country?: string;
+  countryregion?: string;
+  min_age: number;
+  max_age: number;
+}
+
+/**
+ * Relaxation steps for similar results, tried in order when few members match:
+ * 1 a wider age range, 2 also any region, 3 also any country. The gender is the member's wish and stays.
+ */
+export const SIMILAR_LEVELS = [1, 2, 3] as const;
+export type SimilarLevel = (typeof SIMILAR_LEVELS)[number];
+
+export function relaxFilters(f: SearchFilters, level: SimilarLevel): SearchFilters {
+  const widen = 10;
+  return {
+    gender: f.gender,
+    min_age: Math.max(MIN_AGE, f.min_age - widen),
+    max_age: Math.min(MAX_AGE, f.max_age + widen),
+    country: level >= 3 ? undefined : f.country,
+    countryregion: level >= 2 ? undefined : f.countryregion,
+  };
 }
 
 export interface SearchPage {
   profiles: ProfileSummary[];
+  /** Counted on the first page only; capped at SEARCH_COUNT_CAP (then numResults_capped is true). */
   numResults: number | null;
+  numResults_capped: boolean;
   next_cursor: string | null;
+}
+
+export interface SimilarResults {
+  level: SimilarLevel;
+  filters: SearchFilters;
+  profiles: ProfileSummary[];
+  next_cursor: string | null;
+}
+
+export interface SearchResult extends SearchPage {
+  similar_results: SimilarResults | null;
+  similar_numResults: number | null;
 }
 
 export function createSearchService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
 
+  /** What a member must match, apart from visibility. */
+  function matchPredicate(f: SearchFilters, today: Date): SQL {
+    const range = birthDateRange(today, f.min_age, f.max_age);
+    const parts: SQL[] = [sql`${profiles.birthDate} > ${range.after}`, sql`${profiles.birthDate} <= ${range.onOrBefore}`];
+    if (f.gender) parts.push(eq(profiles.gender, f.gender));
+    if (f.country) parts.push(eq(profiles.country, f.country));
+    if (f.country && f.countryregion) parts.push(eq(profiles.region, f.countryregion));
+    return and(...parts)!;
+  }
+
+  /**
+   * Who may appear at all: active profiles of accounts that are not deleted and not invisible, never the
+   * viewer, and nobody the viewer blocked or who blocked the viewer. The literal status matches the
+   * partial search indexes.
+   */
+  function visibility(viewerId: number | null): SQL {
+    const parts: SQL[] = [sql`${profiles.status} = 'active'`, sql`${users.status} <> 'deleted'`, sql`not ${users.invisible}`];
+    if (viewerId) {
+      parts.push(sql`${profiles.userId} <> ${viewerId}`);
+      parts.push(sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${viewerId} and ${blocks.blockedId} = ${profiles.userId})
+        or (${blocks.blockerId} = ${profiles.userId} and ${blocks.blockedId} = ${viewerId}))`);
+    }
+    return and(...parts)!;
+  }
+
+  function pageQuery(where: SQL, cursorText: string | undefined) {
+    const cursor = decodeCursor(cursorText);
+    const pageWhere = cursor ? and(where, sql`(${profiles.createdAt}, ${profiles.userId}) < (${cursor.createdAt}::timestamptz, ${cursor.id})`) : where;
+    return db
+      .select({ ...profileColumns, createdAt: sql<string>`to_char(${profiles.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` })
+      .from(profiles)
+      .innerJoin(users, eq(users.id, profiles.userId))
+      .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
+      .where(pageWhere)
+      // NULLS LAST as in the indexes, so that they deliver the order and the scan stops after one page.
+      .orderBy(sql`${profiles.createdAt} desc nulls last`, sql`${profiles.userId} desc nulls last`)
+      .limit(SEARCH_PAGE_SIZE + 1);
+  }
+
+  async function page(where: SQL, cursorText: string | undefined, today: Date) {
+    const rows = await pageQuery(where, cursorText);
+    const shown = rows.slice(0, SEARCH_PAGE_SIZE);
+    const last = shown.at(-1);
+    return {
+      profiles: shown.map((r) => toProfileSummary(r as ProfileRow, today)),
+      next_cursor: rows.length > SEARCH_PAGE_SIZE && last ? encodeCursor(last.createdAt, last.id) : null,
+    };
+  }
+
+  /** An exact count up to the cap: on a million members "1000+" says enough and costs a bounded scan. */
+  function countQuery(where: SQL, q: Pick<Db, 'select'> = db) {
+    // Ordered like the page, so that the planner walks the same search index and stops at the cap,
+    // instead of joining all matches of a broad filter.
+    const inner = q.select({ one: sql`1` }).from(profiles).innerJoin(users, eq(users.id, profiles.userId)).where(where)
+      .orderBy(sql`${profiles.createdAt} desc nulls last`, sql`${profiles.userId} desc nulls last`)
+      .limit(SEARCH_COUNT_CAP + 1);
+    return q.select({ n: sql<number>`count(*)::int` }).from(inner.as('matches'));
+  }
+
+  async function cappedCount(where: SQL): Promise<{ n: number; capped: boolean }> {
+    // A bounded walk of at most 1,001 index entries: parallel workers cost more to start than they save,
+    // and the planner would otherwise pick them for broad filters on a large table.
+    const [{ n }] = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
+      return countQuery(where, tx);
+    });
+    return n > SEARCH_COUNT_CAP ? { n: SEARCH_COUNT_CAP, capped: true } : { n, capped: false };
+  }
+
+  function filtersOf(input: SearchInput): SearchFilters {
+    return { gender: input.gender, country: input.country, countryregion: input.countryregion, min_age: input.min_age, max_age: input.max_age };
+  }
+
   return {
-    /** Newest members first, keyset-paged. numResults is counted on the first page only. */
-    async search(viewerId: number | null, input: SearchInput): Promise<SearchPage> {
+    /** The query plans (EXPLAIN) of a search's page and count queries, for tests and the benchmark. */
+    async explain(viewerId: number | null, input: SearchInput, options: { seqscan?: boolean } = {}): Promise<{ page: string; count: string }> {
+      const where = and(visibility(viewerId), matchPredicate(filtersOf(input), clock()))!;
+      return db.transaction(async (tx) => {
+        // Without sequential scans the planner shows whether an index can serve the query at all.
+        if (options.seqscan === false) await tx.execute(sql`set local enable_seqscan = off`);
+        const plan = async (query: SQLWrapper) => {
+          const res = (await tx.execute(sql`explain ${query}`)) as unknown as { rows: Record<string, string>[] };
+          return res.rows.map((r) => r['QUERY PLAN']).join('\n');
+        };
+        const page = await plan(pageQuery(where, input.cursor));
+        await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
+        return { page, count: await plan(countQuery(where, tx)) };
+      });
+    },
+
+    /**
+     * Newest members first, keyset-paged on (created_at, user_id). The first page carries numResults and,
+     * when fewer than SIMILAR_RESULTS_THRESHOLD members match, similar results from relaxed filters
+     * (excluding the exact matches), with their own cursor. `similar` asks for a further page of those.
+     */
+    async search(viewerId: number | null, input: SearchInput): Promise<SearchResult> {
       const today = clock();
-      const range = birthDateRange(today, input.min_age, input.max_age);
-      const filters: SQL[] = [
-        eq(profiles.status, 'active'),
-        ne(users.status, 'deleted'),
-        sql`${profiles.birthDate} > ${range.after}`,
-        sql`${profiles.birthDate} <= ${range.onOrBefore}`,
-      ];
-      if (viewerId) filters.push(ne(profiles.userId, viewerId));
-      if (input.gender) filters.push(eq(profiles.gender, input.gender));
-      if (input.country) filters.push(eq(profiles.country, input.country));
-      const cursor = decodeCursor(input.cursor);
-      const where = and(...filters);
-      const pageWhere = cursor
-        ? and(where, or(lt(profiles.createdAt, cursor.createdAt), and(eq(profiles.createdAt, cursor.createdAt), lt(profiles.userId, cursor.id))))
-        : where;
-      const rows = await db
-        .select({ ...profileColumns, createdAt: profiles.createdAt })
-        .from(profiles)
-        .innerJoin(users, eq(users.id, profiles.userId))
-        .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
-        .where(pageWhere)
-        .orderBy(desc(profiles.createdAt), desc(profiles.userId))
-        .limit(SEARCH_PAGE_SIZE + 1);
-      const page = rows.slice(0, SEARCH_PAGE_SIZE);
-      const last = page.at(-1);
-      let numResults: number | null = null;
-      if (!cursor) {
-        const [{ n }] = await db
-          .select({ n: sql<number>`count(*)::int` })
-          .from(profiles)
-          .innerJoin(users, eq(users.id, profiles.userId))
-          .where(where);
-        numResults = n;
+      const filters = filtersOf(input);
+      const visible = visibility(viewerId);
+      const strict = matchPredicate(filters, today);
+      const firstPage = !decodeCursor(input.cursor);
+
+      if (input.similar) {
+        const relaxed = relaxFilters(filters, input.similar);
+        const similar = await page(and(visible, matchPredicate(relaxed, today), not(strict))!, input.cursor, today);
+        let similarCount: number | null = null;
+        if (firstPage) similarCount = (await cappedCount(and(visible, matchPredicate(relaxed, today), not(strict))!)).n;
+        return { profiles: [], numResults: null, numResults_capped: false, next_cursor: null, similar_results: { level: input.similar, filters: relaxed, ...similar }, similar_numResults: similarCount };
       }
-      return {
-        profiles: page.map((r) => toProfileSummary(r as ProfileRow, today)),
-        numResults,
-        next_cursor: rows.length > SEARCH_PAGE_SIZE && last ? encodeCursor(last.createdAt, last.id) : null,
-      };
+
+      const where = and(visible, strict)!;
+      if (!firstPage) return { ...(await page(where, input.cursor, today)), numResults: null, numResults_capped: false, similar_results: null, similar_numResults: null };
+
+      const [result, count] = await Promise.all([page(where, input.cursor, today), cappedCount(where)]);
+      let similarResults: SimilarResults | null = null;
+      let similarNum: number | null = null;
+      if (count.n < SIMILAR_RESULTS_THRESHOLD) {
+        // The first relaxation that finds enough others wins; otherwise the widest one that finds any.
+        let best: { level: SimilarLevel; relaxed: SearchFilters; n: number } | null = null;
+        let previous = '';
+        for (const level of SIMILAR_LEVELS) {
+          const relaxed = relaxFilters(filters, level);
+          const key = JSON.stringify(relaxed);
+          if (key === previous || key === JSON.stringify(filters)) continue;
+          previous = key;
+          const { n } = await cappedCount(and(visible, matchPredicate(relaxed, today), not(strict))!);
+          if (n > 0) best = { level, relaxed, n };
+          if (n >= SIMILAR_RESULTS_THRESHOLD) break;
+        }
+        if (best) {
+          const similar = await page(and(visible, matchPredicate(best.relaxed, today), not(strict))!, undefined, today);
+          similarResults = { level: best.level, filters: best.relaxed, ...similar };
+          similarNum = best.n;
+        }
+      }
+      return { ...result, numResults: count.n, numResults_capped: count.capped, similar_results: similarResults, similar_numResults: similarNum };
     },
   };
 }

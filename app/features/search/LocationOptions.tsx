@@ -1,0 +1,69 @@
+import { useEffect, useState } from 'react';
+import { Alert, Button, Spinner } from 'react-bootstrap';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../lib/api.ts';
+import { currentPosition, readGeoPermission, storedGeocode, storeGeocode, type Geocode, type GeoPermission } from './geolocation.ts';
+
+/**
+ * "Near me": the browser's position, turned into a place by /api/geocode.php, sets the country and region
+ * of the search. The result is stored (false after a failure), so the page remembers it.
+ */
+export function LocationOptions({ onPlace }: { onPlace: (place: Geocode) => void }) {
+  const { t } = useTranslation();
+  const [permission, setPermission] = useState<GeoPermission>('unknown');
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const [place, setPlace] = useState<Geocode | null>(null);
+
+  useEffect(() => {
+    let status: PermissionStatus | undefined;
+    const update = () => status && setPermission(status.state);
+    void readGeoPermission().then((r) => {
+      setPermission(r.state);
+      status = r.status;
+      status?.addEventListener('change', update);
+    });
+    const stored = storedGeocode();
+    if (stored) setPlace(stored);
+    return () => status?.removeEventListener('change', update);
+  }, []);
+
+  const locate = async () => {
+    setBusy(true);
+    setFailed(false);
+    try {
+      const position = await currentPosition();
+      const { geocode } = await api<{ geocode: Geocode | null }>(
+        `/api/geocode.php?lat=${position.coords.latitude.toFixed(5)}&lon=${position.coords.longitude.toFixed(5)}`, { retries: 1 });
+      if (!geocode) throw new Error('no place');
+      storeGeocode(geocode);
+      setPlace(geocode);
+      onPlace(geocode);
+    } catch {
+      storeGeocode(false);
+      setFailed(true);
+      void readGeoPermission().then((r) => setPermission(r.state));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (permission === 'unsupported') return null;
+  return (
+    <div className="d-flex flex-wrap align-items-center gap-2 mt-3" data-testid="location-options" data-permission={permission}>
+      {permission === 'denied' ? (
+        <span className="text-muted small" data-testid="location-denied">{t('member_search.denied')}</span>
+      ) : (
+        <Button variant="outline-secondary" size="sm" onClick={() => void locate()} disabled={busy} data-testid="near-me">
+          {busy ? <Spinner animation="border" size="sm" /> : <span aria-hidden="true">📍</span>} {t('member_search.near_me')}
+        </Button>
+      )}
+      {place && !failed && (
+        <span className="small text-muted" data-testid="location-place">
+          {t('member_search.your_place', { place: [place.city, place.region].filter(Boolean).join(', ') })}
+        </span>
+      )}
+      {failed && <Alert variant="warning" className="py-1 px-2 mb-0 small" data-testid="location-failed">{t('member_search.failed')}</Alert>}
+    </div>
+  );
+}

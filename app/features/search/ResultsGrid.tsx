@@ -1,0 +1,27 @@
+import { Button, Spinner } from 'react-bootstrap';
+import { useTranslation } from 'react-i18next';
+import type { ProfileSummary } from '#common/api-types.ts';
+import { ProfileCard } from '../../components/ProfileCard.tsx';
+
+/** A grid of profile cards with a "show more" button while there are further pages. */
+export function ResultsGrid(props: { profiles: ProfileSummary[]; hasMore: boolean; loading: boolean; onMore: () => void; testId: string; moreTestId: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <div className="row g-3" data-testid={props.testId}>
+        {props.profiles.map((p) => (
+          <div key={p.id} className="col-6 col-sm-4 col-lg-3 col-xl-2">
+            <ProfileCard profile={p} />
+          </div>
+        ))}
+      </div>
+      {props.hasMore && (
+        <div className="text-center my-4">
+          <Button variant="outline-primary" onClick={props.onMore} disabled={props.loading} data-testid={props.moreTestId}>
+            {props.loading ? <Spinner animation="border" size="sm" /> : t('search.load_more')}
+          </Button>
+        </div>
+      )}
+    </>
+  );
+}

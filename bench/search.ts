@@ -1,0 +1,232 @@
+/**
+ * npm run bench: member search on 1,000,000 profiles in PostgreSQL.
+ *
+ * Creates the database amora_bench (dropped again at the end) on BENCH_DATABASE_URL's server, seeds it with
+ * INSERT … SELECT generate_series, then measures GET /api/members.php of the real app over HTTP on localhost
+ * with 10 concurrent clients, next to a bare node:http baseline. Every figure is printed as `name: value unit`;
+ * the process exits with 1 when a target is missed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import http from 'node:http';
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import pg from 'pg';
+import { openDatabase } from '../server/db/client.ts';
+import { DEMO_EMAIL, DEMO_PASSWORD, seedDemoSite } from '../server/db/seed.ts';
+import { systemClock } from '../server/infra/clock.ts';
+import { createLogger } from '../server/infra/logger.ts';
+import { createServices } from '../server/services.ts';
+import { localStorage } from '../server/infra/storage.ts';
+import { searchSchema } from '../common/schemas.ts';
+import { COUNTRIES } from '../common/constants.ts';
+
+const PROFILES = Number(process.env.BENCH_PROFILES ?? 1_000_000);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10);
+const REQUESTS_PER_CLIENT = Number(process.env.BENCH_REQUESTS ?? 40);
+const P95_TARGET_MS = 50;
+const DEEP_PAGE = 50;
+const DEEP_PAGE_FACTOR = 1.5;
+const DB_NAME = 'amora_bench';
+
+const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const benchUrl = new URL(baseUrl);
+benchUrl.pathname = `/${DB_NAME}`;
+
+const failures: string[] = [];
+const figure = (name: string, value: number | string, unit: string) =>
+  console.log(`${name}: ${typeof value === 'number' ? (Number.isInteger(value) ? value : value.toFixed(2)) : value} ${unit}`);
+const target = (ok: boolean, what: string) => { if (!ok) failures.push(what); };
+
+async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: baseUrl });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+const COMBOS: Record<string, string> = {
+  no_filter: '',
+  gender: 'gender=female',
+  gender_country: 'gender=female&country=NL',
+  gender_country_age: 'gender=female&country=NL&min_age=25&max_age=40',
+  country_age: 'country=DE&min_age=30&max_age=50',
+};
+
+async function seed() {
+  // BENCH_REUSE=1 with BENCH_KEEP=1 from an earlier run skips seeding (for working on the queries).
+  if (process.env.BENCH_REUSE) {
+    const exists = await admin(async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB_NAME])).rowCount);
+    if (exists) return;
+  }
+  await admin(async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+    await c.query(`CREATE DATABASE ${DB_NAME}`);
+  });
+  const database = await openDatabase({ url: benchUrl.toString() });
+  await database.migrate();
+  const photosDir = mkdtempSync(join(tmpdir(), 'amora-bench-photos-'));
+  const { siteId } = await seedDemoSite(database.db, { photosDir, clock: systemClock, profileCount: 0 });
+  await database.close();
+  rmSync(photosDir, { recursive: true, force: true });
+
+  const c = new pg.Client({ connectionString: benchUrl.toString() });
+  await c.connect();
+  const started = performance.now();
+  await c.query('SELECT setseed(0.20261122)');
+  // 0.5% deleted, 1% invisible, 2% disabled profiles: the search must skip them all.
+  await c.query(`
+    INSERT INTO users (site_id, email, password_hash, status, invisible, signup_date)
+    SELECT $1, 'bench' || g || '@bench.invalid', '!', CASE WHEN g % 200 = 0 THEN 'deleted' ELSE 'active' END, g % 100 = 1,
+      now() - (${PROFILES} - g) * interval '30 seconds' - random() * interval '20 seconds'
+    FROM generate_series(1, ${PROFILES}) g`, [siteId]);
+  await c.query(`
+    WITH regs AS (SELECT country, array_agg(name ORDER BY code) AS names FROM regions GROUP BY country),
+    countries AS (SELECT $1::text[] AS list)
+    INSERT INTO profiles (user_id, name, gender, birth_date, country, region, status, created_at)
+    SELECT u.id, 'Member ' || u.id, p.gender, p.birth_date, p.country,
+      CASE WHEN random() < 0.8 THEN regs.names[1 + floor(random() * array_length(regs.names, 1))::int] END,
+      CASE WHEN u.id % 50 = 7 THEN 'disabled' ELSE 'active' END, u.signup_date
+    FROM users u
+    CROSS JOIN countries
+    CROSS JOIN LATERAL (SELECT
+      CASE WHEN random() < 0.55 THEN 'female' ELSE 'male' END AS gender,
+      (current_date - interval '18 years' - random() * interval '62 years')::date AS birth_date,
+      countries.list[1 + floor(random() * array_length(countries.list, 1))::int] AS country,
+      u.id AS uid) p
+    LEFT JOIN regs ON regs.country = p.country
+    WHERE u.email LIKE 'bench%'`, [COUNTRIES]);
+  await c.query('VACUUM ANALYZE users');
+  await c.query('VACUUM ANALYZE profiles');
+  const { rows } = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM profiles');
+  await c.end();
+  figure('seed_profiles', rows[0].n, 'rows');
+  figure('seed_time', (performance.now() - started) / 1000, 's');
+  target(rows[0].n >= PROFILES, `seeded ${rows[0].n} profiles, wanted ${PROFILES}`);
+}
+
+async function checkPlans() {
+  const database = await openDatabase({ url: benchUrl.toString() });
+  const services = createServices({ db: database.db, clock: systemClock, storage: localStorage(tmpdir()), logger: createLogger('error') });
+  for (const [name, query] of Object.entries(COMBOS)) {
+    const plans = await services.search.explain(1, searchSchema.parse(Object.fromEntries(new URLSearchParams(query))));
+    const seqScans = [plans.page, plans.count].filter((p) => /Seq Scan on profiles/.test(p)).length;
+    figure(`explain_${name}_seq_scans_on_profiles`, seqScans, 'plans');
+    target(seqScans === 0, `${name}: a sequential scan of profiles\n${plans.page}\n${plans.count}`);
+  }
+  await database.close();
+}
+
+function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+
+/** A GET over a kept-alive connection (node:http: the lightest client, so the figures measure the servers). */
+function get(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent, headers: { host: 'localhost', ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/** CLIENTS loops, each sending its requests one after another (keep-alive), like 10 busy browsers. */
+async function load(urls: string[], headers: Record<string, string>) {
+  const latencies: number[] = [];
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: CLIENTS }, async () => {
+    for (let i = 0; i < REQUESTS_PER_CLIENT; i++) {
+      const url = urls[next++ % urls.length];
+      const t0 = performance.now();
+      const res = await get(url, headers);
+      latencies.push(performance.now() - t0);
+      if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
+    }
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), rps: latencies.length / seconds };
+}
+
+async function measure(appPort: number, baselinePort: number) {
+  const base = `http://127.0.0.1:${appPort}`;
+  const login = await fetch(`${base}/api/user.php`, {
+    method: 'POST', headers: { 'content-type': 'application/json', host: 'localhost' },
+    body: JSON.stringify({ email: DEMO_EMAIL, password: DEMO_PASSWORD }),
+  });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
+  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const headers = { cookie, 'x-request-type': 'client' };
+
+  const baselineUrls = [`http://127.0.0.1:${baselinePort}/`];
+  await load(baselineUrls, {});
+  const baseline = await load(baselineUrls, {});
+  figure('baseline_node_http_p50', baseline.p50, 'ms');
+  figure('baseline_node_http_p95', baseline.p95, 'ms');
+  figure('baseline_node_http_throughput', Math.round(baseline.rps), 'req/s');
+
+  for (const [name, query] of Object.entries(COMBOS)) {
+    const first = `${base}/api/members.php?${query}`;
+    // Walk to page 50 once to learn its cursor.
+    let url = first;
+    for (let page = 1; page < DEEP_PAGE; page++) {
+      const body = JSON.parse((await get(url, headers)).body) as { next_cursor: string | null };
+      if (!body.next_cursor) throw new Error(`${name}: fewer than ${DEEP_PAGE} pages`);
+      url = `${first}${query ? '&' : ''}cursor=${body.next_cursor}`;
+    }
+    const deepUrl = url;
+    await load([first], headers);
+    const page1 = await load([first], headers);
+    const page50 = await load([deepUrl], headers);
+    figure(`search_${name}_page1_p50`, page1.p50, 'ms');
+    figure(`search_${name}_page1_p95`, page1.p95, 'ms');
+    figure(`search_${name}_page1_throughput`, Math.round(page1.rps), 'req/s');
+    figure(`search_${name}_page50_p50`, page50.p50, 'ms');
+    figure(`search_${name}_page50_p95`, page50.p95, 'ms');
+    figure(`search_${name}_page50_to_page1`, page50.p50 / page1.p50, 'x');
+    target(page1.p95 <= P95_TARGET_MS, `${name}: page 1 p95 ${page1.p95.toFixed(1)} ms > ${P95_TARGET_MS} ms`);
+    target(page50.p95 <= P95_TARGET_MS, `${name}: page 50 p95 ${page50.p95.toFixed(1)} ms > ${P95_TARGET_MS} ms`);
+    target(page50.p50 <= DEEP_PAGE_FACTOR * page1.p50, `${name}: page 50 (${page50.p50.toFixed(1)} ms) slower than ${DEEP_PAGE_FACTOR} × page 1 (${page1.p50.toFixed(1)} ms)`);
+  }
+}
+
+async function main() {
+  // The figures depend on the machine: say what it was doing.
+  figure('machine_cpu_cores', os.cpus().length, 'cores');
+  figure('machine_load_1min_before', os.loadavg()[0], 'runnable');
+  figure('bench_clients', CLIENTS, 'clients');
+  figure('bench_requests_per_run', CLIENTS * REQUESTS_PER_CLIENT, 'requests');
+  await seed();
+  await checkPlans();
+  const worker = new Worker(new URL('./server-worker.mjs', import.meta.url), { workerData: { url: benchUrl.toString() } });
+  try {
+    const ports = await new Promise<{ appPort: number; baselinePort: number }>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    await measure(ports.appPort, ports.baselinePort);
+  } finally {
+    worker.postMessage('close');
+    await new Promise((r) => worker.once('exit', r));
+    if (!process.env.BENCH_KEEP) await admin((c) => c.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`));
+  }
+  figure('machine_load_1min_after', os.loadavg()[0], 'runnable');
+  figure('targets_missed', failures.length, 'targets');
+  for (const f of failures) console.error(`MISSED: ${f}`);
+  process.exit(failures.length ? 1 : 0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(2);
+});

@@ -1,0 +1,4 @@
+CREATE INDEX "profiles_search_gender" ON "profiles" USING btree ("gender","created_at" DESC NULLS LAST,"user_id" DESC NULLS LAST) WHERE status = 'active';--> statement-breakpoint
+CREATE INDEX "profiles_search_country" ON "profiles" USING btree ("country","created_at" DESC NULLS LAST,"user_id" DESC NULLS LAST) WHERE status = 'active';--> statement-breakpoint
+CREATE INDEX "profiles_search_gender_country" ON "profiles" USING btree ("gender","country","created_at" DESC NULLS LAST,"user_id" DESC NULLS LAST) WHERE status = 'active';--> statement-breakpoint
+CREATE INDEX "profiles_search_region" ON "profiles" USING btree ("country","region","created_at" DESC NULLS LAST,"user_id" DESC NULLS LAST) WHERE status = 'active';
