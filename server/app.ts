@@ -19,6 +19,11 @@ import { membersRoutes } from './profiles/members.routes.ts';
 import type { Services } from './services.ts';
 import { settingsRoutes } from './settings/settings.routes.ts';
 import { photoRoutes } from './profiles/photos.routes.ts';
+import { firstTouchTracking } from './accounts/tracking.ts';
+import { signupRoutes } from './accounts/signup.routes.ts';
+import { pushRoutes } from './push/push.routes.ts';
+import { attachPushNotifications } from './push/push-notifications.ts';
+import { signupProfileRoutes } from './profiles/signup-profile.routes.ts';
 
 export interface AppDeps {
   services: Services;
@@ -45,6 +50,7 @@ function clientIp(c: { req: { header(n: string): string | undefined } }, env: En
 export function createApp(deps: AppDeps) {
   const { services, translator, env, logger } = deps;
   const app = new Hono<AppEnv>();
+  attachPushNotifications(services, translator);
 
   app.use(async (c, next) => {
     c.set('requestId', c.req.header('x-request-id')?.slice(0, 64) || randomUUID());
@@ -134,6 +140,7 @@ export function createApp(deps: AppDeps) {
     if (setCookie) setLocaleCookie(c, lang);
     await next();
   });
+  app.use(firstTouchTracking);
 
   const api = new Hono<AppEnv>();
   api.use(async (c, next) => {
@@ -141,7 +148,10 @@ export function createApp(deps: AppDeps) {
     c.header('Cache-Control', 'no-store');
   });
   api.route('/', settingsRoutes);
+  api.route('/', pushRoutes);
+  api.route('/', signupRoutes);
   api.route('/', accountsRoutes);
+  api.route('/', signupProfileRoutes);
   api.route('/', membersRoutes);
   api.route('/', chatRoutes);
   api.route('/', paymentsRoutes);

@@ -29,7 +29,12 @@ async function main() {
     logger.info(`Demo member: ${DEMO_EMAIL} / ${DEMO_PASSWORD}`);
   }
 
-  const services = createServices({ db: database.db, clock: systemClock, logger });
+  const services = createServices({
+    db: database.db, clock: systemClock, logger,
+    vapid: { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT },
+  });
+  // Generate or load the VAPID keys now, so that the first page already has the public key.
+  await services.push.vapidKeys();
   const translator = await createTranslator();
   const dev = env.NODE_ENV === 'development';
 

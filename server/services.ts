@@ -14,9 +14,11 @@ import { createSearchService } from './search/search.service.ts';
 import { createSettingsService } from './settings/settings.service.ts';
 import { createContentService } from './content/content.service.ts';
 import { CONTENT_DIR } from './paths.ts';
+import { createSignupService } from './accounts/signup.service.ts';
+import { createPushService, type VapidKeys } from './push/push.service.ts';
 
 /** Every service, wired once per process (or per test) with its dependencies passed in. */
-export function createServices(deps: { db: Db; clock: Clock; logger?: Pick<Logger, 'error'> }) {
+export function createServices(deps: { db: Db; clock: Clock; logger?: Pick<Logger, 'error'>; vapid?: Partial<VapidKeys> }) {
   const { db, clock } = deps;
   const events = createEventBus(deps.logger ?? { error: (m, ...r) => console.error(m, ...r) });
   const contactRules = createContactRules({ db });
@@ -31,6 +33,8 @@ export function createServices(deps: { db: Db; clock: Clock; logger?: Pick<Logge
     content: createContentService({ contentDir: CONTENT_DIR }),
     profiles,
     accounts: createAccountsService({ db, clock, profiles }),
+    signup: createSignupService({ db, clock }),
+    push: createPushService({ db, clock, vapid: deps.vapid, logger: deps.logger }),
     search: createSearchService({ db, clock }),
     likes: createLikesService({ db, clock, events, contactRules }),
     chat: createChatService({ db, clock, events, contactRules }),
