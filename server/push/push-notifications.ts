@@ -10,7 +10,7 @@ const attached = new WeakSet<object>();
 export function attachPushNotifications(services: Services, translator: Translator) {
   if (attached.has(services.events)) return;
   attached.add(services.events);
-  const { db, events, push } = services;
+  const { db, events } = services;
 
   async function people(recipientId: number, actorId: number) {
     const [recipient] = await db.select({ language: users.language }).from(users).where(eq(users.id, recipientId));
@@ -23,7 +23,7 @@ export function attachPushNotifications(services: Services, translator: Translat
     const who = await people(e.recipientId, e.senderId);
     if (!who) return;
     const url = `/chats/${e.conversationId}`;
-    await push.notify(e.recipientId, {
+    await services.push.notify(e.recipientId, {
       title: translator.t(who.lang, 'push.new_message_title', { name: who.name }),
       body: e.text.length > 120 ? `${e.text.slice(0, 119)}…` : e.text,
       checkUrl: url, openUrl: url, tag: `chat-${e.conversationId}`,
@@ -34,7 +34,7 @@ export function attachPushNotifications(services: Services, translator: Translat
     const who = await people(e.likedId, e.likerId);
     if (!who) return;
     const url = e.match ? '/likes/matches' : '/likes';
-    await push.notify(e.likedId, {
+    await services.push.notify(e.likedId, {
       title: translator.t(who.lang, e.match ? 'push.new_match_title' : 'push.new_like_title', { name: who.name }),
       body: translator.t(who.lang, e.match ? 'push.new_match_body' : 'push.new_like_body', { name: who.name }),
       checkUrl: url, openUrl: url, tag: 'likes',

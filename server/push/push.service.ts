@@ -1,3 +1,4 @@
+import type { Agent } from 'node:https';
 import { eq } from 'drizzle-orm';
 import webpush from 'web-push';
 import type { Db } from '../db/client.ts';
@@ -46,7 +47,10 @@ export function parseSubscription(value: unknown): PushSubscriptionJson {
  * Web push with VAPID. Keys come from the environment, or are generated once and kept in
  * app_secrets so that every instance signs with the same pair.
  */
-export function createPushService(deps: { db: Db; clock: Clock; vapid?: Partial<VapidKeys>; logger?: { error(m: string, ...r: unknown[]): void } }) {
+export function createPushService(deps: { db: Db; clock: Clock; vapid?: Partial<VapidKeys>; logger?: { error(m: string, ...r: unknown[]): void };
+  /** The HTTPS agent for push service requests (a proxy, or a test certificate). */
+  agent?: Agent;
+}) {
   const { db } = deps;
   let keys: Promise<VapidKeys> | undefined;
 
@@ -112,6 +116,7 @@ export function createPushService(deps: { db: Db; clock: Clock; vapid?: Partial<
           TTL: 24 * 60 * 60,
           urgency: 'normal',
           timeout: 10_000,
+          ...(deps.agent ? { agent: deps.agent } : {}),
         });
         return 'sent';
       } catch (error) {
