@@ -3,14 +3,11 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import type { ApiUser } from '#common/api-types.ts';
 import { isLanguage, type Language } from '#common/languages.ts';
 import { AUTH_COOKIE_MAX_AGE } from '#common/constants.ts';
-import type { SignupInput } from '#common/schemas.ts';
 import type { Db } from '../db/client.ts';
-import { conversationMembers, likes, profiles, sessions, users } from '../db/schema.ts';
+import { conversationMembers, likes, sessions, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
-import { AppError } from '../infra/errors.ts';
-import { addCredits } from '../credits/ledger.ts';
 import type { ProfilesService } from '../profiles/profiles.service.ts';
-import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
+import { dummyPasswordHash, verifyPassword } from './passwords.ts';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
