@@ -22,16 +22,13 @@ function readCookie(value: string | undefined): Tracking {
 export const firstTouchTracking: MiddlewareHandler<AppEnv> = async (c, next) => {
   const ctx = c.get('ctx');
   const stored = readCookie(getCookie(c, TRACKING_COOKIE));
-  if (Object.keys(stored).length) {
-    ctx.tracking = stored;
-  } else {
-    const current = trackingFrom(c.req.query());
-    ctx.tracking = current;
-    if (Object.keys(current).length && (c.req.method === 'GET' || c.req.method === 'HEAD')) {
-      setCookie(c, TRACKING_COOKIE, Buffer.from(JSON.stringify(current)).toString('base64url'), {
-        path: '/', httpOnly: true, sameSite: 'Lax', secure: ctx.baseUrl.startsWith('https:'), maxAge: TRACKING_COOKIE_MAX_AGE,
-      });
-    }
-  }
+  const first = Object.keys(stored).length === 0;
+  ctx.tracking = first ? trackingFrom(c.req.query()) : stored;
   await next();
+  // Set after the handler: page responses are built by the page renderer, not by this context.
+  if (first && Object.keys(ctx.tracking).length && (c.req.method === 'GET' || c.req.method === 'HEAD')) {
+    setCookie(c, TRACKING_COOKIE, Buffer.from(JSON.stringify(ctx.tracking)).toString('base64url'), {
+      path: '/', httpOnly: true, sameSite: 'Lax', secure: ctx.baseUrl.startsWith('https:'), maxAge: TRACKING_COOKIE_MAX_AGE,
+    });
+  }
 };

@@ -68,15 +68,19 @@ export function SignupProvider({ signedIn, children }: { signedIn: boolean; chil
       // A landing page's call to action signs up in the context of that member.
       const landing = /^\/members\/(\d+)\/landing/.exec(window.location.pathname);
       if (landing && !target.profileId) target = { profileId: Number(landing[1]) };
-      if (!signedIn && isSmartphone()) return;
       event.preventDefault();
       event.stopPropagation();
+      if (!signedIn && isSmartphone()) {
+        // Smartphones get the page; a member's landing page leads to sign-up for that member.
+        void navigate(target.profileId ? `/members/${target.profileId}/signup${anchor.search}` : `${anchor.pathname}${anchor.search}`);
+        return;
+      }
       openSignup(target);
     };
     // Capture phase: before React Router's link handler navigates.
     document.addEventListener('click', onClick, true);
     return () => document.removeEventListener('click', onClick, true);
-  }, [openSignup, signedIn]);
+  }, [navigate, openSignup, signedIn]);
 
   return (
     <SignupContext.Provider value={openSignup}>
