@@ -16,6 +16,10 @@ export function useUser(): ApiUser | null {
   useEffect(() => {
     client.setQueryData(['user'], root.user);
   }, [client, root.user]);
+  // Spec section 9: the first poll comes when polling starts (5 s), then every interval.
+  useEffect(() => {
+    if (polling && root.user) void client.invalidateQueries({ queryKey: ['user'] });
+  }, [client, polling, root.user]);
   const { data } = useQuery({
     queryKey: ['user'],
     queryFn: async () => (await api<{ user: ApiUser }>('/api/user.php', { retries: 0 })).user,

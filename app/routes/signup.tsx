@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Card } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { Link, redirect } from 'react-router';
@@ -14,14 +15,16 @@ export function loader({ context }: Route.LoaderArgs) {
 /** The sign-up page (smartphones, and anyone who opens /signup directly). */
 export default function Signup() {
   const { t } = useTranslation();
+  // Once the account exists, the log-in hint no longer applies.
+  const [accountStep, setAccountStep] = useState(true);
   return (
     <div className="container py-4 py-sm-5" style={{ maxWidth: 560 }}>
       <Card className="shadow-sm">
         <Card.Body className="p-3 p-sm-4">
           <h1 className="h3 mb-1">{t('signup.title')}</h1>
           <p className="text-muted">{t('signup.lead')}</p>
-          <SignupFlow variant="page" finishUrl="/members?signup-complete=1" />
-          <p className="mt-3 mb-0 text-center">{t('signup.have_account')} <Link to="/login">{t('nav.login')}</Link></p>
+          <SignupFlow variant="page" finishUrl="/members?signup-complete=1" onStepChange={(s) => setAccountStep(s === 'account')} />
+          {accountStep && <p className="mt-3 mb-0 text-center">{t('signup.have_account')} <Link to="/login">{t('nav.login')}</Link></p>}
         </Card.Body>
       </Card>
     </div>

@@ -16,7 +16,8 @@ export const test = base.extend<{ shot: (name: string) => Promise<void> }>({
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => {
       // A refused payment or message answers 402/401 on purpose, a taken sign-up address 409; the browser logs those requests.
-      if (m.type() === 'error' && !/status of (401|402|404|409)/.test(m.text())) errors.push(m.text());
+      // Chromium refuses the Push API in its private browser contexts and says so on the console.
+      if (m.type() === 'error' && !/status of (401|402|404|409)|Push API in incognito/.test(m.text())) errors.push(m.text());
     });
     await use(page);
     expect(errors, 'browser errors').toEqual([]);

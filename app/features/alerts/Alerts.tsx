@@ -72,7 +72,7 @@ export function Alerts({ user }: { user: ApiUser | null }) {
     <div className="container alert-area mt-3" data-testid="alert-area">
       {activation && !activationModal && (
         <Alert variant="warning" className="d-flex flex-wrap align-items-center gap-2" data-testid="alert-activation">
-          <span className="me-auto">{t('alerts.activation', { email: user.email })}</span>
+          <span className="me-auto text-break">{t('alerts.activation', { email: user.email })}</span>
           <ResendActivation variant="warning" />
         </Alert>
       )}
@@ -99,7 +99,7 @@ export function Alerts({ user }: { user: ApiUser | null }) {
           <Modal.Title className="h5">{t('signup_flow.complete_title')}</Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          <p>{t('signup_flow.complete_lead', { email: user.email })}</p>
+          <p className="text-break">{t('signup_flow.complete_lead', { email: user.email })}</p>
           <ResendActivation />
         </Modal.Body>
       </Modal>

@@ -71,13 +71,11 @@ export function usePushState() {
   const query = useQuery({
     queryKey: PUSH_STATE_KEY,
     queryFn: detectPushState,
-    initialData: 'unknown' as PushState,
-    initialDataUpdatedAt: 0,
     staleTime: Infinity,
     retry: false,
   });
   const set = useCallback((state: PushState) => client.setQueryData(PUSH_STATE_KEY, state), [client]);
-  return { state: query.data, set };
+  return { state: query.data ?? ('unknown' as PushState), set };
 }
 
 /**

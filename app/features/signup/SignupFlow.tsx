@@ -52,6 +52,13 @@ export function SignupFlow({ profile, variant, onProgress, onStepChange, finishU
   const [message, setMessage] = useState<{ result: SignupMessage; text: string } | null>(null);
   const index = SIGNUP_STEPS.indexOf(step);
 
+  const root = useRef<HTMLDivElement>(null);
+  const first = useRef(true);
+  useEffect(() => {
+    // A new step starts at its top, also on a long page on a small screen.
+    if (!first.current && variant === 'page') root.current?.closest('.card')?.scrollIntoView({ block: 'start' });
+    first.current = false;
+  }, [step, variant]);
   useEffect(() => {
     onStepChange?.(step);
     if (step === 'complete') onProgress?.(false);
@@ -64,7 +71,7 @@ export function SignupFlow({ profile, variant, onProgress, onStepChange, finishU
   );
 
   return (
-    <div data-testid="signup-flow" data-step={step} className={variant === 'page' ? 'signup-flow-page' : undefined}>
+    <div ref={root} data-testid="signup-flow" data-step={step} className={variant === 'page' ? 'signup-flow-page' : undefined}>
       {step !== 'account' && step !== 'complete' && (
         <div className="mb-3">
           <div className="small text-muted mb-1" data-testid="signup-step-label">{t('signup_flow.step_of', { step: index, total: SIGNUP_STEPS.length - 2 })}</div>
@@ -497,7 +504,7 @@ function CompleteStep({ user, message, profile, finishUrl }: { user: ApiUser | n
     <div data-testid="signup-step-complete" className="text-center">
       <div className="display-6 mb-2" aria-hidden>✉️</div>
       <h2 className="h4">{t('signup_flow.complete_title')}</h2>
-      <p>{t('signup_flow.complete_lead', { email: user?.email ?? '' })}</p>
+      <p className="text-break">{t('signup_flow.complete_lead', { email: user?.email ?? '' })}</p>
       <ResendActivation />
       {message && profile && message.result.status === 'sent' && (
         <Alert variant="success" className="text-start mt-3" data-testid="signup-message-sent">{t('signup_flow.message_sent', { name: profile.name })}</Alert>
