@@ -21,6 +21,9 @@ async function serverPushState(page: Page) {
   return (await (await page.request.get('/api/push.php')).json()).push.state as string;
 }
 
+/** The service worker's global scope, as far as these tests use it. */
+type SwScope = { clients: { matchAll(o: object): Promise<{ postMessage(m: unknown): void }[]> } };
+
 async function serviceWorker(context: BrowserContext) {
   return context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
 }
@@ -69,15 +72,15 @@ test('push: the service worker\'s click message navigates in-app when signed in'
   await newMember(page, info);
   await page.goto('/members');
   const sw = await serviceWorker(context);
-  await expect.poll(() => sw.evaluate(async () => (await (self as unknown as { clients: Clients }).clients.matchAll({ type: 'window' })).length)).toBeGreaterThan(0);
+  await expect.poll(() => sw.evaluate(async () => (await (self as unknown as SwScope).clients.matchAll({ type: 'window' })).length)).toBeGreaterThan(0);
   // NEW_PUSH_MESSAGE refreshes the member's counters at once.
   const refreshed = page.waitForRequest((r) => r.url().endsWith('/api/user.php') && r.method() === 'GET');
   await sw.evaluate(async () => {
-    for (const c of await (self as unknown as { clients: Clients }).clients.matchAll({ type: 'window' })) c.postMessage({ type: 'NEW_PUSH_MESSAGE', data: { title: 'x' } });
+    for (const c of await (self as unknown as SwScope).clients.matchAll({ type: 'window' })) c.postMessage({ type: 'NEW_PUSH_MESSAGE', data: { title: 'x' } });
   });
   await refreshed;
   await sw.evaluate(async () => {
-    for (const c of await (self as unknown as { clients: Clients }).clients.matchAll({ type: 'window' })) {
+    for (const c of await (self as unknown as SwScope).clients.matchAll({ type: 'window' })) {
       c.postMessage({ type: 'NEW_PUSH_CLICK', data: { checkUrl: '/likes', openUrl: '/likes' } });
     }
   });

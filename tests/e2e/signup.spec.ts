@@ -207,3 +207,16 @@ test('signed-in members are sent from sign-up to the members area', async ({ pag
   await page.goto('/signup');
   await expect(page).toHaveURL(/\/members$/);
 });
+
+test('complete-signup: visitors go to sign-up, members finish the steps without a language menu', async ({ page, shot }, info) => {
+  await page.goto('/complete-signup');
+  await expect(page).toHaveURL(/\/signup$/);
+  await page.request.post('/api/signup.php', {
+    headers: { 'x-forwarded-for': `10.200.${info.project.name === 'mobile' ? 1 : 2}.${Math.floor(Math.random() * 250) + 1}` },
+    data: { email: `complete.${info.project.name}.${Date.now()}@example.org`, name: 'Later', password: 'finish-later-1', date_of_birth: '1985-03-03', gender: 'female', country: 'DE' },
+  });
+  await page.goto('/complete-signup');
+  await expect(page.getByTestId('signup-flow')).toHaveAttribute('data-step', 'photo');
+  await expect(page.getByRole('button', { name: 'EN', exact: true })).toHaveCount(0);
+  await shot('complete-signup');
+});
