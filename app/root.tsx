@@ -21,7 +21,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     lang: ctx.lang,
     resources: ctx.translator.resources[ctx.lang],
-    settings,
+    settings: { ...settings, push_public_key: await ctx.services.push.publicKey() },
+    /** A stored or current traffic source (network), for sign-up gating. */
+    trafficsource: Boolean(ctx.tracking?.network),
     user,
     nonce: ctx.nonce,
   };

@@ -42,3 +42,15 @@ export const INTERESTS = [
   'relationship', 'kissing', 'massages', 'travelling', 'music', 'cooking', 'wine', 'dancing', 'sports',
   'movies', 'reading', 'nature', 'photography', 'art', 'fashion', 'fitness', 'gaming', 'roleplay',
 ] as const;
+
+/** Spec section 9: a deleted account can be reactivated by e-mail link for 14 days. */
+export const REACTIVATION_WINDOW_DAYS = 14;
+/** The first landing's tracking parameters, kept for the sign-up (first touch wins). */
+export const TRACKING_COOKIE = 'amora.tracking';
+export const TRACKING_COOKIE_MAX_AGE = 90 * 24 * 60 * 60;
+/** Alert dismissals, stored in localStorage as unix timestamps (spec section 3). */
+export const DISMISS_KEYS = {
+  enrich: 'hide-enrich-alert',
+  push: 'hide-push-notification-alert',
+  disabledNotifications: 'hide-disabled-notifications-alert',
+} as const;

@@ -89,3 +89,17 @@ export const orderSchema = z.object({
 });
 
 export const idempotencyKeySchema = z.string().min(8).max(100).regex(/^[A-Za-z0-9_-]+$/);
+
+export const SEXUALITIES = ['hetero', 'gay', 'lesbian', 'bi'] as const;
+export const ABOUT_MAX_LENGTH = 2000;
+
+/** The profile fields the sign-up steps set (who you look for, where you live, about you). */
+export const signupProfileSchema = z
+  .object({
+    sexuality: z.enum(SEXUALITIES, { error: 'errors.sexuality_invalid' }).optional(),
+    country: z.enum(COUNTRIES as [string, ...string[]], { error: 'errors.country_required' }).optional(),
+    region: z.string().trim().max(20, 'errors.region_invalid').nullable().optional(),
+    about: z.string().trim().max(ABOUT_MAX_LENGTH, 'errors.about_too_long').optional(),
+  })
+  .strict();
+export type SignupProfileInput = z.infer<typeof signupProfileSchema>;

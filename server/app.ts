@@ -28,6 +28,11 @@ import { blocksRoutes } from './blocks/blocks.routes.ts';
 import { profileRoutes } from './profiles/profile.routes.ts';
 import { geoRoutes } from './geo/geo.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
+import { firstTouchTracking } from './accounts/tracking.ts';
+import { signupRoutes } from './accounts/signup.routes.ts';
+import { pushRoutes } from './push/push.routes.ts';
+import { attachPushNotifications } from './push/push-notifications.ts';
+import { signupProfileRoutes } from './profiles/signup-profile.routes.ts';
 
 export interface AppDeps {
   services: Services;
@@ -56,6 +61,7 @@ function clientIp(c: { req: { header(n: string): string | undefined } }, env: En
 export function createApp(deps: AppDeps) {
   const { services, translator, env, logger } = deps;
   const app = new Hono<AppEnv>();
+  attachPushNotifications(services, translator);
 
   app.use(async (c, next) => {
     c.set('requestId', c.req.header('x-request-id')?.slice(0, 64) || randomUUID());
@@ -149,6 +155,7 @@ export function createApp(deps: AppDeps) {
     if (setCookie) setLocaleCookie(c, lang);
     await next();
   });
+  app.use(firstTouchTracking);
 
   const api = new Hono<AppEnv>();
   api.use(async (c, next) => {
@@ -156,9 +163,12 @@ export function createApp(deps: AppDeps) {
     c.header('Cache-Control', 'no-store');
   });
   api.route('/', settingsRoutes);
+  api.route('/', pushRoutes);
+  api.route('/', signupRoutes);
   api.route('/', accountsRoutes);
   // Before membersRoutes: the search owns GET /members.php (with search_fields applied).
   api.route('/', searchRoutes);
+  api.route('/', signupProfileRoutes);
   api.route('/', membersRoutes);
   api.route('/', chatRoutes);
   api.route('/', paymentsRoutes);

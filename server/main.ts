@@ -47,6 +47,7 @@ async function main() {
   const mailer = env.SMTP_URL ? createSmtpMailer(env.SMTP_URL) : outbox!;
   const services = createServices({
     db: database.db, clock: systemClock, logger, storage,
+    vapid: { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT },
     mail: { mailer, from: env.MAIL_FROM, publicUrl: (domain) => publicUrl(env, domain) },
   });
   if (outbox) logger.info(`No SMTP_URL: mails go to ${outbox.dir} (see /dev/outbox)`);
@@ -56,6 +57,8 @@ async function main() {
   void purge();
   const purgeTimer = setInterval(() => void purge(), PURGE_INTERVAL_MS);
   purgeTimer.unref();
+  // Generate or load the VAPID keys now, so that the first page already has the public key.
+  await services.push.vapidKeys();
   const translator = await createTranslator();
   const dev = env.NODE_ENV === 'development';
 

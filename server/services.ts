@@ -22,6 +22,8 @@ import type { PhotoStorage } from './infra/storage.ts';
 import { createPhotosService } from './photos/photos.service.ts';
 import { createBlocksService } from './blocks/blocks.service.ts';
 import { sharedGeo, type Geo } from './infra/geo/index.ts';
+import { createSignupService } from './accounts/signup.service.ts';
+import { createPushService, type VapidKeys } from './push/push.service.ts';
 
 /** Every service, wired once per process (or per test) with its dependencies passed in. */
 export function createServices(deps: {
@@ -33,6 +35,7 @@ export function createServices(deps: {
   /** Where mail goes; without it mails are kept in memory (tests that do not look at mail). */
   mail?: MailConfig;
   geo?: Geo;
+  vapid?: Partial<VapidKeys>;
 }) {
   const { db, clock, storage } = deps;
   const logger = deps.logger ?? { error: (m: string, ...r: unknown[]) => console.error(m, ...r) };
@@ -56,7 +59,9 @@ export function createServices(deps: {
     photos,
     blocks: createBlocksService({ db, clock }),
     profiles,
-    accounts: createAccountsService({ db, clock, profiles, events }),
+    accounts: createAccountsService({ db, clock, profiles }),
+    signup: createSignupService({ db, clock, events }),
+    push: createPushService({ db, clock, vapid: deps.vapid, logger }),
     mail,
     lifecycle,
     notifications,

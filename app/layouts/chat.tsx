@@ -5,6 +5,7 @@ import { useUser } from '../lib/user.ts';
 import { useRootData } from '../root.tsx';
 import { usePageTitlePrefix } from '../lib/title.ts';
 import { useLoggedOutRedirect } from './default.tsx';
+import { useMemberActivity } from '../lib/member-activity.ts';
 
 /** Bare: navigation and the conversation; the entry warning only for NL and DE. */
 export default function ChatLayout() {
@@ -12,6 +13,7 @@ export default function ChatLayout() {
   const user = useUser();
   useLoggedOutRedirect();
   usePageTitlePrefix(user);
+  useMemberActivity(user);
   const warnCountry = settings.geoip_country === 'NL' || settings.geoip_country === 'DE';
   return (
     <>

@@ -7,22 +7,27 @@ import { setAuthenticationRequiredHandler } from '../lib/api.ts';
 import { useUser } from '../lib/user.ts';
 import { useRootData } from '../root.tsx';
 import { usePageTitlePrefix } from '../lib/title.ts';
+import { useMemberActivity } from '../lib/member-activity.ts';
+import { Alerts } from '../features/alerts/Alerts.tsx';
+import { SignupProvider } from '../features/signup/SignupModal.tsx';
 
-/** Top navigation, alert area, page, footer with disclaimer, and the entry warning. */
+/** Top navigation, alert area, page, footer with disclaimer, the entry warning and the sign-up modal. */
 export default function DefaultLayout() {
   const { settings, lang } = useRootData();
   const user = useUser();
   useLoggedOutRedirect();
   usePageTitlePrefix(user);
+  useMemberActivity(user);
   return (
-    <>
+    <SignupProvider signedIn={Boolean(user)}>
       <TopNav user={user} siteName={settings.name} lang={lang} />
+      <Alerts user={user} />
       <main>
         <Outlet />
       </main>
       <Footer siteName={settings.name} />
       <EntryWarning enabled={settings.enable_site_entry_popup} signedIn={Boolean(user)} country={settings.geoip_country} countries={settings.countries} />
-    </>
+    </SignupProvider>
   );
 }
 

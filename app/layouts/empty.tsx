@@ -1,5 +1,13 @@
 import { Outlet } from 'react-router';
+import { SignupProvider } from '../features/signup/SignupModal.tsx';
+import { useRootData } from '../root.tsx';
 
+/** Only the page and the sign-up modal. */
 export default function EmptyLayout() {
-  return <Outlet />;
+  const { user } = useRootData();
+  return (
+    <SignupProvider signedIn={Boolean(user)}>
+      <Outlet />
+    </SignupProvider>
+  );
 }

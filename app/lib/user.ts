@@ -1,36 +1,32 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApiUser } from '#common/api-types.ts';
-import { POLL_INTERVAL_MS, POLL_START_DELAY_MS } from '#common/constants.ts';
 import { useRootData } from '../root.tsx';
+import { useDelayed, usePollInterval } from './activity.ts';
 import { api } from './api.ts';
-
-/** Polling starts a few seconds after the page loads, so the first paint is not slowed down. */
-function usePollingStarted(): boolean {
-  const [started, setStarted] = useState(false);
-  useEffect(() => {
-    const t = setTimeout(() => setStarted(true), POLL_START_DELAY_MS);
-    return () => clearTimeout(t);
-  }, []);
-  return started;
-}
 
 /** The signed-in member (or null), rendered by the server and re-fetched by polling. */
 export function useUser(): ApiUser | null {
   const root = useRootData();
-  const polling = usePollingStarted();
+  // Polling starts a few seconds after the page loads, so the first paint is not slowed down.
+  const polling = useDelayed();
+  const interval = usePollInterval();
   const client = useQueryClient();
   // A navigation re-runs the root loader: its fresher user replaces the cached one.
   useEffect(() => {
     client.setQueryData(['user'], root.user);
   }, [client, root.user]);
+  // Spec section 9: the first poll comes when polling starts (5 s), then every interval.
+  useEffect(() => {
+    if (polling && root.user) void client.invalidateQueries({ queryKey: ['user'] });
+  }, [client, polling, root.user]);
   const { data } = useQuery({
     queryKey: ['user'],
     queryFn: async () => (await api<{ user: ApiUser }>('/api/user.php', { retries: 0 })).user,
     initialData: root.user,
     enabled: Boolean(root.user) && polling,
-    refetchInterval: POLL_INTERVAL_MS,
-    staleTime: POLL_INTERVAL_MS,
+    refetchInterval: interval,
+    staleTime: interval,
   });
   return root.user ? (data ?? null) : null;
 }

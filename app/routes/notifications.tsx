@@ -8,6 +8,7 @@ import { requestContext } from '../context.ts';
 import { requireMemberId } from '#server/http/page-guards.server.ts';
 import { api, ApiError } from '../lib/api.ts';
 import { AccountSettings } from '../features/settings/AccountSettings.tsx';
+import { PushSettings } from '../features/push/PushSettings.tsx';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
@@ -60,7 +61,11 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
   return (
     <div className="container py-4" style={{ maxWidth: 760 }}>
       <h1 className="h3 mb-4">{t('notifications.title')}</h1>
-      {/* The push notification section (another component) goes first, above the e-mail settings. */}
+      <Card as="section" className="mb-4" data-testid="push-settings-section">
+        <Card.Body>
+          <PushSettings />
+        </Card.Body>
+      </Card>
       <DisabledReasons reasons={settings.notifications_disabled} email={loaderData.email} onChange={setSettings} />
       {error && <Alert variant="danger">{error}</Alert>}
 

@@ -2,11 +2,10 @@ import { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { AUTH_COOKIE, AUTH_COOKIE_MAX_AGE } from '#common/constants.ts';
 import { isLanguage, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from '#common/languages.ts';
-import { loginSchema, signupSchema } from '#common/schemas.ts';
+import { loginSchema } from '#common/schemas.ts';
 import { AppError, authenticationRequired } from '../infra/errors.ts';
 import type { AppEnv } from '../http/context.ts';
 import { jsonBody, parse, rateLimit, requireUserId, type C } from '../http/helpers.ts';
-import type { Tracking } from './accounts.service.ts';
 
 const isHttps = (c: C) => c.get('ctx').baseUrl.startsWith('https:');
 
@@ -16,17 +15,6 @@ export function setSessionCookie(c: C, token: string) {
 
 export function setLocaleCookie(c: C, lang: string) {
   setCookie(c, LOCALE_COOKIE, lang, { path: '/', sameSite: 'Lax', secure: isHttps(c), maxAge: LOCALE_COOKIE_MAX_AGE });
-}
-
-const TRACKING_KEYS = ['network', 'ref', 'sub1', 'sub2', 'sub3'] as const;
-
-function trackingFrom(body: Record<string, unknown>): Tracking {
-  const tracking: Tracking = {};
-  for (const key of TRACKING_KEYS) {
-    const v = body[key];
-    if (typeof v === 'string' && v.trim()) tracking[key] = v.trim().slice(0, 100);
-  }
-  return tracking;
 }
 
 async function userResponse(c: C, userId: number) {
@@ -69,20 +57,4 @@ export const accountsRoutes = new Hono<AppEnv>()
     await c.get('ctx').services.accounts.deleteSession(getCookie(c, AUTH_COOKIE));
     deleteCookie(c, AUTH_COOKIE, { path: '/', secure: isHttps(c) });
     return c.json({ ok: true });
-  })
-
-  /** Sign-up: creates the member, signs them in and answers {user}. */
-  .post('/signup.php', async (c) => {
-    const ctx = c.get('ctx');
-    rateLimit(c, ctx.services.rateLimits.signup);
-    const body = await jsonBody(c);
-    const tracking = trackingFrom(body);
-    const signups = ctx.site.signups;
-    if (signups !== 'all' && !(signups === 'with_trafficsource' && tracking.network)) throw new AppError(403, 'signup_disabled');
-    const input = parse(signupSchema(ctx.services.clock()), body);
-    const userId = await ctx.services.accounts.signup(ctx.site.id, ctx.site.signupCredits, input, ctx.lang, tracking);
-    const token = await ctx.services.accounts.createSession(userId, c.req.header('user-agent'));
-    setSessionCookie(c, token);
-    c.status(201);
-    return userResponse(c, userId);
   });

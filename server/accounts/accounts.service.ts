@@ -3,66 +3,20 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import type { ApiUser } from '#common/api-types.ts';
 import { isLanguage, type Language } from '#common/languages.ts';
 import { AUTH_COOKIE_MAX_AGE } from '#common/constants.ts';
-import type { SignupInput } from '#common/schemas.ts';
 import type { Db } from '../db/client.ts';
-import { conversationMembers, likes, profiles, sessions, users } from '../db/schema.ts';
+import { conversationMembers, likes, sessions, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError } from '../infra/errors.ts';
-import type { EventBus } from '../infra/events.ts';
 import { LOGIN_LOCK_ATTEMPTS, LOGIN_LOCK_MINUTES } from '#common/notifications.ts';
-import { addCredits } from '../credits/ledger.ts';
 import type { ProfilesService } from '../profiles/profiles.service.ts';
-import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
-
-export interface Tracking {
-  network?: string | null;
-  ref?: string | null;
-  sub1?: string | null;
-  sub2?: string | null;
-  sub3?: string | null;
-}
+import { dummyPasswordHash, verifyPassword } from './passwords.ts';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
-}
-
-export function createAccountsService(deps: { db: Db; clock: Clock; profiles: ProfilesService; events?: EventBus }) {
+export function createAccountsService(deps: { db: Db; clock: Clock; profiles: ProfilesService }) {
   const { db, clock } = deps;
 
   return {
-    async signup(siteId: number, signupCredits: number, input: SignupInput, language: Language, tracking: Tracking = {}): Promise<number> {
-      const [existing] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${input.email.toLowerCase()}`);
-      if (existing) throw new AppError(409, 'email_taken', {}, { email: 'errors.email_taken' });
-      const passwordHash = await hashPassword(input.password);
-      try {
-        const userId = await db.transaction(async (tx) => {
-          const [user] = await tx
-            .insert(users)
-            .values({
-              siteId, email: input.email, passwordHash, language, signupDate: clock(),
-              network: tracking.network ?? null, ref: tracking.ref ?? null,
-              sub1: tracking.sub1 ?? null, sub2: tracking.sub2 ?? null, sub3: tracking.sub3 ?? null,
-            })
-            .returning({ id: users.id });
-          await tx.insert(profiles).values({
-            userId: user.id, name: input.name, gender: input.gender, birthDate: input.date_of_birth,
-            country: input.country, createdAt: clock(),
-          });
-          if (signupCredits > 0) await addCredits(tx, user.id, signupCredits, 'signup_bonus', String(user.id));
-          return user.id;
-        });
-        deps.events?.emit('account.created', { userId });
-        return userId;
-      } catch (error) {
-        // Two sign-ups with one address at the same moment: the unique index decides.
-        if (isUniqueViolation(error)) throw new AppError(409, 'email_taken', {}, { email: 'errors.email_taken' });
-        throw error;
-      }
-    },
-
     /**
      * The user id for valid credentials, else null. Deleted accounts cannot log in.
      * LOGIN_LOCK_ATTEMPTS wrong passwords in a row block the account for LOGIN_LOCK_MINUTES

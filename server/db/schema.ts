@@ -90,6 +90,8 @@ export const users = pgTable('users', {
   sub2: text(),
   sub3: text(),
   signupDate: createdAt(),
+  /** Last time a page of the member was open (page-hidden beacon). */
+  lastActiveAt: timestamp({ withTimezone: true }),
 }, (t) => [
   uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
   check('users_credits_non_negative', sql`${t.credits} >= 0`),

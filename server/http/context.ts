@@ -20,6 +20,8 @@ export interface RequestContext {
   clientIp: string;
   geoipCountry: string | null;
   query: Record<string, string>;
+  /** First-touch tracking parameters (network, ref, sub1–sub3) of this visitor. */
+  tracking?: { network?: string | null; ref?: string | null; sub1?: string | null; sub2?: string | null; sub3?: string | null };
 }
 
 export type AppEnv = {

@@ -3,14 +3,14 @@ import type { AppEnv } from '../http/context.ts';
 
 export const settingsRoutes = new Hono<AppEnv>()
   /** Spec section 7: the request host is the forced domain; page query params pass through. */
-  .get('/settings.php', (c) => {
+  .get('/settings.php', async (c) => {
     const ctx = c.get('ctx');
     const selected = c.req.query('country')?.toUpperCase() ?? null;
     const settings = ctx.services.settings.publicSettings(ctx.site, {
       geoipCountry: ctx.geoipCountry,
       geoipSelectedCountry: selected && ctx.site.countries.includes(selected) ? selected : ctx.geoipCountry,
     });
-    return c.json({ settings });
+    return c.json({ settings: { ...settings, push_public_key: await ctx.services.push.publicKey() } });
   })
   .get('/companyinfo.php', async (c) => {
     const ctx = c.get('ctx');

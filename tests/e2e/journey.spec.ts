@@ -11,7 +11,9 @@ test('sign up, search, like, chat, buy credits and become premium', async ({ pag
   await acceptEntryWarning(page);
   await shot('01-index');
   await page.getByTestId('cta-signup').click();
-  await expect(page).toHaveURL(/\/signup$/);
+  // Smartphones get the sign-up page, larger screens the sign-up modal.
+  if (info.project.name === 'mobile') await expect(page).toHaveURL(/\/signup$/);
+  else await expect(page.getByTestId('signup-modal')).toBeVisible();
 
   // A broken form is refused with translated messages and nothing is created.
   await page.locator('#signup-email').fill(email);
@@ -28,7 +30,16 @@ test('sign up, search, like, chat, buy credits and become premium', async ({ pag
   await page.locator('#signup-name').fill('Journey');
   await page.locator('#signup-dob').fill('1990-05-05');
   await page.getByTestId('signup-submit').click();
-  await expect(page).toHaveURL(/\/members$/);
+  // The optional steps (photo, about me, push) are skipped; the last one confirms the e-mail address.
+  const flow = page.getByTestId('signup-flow');
+  for (const step of ['photo', 'looking', 'location', 'about', 'push']) {
+    await expect(flow).toHaveAttribute('data-step', step);
+    await page.getByTestId('signup-skip').click();
+  }
+  await expect(flow).toHaveAttribute('data-step', 'complete');
+  await page.getByTestId('signup-finish').click();
+  await expect(page).toHaveURL(/\/members(\?signup-complete=1)?$/);
+  if (info.project.name === 'mobile') await page.getByTestId('activation-modal').getByRole('button', { name: 'Close' }).click();
   await expect(page.getByTestId('nav-premium')).toBeAttached();
 
   // Search: filters, then paging appends results.

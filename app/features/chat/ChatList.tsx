@@ -4,18 +4,19 @@ import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import type { ChatSummary } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
-import { POLL_INTERVAL_MS } from '#common/constants.ts';
 import { api, ApiError } from '../../lib/api.ts';
+import { usePollInterval } from '../../lib/activity.ts';
 import { capBadge } from '../../lib/badges.ts';
 import { formatTime } from '../../lib/format.ts';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
 
 export function useChats(initial: ChatSummary[]) {
+  const interval = usePollInterval();
   return useQuery({
     queryKey: ['chats'],
     queryFn: async () => (await api<{ chats: ChatSummary[] }>('/api/chats.php')).chats,
     initialData: initial,
-    refetchInterval: POLL_INTERVAL_MS,
+    refetchInterval: interval,
     staleTime: 5_000,
   });
 }

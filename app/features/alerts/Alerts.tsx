@@ -1,0 +1,108 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Alert, Modal } from 'react-bootstrap';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import type { ApiUser } from '#common/api-types.ts';
+import { DISMISS_KEYS } from '#common/constants.ts';
+import { PushSettings } from '../push/PushSettings.tsx';
+import { usePushState } from '../push/push.ts';
+import { ResendActivation } from '../signup/SignupFlow.tsx';
+import { isSmartphone } from '../signup/SignupModal.tsx';
+
+type DismissKey = (typeof DISMISS_KEYS)[keyof typeof DISMISS_KEYS];
+
+function readDismissed(key: DismissKey): number | null {
+  try {
+    const v = Number(window.localStorage.getItem(key));
+    return Number.isFinite(v) && v > 0 ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Dismissal times (unix seconds) in localStorage; read after hydration so the server render stays the same. */
+function useDismissals() {
+  const [loaded, setLoaded] = useState(false);
+  const [dismissed, setDismissed] = useState<Partial<Record<DismissKey, number>>>({});
+  useEffect(() => {
+    const all: Partial<Record<DismissKey, number>> = {};
+    for (const key of Object.values(DISMISS_KEYS)) {
+      const v = readDismissed(key);
+      if (v) all[key] = v;
+    }
+    setDismissed(all);
+    setLoaded(true);
+  }, []);
+  const dismiss = useCallback((key: DismissKey) => {
+    const now = Math.floor(Date.now() / 1000);
+    try {
+      window.localStorage.setItem(key, String(now));
+    } catch {
+      // Private mode: the alert stays hidden for this page view only.
+    }
+    setDismissed((d) => ({ ...d, [key]: now }));
+  }, []);
+  return { loaded, isDismissed: (key: DismissKey) => !loaded || Boolean(dismissed[key]), dismiss };
+}
+
+/** Spec section 4: not confirmed, profile not disabled, and no disabled notifications. */
+export function needsActivationReminder(user: ApiUser): boolean {
+  return user.status === 'not_confirmed' && user.profile.status !== 'disabled' && user.notifications_disabled.length === 0;
+}
+
+/** The default layout's alert area for signed-in members (spec section 2). */
+export function Alerts({ user }: { user: ApiUser | null }) {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const { isDismissed, dismiss, loaded } = useDismissals();
+  const { state: pushState } = usePushState();
+  const [smartphone, setSmartphone] = useState(false);
+  useEffect(() => setSmartphone(isSmartphone()), []);
+  if (!user) return null;
+
+  const activation = needsActivationReminder(user);
+  const activationModal = activation && loaded && smartphone && params.has('signup-complete');
+  const closeActivationModal = () => {
+    const next = new URLSearchParams(params);
+    next.delete('signup-complete');
+    setParams(next, { replace: true });
+  };
+
+  return (
+    <div className="container alert-area mt-3" data-testid="alert-area">
+      {activation && !activationModal && (
+        <Alert variant="warning" className="d-flex flex-wrap align-items-center gap-2" data-testid="alert-activation">
+          <span className="me-auto text-break">{t('alerts.activation', { email: user.email })}</span>
+          <ResendActivation variant="warning" />
+        </Alert>
+      )}
+      {user.notifications_disabled.length > 0 && !isDismissed(DISMISS_KEYS.disabledNotifications) && (
+        <Alert variant="danger" dismissible onClose={() => dismiss(DISMISS_KEYS.disabledNotifications)} data-testid="alert-disabled-notifications">
+          {t('alerts.disabled_notifications')}{' '}
+          {user.notifications_disabled.map((r) => t(`alerts.disabled_reason.${r}`, { defaultValue: '' })).filter(Boolean).join(', ')}{' '}
+          <Link to="/notifications" className="alert-link">{t('alerts.disabled_notifications_link')}</Link>
+        </Alert>
+      )}
+      {user.profile.main_image === null && !isDismissed(DISMISS_KEYS.enrich) && (
+        <Alert variant="info" dismissible onClose={() => dismiss(DISMISS_KEYS.enrich)} data-testid="alert-photo">
+          {t('alerts.photo_missing')} <Link to="/profile" className="alert-link">{t('alerts.photo_missing_link')}</Link>
+        </Alert>
+      )}
+      {pushState === 'not_subscribed' && !isDismissed(DISMISS_KEYS.push) && (
+        <Alert variant="primary" dismissible onClose={() => dismiss(DISMISS_KEYS.push)} className="d-flex flex-wrap align-items-center gap-2" data-testid="alert-push">
+          <span className="me-auto">{t('alerts.push')}</span>
+          <PushSettings bare />
+        </Alert>
+      )}
+      <Modal show={Boolean(activationModal)} onHide={closeActivationModal} centered data-testid="activation-modal">
+        <Modal.Header closeButton closeLabel={t('signup_flow.close')}>
+          <Modal.Title className="h5">{t('signup_flow.complete_title')}</Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <p className="text-break">{t('signup_flow.complete_lead', { email: user.email })}</p>
+          <ResendActivation />
+        </Modal.Body>
+      </Modal>
+    </div>
+  );
+}

@@ -1,0 +1,547 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Alert, Button, Col, Form, ProgressBar, Row, Spinner } from 'react-bootstrap';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { run as suggestEmail } from '@zootools/email-spell-checker';
+import type { ApiUser, ProfileSummary } from '#common/api-types.ts';
+import { COUNTRIES, GENDERS, MIN_AGE } from '#common/constants.ts';
+import type { Language } from '#common/languages.ts';
+import { ABOUT_MAX_LENGTH, SEXUALITIES, signupSchema } from '#common/schemas.ts';
+import { api, ApiError } from '../../lib/api.ts';
+import { countryName } from '../../lib/format.ts';
+import { useHydrated } from '../../lib/hydrated.ts';
+import { useRootData } from '../../root.tsx';
+import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
+import { PushSettings } from '../push/PushSettings.tsx';
+import { pushCapable } from '../push/push.ts';
+import { uploadPhoto } from './upload.ts';
+
+export const SIGNUP_STEPS = ['account', 'photo', 'looking', 'location', 'about', 'push', 'complete'] as const;
+export type SignupStep = (typeof SIGNUP_STEPS)[number];
+
+const TRACKING = ['network', 'ref', 'sub1', 'sub2', 'sub3'] as const;
+type Field = 'email' | 'name' | 'password' | 'date_of_birth' | 'gender' | 'country' | 'signup_message';
+type SignupMessage = { status: 'sent'; conversation_id: number } | { status: 'draft' | 'failed'; code: string };
+
+/** Spec section 4: signups = all; with_trafficsource needs a (stored) network; otherwise invite-only. */
+export function useSignupInvited(): boolean {
+  const { settings, trafficsource } = useRootData();
+  const [params] = useSearchParams();
+  return settings.signups === 'all' || (settings.signups === 'with_trafficsource' && (trafficsource || Boolean(params.get('network'))));
+}
+
+interface Props {
+  /** Sign-up in the context of this member: step 0 carries a first message to them. */
+  profile?: ProfileSummary | null;
+  variant: 'modal' | 'page';
+  /** True from the first input until the flow is complete. */
+  onProgress?: (inProgress: boolean) => void;
+  onStepChange?: (step: SignupStep) => void;
+  /** Where the finished flow goes. */
+  finishUrl: string;
+  /** A signed-in member finishing an earlier sign-up starts after the account step. */
+  initialStep?: SignupStep;
+  initialUser?: ApiUser | null;
+}
+
+/** The sign-up steps: 0 account (and message), 1 photo, 2–4 about me, push opt-in, complete. */
+export function SignupFlow({ profile, variant, onProgress, onStepChange, finishUrl, initialStep = 'account', initialUser = null }: Props) {
+  const { t } = useTranslation();
+  const [step, setStep] = useState<SignupStep>(initialStep);
+  const [user, setUser] = useState<ApiUser | null>(initialUser);
+  const [message, setMessage] = useState<{ result: SignupMessage; text: string } | null>(null);
+  const index = SIGNUP_STEPS.indexOf(step);
+
+  const root = useRef<HTMLDivElement>(null);
+  const first = useRef(true);
+  useEffect(() => {
+    // A new step starts at its top, also on a long page on a small screen.
+    if (!first.current && variant === 'page') root.current?.closest('.card')?.scrollIntoView({ block: 'start' });
+    first.current = false;
+  }, [step, variant]);
+  useEffect(() => {
+    onStepChange?.(step);
+    if (step === 'complete') onProgress?.(false);
+    else if (step !== 'account') onProgress?.(true);
+  }, [step, onProgress, onStepChange]);
+
+  const next = () => setStep(SIGNUP_STEPS[Math.min(index + 1, SIGNUP_STEPS.length - 1)]);
+  const skip = (
+    <Button variant="link" className="text-muted" onClick={next} data-testid="signup-skip">{t('signup_flow.skip')}</Button>
+  );
+
+  return (
+    <div ref={root} data-testid="signup-flow" data-step={step} className={variant === 'page' ? 'signup-flow-page' : undefined}>
+      {step !== 'account' && step !== 'complete' && (
+        <div className="mb-3">
+          <div className="small text-muted mb-1" data-testid="signup-step-label">{t('signup_flow.step_of', { step: index, total: SIGNUP_STEPS.length - 2 })}</div>
+          <ProgressBar now={(index / (SIGNUP_STEPS.length - 1)) * 100} style={{ height: 6 }} />
+        </div>
+      )}
+      {step === 'account' && (
+        <AccountStep
+          profile={profile ?? null}
+          onStarted={() => onProgress?.(true)}
+          onDone={(u, m) => {
+            setUser(u);
+            setMessage(m);
+            next();
+          }}
+        />
+      )}
+      {step === 'photo' && <PhotoStep onDone={next} skip={skip} />}
+      {step === 'looking' && <LookingStep user={user} onDone={next} skip={skip} />}
+      {step === 'location' && <LocationStep user={user} onDone={next} skip={skip} />}
+      {step === 'about' && <AboutStep onDone={next} skip={skip} />}
+      {step === 'push' && <PushStep onDone={next} />}
+      {step === 'complete' && <CompleteStep user={user} message={message} profile={profile ?? null} finishUrl={finishUrl} />}
+    </div>
+  );
+}
+
+function useCountries() {
+  const { settings } = useRootData();
+  const { i18n } = useTranslation();
+  const lang = i18n.language as Language;
+  return useMemo(
+    () => (settings.countries.length ? settings.countries : COUNTRIES).map((c) => ({ code: c, name: countryName(c, lang) })).sort((a, b) => a.name.localeCompare(b.name, lang)),
+    [settings.countries, lang],
+  );
+}
+
+function AccountStep({ profile, onStarted, onDone }: { profile: ProfileSummary | null; onStarted: () => void; onDone: (u: ApiUser, m: { result: SignupMessage; text: string } | null) => void }) {
+  const { t } = useTranslation();
+  const { settings } = useRootData();
+  const [params] = useSearchParams();
+  const invited = useSignupInvited();
+  const hydrated = useHydrated();
+  const countries = useCountries();
+  const [email, setEmail] = useState('');
+  const [suggestion, setSuggestion] = useState<string | null>(null);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [offer, setOffer] = useState<null | 'login' | 'reactivate'>(null);
+  const [busy, setBusy] = useState(false);
+  const started = useRef(false);
+
+  const touched = () => {
+    if (!started.current) {
+      started.current = true;
+      onStarted();
+    }
+  };
+  const checkSuggestion = (value: string) => {
+    const s = value.includes('@') ? suggestEmail({ email: value.trim() }) : undefined;
+    setSuggestion(s && s.full !== value.trim().toLowerCase() ? s.full : null);
+  };
+
+  if (!invited) return <Alert variant="info" data-testid="signup-disabled">{t('errors.signup_disabled')}</Alert>;
+
+  const submit = async (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    touched();
+    const values = Object.fromEntries(new FormData(e.currentTarget)) as Record<string, string>;
+    const checked = signupSchema(new Date()).safeParse(values);
+    const next: Partial<Record<Field, string>> = {};
+    if (!checked.success) for (const issue of checked.error.issues) next[issue.path[0] as Field] ??= t(issue.message, { min_age: MIN_AGE });
+    if (profile && values.signup_message !== undefined && values.signup_message.length > settings.message_length) {
+      next.signup_message = t('errors.message_too_long', { max: settings.message_length });
+    }
+    setErrors(next);
+    if (!checked.success || Object.keys(next).length) return;
+    setFormError(null);
+    setOffer(null);
+    setBusy(true);
+    const tracking = Object.fromEntries(TRACKING.flatMap((k) => (params.get(k) ? [[k, params.get(k)]] : [])));
+    const extra = profile && values.signup_message?.trim() ? { profile_id: profile.id, signup_message: values.signup_message } : {};
+    try {
+      const res = await api<{ user: ApiUser; signup_message?: SignupMessage }>('/api/signup.php', {
+        method: 'POST', body: { ...checked.data, ...tracking, ...extra }, retries: 0,
+      });
+      onDone(res.user, res.signup_message ? { result: res.signup_message, text: values.signup_message ?? '' } : null);
+    } catch (err) {
+      if (err instanceof ApiError) {
+        if (err.code === 'email_taken') setOffer('login');
+        else if (err.code === 'account_deleted') setOffer('reactivate');
+        else {
+          setErrors(err.details as Partial<Record<Field, string>>);
+          if (!Object.keys(err.details).length) setFormError(err.message);
+        }
+      } else setFormError(t('errors.server_error'));
+      setBusy(false);
+    }
+  };
+
+  const field = (name: Field) => ({ name, isInvalid: Boolean(errors[name]), 'aria-describedby': `${name}-error`, onInput: touched });
+  const feedback = (name: Field) => <Form.Control.Feedback type="invalid" id={`${name}-error`}>{errors[name]}</Form.Control.Feedback>;
+
+  return (
+    <Form method="post" onSubmit={submit} noValidate data-testid="signup-form">
+      {profile && (
+        <div className="d-flex gap-3 align-items-start mb-3" data-testid="signup-member">
+          <div className="signup-member-photo flex-shrink-0"><ProfilePhoto profile={profile} className="rounded" /></div>
+          <Form.Group className="flex-grow-1" controlId="signup-message">
+            <Form.Label className="fw-semibold">{t('signup_flow.message_label', { name: profile.name })}</Form.Label>
+            <Form.Control as="textarea" rows={3} placeholder={t('signup_flow.message_placeholder')} {...field('signup_message')} />
+            {feedback('signup_message')}
+            <Form.Text>{t('signup_flow.message_note')}</Form.Text>
+          </Form.Group>
+        </div>
+      )}
+      {formError && <Alert variant="danger">{formError}</Alert>}
+      <Form.Group className="mb-3" controlId="signup-email">
+        <Form.Label>{t('fields.email')}</Form.Label>
+        <Form.Control
+          type="email" autoComplete="email" {...field('email')} value={email}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            setOffer(null);
+            if (suggestion) checkSuggestion(e.target.value);
+          }}
+          onBlur={(e) => checkSuggestion(e.target.value)}
+        />
+        {feedback('email')}
+        {suggestion && (
+          <div className="form-text" data-testid="email-suggestion">
+            {t('signup_flow.did_you_mean')}{' '}
+            <Button variant="link" className="p-0 align-baseline" onClick={() => { setEmail(suggestion); setSuggestion(null); }} data-testid="email-suggestion-apply">
+              {suggestion}
+            </Button>
+            ?
+          </div>
+        )}
+      </Form.Group>
+      {offer === 'login' && <LoginOffer email={email} />}
+      {offer === 'reactivate' && <ReactivateOffer email={email} />}
+      <Form.Group className="mb-3" controlId="signup-name">
+        <Form.Label>{t('fields.name')}</Form.Label>
+        <Form.Control autoComplete="nickname" {...field('name')} />
+        {feedback('name')}
+      </Form.Group>
+      <Form.Group className="mb-3" controlId="signup-password">
+        <Form.Label>{t('fields.password')}</Form.Label>
+        <Form.Control type="password" autoComplete="new-password" {...field('password')} />
+        {feedback('password')}
+      </Form.Group>
+      <Row>
+        <Col sm={6}>
+          <Form.Group className="mb-3" controlId="signup-dob">
+            <Form.Label>{t('fields.date_of_birth')}</Form.Label>
+            <Form.Control type="date" {...field('date_of_birth')} />
+            {feedback('date_of_birth')}
+          </Form.Group>
+        </Col>
+        <Col sm={6}>
+          <Form.Group className="mb-3" controlId="signup-gender">
+            <Form.Label>{t('fields.gender')}</Form.Label>
+            <Form.Select defaultValue="" {...field('gender')}>
+              <option value="" disabled>{t('fields.choose')}</option>
+              {GENDERS.map((g) => <option key={g} value={g}>{t(`gender.${g}`)}</option>)}
+            </Form.Select>
+            {feedback('gender')}
+          </Form.Group>
+        </Col>
+      </Row>
+      <Form.Group className="mb-3" controlId="signup-country">
+        <Form.Label>{t('fields.country')}</Form.Label>
+        <Form.Select defaultValue={settings.geoip_country ?? ''} {...field('country')}>
+          <option value="" disabled>{t('fields.choose')}</option>
+          {countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
+        </Form.Select>
+        {feedback('country')}
+      </Form.Group>
+      <p className="small text-muted">
+        {t('signup.terms_notice')} <Link to="/pages/terms">{t('footer.terms')}</Link> · <Link to="/pages/privacy">{t('footer.privacy')}</Link>
+      </p>
+      <Button type="submit" className="w-100" size="lg" disabled={busy || !hydrated} data-testid="signup-submit">
+        {busy && <Spinner size="sm" className="me-2" />}{t('signup.submit')}
+      </Button>
+    </Form>
+  );
+}
+
+/** Spec section 5: an existing active account is offered log-in, with the address filled in. */
+function LoginOffer({ email }: { email: string }) {
+  const { t } = useTranslation();
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const login = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api('/api/user.php', { method: 'POST', body: { email, password }, retries: 0 });
+      window.location.assign('/members');
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : t('errors.server_error'));
+      setBusy(false);
+    }
+  };
+  return (
+    <Alert variant="warning" data-testid="signup-login-offer">
+      <p className="mb-2">{t('signup_flow.email_taken_offer')}</p>
+      <Form.Control readOnly value={email} className="mb-2" aria-label={t('fields.email')} data-testid="signup-login-email" />
+      <Form.Control
+        type="password" autoComplete="current-password" placeholder={t('fields.password')} aria-label={t('fields.password')}
+        value={password} onChange={(e) => setPassword(e.target.value)} className="mb-2" data-testid="signup-login-password"
+      />
+      {error && <div className="text-danger small mb-2">{error}</div>}
+      <Button onClick={login} disabled={busy || !password} data-testid="signup-login-submit">{t('signup_flow.login_instead')}</Button>{' '}
+      <Link to={`/login?email=${encodeURIComponent(email)}`} className="btn btn-link">{t('signup_flow.login_page')}</Link>
+    </Alert>
+  );
+}
+
+/** Spec section 5: a deleted, not yet final account is offered reactivation by mail or customer service. */
+function ReactivateOffer({ email }: { email: string }) {
+  const { t } = useTranslation();
+  const [state, setState] = useState<'idle' | 'busy' | 'sent' | 'error'>('idle');
+  const [error, setError] = useState<string | null>(null);
+  const send = async () => {
+    setState('busy');
+    try {
+      await api('/api/reactivate.php', { method: 'POST', body: { email }, retries: 0 });
+      setState('sent');
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : t('errors.server_error'));
+      setState('error');
+    }
+  };
+  return (
+    <Alert variant="warning" data-testid="signup-reactivate-offer">
+      <p className="mb-2">{t('errors.account_deleted')}</p>
+      {state === 'sent' ? (
+        <p className="mb-0 fw-semibold" data-testid="signup-reactivate-sent">{t('signup_flow.reactivation_sent', { email })}</p>
+      ) : (
+        <>
+          <Button onClick={send} disabled={state === 'busy'} data-testid="signup-reactivate">{t('signup_flow.reactivate')}</Button>{' '}
+          <Link to="/pages/service" className="btn btn-link" data-testid="signup-service">{t('signup_flow.customer_service')}</Link>
+          {state === 'error' && <div className="text-danger small mt-2">{error}</div>}
+        </>
+      )}
+    </Alert>
+  );
+}
+
+function StepHeading({ title, lead }: { title: string; lead?: string }) {
+  return (
+    <>
+      <h2 className="h4 mb-1">{title}</h2>
+      {lead && <p className="text-muted">{lead}</p>}
+    </>
+  );
+}
+
+function PhotoStep({ onDone, skip }: { onDone: () => void; skip: React.ReactNode }) {
+  const { t } = useTranslation();
+  const [file, setFile] = useState<File | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => () => { if (preview) URL.revokeObjectURL(preview); }, [preview]);
+  const upload = async () => {
+    if (!file) return;
+    setError(null);
+    setProgress(0);
+    try {
+      await uploadPhoto(file, setProgress);
+      onDone();
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : t('errors.server_error'));
+      setProgress(null);
+    }
+  };
+  return (
+    <div data-testid="signup-step-photo">
+      <StepHeading title={t('signup_flow.photo_title')} lead={t('signup_flow.photo_lead')} />
+      {preview && <img src={preview} alt="" className="rounded mb-3 d-block" style={{ maxWidth: 180, maxHeight: 180, objectFit: 'cover' }} />}
+      <Form.Group controlId="signup-photo" className="mb-3">
+        <Form.Label className="visually-hidden">{t('signup_flow.photo_title')}</Form.Label>
+        <Form.Control
+          type="file" accept="image/jpeg,image/png,image/webp"
+          onChange={(e) => {
+            const f = (e.target as HTMLInputElement).files?.[0] ?? null;
+            setFile(f);
+            setPreview(f ? URL.createObjectURL(f) : null);
+          }}
+        />
+      </Form.Group>
+      {progress !== null && <ProgressBar now={progress} label={`${progress}%`} className="mb-3" data-testid="signup-photo-progress" />}
+      {error && <Alert variant="danger" data-testid="signup-photo-error">{error}</Alert>}
+      <div className="d-flex justify-content-between align-items-center">
+        {skip}
+        <Button onClick={upload} disabled={!file || progress !== null} data-testid="signup-photo-upload">{t('signup_flow.upload')}</Button>
+      </div>
+    </div>
+  );
+}
+
+async function saveProfile(body: Record<string, unknown>) {
+  await api('/api/signup-profile.php', { method: 'PUT', body });
+}
+
+function useSave(onDone: () => void) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const save = async (body: Record<string, unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await saveProfile(body);
+      onDone();
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : t('errors.server_error'));
+      setBusy(false);
+    }
+  };
+  return { busy, error, save };
+}
+
+function LookingStep({ user, onDone, skip }: { user: ApiUser | null; onDone: () => void; skip: React.ReactNode }) {
+  const { t } = useTranslation();
+  const [value, setValue] = useState<string>('');
+  const { busy, error, save } = useSave(onDone);
+  const gender = user?.profile.gender ?? 'male';
+  return (
+    <div data-testid="signup-step-looking">
+      <StepHeading title={t('signup_flow.looking_title')} lead={t('signup_flow.looking_lead')} />
+      <div className="d-grid gap-2 mb-3" role="radiogroup">
+        {SEXUALITIES.filter((s) => (gender === 'male' ? s !== 'lesbian' : s !== 'gay')).map((s) => (
+          <Form.Check
+            key={s} type="radio" id={`signup-looking-${s}`} name="sexuality" value={s} checked={value === s}
+            onChange={() => setValue(s)} label={t(`signup_flow.looking_${s}_${gender}`)} className="border rounded p-2 ps-5"
+          />
+        ))}
+      </div>
+      {error && <Alert variant="danger">{error}</Alert>}
+      <div className="d-flex justify-content-between align-items-center">
+        {skip}
+        <Button onClick={() => save({ sexuality: value })} disabled={!value || busy} data-testid="signup-next">{t('signup_flow.next')}</Button>
+      </div>
+    </div>
+  );
+}
+
+function LocationStep({ user, onDone, skip }: { user: ApiUser | null; onDone: () => void; skip: React.ReactNode }) {
+  const { t } = useTranslation();
+  const countries = useCountries();
+  const [country, setCountry] = useState(user?.profile.country ?? '');
+  const [region, setRegion] = useState('');
+  const [regions, setRegions] = useState<{ code: string; name: string }[]>([]);
+  const { busy, error, save } = useSave(onDone);
+  useEffect(() => {
+    if (!country) return;
+    let live = true;
+    void api<{ regions: { code: string; name: string }[] }>(`/api/regions.php?country=${country}`)
+      .then((r) => { if (live) setRegions(r.regions); })
+      .catch(() => { if (live) setRegions([]); });
+    return () => { live = false; };
+  }, [country]);
+  return (
+    <div data-testid="signup-step-location">
+      <StepHeading title={t('signup_flow.location_title')} lead={t('signup_flow.location_lead')} />
+      <Form.Group className="mb-3" controlId="signup-location-country">
+        <Form.Label>{t('fields.country')}</Form.Label>
+        <Form.Select value={country} onChange={(e) => { setCountry(e.target.value); setRegion(''); }}>
+          {countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
+        </Form.Select>
+      </Form.Group>
+      <Form.Group className="mb-3" controlId="signup-location-region">
+        <Form.Label>{t('signup_flow.region')}</Form.Label>
+        <Form.Select value={region} onChange={(e) => setRegion(e.target.value)} disabled={!regions.length}>
+          <option value="">{t('fields.choose')}</option>
+          {regions.map((r) => <option key={r.code} value={r.code}>{r.name}</option>)}
+        </Form.Select>
+      </Form.Group>
+      {error && <Alert variant="danger">{error}</Alert>}
+      <div className="d-flex justify-content-between align-items-center">
+        {skip}
+        <Button onClick={() => save({ country, region: region || null })} disabled={!country || busy} data-testid="signup-next">{t('signup_flow.next')}</Button>
+      </div>
+    </div>
+  );
+}
+
+function AboutStep({ onDone, skip }: { onDone: () => void; skip: React.ReactNode }) {
+  const { t } = useTranslation();
+  const [about, setAbout] = useState('');
+  const { busy, error, save } = useSave(onDone);
+  return (
+    <div data-testid="signup-step-about">
+      <StepHeading title={t('signup_flow.about_title')} lead={t('signup_flow.about_lead')} />
+      <Form.Group className="mb-3" controlId="signup-about">
+        <Form.Label className="visually-hidden">{t('signup_flow.about_title')}</Form.Label>
+        <Form.Control as="textarea" rows={5} maxLength={ABOUT_MAX_LENGTH} value={about} onChange={(e) => setAbout(e.target.value)} placeholder={t('signup_flow.about_placeholder')} />
+        <Form.Text>{about.length}/{ABOUT_MAX_LENGTH}</Form.Text>
+      </Form.Group>
+      {error && <Alert variant="danger">{error}</Alert>}
+      <div className="d-flex justify-content-between align-items-center">
+        {skip}
+        <Button onClick={() => save({ about })} disabled={!about.trim() || busy} data-testid="signup-next">{t('signup_flow.next')}</Button>
+      </div>
+    </div>
+  );
+}
+
+function PushStep({ onDone }: { onDone: () => void }) {
+  const { t } = useTranslation();
+  const capable = useHydrated() && pushCapable();
+  return (
+    <div data-testid="signup-step-push">
+      <StepHeading title={t('signup_flow.push_title')} lead={t('signup_flow.push_lead')} />
+      {capable ? <PushSettings compact onChange={(s) => { if (s === 'subscribed' || s === 'denied') onDone(); }} /> : <p>{t('push_settings.state_not_capable')}</p>}
+      <div className="d-flex justify-content-end mt-3">
+        <Button variant="link" className="text-muted" onClick={onDone} data-testid="signup-skip">{t('signup_flow.not_now')}</Button>
+      </div>
+    </div>
+  );
+}
+
+function CompleteStep({ user, message, profile, finishUrl }: { user: ApiUser | null; message: { result: SignupMessage; text: string } | null; profile: ProfileSummary | null; finishUrl: string }) {
+  const { t } = useTranslation();
+  return (
+    <div data-testid="signup-step-complete" className="text-center">
+      <div className="display-6 mb-2" aria-hidden>✉️</div>
+      <h2 className="h4">{t('signup_flow.complete_title')}</h2>
+      <p className="text-break">{t('signup_flow.complete_lead', { email: user?.email ?? '' })}</p>
+      <ResendActivation />
+      {message && profile && message.result.status === 'sent' && (
+        <Alert variant="success" className="text-start mt-3" data-testid="signup-message-sent">{t('signup_flow.message_sent', { name: profile.name })}</Alert>
+      )}
+      {message && profile && message.result.status !== 'sent' && (
+        <Alert variant="warning" className="text-start mt-3" data-testid="signup-message-draft">
+          <p className="mb-1">{message.result.code === 'insufficient_credits' ? t('signup_flow.message_draft', { name: profile.name }) : t('signup_flow.message_failed', { name: profile.name })}</p>
+          <blockquote className="small fst-italic mb-2">“{message.text}”</blockquote>
+          {message.result.code === 'insufficient_credits' && <a href="/credits" className="btn btn-secondary btn-sm" data-testid="signup-buy-credits">{t('signup_flow.buy_credits')}</a>}
+        </Alert>
+      )}
+      <a href={finishUrl} className="btn btn-primary btn-lg w-100 mt-3" data-testid="signup-finish">{t('signup_flow.finish')}</a>
+    </div>
+  );
+}
+
+/** Sends the activation mail again (POST /api/activation-mail.php {}). */
+export function ResendActivation({ variant = 'outline-primary' }: { variant?: string }) {
+  const { t } = useTranslation();
+  const [state, setState] = useState<'idle' | 'busy' | 'sent'>('idle');
+  const [error, setError] = useState<string | null>(null);
+  const resend = async () => {
+    setState('busy');
+    setError(null);
+    try {
+      await api('/api/activation-mail.php', { method: 'POST', body: {}, retries: 0 });
+      setState('sent');
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : t('errors.server_error'));
+      setState('idle');
+    }
+  };
+  if (state === 'sent') return <span className="fw-semibold" data-testid="activation-resent">{t('signup_flow.activation_resent')}</span>;
+  return (
+    <>
+      <Button variant={variant} size="sm" onClick={resend} disabled={state === 'busy'} data-testid="activation-resend">{t('signup_flow.resend')}</Button>
+      {error && <div className="text-danger small mt-1" data-testid="activation-error">{error}</div>}
+    </>
+  );
+}

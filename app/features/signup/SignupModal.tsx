@@ -1,0 +1,121 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { Modal } from 'react-bootstrap';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { ProfileSummary } from '#common/api-types.ts';
+import { api } from '../../lib/api.ts';
+import { SignupFlow } from './SignupFlow.tsx';
+
+interface OpenOptions {
+  /** Sign up in the context of this member (step 0 is a message to them). */
+  profileId?: number;
+}
+
+const SignupContext = createContext<(options?: OpenOptions) => void>(() => {});
+
+/** Opens sign-up the way spec section 2 says: members go to the search, smartphones to the page, others get the modal. */
+export function useOpenSignup() {
+  return useContext(SignupContext);
+}
+
+/** Smartphones: a narrow screen or a touch device's user agent. */
+export function isSmartphone(): boolean {
+  if (typeof window === 'undefined') return false;
+  return window.matchMedia('(max-width: 767.98px)').matches || /Android.+Mobile|iPhone|iPod|Windows Phone|Mobi/i.test(navigator.userAgent);
+}
+
+/** /signup, /signup-matches and /members/{id}/signup are sign-up entry points. */
+export function signupTarget(pathname: string): OpenOptions | null {
+  if (pathname === '/signup' || pathname === '/signup-matches') return {};
+  const m = /^\/members\/(\d+)\/signup$/.exec(pathname);
+  return m ? { profileId: Number(m[1]) } : null;
+}
+
+/**
+ * Provides the sign-up modal to a layout. Every link to a sign-up route opens it on larger screens,
+ * so the index call to action, the log-in page's link and landing pages need no special code.
+ */
+export function SignupProvider({ signedIn, children }: { signedIn: boolean; children: React.ReactNode }) {
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const [profile, setProfile] = useState<ProfileSummary | null>(null);
+  const [key, setKey] = useState(0);
+
+  const openSignup = useCallback((options: OpenOptions = {}) => {
+    if (signedIn) {
+      void navigate('/members');
+      return;
+    }
+    if (isSmartphone()) {
+      void navigate(options.profileId ? `/members/${options.profileId}/signup` : `/signup${window.location.search}`);
+      return;
+    }
+    setProfile(null);
+    setKey((k) => k + 1);
+    setOpen(true);
+    if (options.profileId) {
+      void api<{ profile: ProfileSummary }>(`/api/profile.php?id=${options.profileId}`).then((r) => setProfile(r.profile)).catch(() => setProfile(null));
+    }
+  }, [navigate, signedIn]);
+
+  useEffect(() => {
+    const onClick = (event: MouseEvent) => {
+      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      const anchor = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
+      if (!anchor || anchor.target === '_blank' || anchor.origin !== window.location.origin) return;
+      let target = signupTarget(anchor.pathname);
+      if (!target) return;
+      // A landing page's call to action signs up in the context of that member.
+      const landing = /^\/members\/(\d+)\/landing/.exec(window.location.pathname);
+      if (landing && !target.profileId) target = { profileId: Number(landing[1]) };
+      event.preventDefault();
+      event.stopPropagation();
+      if (!signedIn && isSmartphone()) {
+        // Smartphones get the page; a member's landing page leads to sign-up for that member.
+        void navigate(target.profileId ? `/members/${target.profileId}/signup${anchor.search}` : `${anchor.pathname}${anchor.search}`);
+        return;
+      }
+      openSignup(target);
+    };
+    // Capture phase: before React Router's link handler navigates.
+    document.addEventListener('click', onClick, true);
+    return () => document.removeEventListener('click', onClick, true);
+  }, [navigate, openSignup, signedIn]);
+
+  return (
+    <SignupContext.Provider value={openSignup}>
+      {children}
+      {open && <SignupModal key={key} profile={profile} onClose={() => setOpen(false)} />}
+    </SignupContext.Provider>
+  );
+}
+
+function SignupModal({ profile, onClose }: { profile: ProfileSummary | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [inProgress, setInProgress] = useState(false);
+  const [created, setCreated] = useState(false);
+  const [show, setShow] = useState(true);
+  const onProgress = useCallback((v: boolean) => setInProgress(v), []);
+  const onStepChange = useCallback((step: string) => { if (step !== 'account') setCreated(true); }, []);
+  const finishUrl = useMemo(() => '/members', []);
+  const exited = () => {
+    // Closed after the account exists: the member is signed in now, the page must know it.
+    if (created) window.location.assign('/members');
+    else onClose();
+  };
+  return (
+    <Modal
+      show={show} onHide={() => setShow(false)} onExited={exited} centered scrollable size="lg"
+      // Spec section 2: while sign-up is in progress, neither the backdrop nor Escape closes it.
+      backdrop={inProgress ? 'static' : true} keyboard={!inProgress}
+      data-testid="signup-modal" data-in-progress={inProgress ? 'true' : 'false'} aria-labelledby="signup-modal-title"
+    >
+      <Modal.Header closeButton closeLabel={t('signup_flow.close')}>
+        <Modal.Title id="signup-modal-title" className="h5">{profile ? t('signup_flow.title_member', { name: profile.name }) : t('signup.title')}</Modal.Title>
+      </Modal.Header>
+      <Modal.Body>
+        <SignupFlow variant="modal" profile={profile} onProgress={onProgress} onStepChange={onStepChange} finishUrl={finishUrl} />
+      </Modal.Body>
+    </Modal>
+  );
+}

@@ -1,0 +1,41 @@
+import { Card, Col, Row } from 'react-bootstrap';
+import { useTranslation } from 'react-i18next';
+import { redirect } from 'react-router';
+import { MAX_AGE, MIN_AGE } from '#common/constants.ts';
+import type { Route } from './+types/signup-matches';
+import { requestContext } from '../context.ts';
+import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
+import { SignupFlow } from '../features/signup/SignupFlow.tsx';
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const ctx = context.get(requestContext);
+  if (ctx.userId) throw redirect('/members');
+  const page = await ctx.services.search.search(null, { min_age: MIN_AGE, max_age: MAX_AGE });
+  return { matches: page.profiles.slice(0, 6) };
+}
+
+/** Sign-up with a few matching members shown above the form. */
+export default function SignupMatches({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  return (
+    <div className="container py-4" style={{ maxWidth: 720 }}>
+      <h1 className="h3 text-center">{t('signup_flow.matches_title')}</h1>
+      <p className="text-center text-muted">{t('signup_flow.matches_lead')}</p>
+      <Row xs={3} md={6} className="g-2 mb-4" data-testid="signup-matches">
+        {loaderData.matches.map((p) => (
+          <Col key={p.id}>
+            <div className="text-center small">
+              <ProfilePhoto profile={p} className="rounded w-100" />
+              <div className="text-truncate mt-1">{p.name}, {p.age}</div>
+            </div>
+          </Col>
+        ))}
+      </Row>
+      <Card className="shadow-sm mx-auto" style={{ maxWidth: 560 }}>
+        <Card.Body className="p-3 p-sm-4">
+          <SignupFlow variant="page" finishUrl="/members?signup-complete=1" />
+        </Card.Body>
+      </Card>
+    </div>
+  );
+}

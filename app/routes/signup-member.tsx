@@ -1,0 +1,39 @@
+import { useState } from 'react';
+import { Card } from 'react-bootstrap';
+import { useTranslation } from 'react-i18next';
+import { data, Link, redirect } from 'react-router';
+import { orNotFound } from '#server/http/page-guards.server.ts';
+import type { Route } from './+types/signup-member';
+import { requestContext } from '../context.ts';
+import { SignupFlow } from '../features/signup/SignupFlow.tsx';
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const ctx = context.get(requestContext);
+  const id = Number(params.id);
+  if (!Number.isSafeInteger(id) || id <= 0) throw data(null, { status: 404 });
+  if (ctx.userId) throw redirect(`/members/${id}`);
+  return { profile: await orNotFound(ctx.services.profiles.detail(null, id)) };
+}
+
+export function meta({ data: d }: Route.MetaArgs) {
+  return d ? [{ title: `${d.profile.name}, ${d.profile.age}` }] : [];
+}
+
+/** Sign-up in the context of a member: step 0 is a first message to them. */
+export default function SignupMember({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  // Once the account exists, the log-in hint no longer applies.
+  const [accountStep, setAccountStep] = useState(true);
+  const { profile } = loaderData;
+  return (
+    <div className="container py-4 py-sm-5" style={{ maxWidth: 560 }}>
+      <Card className="shadow-sm">
+        <Card.Body className="p-3 p-sm-4">
+          <h1 className="h3 mb-3">{t('signup_flow.title_member', { name: profile.name })}</h1>
+          <SignupFlow variant="page" profile={profile} finishUrl="/members?signup-complete=1" onStepChange={(s) => setAccountStep(s === 'account')} />
+          {accountStep && <p className="mt-3 mb-0 text-center">{t('signup.have_account')} <Link to={`/login?redirect=/members/${profile.id}`}>{t('nav.login')}</Link></p>}
+        </Card.Body>
+      </Card>
+    </div>
+  );
+}

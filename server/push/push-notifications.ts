@@ -1,0 +1,43 @@
+import { eq } from 'drizzle-orm';
+import { isLanguage } from '#common/languages.ts';
+import { profiles, users } from '../db/schema.ts';
+import type { Translator } from '../i18n/i18n.ts';
+import type { Services } from '../services.ts';
+
+const attached = new WeakSet<object>();
+
+/** New messages and likes reach subscribed members as web push notifications, in their own language. */
+export function attachPushNotifications(services: Services, translator: Translator) {
+  if (attached.has(services.events)) return;
+  attached.add(services.events);
+  const { db, events } = services;
+
+  async function people(recipientId: number, actorId: number) {
+    const [recipient] = await db.select({ language: users.language }).from(users).where(eq(users.id, recipientId));
+    const [actor] = await db.select({ name: profiles.name }).from(profiles).where(eq(profiles.userId, actorId));
+    if (!recipient || !actor) return null;
+    return { lang: isLanguage(recipient.language) ? recipient.language : 'en', name: actor.name } as const;
+  }
+
+  events.on('message.sent', async (e) => {
+    const who = await people(e.recipientId, e.senderId);
+    if (!who) return;
+    const url = `/chats/${e.conversationId}`;
+    await services.push.notify(e.recipientId, {
+      title: translator.t(who.lang, 'push.new_message_title', { name: who.name }),
+      body: e.text.length > 120 ? `${e.text.slice(0, 119)}…` : e.text,
+      checkUrl: url, openUrl: url, tag: `chat-${e.conversationId}`,
+    });
+  });
+
+  events.on('like.created', async (e) => {
+    const who = await people(e.likedId, e.likerId);
+    if (!who) return;
+    const url = e.match ? '/likes/matches' : '/likes';
+    await services.push.notify(e.likedId, {
+      title: translator.t(who.lang, e.match ? 'push.new_match_title' : 'push.new_like_title', { name: who.name }),
+      body: translator.t(who.lang, e.match ? 'push.new_match_body' : 'push.new_like_body', { name: who.name }),
+      checkUrl: url, openUrl: url, tag: 'likes',
+    });
+  });
+}
