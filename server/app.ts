@@ -31,7 +31,6 @@ import { searchRoutes } from './search/search.routes.ts';
 import { firstTouchTracking } from './accounts/tracking.ts';
 import { signupRoutes } from './accounts/signup.routes.ts';
 import { pushRoutes } from './push/push.routes.ts';
-import { attachPushNotifications } from './push/push-notifications.ts';
 import { signupProfileRoutes } from './profiles/signup-profile.routes.ts';
 
 export interface AppDeps {
@@ -61,7 +60,6 @@ function clientIp(c: { req: { header(n: string): string | undefined } }, env: En
 export function createApp(deps: AppDeps) {
   const { services, translator, env, logger } = deps;
   const app = new Hono<AppEnv>();
-  attachPushNotifications(services, translator);
 
   app.use(async (c, next) => {
     c.set('requestId', c.req.header('x-request-id')?.slice(0, 64) || randomUUID());

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
 import { createApp } from './app.ts';
+import { attachPushNotifications } from './push/push-notifications.ts';
 import { openDatabase } from './db/client.ts';
 import { isSeeded, seedDemoSite, DEMO_EMAIL, DEMO_PASSWORD } from './db/seed.ts';
 import { loadEnv } from './env.ts';
@@ -60,6 +61,8 @@ async function main() {
   // Generate or load the VAPID keys now, so that the first page already has the public key.
   await services.push.vapidKeys();
   const translator = await createTranslator();
+  // New messages and likes reach subscribed members by push.
+  attachPushNotifications(services, translator);
   const dev = env.NODE_ENV === 'development';
 
   let vite: import('vite').ViteDevServer | undefined;

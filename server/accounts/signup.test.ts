@@ -159,7 +159,7 @@ describe.each(DATABASE_KINDS)('sign-up on %s', (kind) => {
     const { client, user } = await signUp(t);
     const badRegion = await client.put('/api/signup-profile.php', { region: 'BY' });
     expect(badRegion.status).toBe(400);
-    expect(badRegion.body.error).toMatchObject({ code: 'region_invalid', message: 'Choose a region in your country.' });
+    expect(badRegion.body.error).toMatchObject({ code: 'region_invalid', message: 'Choose a region of the country you selected.' });
     expect((await client.put('/api/signup-profile.php', { sexuality: 'robot' })).body.error.code).toBe('sexuality_invalid');
     expect((await client.put('/api/signup-profile.php', { about: 'x'.repeat(2001) })).body.error.code).toBe('about_too_long');
     expect((await client.put('/api/signup-profile.php', { name: 'Renamed' })).status).toBe(400);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createApp } from '../../server/app.ts';
+import { attachPushNotifications } from '../../server/push/push-notifications.ts';
 import { openDatabase, type Database } from '../../server/db/client.ts';
 import { seedDemoSite } from '../../server/db/seed.ts';
 import { loadEnv } from '../../server/env.ts';
@@ -89,6 +90,7 @@ export async function createTestApp(
   const mail = options.smtpUrl ? { mailer: createSmtpMailer(options.smtpUrl), from: env.MAIL_FROM } : undefined;
   const services = createServices({ db: database.db, clock, storage: localStorage(photosDir), logger: createLogger('error'), mail });
   translator ??= createTranslator();
+  attachPushNotifications(services, await translator);
   const app = createApp({
     services, translator: await translator, env, logger: createLogger('silent'), photosDir,
   });
