@@ -11,7 +11,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   if (ctx.userId) throw redirect('/members');
   const page = await ctx.services.search.search(null, { min_age: MIN_AGE, max_age: MAX_AGE });
-  return { matches: page.profiles.slice(0, 6) };
+  // Members with a photo first: they are what makes a visitor want to sign up.
+  const withPhoto = page.profiles.filter((p) => p.main_image?.status === 'active');
+  return { matches: [...withPhoto, ...page.profiles.filter((p) => !withPhoto.includes(p))].slice(0, 6) };
 }
 
 /** Sign-up with a few matching members shown above the form. */
@@ -21,7 +23,7 @@ export default function SignupMatches({ loaderData }: Route.ComponentProps) {
     <div className="container py-4" style={{ maxWidth: 720 }}>
       <h1 className="h3 text-center">{t('signup_flow.matches_title')}</h1>
       <p className="text-center text-muted">{t('signup_flow.matches_lead')}</p>
-      <Row xs={3} md={6} className="g-2 mb-4" data-testid="signup-matches">
+      <Row xs={3} md={6} className="g-2 mb-4 signup-matches" data-testid="signup-matches">
         {loaderData.matches.map((p) => (
           <Col key={p.id}>
             <div className="text-center small">
