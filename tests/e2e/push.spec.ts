@@ -111,15 +111,11 @@ test('alerts: photo missing and push offer stay hidden once dismissed (unix time
 
 test('alerts: the activation reminder resends the link', async ({ page }, info) => {
   await newMember(page, info);
-  let body: unknown = null;
-  await page.route('**/api/activate.php', async (route) => {
-    body = route.request().postDataJSON();
-    await route.fulfill({ status: 200, contentType: 'application/json', body: '{"ok":true}' });
-  });
   await page.goto('/members');
+  const sent = page.waitForResponse((r) => r.url().endsWith('/api/activation-mail.php') && r.request().method() === 'POST');
   await page.getByTestId('alert-activation').getByTestId('activation-resend').click();
+  expect((await sent).status()).toBe(200);
   await expect(page.getByTestId('activation-resent')).toHaveText('A new link is on its way.');
-  expect(body).toEqual({});
 });
 
 test('alerts: disabled e-mail notifications link to the settings and can be dismissed', async ({ page, shot }, info) => {
@@ -160,9 +156,11 @@ test('the page-hidden beacon is sent when the page becomes hidden', async ({ pag
   await newMember(page, info);
   await page.goto('/members');
   await page.waitForFunction(() => document.readyState === 'complete');
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
-    document.dispatchEvent(new Event('visibilitychange'));
-  });
-  await expect.poll(() => page.evaluate(() => (window as unknown as { beacons: unknown[] }).beacons)).toEqual([{ url: '/api/page-hidden.php', status: 204 }]);
+  await page.evaluate(() => Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true }));
+  // The listener is attached once the page is interactive: hide the page until a beacon goes out.
+  await expect.poll(() => page.evaluate(() => {
+    const w = window as unknown as { beacons: unknown[] };
+    if (!w.beacons.length) document.dispatchEvent(new Event('visibilitychange'));
+    return w.beacons;
+  }), { timeout: 15_000 }).toEqual([{ url: '/api/page-hidden.php', status: 204 }]);
 });

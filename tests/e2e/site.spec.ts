@@ -49,7 +49,7 @@ test('footer pages render in every layout width', async ({ page }) => {
   }
 });
 
-test('a member landing page invites visitors to sign up and keeps the tracking parameters', async ({ page, shot }) => {
+test('a member landing page invites visitors to sign up and keeps the tracking parameters', async ({ page, shot }, info) => {
   await page.goto('/members');
   await acceptEntryWarning(page);
   const href = await page.getByTestId('profile-card').first().getAttribute('href');
@@ -57,5 +57,9 @@ test('a member landing page invites visitors to sign up and keeps the tracking p
   await expect(page.getByRole('heading', { level: 1 })).toContainText('is waiting for you');
   await shot('member-landing');
   await page.getByTestId('landing-signup').click();
-  await expect(page).toHaveURL(/\/signup\?network=partner&sub1=spring$/);
+  // Smartphones get the sign-up page, others the sign-up modal; the campaign's parameters come along.
+  if (info.project.name === 'mobile') await expect(page).toHaveURL(/\/signup\?network=partner&sub1=spring$/);
+  else await expect(page.getByTestId('signup-modal')).toBeVisible();
+  const tracking = (await page.context().cookies()).find((c) => c.name === 'amora.tracking');
+  expect(JSON.parse(Buffer.from(tracking!.value, 'base64url').toString())).toEqual({ network: 'partner', sub1: 'spring' });
 });
