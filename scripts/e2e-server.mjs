@@ -1,13 +1,62 @@
-// Starts the built site for browser tests on a fresh embedded database in test-results/e2e-data.
+// Starts the built site for browser tests on a fresh embedded database in test-results/e2e-data,
+// with a real SMTP server that receives its mail. Tests read the received mails over HTTP
+// (GET http://127.0.0.1:<PORT+1>/mails.json?to=…), parsed, as a member's mail program would.
 import { rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { spawn } from 'node:child_process';
+import { SMTPServer } from 'smtp-server';
+import { simpleParser } from 'mailparser';
 
 const dataDir = 'test-results/e2e-data';
 rmSync(dataDir, { recursive: true, force: true });
+const port = Number(process.env.PORT ?? 3210);
+
+const mails = [];
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  logger: false,
+  onData(stream, session, callback) {
+    simpleParser(stream)
+      .then((m) => {
+        mails.push({
+          id: String(mails.length + 1),
+          kind: m.headers.get('x-mail-type') ?? '',
+          to: session.envelope.rcptTo.map((r) => r.address).join(', '),
+          subject: m.subject ?? '',
+          text: m.text ?? '',
+          html: typeof m.html === 'string' ? m.html : '',
+          headers: Object.fromEntries([...m.headers].map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])),
+        });
+        callback();
+      })
+      .catch(callback);
+  },
+});
+await new Promise((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+const smtpPort = smtp.server.address().port;
+
+const mailbox = createServer((req, res) => {
+  const url = new URL(req.url, 'http://localhost');
+  const to = url.searchParams.get('to');
+  const list = mails.filter((m) => !to || m.to.toLowerCase().includes(to.toLowerCase())).reverse();
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ mails: list }));
+});
+await new Promise((resolve) => mailbox.listen(port + 1, '127.0.0.1', resolve));
+
 const child = spawn(process.execPath, ['build/server/main.js'], {
   stdio: 'inherit',
   // TRUST_PROXY lets a test that creates many members give each its own address for the rate limits.
-  env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'error', DATABASE_URL: '', TRUST_PROXY: '1' },
+  env: {
+    ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'error', DATABASE_URL: '', TRUST_PROXY: '1',
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: 'no-reply@amora.example',
+  },
 });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+const stop = (signal) => {
+  child.kill(signal);
+  smtp.close();
+  mailbox.close();
+};
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(signal));
 child.on('exit', (code) => process.exit(code ?? 0));

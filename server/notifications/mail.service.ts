@@ -69,7 +69,8 @@ export function createMailService(deps: { db: Db; config: MailConfig; logger: Pi
       });
       await config.mailer.send({
         kind: input.kind, to: input.to, from: fromHeader(brand, config.from), ...content,
-        headers: { 'Content-Language': lang, ...input.headers },
+        // X-Mail-Type names the kind of mail for filters and delivery reports at the mail provider.
+        headers: { 'Content-Language': lang, 'X-Mail-Type': input.kind, ...input.headers },
       });
     },
   };

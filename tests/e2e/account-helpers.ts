@@ -27,11 +27,14 @@ export async function signUpByApi(page: Page, headers: Record<string, string>, p
   return { email, password: 'first password' };
 }
 
-/** The newest mail to `to` from the dev outbox (no SMTP_URL in the e2e server), waiting for it to arrive. */
+/** The mailbox of the SMTP server that receives the e2e server's mail (scripts/e2e-server.mjs). */
+const MAILBOX = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210) + 1}/mails.json`;
+
+/** The newest mail of `kind` to `to`, as the test SMTP server received it, waiting for it to arrive. */
 export async function latestMail(request: APIRequestContext, to: string, kind: string): Promise<OutboxMail> {
   let found: OutboxMail | undefined;
   await expect.poll(async () => {
-    const res = await request.get(`/dev/outbox/mails.json?to=${encodeURIComponent(to)}`);
+    const res = await request.get(`${MAILBOX}?to=${encodeURIComponent(to)}`);
     const { mails } = (await res.json()) as { mails: OutboxMail[] };
     found = mails.find((m) => m.kind === kind);
     return Boolean(found);
