@@ -79,17 +79,16 @@ test('every step: account with did-you-mean, photo upload with progress, about m
   const flow = page.getByTestId('signup-flow');
   await expect(flow).toHaveAttribute('data-step', 'photo');
   await expect(page.getByTestId('signup-step-label')).toHaveText('Step 1 of 5');
-  // The upload goes to POST /api/photos.php as multipart with field `photo`.
-  let uploaded = '';
-  await page.route('**/api/photos.php', async (route) => {
-    uploaded = route.request().headers()['content-type'] ?? '';
-    await route.fulfill({ status: 201, contentType: 'application/json', body: JSON.stringify({ photo: { id: 1, filename: 'a.webp', thumb_filename: 'a-t.webp', status: 'pending', is_private: false } }) });
-  });
+  // The upload goes to POST /api/photos.php as multipart with field `photo`, and waits for moderation.
   await page.locator('#signup-photo').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG_1PX });
   await shot('signup-1-photo');
+  const upload = page.waitForResponse((r) => r.url().endsWith('/api/photos.php') && r.request().method() === 'POST');
   await page.getByTestId('signup-photo-upload').click();
+  const answer = await upload;
+  expect(answer.request().headers()['content-type']).toMatch(/^multipart\/form-data/);
+  expect(answer.status()).toBe(201);
+  expect((await answer.json()).photo).toMatchObject({ status: 'pending', is_private: false });
   await expect(flow).toHaveAttribute('data-step', 'looking');
-  expect(uploaded).toMatch(/^multipart\/form-data/);
 
   await shot('signup-2-looking');
   await page.getByLabel('Women', { exact: true }).check();

@@ -14,7 +14,7 @@ import { useRootData } from '../../root.tsx';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
 import { PushSettings } from '../push/PushSettings.tsx';
 import { pushCapable } from '../push/push.ts';
-import { uploadPhoto } from './upload.ts';
+import { uploadPhoto } from '../../lib/upload.ts';
 
 export const SIGNUP_STEPS = ['account', 'photo', 'looking', 'location', 'about', 'push', 'complete'] as const;
 export type SignupStep = (typeof SIGNUP_STEPS)[number];
@@ -344,7 +344,7 @@ function PhotoStep({ onDone, skip }: { onDone: () => void; skip: React.ReactNode
     setError(null);
     setProgress(0);
     try {
-      await uploadPhoto(file, setProgress);
+      await uploadPhoto(file, { onProgress: setProgress, fallbackMessage: t('errors.server_error') });
       onDone();
     } catch (e) {
       setError(e instanceof ApiError ? e.message : t('errors.server_error'));
