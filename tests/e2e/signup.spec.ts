@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { asNewVisitor, latestMail, linkIn, signUpByApi } from './account-helpers.ts';
 import { acceptEntryWarning, expect, test } from './fixtures.ts';
 
 const PNG_1PX = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -138,24 +139,31 @@ test('an existing account is offered log-in with the address filled in', async (
 });
 
 test('a recently deleted account is offered reactivation by mail or customer service', async ({ page, shot }, info) => {
-  await openSignup(page, info.project.name === 'mobile');
-  await page.route('**/api/signup.php', (route) => route.fulfill({
-    status: 409, contentType: 'application/json',
-    body: JSON.stringify({ error: { code: 'account_deleted', message: 'This e-mail address belongs to an account that was deleted recently. You can reactivate it.', details: { email: 'x' } } }),
-  }));
-  let asked: unknown = null;
-  await page.route('**/api/reactivate.php', async (route) => {
-    asked = route.request().postDataJSON();
-    await route.fulfill({ status: 200, contentType: 'application/json', body: '{"ok":true}' });
-  });
-  await fillAccount(page, 'gone@example.org');
+  // A member who deleted their account today.
+  const headers = await asNewVisitor(page);
+  const { email, password } = await signUpByApi(page, headers, 'gone', info.project.name);
+  const deleted = await page.request.delete('/api/user.php', { headers, data: { password, reason: 'found_partner' } });
+  expect(deleted.status(), await deleted.text()).toBe(200);
+  await page.context().clearCookies();
+
+  // A returning visitor: the adults-only warning was dismissed before (asNewVisitor).
+  await page.goto('/');
+  await page.getByTestId('cta-signup').click();
+  if (info.project.name === 'mobile') await expect(page).toHaveURL(/\/signup$/);
+  else await expect(page.getByTestId('signup-modal')).toBeVisible();
+  await fillAccount(page, email);
   await page.getByTestId('signup-submit').click();
   await expect(page.getByTestId('signup-reactivate-offer')).toBeVisible();
   await expect(page.getByTestId('signup-service')).toHaveAttribute('href', '/pages/service');
   await shot('signup-reactivation-offer');
   await page.getByTestId('signup-reactivate').click();
-  await expect(page.getByTestId('signup-reactivate-sent')).toContainText('gone@example.org');
-  expect(asked).toEqual({ email: 'gone@example.org' });
+  await expect(page.getByTestId('signup-reactivate-sent')).toContainText(email);
+  // The reactivation link arrives by mail and brings the account back.
+  const mail = await latestMail(page.request, email, 'reactivation');
+  await page.goto(linkIn(mail, 'reactivate'));
+  const me = await page.request.get('/api/user.php', { headers: { 'X-Request-Type': 'client' } });
+  expect(me.status()).toBe(200);
+  expect((await me.json()).user.email).toBe(email);
 });
 
 test('signing up from a member\'s landing page carries a first message, kept as a draft without credits', async ({ page, shot }, info) => {
