@@ -153,6 +153,29 @@ export function createSearchService(deps: { db: Db; clock: Clock }) {
     return n > SEARCH_COUNT_CAP ? { n: SEARCH_COUNT_CAP, capped: true } : { n, capped: false };
   }
 
+  /**
+   * Filters known to match more than the cap, with when that was last counted. "1000+" stays true for
+   * minutes on a large site, so a first page of a broad search skips the count for a minute instead of
+   * walking 1,001 index entries on every request. Small result sets are always counted exactly.
+   */
+  const broadFilters = new Map<string, number>();
+  const BROAD_FOR_MS = 60_000;
+
+  async function firstPageCount(filters: SearchFilters, where: SQL): Promise<{ n: number; capped: boolean }> {
+    const key = JSON.stringify(filters);
+    const seen = broadFilters.get(key);
+    const now = clock().getTime();
+    if (seen !== undefined && now - seen < BROAD_FOR_MS) return { n: SEARCH_COUNT_CAP, capped: true };
+    const count = await cappedCount(where);
+    if (count.capped) {
+      broadFilters.delete(key);
+      broadFilters.set(key, now);
+      // Oldest first in a Map: keep the memo small.
+      if (broadFilters.size > 5_000) broadFilters.delete(broadFilters.keys().next().value!);
+    } else broadFilters.delete(key);
+    return count;
+  }
+
   function filtersOf(input: SearchInput): SearchFilters {
     return { gender: input.gender, country: input.country, countryregion: input.countryregion, min_age: input.min_age, max_age: input.max_age };
   }
@@ -197,7 +220,7 @@ export function createSearchService(deps: { db: Db; clock: Clock }) {
       const where = and(visible, strict)!;
       if (!firstPage) return { ...(await page(where, input.cursor, today)), numResults: null, numResults_capped: false, similar_results: null, similar_numResults: null };
 
-      const [result, count] = await Promise.all([page(where, input.cursor, today), cappedCount(where)]);
+      const [result, count] = await Promise.all([page(where, input.cursor, today), firstPageCount(filters, where)]);
       let similarResults: SimilarResults | null = null;
       let similarNum: number | null = null;
       if (count.n < SIMILAR_RESULTS_THRESHOLD) {

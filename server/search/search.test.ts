@@ -229,6 +229,25 @@ describe.each(DATABASE_KINDS)('member search at a moderate size on %s', (kind) =
     expect(narrow.numResults_capped).toBe(false);
   });
 
+  it('trusts a capped count for a minute, then counts again; small counts are always exact', async () => {
+    const female = async () => (await t.client().get<Page>('/api/members.php?gender=female')).body;
+    expect((await female()).numResults_capped).toBe(true);
+    // 600 fewer women, below the cap: within the minute "1000+" stands, after it the exact count is back.
+    await t.database.db.execute(sql`update profiles set status = 'disabled' where gender = 'female' and user_id in (
+      select user_id from profiles where gender = 'female' and name = 'Bulk' order by user_id limit 600)`);
+    expect((await female()).numResults_capped).toBe(true);
+    t.clock.advance(61_000);
+    const recounted = await female();
+    const [{ n }] = (await t.database.db.execute<{ n: number }>(sql`select count(*)::int as n from profiles where gender = 'female' and status = 'active'`)).rows;
+    expect(n).toBeLessThan(SEARCH_COUNT_CAP);
+    expect(recounted.numResults_capped).toBe(false);
+    expect(recounted.numResults).toBe(n);
+    await t.database.db.execute(sql`update profiles set status = 'disabled' where gender = 'female' and name = 'Bulk' and user_id in (
+      select user_id from profiles where gender = 'female' and status = 'active' order by user_id limit 1)`);
+    expect((await female()).numResults).toBe(n - 1);
+    await t.database.db.execute(sql`update profiles set status = 'active' where name = 'Bulk'`);
+  });
+
   it('plans every common filter combination on an index of profiles, without a sequential scan', async () => {
     const queries = ['', 'gender=female', 'gender=female&country=NL', 'gender=female&country=NL&min_age=25&max_age=40', 'country=DE&min_age=30&max_age=50',
       'country=NL&countryregion=Utrecht'];
