@@ -238,7 +238,8 @@ describe.each(DATABASE_KINDS)('member search at a moderate size on %s', (kind) =
     expect((await female()).numResults_capped).toBe(true);
     t.clock.advance(61_000);
     const recounted = await female();
-    const [{ n }] = (await t.database.db.execute<{ n: number }>(sql`select count(*)::int as n from profiles where gender = 'female' and status = 'active'`)).rows;
+    const [{ n }] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(profiles)
+      .where(sql`${profiles.gender} = 'female' and ${profiles.status} = 'active'`);
     expect(n).toBeLessThan(SEARCH_COUNT_CAP);
     expect(recounted.numResults_capped).toBe(false);
     expect(recounted.numResults).toBe(n);
