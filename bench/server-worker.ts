@@ -24,7 +24,7 @@ const database = await openDatabase({ url });
 const photosDir = mkdtempSync(join(tmpdir(), 'amora-bench-'));
 const services = createServices({ db: database.db, clock: systemClock, storage: localStorage(photosDir), logger: createLogger('error') });
 const app = createApp({
-  services, translator: await createTranslator(), env: loadEnv({ NODE_ENV: 'production' }), logger: createLogger('error'), photosDir,
+  services, translator: await createTranslator(), env: loadEnv({ NODE_ENV: 'production' }), logger: createLogger('error'),
 });
 const appPort = await listen(createServer(getRequestListener(app.fetch)));
 

@@ -38,7 +38,6 @@ export interface AppDeps {
   translator: Translator;
   env: Env;
   logger: Logger;
-  photosDir: string;
   /** The built browser bundle (production); Vite serves it in development. */
   clientDir?: string;
   /** Renders pages (React Router); absent in API-only tests. */

@@ -81,7 +81,7 @@ async function main() {
   }
 
   const app = createApp({
-    services, translator, env, logger, photosDir, outbox,
+    services, translator, env, logger, outbox,
     clientDir: dev ? undefined : CLIENT_BUILD_DIR,
     pages: pagesHandler(getBuild, env.NODE_ENV),
   });

@@ -9,6 +9,7 @@ import { AppError } from '../infra/errors.ts';
 import type { EventBus } from '../infra/events.ts';
 import { addCredits } from '../credits/ledger.ts';
 import { hashPassword } from './passwords.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 
 export interface Tracking {
   network?: string | null;
@@ -34,11 +35,6 @@ export function trackingFrom(source: Record<string, unknown>): Tracking {
 export function signupAllowed(signups: string, tracking: Tracking): boolean {
   if (signups === 'all') return true;
   return signups === 'with_trafficsource' && Boolean(tracking.network);
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;

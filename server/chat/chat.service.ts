@@ -8,13 +8,9 @@ import type { EventBus } from '../infra/events.ts';
 import { notBlockedWith, type ContactRules } from '../accounts/contact-rules.ts';
 import { spendCredits } from '../credits/ledger.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 
 const MESSAGES_PAGE = 200;
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
-}
 
 function toMessage(row: typeof messages.$inferSelect, viewerId: number): ChatMessage {
   return {

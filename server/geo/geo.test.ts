@@ -81,7 +81,7 @@ describe.each(DATABASE_KINDS)('GET /api/geocode.php on %s', (kind) => {
     // Behind a trusted proxy the forwarded public address is looked up offline.
     const app = createApp({
       services: t.services, translator: await createTranslator(), env: loadEnv({ NODE_ENV: 'test', TRUST_PROXY: '1' }),
-      logger: createLogger('silent'), photosDir: '/nonexistent',
+      logger: createLogger('silent'),
     });
     const viaProxy = async (ip: string) => (await (await app.request('http://localhost/api/settings.php', { headers: { host: 'localhost', 'x-forwarded-for': ip } })).json()).settings.geoip_country;
     expect(await viaProxy('194.109.6.66')).toBe('NL');

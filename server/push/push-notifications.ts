@@ -4,12 +4,8 @@ import { profiles, users } from '../db/schema.ts';
 import type { Translator } from '../i18n/i18n.ts';
 import type { Services } from '../services.ts';
 
-const attached = new WeakSet<object>();
-
 /** New messages and likes reach subscribed members as web push notifications, in their own language. */
 export function attachPushNotifications(services: Services, translator: Translator) {
-  if (attached.has(services.events)) return;
-  attached.add(services.events);
   const { db, events } = services;
 
   async function people(recipientId: number, actorId: number) {

@@ -92,7 +92,7 @@ export async function createTestApp(
   translator ??= createTranslator();
   attachPushNotifications(services, await translator);
   const app = createApp({
-    services, translator: await translator, env, logger: createLogger('silent'), photosDir,
+    services, translator: await translator, env, logger: createLogger('silent'),
   });
   return {
     app, services, database, clock, siteId: seeded.siteId, demoUserId: seeded.demoUserId, photosDir,

@@ -60,7 +60,7 @@ describe('dev outbox', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const outbox = createOutboxMailer(dir);
   const app = (env: Record<string, string>) => createApp({
-    services: {} as Services, translator: {} as never, env: loadEnv({ NODE_ENV: 'test', ...env }), logger: createLogger('silent'), photosDir: dir, outbox,
+    services: {} as Services, translator: {} as never, env: loadEnv({ NODE_ENV: 'test', ...env }), logger: createLogger('silent'), outbox,
   });
 
   it('writes each mail as .eml and .json and lists it at /dev/outbox', async () => {
