@@ -3,15 +3,15 @@ import { I18nextProvider, useTranslation } from 'react-i18next';
 import {
   isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData,
 } from 'react-router';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { API_RETRIES } from '#common/constants.ts';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { languageIso } from '#common/languages.ts';
 import type { Route } from './+types/root';
 import { requestContext } from './context.ts';
-import { isRetryable, retryDelay } from './lib/api.ts';
+import { createQueryClient } from './lib/query-client.ts';
 import { createI18n } from './lib/i18n.ts';
 import { LoadingBar } from './components/LoadingBar.tsx';
 import { ChunkReload } from './components/ChunkReload.tsx';
+import { TestPaymentsBanner } from './features/credits/TestPaymentsBanner.tsx';
 import './styles/app.scss';
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -26,6 +26,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     trafficsource: Boolean(ctx.tracking?.network),
     user,
     nonce: ctx.nonce,
+    /** Simulated payments show a banner (see TestPaymentsBanner). */
+    testPayments: await ctx.services.payments.testPayments(),
   };
 }
 
@@ -59,19 +61,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   const [i18n] = useState(() => createI18n(loaderData.lang, loaderData.resources));
-  const [queryClient] = useState(
-    () =>
-      new QueryClient({
-        defaultOptions: {
-          queries: { retry: (n, e) => n < API_RETRIES && isRetryable(e), retryDelay, refetchOnWindowFocus: false },
-        },
-      }),
-  );
+  const [queryClient] = useState(createQueryClient);
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         <LoadingBar />
         <ChunkReload />
+        <TestPaymentsBanner mode={loaderData.testPayments} />
         <Outlet />
       </QueryClientProvider>
     </I18nextProvider>

@@ -1,6 +1,8 @@
 /** Business constants of spec section 9. */
 export const AUTH_COOKIE = 'auth.session';
 export const AUTH_COOKIE_MAX_AGE = 30 * 24 * 60 * 60;
+/** A session unused this long ends, within its 30-day lifetime (AUTH_COOKIE_MAX_AGE). */
+export const SESSION_IDLE_DAYS = 7;
 export const MIN_AGE = 18;
 export const MAX_AGE = 99;
 export const UNREAD_BADGE_CAP = 99;
@@ -8,7 +10,8 @@ export const CREDITS_BADGE_THRESHOLD = 10;
 export const POLL_INTERVAL_MS = 60_000;
 export const POLL_INTERVAL_PUSH_MS = 300_000;
 export const POLL_START_DELAY_MS = 5_000;
-export const API_RETRIES = 5;
+/** Spec section 7: every API request is tried up to 5 times (the first try and 4 retries), in api() only. */
+export const API_ATTEMPTS = 5;
 export const LOADING_BAR = { throttle: 200, duration: 5000, hideDelay: 500 } as const;
 export const SEARCH_PAGE_SIZE = 24;
 /** numResults is exact up to this many; beyond it the search says "1000+". */
@@ -48,6 +51,9 @@ export const REACTIVATION_WINDOW_DAYS = 14;
 /** The first landing's tracking parameters, kept for the sign-up (first touch wins). */
 export const TRACKING_COOKIE = 'amora.tracking';
 export const TRACKING_COOKIE_MAX_AGE = 90 * 24 * 60 * 60;
+/** A device that logged in to an account before: it skips the per-e-mail log-in throttle (signed, HttpOnly). */
+export const KNOWN_DEVICE_COOKIE = 'amora.device';
+export const KNOWN_DEVICE_COOKIE_MAX_AGE = 400 * 24 * 60 * 60;
 /** Alert dismissals, stored in localStorage as unix timestamps (spec section 3). */
 export const DISMISS_KEYS = {
   enrich: 'hide-enrich-alert',

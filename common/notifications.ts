@@ -33,8 +33,5 @@ export type DeleteReason = (typeof DELETE_REASONS)[number];
 
 /** Spec section 9: a deleted account can be reactivated by e-mail link for 14 days. */
 export const REACTIVATION_DAYS = 14;
-/** Failed log-ins in a row before the account is blocked, and for how long. */
-export const LOGIN_LOCK_ATTEMPTS = 5;
-export const LOGIN_LOCK_MINUTES = 15;
 /** Password reset mails per account per 24 hours. */
 export const RESET_MAILS_PER_DAY = 3;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { COUNTRIES, GENDERS, INTERESTS } from './constants.ts';
+import { textSchema } from './input.ts';
+import { aboutSchema, nameSchema } from './schemas.ts';
 
 /** Member attributes of spec section 3. Values are stable keys; labels live in locales (`profile_fields.*`). */
 export const SEXUALITIES = ['hetero', 'gay', 'lesbian', 'bi'] as const;
@@ -42,7 +44,7 @@ function choice<T extends readonly [string, ...string[]]>(values: T) {
 export function profileSchema(email?: string) {
   return z
     .object({
-      name: z.string({ error: 'errors.name_too_short' }).trim().min(2, 'errors.name_too_short').max(40, 'errors.name_too_long'),
+      name: nameSchema,
       gender: z.enum(GENDERS, { error: 'errors.gender_required' }),
       sexuality: choice(SEXUALITIES),
       hair_color: choice(HAIR_COLORS),
@@ -54,9 +56,12 @@ export function profileSchema(email?: string) {
       interests: z.array(z.enum(INTERESTS, { error: 'errors.invalid_choice' }), { error: 'errors.invalid_choice' })
         .max(INTERESTS.length, 'errors.invalid_choice')
         .transform((list) => [...new Set(list)]),
-      about: z.string({ error: 'errors.about_too_long' }).trim().max(ABOUT_MAX, 'errors.about_too_long'),
+      about: aboutSchema,
       country: z.enum(COUNTRIES as [string, ...string[]], { error: 'errors.country_required' }),
-      region: z.preprocess((v) => (v === '' || v === undefined ? null : v), z.string().max(100, 'errors.region_invalid').nullable()),
+      region: z.preprocess(
+        (v) => (v === '' || v === undefined ? null : v),
+        textSchema({ max: 100, tooLong: 'errors.region_invalid', invalid: 'errors.region_invalid' }).nullable(),
+      ),
     })
     .superRefine((v, ctx) => {
       if (v.name.startsWith('@')) ctx.addIssue({ code: 'custom', path: ['name'], message: 'errors.name_starts_with_at' });

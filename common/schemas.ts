@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { GENDERS, MIN_AGE, MAX_AGE, COUNTRIES, PAYMENT_METHODS } from './constants.ts';
+import { newPasswordSchema, passwordProblem } from './passwords.ts';
+import { idSchema, textSchema } from './input.ts';
 
 /**
  * One zod schema per form, shared by the browser and the server. Messages are i18n keys;
@@ -21,14 +23,19 @@ export function isValidIsoDate(value: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d && y >= 1900;
 }
 
-export const emailSchema = z.string().trim().toLowerCase().max(254, 'errors.email_invalid').pipe(z.email('errors.email_invalid'));
+export const emailSchema = textSchema({ max: 254, tooLong: 'errors.email_invalid', invalid: 'errors.email_invalid' })
+  .transform((v) => v.toLowerCase())
+  .pipe(z.email('errors.email_invalid'));
+
+/** A member's display name: 2 to 40 characters, at least 2 of them visible. */
+export const nameSchema = textSchema({ min: 2, max: 40, tooShort: 'errors.name_too_short', tooLong: 'errors.name_too_long' });
 
 export function signupSchema(today: Date) {
   return z
     .object({
       email: emailSchema,
-      name: z.string().trim().min(2, 'errors.name_too_short').max(40, 'errors.name_too_long'),
-      password: z.string().min(8, 'errors.password_too_short').max(200, 'errors.password_too_long'),
+      name: nameSchema,
+      password: newPasswordSchema,
       date_of_birth: z.string({ error: 'errors.birth_date_required' }).trim().min(1, 'errors.birth_date_required'),
       gender: z.enum(GENDERS, { error: 'errors.gender_required' }),
       country: z.enum(COUNTRIES as [string, ...string[]], { error: 'errors.country_required' }),
@@ -37,6 +44,10 @@ export function signupSchema(today: Date) {
       if (v.name.startsWith('@')) ctx.addIssue({ code: 'custom', path: ['name'], message: 'errors.name_starts_with_at' });
       if (v.name.trim().toLowerCase() === v.email.toLowerCase()) {
         ctx.addIssue({ code: 'custom', path: ['name'], message: 'errors.name_equals_email' });
+      }
+      const passwordIssue = passwordProblem(v.password, { email: v.email, name: v.name });
+      if (passwordIssue === 'errors.password_is_email' || passwordIssue === 'errors.password_is_name') {
+        ctx.addIssue({ code: 'custom', path: ['password'], message: passwordIssue });
       }
       if (!isValidIsoDate(v.date_of_birth)) {
         ctx.addIssue({ code: 'custom', path: ['date_of_birth'], message: 'errors.birth_date_invalid' });
@@ -50,7 +61,8 @@ export function signupSchema(today: Date) {
 export type SignupInput = z.infer<ReturnType<typeof signupSchema>>;
 
 export const loginSchema = z.object({
-  email: z.string().trim().toLowerCase().min(1, 'errors.login_failed').max(254, 'errors.login_failed'),
+  email: textSchema({ min: 1, max: 254, tooShort: 'errors.login_failed', tooLong: 'errors.login_failed', invalid: 'errors.login_failed' })
+    .transform((v) => v.toLowerCase()),
   password: z.string().min(1, 'errors.login_failed').max(200, 'errors.login_failed'),
 });
 
@@ -61,8 +73,12 @@ export const searchSchema = z
     min_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).catch(MIN_AGE),
     max_age: z.coerce.number().int().min(MIN_AGE).max(MAX_AGE).catch(MAX_AGE),
     /** A region of the chosen country, by the name profiles carry (see /api/regions.php). */
-    countryregion: z.string().trim().min(1).max(100).optional().catch(undefined),
-    cursor: z.string().max(100).optional().catch(undefined),
+    countryregion: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      textSchema({ min: 1, max: 100, tooShort: 'errors.region_invalid', tooLong: 'errors.region_invalid', invalid: 'errors.region_invalid' }).optional(),
+    ),
+    /** Issued by the server (next_cursor); a tampered one is refused by the search. */
+    cursor: z.string({ error: 'errors.invalid_input' }).max(200, 'errors.invalid_input').optional(),
     /** A further page of similar results at this relaxation level (given in the first page's similar_results). */
     similar: z.coerce.number().pipe(z.union([z.literal(1), z.literal(2), z.literal(3)])).optional().catch(undefined),
   })
@@ -80,11 +96,11 @@ const coordinate = (limit: number) => z
 export const geocodeSchema = z.object({ lat: coordinate(90), lon: coordinate(180) });
 
 export const messageSchema = z.object({
-  text: z.string().trim().min(1, 'errors.message_empty').max(5000, 'errors.message_too_long'),
+  text: textSchema({ min: 1, max: 5000, multiline: true, tooShort: 'errors.message_empty', tooLong: 'errors.message_too_long' }),
 });
 
 export const orderSchema = z.object({
-  package_id: z.coerce.number().int().positive('errors.package_not_found'),
+  package_id: idSchema('errors.package_not_found'),
   paymentmethod: z.enum(PAYMENT_METHODS, { error: 'errors.payment_method_invalid' }),
 });
 
@@ -93,13 +109,16 @@ export const idempotencyKeySchema = z.string().min(8).max(100).regex(/^[A-Za-z0-
 export const SEXUALITIES = ['hetero', 'gay', 'lesbian', 'bi'] as const;
 export const ABOUT_MAX_LENGTH = 2000;
 
+/** About-me: several lines of free text. */
+export const aboutSchema = textSchema({ max: ABOUT_MAX_LENGTH, multiline: true, tooLong: 'errors.about_too_long' });
+
 /** The profile fields the sign-up steps set (who you look for, where you live, about you). */
 export const signupProfileSchema = z
   .object({
     sexuality: z.enum(SEXUALITIES, { error: 'errors.sexuality_invalid' }).optional(),
     country: z.enum(COUNTRIES as [string, ...string[]], { error: 'errors.country_required' }).optional(),
-    region: z.string().trim().max(20, 'errors.region_invalid').nullable().optional(),
-    about: z.string().trim().max(ABOUT_MAX_LENGTH, 'errors.about_too_long').optional(),
+    region: textSchema({ max: 20, tooLong: 'errors.region_invalid', invalid: 'errors.region_invalid' }).nullable().optional(),
+    about: aboutSchema.optional(),
   })
   .strict();
 export type SignupProfileInput = z.infer<typeof signupProfileSchema>;

@@ -10,7 +10,9 @@ import { accountsRoutes, setLocaleCookie } from './accounts/accounts.routes.ts';
 import { chatRoutes } from './chat/chat.routes.ts';
 import type { Env } from './env.ts';
 import type { AppEnv, RequestContext } from './http/context.ts';
+import { requestBodyLimit } from './http/body-limit.ts';
 import { resolveLanguage } from './http/language.ts';
+import { clientAddress, forwardedProto } from './http/client-address.ts';
 import type { Translator } from './i18n/i18n.ts';
 import { isAppError } from './infra/errors.ts';
 import type { Logger } from './infra/logger.ts';
@@ -21,9 +23,9 @@ import { settingsRoutes } from './settings/settings.routes.ts';
 import { photoRoutes } from './profiles/photos.routes.ts';
 import { lifecycleRoutes } from './accounts/lifecycle.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
-import { outboxRoutes } from './infra/mail/outbox.routes.ts';
+import { isOperatorRequest, outboxViewer } from './infra/mail/outbox.routes.ts';
 import type { OutboxEntry } from './infra/mail/transport.ts';
-import { photosApiRoutes } from './photos/photos-api.routes.ts';
+import { PHOTO_UPLOAD_PATH, photosApiRoutes } from './photos/photos-api.routes.ts';
 import { blocksRoutes } from './blocks/blocks.routes.ts';
 import { profileRoutes } from './profiles/profile.routes.ts';
 import { geoRoutes } from './geo/geo.routes.ts';
@@ -48,26 +50,23 @@ export interface AppDeps {
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function clientIp(c: { req: { header(n: string): string | undefined } }, env: Env, remote: string | undefined): string {
-  if (env.TRUST_PROXY) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  return remote ?? 'local';
+/**
+ * The Origin of a state-changing request must name this host. `null` (sandboxed frames, privacy
+ * redirects, file: pages) and anything that is not an origin are refused, never thrown on.
+ */
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  if (!host || !URL.canParse(origin)) return false;
+  const url = new URL(origin);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === host;
 }
 
 export function createApp(deps: AppDeps) {
   const { services, translator, env, logger } = deps;
   const app = new Hono<AppEnv>();
 
-  app.use(async (c, next) => {
-    c.set('requestId', c.req.header('x-request-id')?.slice(0, 64) || randomUUID());
-    const started = performance.now();
-    await next();
-    c.header('X-Request-Id', c.get('requestId'));
-    logger.debug(`${c.req.method} ${c.req.path} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms`);
-  });
-
+  // Outermost, so the headers land on every response, whatever an inner layer returns. Further in, a
+  // handler's own Response (photos, the outbox viewer) can be rebuilt by a later c.header(), and with
+  // @hono/node-server's lightweight Response that rebuild dropped headers set on it in between.
   app.use(
     secureHeaders({
       // Vite's dev server injects scripts and a websocket of its own; production gets the strict policy.
@@ -89,22 +88,36 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
+  app.use(async (c, next) => {
+    // A proxy's request id is kept when it looks like one, so log lines of both can be joined.
+    const incomingId = c.req.header('x-request-id');
+    c.set('requestId', incomingId && /^[\w.:-]{1,64}$/.test(incomingId) ? incomingId : randomUUID());
+    const started = performance.now();
+    await next();
+    c.header('X-Request-Id', c.get('requestId'));
+    logger.request({
+      reqId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10, site: c.get('site')?.domain, userId: c.get('userId') ?? null,
+    });
+  });
+
   // Cross-site state changes are refused: the session cookie is SameSite=Lax, and this covers what Lax allows.
   app.use(async (c, next) => {
     if (UNSAFE.has(c.req.method)) {
       const site = c.req.header('sec-fetch-site');
       const origin = c.req.header('origin');
       const host = c.req.header('host');
-      if (site === 'cross-site' || (origin && origin !== 'null' && host && new URL(origin).host !== host)) {
-        return c.json({ error: { code: 'forbidden', message: 'Cross-site request refused' } }, 403);
+      if (site === 'cross-site' || (origin !== undefined && !sameOrigin(origin, host))) {
+        return c.json({ error: { code: 'forbidden', message: translator.t('en', 'errors.forbidden') } }, 403);
       }
     }
     await next();
   });
 
   app.route('/photos', photoRoutes(services));
-  // Never together with SMTP: a configuration that sends real mail has no outbox to show.
-  if (deps.outbox && !env.SMTP_URL) app.route('/dev/outbox', outboxRoutes(deps.outbox));
+  // Never together with SMTP: a configuration that sends real mail has no outbox to show. Its mails hold
+  // sign-in links, so only the operator on this machine may read them (see isOperatorRequest).
+  if (deps.outbox && !env.SMTP_URL) app.use('/dev/outbox/*', outboxViewer(deps.outbox, (c) => isOperatorRequest(c, env)));
   if (deps.clientDir) {
     const serve = serveStatic({ root: relative(process.cwd(), deps.clientDir) || '.' });
     app.use('*', async (c, next) => {
@@ -125,9 +138,10 @@ export function createApp(deps: AppDeps) {
     const userId = await services.accounts.sessionUserId(sessionToken);
     let userPromise: ReturnType<RequestContext['user']> | undefined;
     const user = () => (userPromise ??= userId ? services.accounts.apiUser(userId) : Promise.resolve(null));
-    const url = new URL(c.req.url);
-    const proto = env.TRUST_PROXY ? c.req.header('x-forwarded-proto') ?? url.protocol.replace(':', '') : url.protocol.replace(':', '');
-    const baseUrl = env.PUBLIC_URL?.replace(/\/$/, '') ?? `${proto}://${host ?? url.host}`;
+    // Links come from the resolved site, never from the Host header (an unknown host gets the default site's origin).
+    const baseUrl = services.settings.origin(site);
+    // Cookies are Secure when this request really came over HTTPS (TLS here, or at the trusted proxy).
+    const secure = forwardedProto(c.req.header('x-forwarded-proto'), new URL(c.req.url).protocol.replace(':', ''), env.TRUST_PROXY) === 'https';
     const cookieLang = getCookie(c, LOCALE_COOKIE);
     let { lang, setCookie } = resolveLanguage({ cookie: cookieLang, site, acceptLanguage: c.req.header('accept-language') });
     if (!cookieLang && userId) {
@@ -136,9 +150,9 @@ export function createApp(deps: AppDeps) {
     }
     const cdnCountry = c.req.header('cf-ipcountry') ?? c.req.header('x-country-code');
     const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-    const ip = clientIp(c, env, incoming?.socket?.remoteAddress);
+    const ip = clientAddress(c.req.header('x-forwarded-for'), incoming?.socket?.remoteAddress, env.TRUST_PROXY);
     const ctx: RequestContext = {
-      services, translator, env, site, lang, userId, user, nonce: (c.var as { secureHeadersNonce?: string }).secureHeadersNonce ?? '', baseUrl,
+      services, translator, env, site, lang, userId, user, nonce: (c.var as { secureHeadersNonce?: string }).secureHeadersNonce ?? '', baseUrl, secure,
       clientIp: ip,
       // The CDN knows best; without its header the offline GeoIP database answers.
       geoipCountry: cdnCountry && /^[A-Z]{2}$/i.test(cdnCountry) ? cdnCountry.toUpperCase() : services.geo.countryForIp(ip),
@@ -153,6 +167,8 @@ export function createApp(deps: AppDeps) {
     await next();
   });
   app.use(firstTouchTracking);
+  // After the context (the 413 speaks the member's language), before anything reads a body.
+  app.use(requestBodyLimit((method, path) => method === 'POST' && path === PHOTO_UPLOAD_PATH));
 
   const api = new Hono<AppEnv>();
   api.use(async (c, next) => {
@@ -185,7 +201,7 @@ export function createApp(deps: AppDeps) {
       const body = { error: { code: error.code, message: translator.t(lang, `errors.${error.code}`, { min_age: MIN_AGE, ...error.params }), ...(Object.keys(details).length ? { details } : {}) } };
       return c.json(body, error.status);
     }
-    logger.error(`${c.req.method} ${c.req.path} failed (request ${c.get('requestId')}):`, error);
+    logger.error(`${c.req.method} ${c.req.path} failed`, { reqId: c.get('requestId') }, error);
     return c.json({ error: { code: 'server_error', message: translator.t(lang, 'errors.server_error') } }, 500);
   });
 

@@ -4,7 +4,7 @@ import { loadEnv } from './env.ts';
 describe('loadEnv', () => {
   it('has a working default for everything', () => {
     const env = loadEnv({});
-    expect(env).toMatchObject({ PORT: 3000, DATA_DIR: './data', PAYMENT_PROVIDER: 'test', TRUST_PROXY: false, SEED_DEMO: 'auto' });
+    expect(env).toMatchObject({ PORT: 3000, DATA_DIR: './data', PAYMENT_PROVIDER: 'test', TRUST_PROXY: 0, SEED_DEMO: 'auto' });
     expect(env.DATABASE_URL).toBeUndefined();
   });
 

@@ -12,9 +12,22 @@ const schema = z.object({
   DATA_DIR: z.string().default('./data'),
   PUBLIC_URL: z.url('must be an absolute URL such as https://example.com').optional(),
   PAYMENT_PROVIDER: z.enum(['test']).default('test'),
-  TRUST_PROXY: z.enum(['0', '1', 'true', 'false']).default('0').transform((v) => v === '1' || v === 'true'),
+  /** The test provider simulates payments; on a public origin it stays off unless the operator turns it on here. */
+  ALLOW_TEST_PAYMENTS: z.enum(['0', '1', 'true', 'false']).default('0').transform((v) => v === '1' || v === 'true'),
+  /** How many proxies in front of the server append to X-Forwarded-For (0: none; true means 1). */
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(\d{1,2}|true|false)$/, 'must be the number of trusted proxy hops (0, 1, 2 …), true (1) or false (0)')
+    .default('0')
+    .transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : Number(v))),
+  /** Shared rate-limit counters; without it they live in the database's rate_limits table. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379').optional(),
+  /** Key for signed cookies (tracking, known devices); without it one is generated and kept in the database. */
+  COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SEED_DEMO: z.enum(['auto', 'always', 'never']).default('auto'),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+  /** On SIGTERM/SIGINT: how long running requests, then pending notifications, may take before they are cut off. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Web push keys; without them a pair is generated on first start and kept in the database. */
   VAPID_PUBLIC_KEY: z.string().regex(/^[A-Za-z0-9_-]{80,100}$/, 'must be a URL-safe base64 P-256 public key').optional(),
   VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{40,50}$/, 'must be a URL-safe base64 P-256 private key').optional(),

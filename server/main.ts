@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
@@ -10,21 +11,18 @@ import { loadEnv } from './env.ts';
 import { createTranslator } from './i18n/i18n.ts';
 import { systemClock } from './infra/clock.ts';
 import { createLogger } from './infra/logger.ts';
-import { pagesHandler } from './pages.ts';
+import { createShutdown } from './infra/shutdown.ts';
+import { pagesHandler, pagesUnavailable } from './pages.ts';
 import { CLIENT_BUILD_DIR, ROOT_DIR, SERVER_BUILD_PATH } from './paths.ts';
 import { createServices } from './services.ts';
+import { databaseStore, redisStore } from './infra/rate-limit.ts';
+import { databaseCache, redisCache } from './infra/shared-cache.ts';
 import { createOutboxMailer, createSmtpMailer } from './infra/mail/transport.ts';
-import type { Env } from './env.ts';
+import { startupWarnings } from './infra/startup-warnings.ts';
+import { photoStorageFromEnv } from './infra/storage.ts';
 
 /** Accounts deleted more than 14 days ago are purged at start and every hour. */
 const PURGE_INTERVAL_MS = 60 * 60_000;
-
-/** Links in mails sent outside a request (notifications): PUBLIC_URL, else the site's own domain. */
-export function publicUrl(env: Env, domain: string): string {
-  if (env.PUBLIC_URL) return env.PUBLIC_URL.replace(/\/$/, '');
-  return domain === 'localhost' ? `http://localhost:${env.PORT}` : `https://${domain}`;
-}
-import { photoStorageFromEnv } from './infra/storage.ts';
 
 async function main() {
   const env = loadEnv();
@@ -46,17 +44,41 @@ async function main() {
   // Real mail over SMTP when SMTP_URL is set; otherwise the dev outbox in DATA_DIR/outbox (viewer at /dev/outbox).
   const outbox = env.SMTP_URL ? undefined : createOutboxMailer(join(dataDir, 'outbox'));
   const mailer = env.SMTP_URL ? createSmtpMailer(env.SMTP_URL) : outbox!;
+  // Rate-limit counters are shared by every instance: in Redis when configured, else in the database.
+  let redis: import('ioredis').Redis | undefined;
+  if (env.REDIS_URL) {
+    const { Redis } = await import('ioredis');
+    redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
+    redis.on('error', (error: Error) => logger.error('Redis:', error.message));
+  }
   const services = createServices({
     db: database.db, clock: systemClock, logger, storage,
+    rateLimitStore: redis ? redisStore(redis) : databaseStore(database.db),
+    // Memos and the site cache's version stamp, shared the same way.
+    sharedCache: redis ? redisCache(redis, systemClock) : databaseCache(database.db, systemClock),
+    cookieSecret: env.COOKIE_SECRET,
     vapid: { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT },
-    mail: { mailer, from: env.MAIL_FROM, publicUrl: (domain) => publicUrl(env, domain) },
+    mail: { mailer, from: env.MAIL_FROM },
+    config: env,
   });
-  if (outbox) logger.info(`No SMTP_URL: mails go to ${outbox.dir} (see /dev/outbox)`);
-  const purge = () => services.lifecycle.purgeDeletedAccounts()
-    .then((n) => { if (n) logger.info(`Purged ${n} account(s) deleted more than 14 days ago`); })
-    .catch((error: unknown) => logger.error('Purging deleted accounts failed:', error));
-  void purge();
-  const purgeTimer = setInterval(() => void purge(), PURGE_INTERVAL_MS);
+  if (outbox) logger.info(`No SMTP_URL: mails go to ${outbox.dir} (see /dev/outbox, from this machine only)`);
+  // Loud at every start: on a public origin, undelivered mail and simulated payments must not go unnoticed.
+  for (const warning of startupWarnings({ env, domains: await services.settings.domains(), outboxDir: outbox?.dir })) logger.error(warning);
+  let purging: Promise<unknown> = Promise.resolve();
+  const purge = () => {
+    purging = Promise.all([
+      services.lifecycle.purgeDeletedAccounts()
+        .then((n) => { if (n) logger.info(`Purged ${n} account(s) deleted more than 14 days ago`); })
+        .catch((error: unknown) => logger.error('Purging deleted accounts failed:', error)),
+      // Ended rate-limit windows (Redis forgets its keys by itself).
+      services.rateLimitStore.purgeExpired(systemClock())
+        .catch((error: unknown) => logger.error('Purging rate-limit counters failed:', error)),
+      services.sharedCache.purgeExpired(systemClock())
+        .catch((error: unknown) => logger.error('Purging the shared cache failed:', error)),
+    ]);
+  };
+  purge();
+  const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
   purgeTimer.unref();
   // Generate or load the VAPID keys now, so that the first page already has the public key.
   await services.push.vapidKeys();
@@ -66,7 +88,7 @@ async function main() {
   const dev = env.NODE_ENV === 'development';
 
   let vite: import('vite').ViteDevServer | undefined;
-  let getBuild: () => Promise<ServerBuild>;
+  let getBuild: (() => Promise<ServerBuild>) | undefined;
   if (dev) {
     const { createServer: createViteServer } = await import('vite');
     vite = await createViteServer({ server: { middlewareMode: true }, appType: 'custom' });
@@ -75,15 +97,18 @@ async function main() {
       const runner = (devServer.environments.ssr as unknown as { runner: { import(id: string): Promise<ServerBuild> } }).runner;
       return runner.import('virtual:react-router/server-build');
     };
-  } else {
+  } else if (existsSync(SERVER_BUILD_PATH)) {
     const build = (await import(SERVER_BUILD_PATH)) as ServerBuild;
     getBuild = async () => build;
+  } else {
+    // The API needs no build (e.g. `node --import tsx server/main.ts` in tests); pages say why they are missing.
+    logger.error(`No page build at ${SERVER_BUILD_PATH}: serving the API only, pages answer 503 (run npm run build)`);
   }
 
   const app = createApp({
     services, translator, env, logger, outbox,
-    clientDir: dev ? undefined : CLIENT_BUILD_DIR,
-    pages: pagesHandler(getBuild, env.NODE_ENV),
+    clientDir: dev || !existsSync(CLIENT_BUILD_DIR) ? undefined : CLIENT_BUILD_DIR,
+    pages: getBuild ? pagesHandler(getBuild, env.NODE_ENV) : pagesUnavailable,
   });
   const listener = getRequestListener(app.fetch);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -97,15 +122,24 @@ async function main() {
   });
   server.listen(env.PORT, env.HOST, () => logger.info(`Amora listens on http://localhost:${env.PORT} (${database.kind})`));
 
-  const stop = async () => {
-    clearInterval(purgeTimer);
-    server.close();
-    await vite?.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  // Running requests finish, then the notifications they committed go out, then mail, then the database.
+  createShutdown({
+    server, logger, timeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    steps: [
+      { name: 'background jobs', run: () => { clearInterval(purgeTimer); return purging; } },
+      {
+        name: 'notifications',
+        run: async () => {
+          const left = await services.events.drain(env.SHUTDOWN_TIMEOUT_MS);
+          if (left) logger.error(`shutdown: ${left} notification(s) still running after ${env.SHUTDOWN_TIMEOUT_MS} ms are dropped`);
+        },
+      },
+      { name: 'mail', run: () => mailer.close?.() },
+      { name: 'dev server', run: () => vite?.close() },
+      { name: 'database', run: () => database.close() },
+      { name: 'redis', run: () => redis?.disconnect() },
+    ],
+  }).listen();
 }
 
 main().catch((error: unknown) => {

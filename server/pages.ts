@@ -13,3 +13,11 @@ export function pagesHandler(getBuild: () => Promise<ServerBuild>, mode: string)
     return handler(request, context);
   };
 }
+
+/** Without a page build the API still runs; every page says plainly why it is missing. */
+export async function pagesUnavailable(): Promise<Response> {
+  return new Response('Pages are not built on this server (run npm run build); the API at /api/*.php works.\n', {
+    status: 503,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '60', 'Cache-Control': 'no-store' },
+  });
+}

@@ -4,7 +4,9 @@ import { createEventBus } from './infra/events.ts';
 import type { Logger } from './infra/logger.ts';
 import { createContactRules } from './accounts/contact-rules.ts';
 import { createTestProvider } from './infra/payments/test-provider.ts';
-import { createRateLimiter } from './infra/rate-limit.ts';
+import { createRateLimiter, databaseStore, type RateLimitStore } from './infra/rate-limit.ts';
+import { LIMITS, type LimitName } from './infra/limits.ts';
+import { createCookieSigner } from './infra/cookie-signer.ts';
 import { createAccountsService } from './accounts/accounts.service.ts';
 import { createChatService } from './chat/chat.service.ts';
 import { createLikesService } from './likes/likes.service.ts';
@@ -12,6 +14,8 @@ import { createPaymentsService } from './payments/payments.service.ts';
 import { createProfilesService } from './profiles/profiles.service.ts';
 import { createSearchService } from './search/search.service.ts';
 import { createSettingsService } from './settings/settings.service.ts';
+import type { SiteCacheOptions } from './settings/site-cache.ts';
+import { databaseCache, type SharedCache } from './infra/shared-cache.ts';
 import { createContentService } from './content/content.service.ts';
 import { CONTENT_DIR } from './paths.ts';
 import { createLifecycleService } from './accounts/lifecycle.service.ts';
@@ -24,6 +28,7 @@ import { createBlocksService } from './blocks/blocks.service.ts';
 import { sharedGeo, type Geo } from './infra/geo/index.ts';
 import { createSignupService } from './accounts/signup.service.ts';
 import { createPushService, type VapidKeys } from './push/push.service.ts';
+import { loadEnv, type Env } from './env.ts';
 
 /** Every service, wired once per process (or per test) with its dependencies passed in. */
 export function createServices(deps: {
@@ -36,13 +41,32 @@ export function createServices(deps: {
   mail?: MailConfig;
   geo?: Geo;
   vapid?: Partial<VapidKeys>;
+  /** Shared counters for rate limits: Redis when configured, else the database. */
+  rateLimitStore?: RateLimitStore;
+  /** COOKIE_SECRET; without it a key is generated once and kept in the database. */
+  cookieSecret?: string;
+  /** Where the sites live (PUBLIC_URL, PORT) and whether simulated payments may run on a public origin; defaults as in env.ts. */
+  config?: Pick<Env, 'PUBLIC_URL' | 'PORT' | 'ALLOW_TEST_PAYMENTS'>;
+  /** Memos and version stamps shared by every instance: Redis when configured, else the database. */
+  sharedCache?: SharedCache;
+  siteCache?: SiteCacheOptions;
 }) {
   const { db, clock, storage } = deps;
+  const rateLimitStore = deps.rateLimitStore ?? databaseStore(db);
+  const sharedCache = deps.sharedCache ?? databaseCache(db, clock);
+  const limiter = (name: LimitName) => createRateLimiter({ name, ...LIMITS[name], clock, store: rateLimitStore });
+  const rateLimits = Object.fromEntries((Object.keys(LIMITS) as LimitName[]).map((n) => [n, limiter(n)])) as Record<LimitName, ReturnType<typeof limiter>>;
+  const cookies = createCookieSigner({ db, secret: deps.cookieSecret });
+  const config = deps.config ?? loadEnv({});
   const logger = deps.logger ?? { error: (m: string, ...r: unknown[]) => console.error(m, ...r) };
   const events = createEventBus(logger);
-  const mail = createMailService({ db, config: deps.mail ?? { mailer: createMemoryMailer() }, logger });
+  const settings = createSettingsService({
+    db, clock, origins: config, shared: sharedCache, siteCache: deps.siteCache,
+    onError: (error) => logger.error('Reading the site version failed:', error),
+  });
+  const mail = createMailService({ db, config: deps.mail ?? { mailer: createMemoryMailer() }, logger, origin: settings.origin });
   const lifecycle = createLifecycleService({ db, clock, mail, storage });
-  const notifications = createNotificationsService({ db, clock, events, mail });
+  const notifications = createNotificationsService({ db, clock, events, mail, limits: rateLimits });
   events.on('account.created', ({ userId }) => lifecycle.sendActivation(userId));
   const contactRules = createContactRules({ db });
   const photos = createPhotosService({ db, clock, storage, contactRules });
@@ -53,32 +77,32 @@ export function createServices(deps: {
     clock,
     events,
     contactRules,
-    settings: createSettingsService({ db }),
+    settings,
     content: createContentService({ contentDir: CONTENT_DIR }),
     storage,
     photos,
     blocks: createBlocksService({ db, clock }),
     profiles,
-    accounts: createAccountsService({ db, clock, profiles }),
+    accounts: createAccountsService({ db, clock, profiles, limits: rateLimits }),
     signup: createSignupService({ db, clock, events }),
     push: createPushService({ db, clock, vapid: deps.vapid, logger }),
     mail,
     lifecycle,
     notifications,
-    search: createSearchService({ db, clock }),
+    search: createSearchService({ db, clock, memo: sharedCache }),
     geo: deps.geo ?? sharedGeo(),
     likes: createLikesService({ db, clock, events, contactRules }),
     chat: createChatService({ db, clock, events, contactRules }),
     testProvider,
-    payments: createPaymentsService({ db, clock, provider: testProvider }),
-    rateLimits: {
-      login: createRateLimiter({ limit: 20, windowMs: 15 * 60_000, clock }),
-      signup: createRateLimiter({ limit: 10, windowMs: 60 * 60_000, clock }),
-      /** Every endpoint that sends a mail (reset, activation, e-mail change, reactivation), per IP. */
-      mail: createRateLimiter({ limit: 10, windowMs: 60 * 60_000, clock }),
-      /** Token links and one-click unsubscribes, per IP: enough for people, too few for guessing. */
-      links: createRateLimiter({ limit: 60, windowMs: 15 * 60_000, clock }),
-    },
+    payments: createPaymentsService({
+      db, clock, provider: testProvider, testCheckouts: testProvider,
+      allowTestPaymentsOnPublic: config.ALLOW_TEST_PAYMENTS, isPublicDeployment: settings.isPublicDeployment,
+    }),
+    rateLimitStore,
+    sharedCache,
+    /** Every limit of infra/limits.ts; the per-IP ones are applied by the routes. */
+    rateLimits,
+    cookies,
   };
 }
 

@@ -20,7 +20,7 @@ function useInstalledBackButton(routeId: string | undefined): boolean {
 }
 
 async function logout() {
-  await api('/api/logout.php').catch(() => undefined);
+  await api('/api/logout.php', { method: 'POST' }).catch(() => undefined);
   window.location.assign('/');
 }
 

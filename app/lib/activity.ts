@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ApiUser, ChatSummary } from '#common/api-types.ts';
 import { POLL_INTERVAL_MS, POLL_INTERVAL_PUSH_MS, POLL_START_DELAY_MS } from '#common/constants.ts';
 import { usePushState } from '../features/push/push.ts';
@@ -25,10 +25,14 @@ export function useDelayed(ms = POLL_START_DELAY_MS): boolean {
 export function useChatsPolling(signedIn: boolean) {
   const interval = usePollInterval();
   const started = useDelayed();
-  useQuery({
+  useQuery({ ...chatsPoll(interval), enabled: signedIn && started });
+}
+
+/** The conversation-list poll (spec section 9), apart from the hook so that its requests can be counted in a test. */
+export function chatsPoll(interval: number) {
+  return queryOptions({
     queryKey: ['chats'],
-    queryFn: async () => (await api<{ chats: ChatSummary[] }>('/api/chats.php')).chats,
-    enabled: signedIn && started,
+    queryFn: async ({ signal }) => (await api<{ chats: ChatSummary[] }>('/api/chats.php', { signal })).chats,
     refetchInterval: interval,
     staleTime: 5_000,
   });

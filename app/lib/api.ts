@@ -1,5 +1,5 @@
 import type { ApiErrorBody } from '#common/api-types.ts';
-import { API_RETRIES } from '#common/constants.ts';
+import { API_ATTEMPTS } from '#common/constants.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -7,18 +7,47 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details: Record<string, string> = {},
+    /** Seconds the server asked to wait (Retry-After on 429 and 503), when it said. */
+    readonly retryAfter: number | null = null,
   ) {
     super(message);
   }
 }
 
-/** Network failures and 5xx are worth retrying; a 4xx answer is final. */
-export function isRetryable(error: unknown): boolean {
-  return !(error instanceof ApiError) || error.status >= 500 || error.status === 429;
+/** The longest wait between two tries; a server that asks for more gets the error shown instead. */
+export const MAX_RETRY_DELAY_MS = 30_000;
+
+/** 1 s, 2 s, 4 s, 8 s … before retry n (1-based), at most MAX_RETRY_DELAY_MS. */
+export function retryDelay(retry: number): number {
+  return Math.min(1000 * 2 ** (retry - 1), MAX_RETRY_DELAY_MS);
 }
 
-export function retryDelay(attempt: number): number {
-  return Math.min(1000 * 2 ** attempt, 30_000);
+/**
+ * Whether a failed try may be repeated. Network failures, 408, 429 and 5xx may; any other 4xx is
+ * final. A POST is repeated only with an Idempotency-Key, since the server may have acted on the
+ * first one (a message sent, credits spent) before the answer was lost.
+ */
+export function isRetryable(error: unknown, request: { method?: string; idempotencyKey?: string } = {}): boolean {
+  if (isAbort(error)) return false;
+  if ((request.method ?? 'GET') === 'POST' && !request.idempotencyKey) return false;
+  if (!(error instanceof ApiError)) return true;
+  return error.status >= 500 || error.status === 408 || error.status === 429;
+}
+
+/** The wait before retry n: the exponential delay, or longer when the server said so (null: do not retry). */
+export function waitBeforeRetry(error: unknown, retry: number): number | null {
+  const delay = retryDelay(retry);
+  if (!(error instanceof ApiError) || error.retryAfter === null) return delay;
+  const asked = error.retryAfter * 1000;
+  return asked > MAX_RETRY_DELAY_MS ? null : Math.max(delay, asked);
+}
+
+/** Retry-After as seconds or as an HTTP date. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 export function newIdempotencyKey(): string {
@@ -29,7 +58,14 @@ interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
   idempotencyKey?: string;
+  /** Retries after the first try; API_ATTEMPTS - 1 unless the caller shows the error at once (0). */
   retries?: number;
+  /** Stops the request and any wait for a retry (TanStack Query passes one to every queryFn). */
+  signal?: AbortSignal;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
 }
 
 async function once<T>(path: string, options: RequestOptions): Promise<T> {
@@ -41,30 +77,50 @@ async function once<T>(path: string, options: RequestOptions): Promise<T> {
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     credentials: 'same-origin',
+    signal: options.signal,
   });
   const data = (await res.json().catch(() => null)) as (T & Partial<ApiErrorBody>) | null;
   if (!res.ok) {
     const err = data?.error;
-    throw new ApiError(res.status, err?.code ?? 'server_error', err?.message ?? res.statusText, err?.details ?? {});
+    throw new ApiError(res.status, err?.code ?? 'server_error', err?.message ?? res.statusText, err?.details ?? {}, parseRetryAfter(res.headers.get('retry-after')));
   }
   return data as T;
 }
 
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 /**
- * Calls the JSON API, retrying up to 5 times with exponential delay (spec section 7). A 403 with
- * authentication_required means the session is gone: the member is logged out.
+ * Calls the JSON API. This is the one place that retries (TanStack Query does not): up to
+ * API_ATTEMPTS tries with exponential delay (spec section 7), only when isRetryable() allows it,
+ * honouring Retry-After. A 403 with authentication_required means the session is gone: the
+ * member is logged out.
  */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const retries = options.retries ?? API_RETRIES;
-  for (let attempt = 0; ; attempt++) {
+  const retries = Math.min(options.retries ?? API_ATTEMPTS - 1, API_ATTEMPTS - 1);
+  for (let retry = 1; ; retry++) {
     try {
       return await once<T>(path, options);
     } catch (error) {
       if (error instanceof ApiError && error.status === 403 && error.code === 'authentication_required') {
         onAuthenticationRequired?.();
       }
-      if (attempt >= retries || !isRetryable(error)) throw error;
-      await new Promise((r) => setTimeout(r, retryDelay(attempt)));
+      if (retry > retries || !isRetryable(error, options)) throw error;
+      const wait = waitBeforeRetry(error, retry);
+      if (wait === null) throw error;
+      await sleep(wait, options.signal);
     }
   }
 }

@@ -4,12 +4,13 @@ import { requestContext } from '../context.ts';
 import { conversationPageData } from '#server/chat/chat-pages.server.ts';
 import { orNotFound, requireMemberId } from '#server/http/page-guards.server.ts';
 import { Conversation } from '../features/chat/Conversation.tsx';
+import { toId } from '#common/input.ts';
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const userId = requireMemberId(ctx, url.pathname);
-  const convId = Number(params.id);
-  if (!Number.isSafeInteger(convId) || convId <= 0) throw data(null, { status: 404 });
+  const convId = toId(params.id);
+  if (convId === null) throw data(null, { status: 404 });
   const { profileId } = await orNotFound(ctx.services.chat.read(userId, convId));
   return conversationPageData(ctx, userId, profileId);
 }

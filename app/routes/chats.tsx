@@ -4,6 +4,7 @@ import type { Route } from './+types/chats';
 import { requestContext } from '../context.ts';
 import { requireMemberId } from '#server/http/page-guards.server.ts';
 import { ChatList } from '../features/chat/ChatList.tsx';
+import { toId } from '#common/input.ts';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
@@ -14,7 +15,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 export default function Chats({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const params = useParams();
-  const active = params.id ? Number(params.id) : null;
+  const active = toId(params.id);
   return (
     <div className={`chat-layout ${active ? 'has-conversation' : ''}`}>
       <ChatList initial={loaderData.chats} activeConversation={active} />

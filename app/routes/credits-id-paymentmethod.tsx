@@ -2,8 +2,9 @@ import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Card, Spinner } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { data, Link } from 'react-router';
 import type { Order } from '#common/api-types.ts';
+import { isReference } from '#common/input.ts';
 import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/credits-id-paymentmethod';
 import { requestContext } from '../context.ts';
@@ -14,6 +15,7 @@ import { formatMoney } from '../lib/format.ts';
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const userId = requireMemberId(ctx, url.pathname);
+  if (!isReference(params.id)) throw data(null, { status: 404 });
   return orNotFound(ctx.services.payments.order(userId, params.id));
 }
 

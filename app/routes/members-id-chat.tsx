@@ -5,12 +5,13 @@ import { conversationPageData } from '#server/chat/chat-pages.server.ts';
 import { requireMemberId } from '#server/http/page-guards.server.ts';
 import { ChatList } from '../features/chat/ChatList.tsx';
 import { Conversation } from '../features/chat/Conversation.tsx';
+import { toId } from '#common/input.ts';
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const userId = requireMemberId(ctx, url.pathname);
-  const profileId = Number(params.id);
-  if (!Number.isSafeInteger(profileId) || profileId <= 0 || profileId === userId) throw data(null, { status: 404 });
+  const profileId = toId(params.id);
+  if (profileId === null || profileId === userId) throw data(null, { status: 404 });
   const [page, chats] = await Promise.all([conversationPageData(ctx, userId, profileId), ctx.services.chat.list(userId)]);
   return { ...page, chats };
 }

@@ -4,11 +4,12 @@ import type { Route } from './+types/members-id-landing';
 import { requestContext } from '../context.ts';
 import { orNotFound } from '#server/http/page-guards.server.ts';
 import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
+import { toId } from '#common/input.ts';
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const id = Number(params.id);
-  if (!Number.isSafeInteger(id) || id <= 0) throw data(null, { status: 404 });
+  const id = toId(params.id);
+  if (id === null) throw data(null, { status: 404 });
   // Members go straight to the profile; the landing page is for visitors from campaigns.
   if (ctx.userId) throw redirect(`/members/${id}`);
   const profile = await orNotFound(ctx.services.profiles.detail(null, id));

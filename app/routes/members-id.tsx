@@ -12,11 +12,12 @@ import { countryName } from '../lib/format.ts';
 import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
 import { FictionalNotice } from '../components/FictionalNotice.tsx';
 import { attributeValueLabel } from '../features/profile/labels.ts';
+import { toId } from '#common/input.ts';
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const id = Number(params.id);
-  if (!Number.isSafeInteger(id) || id <= 0) throw data(null, { status: 404 });
+  const id = toId(params.id);
+  if (id === null) throw data(null, { status: 404 });
   const profile = await orNotFound(ctx.services.profiles.detail(ctx.userId, id, { visibleFields: ctx.site.visibleProfileFields }));
   if (ctx.userId && profile.liked_me && !profile.blocked) await ctx.services.likes.markSeen(ctx.userId, id);
   return { profile, signedIn: Boolean(ctx.userId), own: ctx.userId === id };

@@ -25,7 +25,10 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   // A first visit searches the visitor's own country (CDN header or GeoIP); any search or clearing carries parameters.
   const fresh = url.searchParams.size === 0;
   const defaultCountry = fresh && ctx.geoipCountry && countries.includes(ctx.geoipCountry) ? ctx.geoipCountry : undefined;
-  const input = offeredFilters(searchSchema.parse({ country: defaultCountry, ...query, cursor: undefined, similar: undefined }), ctx.site.searchFields);
+  const filters = { country: defaultCountry, ...query, cursor: undefined, similar: undefined };
+  // The page shows results whatever the address bar says: a region the rules refuse is left out, as the form would.
+  const parsed = searchSchema.safeParse(filters);
+  const input = offeredFilters(parsed.success ? parsed.data : searchSchema.parse({ ...filters, countryregion: undefined }), ctx.site.searchFields);
   const page = await ctx.services.search.search(ctx.userId, input);
   const regions: Record<string, string[]> = {};
   for (const r of await ctx.services.settings.regions()) (regions[r.country] ??= []).push(r.name);

@@ -6,11 +6,12 @@ import { orNotFound } from '#server/http/page-guards.server.ts';
 import type { Route } from './+types/signup-member';
 import { requestContext } from '../context.ts';
 import { SignupFlow } from '../features/signup/SignupFlow.tsx';
+import { toId } from '#common/input.ts';
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const id = Number(params.id);
-  if (!Number.isSafeInteger(id) || id <= 0) throw data(null, { status: 404 });
+  const id = toId(params.id);
+  if (id === null) throw data(null, { status: 404 });
   if (ctx.userId) throw redirect(`/members/${id}`);
   return { profile: await orNotFound(ctx.services.profiles.detail(null, id)) };
 }

@@ -2,16 +2,20 @@ import { useState } from 'react';
 import { Alert, Button, Card } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { data } from 'react-router';
+import { isReference } from '#common/input.ts';
 import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/test-checkout';
 import { requestContext } from '../context.ts';
+import { orNotFound, requireMemberId } from '#server/http/page-guards.server.ts';
 import { api, ApiError } from '../lib/api.ts';
 import { formatMoney } from '../lib/format.ts';
 
-export async function loader({ context, params }: Route.LoaderArgs) {
+/** Only the member who placed the order sees its checkout; nobody does where simulated payments are refused. */
+export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const checkout = await ctx.services.testProvider.checkout(params.ref);
-  if (!checkout) throw data(null, { status: 404 });
+  if (!isReference(params.ref)) throw data(null, { status: 404 });
+  const userId = requireMemberId(ctx, url.pathname);
+  const checkout = await orNotFound(ctx.services.payments.testCheckout(userId, params.ref));
   return { id: checkout.id, amount: checkout.amountCents, currency: checkout.currency, description: checkout.description, method: checkout.method, status: checkout.status };
 }
 

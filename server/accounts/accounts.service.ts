@@ -1,71 +1,120 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, lte, sql } from 'drizzle-orm';
 import type { ApiUser } from '#common/api-types.ts';
 import { isLanguage, type Language } from '#common/languages.ts';
-import { AUTH_COOKIE_MAX_AGE } from '#common/constants.ts';
+import { AUTH_COOKIE_MAX_AGE, SESSION_IDLE_DAYS } from '#common/constants.ts';
 import type { Db } from '../db/client.ts';
 import { conversationMembers, likes, sessions, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
-import { AppError } from '../infra/errors.ts';
-import { LOGIN_LOCK_ATTEMPTS, LOGIN_LOCK_MINUTES } from '#common/notifications.ts';
+import type { RateLimiter } from '../infra/rate-limit.ts';
 import type { ProfilesService } from '../profiles/profiles.service.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export function createAccountsService(deps: { db: Db; clock: Clock; profiles: ProfilesService }) {
-  const { db, clock } = deps;
+const SESSION_IDLE_MS = SESSION_IDLE_DAYS * 24 * 3_600_000;
+/** last_used_at moves at most this often per session: no write on every request. */
+const LAST_USED_STEP_MS = 3_600_000;
+
+/** A device that logged in to this account before (its signed cookie). */
+export interface KnownDevice {
+  userId: number;
+  id: string;
+}
+
+/** Log-in counters are keyed by the address as people type it in any case or spacing. */
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+/** Counter keys hold a hash of the address, not the address (they sit in Redis or a table for an hour). */
+const throttleKey = (email: string) => createHash('sha256').update(`login:${email}`).digest('base64url');
+
+export function createAccountsService(deps: {
+  db: Db; clock: Clock; profiles: ProfilesService;
+  limits: { loginPair: RateLimiter; loginEmail: RateLimiter; loginDevice: RateLimiter };
+}) {
+  const { db, clock, limits } = deps;
 
   return {
     /**
-     * The user id for valid credentials, else null. Deleted accounts cannot log in.
-     * LOGIN_LOCK_ATTEMPTS wrong passwords in a row block the account for LOGIN_LOCK_MINUTES
-     * (spec section 8); while blocked even the right password is refused, and a successful
-     * log-in resets the count.
+     * A log-in attempt. Wrong passwords are throttled, never used to lock the owner out:
+     * - per (normalised e-mail, client IP): LIMITS.loginPair failures, then 429 for that pair;
+     * - per normalised e-mail from every address: LIMITS.loginEmail failures, then 429 for
+     *   devices the account does not know;
+     * - a known device (signed cookie bound to this account, set at a successful log-in or
+     *   password reset) skips both and has its own LIMITS.loginDevice.
+     * Known and unknown addresses go through the same steps (the unknown ones against a dummy
+     * hash), so status, body and timing tell nothing about which addresses have accounts.
+     * Deleted accounts cannot log in.
      */
-    async verifyCredentials(email: string, password: string): Promise<number | null> {
+    async attemptLogin(
+      emailInput: string, password: string, from: { ip: string; device: KnownDevice | null },
+    ): Promise<{ userId: number } | { userId: null; retryAfter?: number }> {
+      const email = normalizeEmail(emailInput);
+      const key = throttleKey(email);
       const [user] = await db
-        .select({ id: users.id, passwordHash: users.passwordHash, status: users.status, failedLogins: users.failedLogins, lockedUntil: users.lockedUntil })
+        .select({ id: users.id, passwordHash: users.passwordHash, status: users.status })
         .from(users)
-        .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
-      if (!user || user.status === 'deleted') {
-        await verifyPassword(await dummyPasswordHash(), password);
-        return null;
+        .where(sql`lower(${users.email}) = ${email}`);
+      const account = user && user.status !== 'deleted' ? user : null;
+      const device = account && from.device?.userId === account.id ? from.device.id : null;
+      const counters: [RateLimiter, string][] = device
+        ? [[limits.loginDevice, `${device}:${key}`]]
+        : [[limits.loginPair, `${key}|${from.ip}`], [limits.loginEmail, key]];
+      let retryAfter = 0;
+      for (const [limiter, k] of counters) retryAfter = Math.max(retryAfter, await limiter.blocked(k));
+      if (retryAfter > 0) return { userId: null, retryAfter };
+      const ok = account
+        ? await verifyPassword(account.passwordHash, password)
+        : (await verifyPassword(await dummyPasswordHash(), password), false);
+      if (ok && account) {
+        // The pair's count starts again; the per-e-mail one does not, or each log-in of the owner would hand an attacker new tries.
+        if (!device) await limits.loginPair.reset(`${key}|${from.ip}`);
+        return { userId: account.id };
       }
-      const now = clock();
-      if (user.lockedUntil && user.lockedUntil > now) {
-        throw new AppError(423, 'account_locked', { minutes: Math.ceil((user.lockedUntil.getTime() - now.getTime()) / 60_000) });
-      }
-      if (await verifyPassword(user.passwordHash, password)) {
-        if (user.failedLogins > 0 || user.lockedUntil) await db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
-        return user.id;
-      }
-      const [row] = await db.update(users).set({ failedLogins: sql`${users.failedLogins} + 1` }).where(eq(users.id, user.id)).returning({ failed: users.failedLogins });
-      if (row.failed >= LOGIN_LOCK_ATTEMPTS) {
-        await db.update(users).set({ failedLogins: 0, lockedUntil: new Date(now.getTime() + LOGIN_LOCK_MINUTES * 60_000) }).where(eq(users.id, user.id));
-        throw new AppError(423, 'account_locked', { minutes: LOGIN_LOCK_MINUTES });
-      }
-      return null;
+      for (const [limiter, k] of counters) await limiter.hit(k);
+      return { userId: null };
+    },
+
+    /** A password reset proved the mailbox: the throttle across addresses starts again for this e-mail. */
+    async clearLoginThrottle(email: string): Promise<void> {
+      await limits.loginEmail.reset(throttleKey(normalizeEmail(email)));
     },
 
     async createSession(userId: number, userAgent = ''): Promise<string> {
       const token = randomBytes(32).toString('base64url');
       const now = clock();
       await db.insert(sessions).values({
-        id: hashToken(token), userId, createdAt: now, userAgent: userAgent.slice(0, 300),
+        id: hashToken(token), userId, createdAt: now, lastUsedAt: now, userAgent: userAgent.slice(0, 300),
         expiresAt: new Date(now.getTime() + AUTH_COOKIE_MAX_AGE * 1000),
       });
       return token;
     },
 
+    /**
+     * The member of a session, or null. A session ends 30 days after log-in, or after
+     * SESSION_IDLE_DAYS without use (last_used_at is kept to the hour, so "idle" may start up to an
+     * hour early). An ended session's row goes at once.
+     */
     async sessionUserId(token: string | undefined): Promise<number | null> {
       if (!token || token.length > 100) return null;
+      const id = hashToken(token);
       const [row] = await db
-        .select({ userId: sessions.userId, status: users.status })
+        .select({ userId: sessions.userId, status: users.status, expiresAt: sessions.expiresAt, lastUsedAt: sessions.lastUsedAt })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.id, hashToken(token)), gt(sessions.expiresAt, clock())));
-      return row && row.status !== 'deleted' ? row.userId : null;
+        .where(eq(sessions.id, id));
+      if (!row) return null;
+      const now = clock();
+      if (row.expiresAt <= now || now.getTime() - row.lastUsedAt.getTime() >= SESSION_IDLE_MS) {
+        await db.delete(sessions).where(eq(sessions.id, id));
+        return null;
+      }
+      if (row.status === 'deleted') return null;
+      if (now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_STEP_MS) {
+        // Conditional, so parallel requests of one session write once.
+        await db.update(sessions).set({ lastUsedAt: now })
+          .where(and(eq(sessions.id, id), lte(sessions.lastUsedAt, new Date(now.getTime() - LAST_USED_STEP_MS))));
+      }
+      return row.userId;
     },
 
     async deleteSession(token: string | undefined): Promise<void> {

@@ -133,16 +133,15 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
   });
 
   it('refuses sign-up when the site is invite-only, and with_trafficsource needs a network', async () => {
-    const { sites } = await import('../db/schema.ts');
-    await t.database.db.update(sites).set({ signups: 'with_trafficsource' });
+    await t.services.settings.updateSite(t.siteId, { signups: 'with_trafficsource' });
     const without = await t.client().post('/api/signup.php', { ...valid, email: 'ts1@example.org' });
     expect(without.status).toBe(403);
     expect(without.body.error.message).toBe('Signing up is by invitation only at the moment.');
     const withSource = await t.client().post('/api/signup.php', { ...valid, email: 'ts1@example.org', network: 'partner' });
     expect(withSource.status).toBe(201);
-    await t.database.db.update(sites).set({ signups: 'none' });
+    await t.services.settings.updateSite(t.siteId, { signups: 'none' });
     expect((await t.client().post('/api/signup.php', { ...valid, email: 'ts2@example.org', network: 'partner' })).status).toBe(403);
-    await t.database.db.update(sites).set({ signups: 'all' });
+    await t.services.settings.updateSite(t.siteId, { signups: 'all' });
   });
 
   it('keeps signUp helper members independent', async () => {

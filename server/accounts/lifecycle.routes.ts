@@ -5,7 +5,7 @@ import { emailSchema } from '#common/schemas.ts';
 import type { AppEnv } from '../http/context.ts';
 import { jsonBody, rateLimit, requireUserId, type C } from '../http/helpers.ts';
 import { AppError } from '../infra/errors.ts';
-import { setSessionCookie } from './accounts.routes.ts';
+import { rememberDevice, setSessionCookie } from './accounts.routes.ts';
 
 const ok = (c: C) => c.json({ ok: true });
 
@@ -17,7 +17,7 @@ export const lifecycleRoutes = new Hono<AppEnv>()
   /** The link in the activation mail. */
   .get('/activate.php', async (c) => {
     const ctx = c.get('ctx');
-    rateLimit(c, ctx.services.rateLimits.links);
+    await rateLimit(c, ctx.services.rateLimits.links);
     const done = await ctx.services.lifecycle.activate(c.req.query('token'));
     return c.redirect(done ? '/activate/done' : '/activate/error', 302);
   })
@@ -26,26 +26,29 @@ export const lifecycleRoutes = new Hono<AppEnv>()
   .post('/activation-mail.php', async (c) => {
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
-    rateLimit(c, ctx.services.rateLimits.mail);
-    await ctx.services.lifecycle.resendActivation(userId, ctx.baseUrl);
+    await rateLimit(c, ctx.services.rateLimits.mail);
+    await ctx.services.lifecycle.resendActivation(userId);
     return ok(c);
   })
 
   /** {email}: mails a reset link. */
   .post('/password-reset.php', async (c) => {
     const ctx = c.get('ctx');
-    rateLimit(c, ctx.services.rateLimits.mail);
+    await rateLimit(c, ctx.services.rateLimits.mail);
     const body = await jsonBody(c);
-    await ctx.services.lifecycle.requestPasswordReset(body.email, ctx.baseUrl);
+    await ctx.services.lifecycle.requestPasswordReset(body.email);
     return ok(c);
   })
 
   /** {token, password, password_confirm}: the new password from the reset link; every session ends. */
   .put('/password-reset.php', async (c) => {
     const ctx = c.get('ctx');
-    rateLimit(c, ctx.services.rateLimits.links);
+    await rateLimit(c, ctx.services.rateLimits.links);
     const body = await jsonBody(c);
-    await ctx.services.lifecycle.resetPassword(body.token, body.password, body.password_confirm);
+    const { userId, email } = await ctx.services.lifecycle.resetPassword(body.token, body.password, body.password_confirm);
+    // The mail link proves the mailbox: this device may log in again whatever an attacker tried elsewhere.
+    await ctx.services.accounts.clearLoginThrottle(email);
+    await rememberDevice(c, userId);
     deleteCookie(c, AUTH_COOKIE, { path: '/' });
     return ok(c);
   })
@@ -54,7 +57,7 @@ export const lifecycleRoutes = new Hono<AppEnv>()
   .put('/password.php', async (c) => {
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
-    rateLimit(c, ctx.services.rateLimits.login);
+    await rateLimit(c, ctx.services.rateLimits.login);
     const body = await jsonBody(c);
     await ctx.services.lifecycle.changePassword(userId, c.get('sessionToken'), body.old_password, body.password, body.password_confirm);
     return ok(c);
@@ -64,9 +67,9 @@ export const lifecycleRoutes = new Hono<AppEnv>()
   .post('/mail-change.php', async (c) => {
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
-    rateLimit(c, ctx.services.rateLimits.mail);
+    await rateLimit(c, ctx.services.rateLimits.mail);
     const body = await jsonBody(c);
-    await ctx.services.lifecycle.requestEmailChange(userId, body.email, body.password, ctx.baseUrl);
+    await ctx.services.lifecycle.requestEmailChange(userId, body.email, body.password);
     return ok(c);
   })
 
@@ -81,7 +84,7 @@ export const lifecycleRoutes = new Hono<AppEnv>()
   .delete('/user.php', async (c) => {
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
-    rateLimit(c, ctx.services.rateLimits.login);
+    await rateLimit(c, ctx.services.rateLimits.login);
     const body = await jsonBody(c);
     await ctx.services.lifecycle.deleteAccount(userId, body.password, body.reason);
     deleteCookie(c, AUTH_COOKIE, { path: '/' });
@@ -94,18 +97,18 @@ export const lifecycleRoutes = new Hono<AppEnv>()
    */
   .post('/reactivate.php', async (c) => {
     const ctx = c.get('ctx');
-    rateLimit(c, ctx.services.rateLimits.mail);
+    await rateLimit(c, ctx.services.rateLimits.mail);
     const body = await jsonBody(c);
     const parsed = emailSchema.safeParse(body.email);
     if (!parsed.success) throw new AppError(400, 'email_invalid', {}, { email: 'errors.email_invalid' });
-    await ctx.services.lifecycle.requestReactivation(parsed.data, ctx.baseUrl);
+    await ctx.services.lifecycle.requestReactivation(parsed.data);
     return ok(c);
   })
 
   /** The link in the reactivation mail: the account is back, and the member is signed in. */
   .get('/reactivate.php', async (c) => {
     const ctx = c.get('ctx');
-    rateLimit(c, ctx.services.rateLimits.links);
+    await rateLimit(c, ctx.services.rateLimits.links);
     const userId = await ctx.services.lifecycle.reactivate(c.req.query('token'));
     if (!userId) return c.redirect('/activate/error?reason=reactivation', 302);
     setSessionCookie(c, await ctx.services.accounts.createSession(userId, c.req.header('user-agent')));

@@ -5,7 +5,7 @@ import { emailSchema } from '#common/schemas.ts';
 import {
   DELETE_REASONS, EMAIL_CATEGORIES, REACTIVATION_DAYS, RESET_MAILS_PER_DAY,
 } from '#common/notifications.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import {
   accountTokens, blocks, conversationMembers, conversations, creditLedger, likes, mailEvents, messages, orders, photos, profiles, sessions, users,
 } from '../db/schema.ts';
@@ -13,6 +13,7 @@ import type { Clock } from '../infra/clock.ts';
 import { AppError } from '../infra/errors.ts';
 import type { MailService } from '../notifications/mail.service.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import { assertAcceptablePassword } from './password-policy.ts';
 
 type Purpose = (typeof accountTokens.$inferSelect)['purpose'];
 
@@ -31,7 +32,6 @@ const OTHER_MAILS_PER_DAY = 5;
 const REACTIVATION_MAILS_PER_DAY = 3;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-const passwordSchemaMin = 8;
 
 /**
  * The account lifecycle around e-mail: activation, password reset and change, e-mail change,
@@ -87,11 +87,25 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; mail: MailS
     return u ? account(u.id) : null;
   }
 
-  function validPassword(password: unknown, confirm: unknown): string {
-    if (typeof password !== 'string' || password.length < passwordSchemaMin) throw new AppError(400, 'password_too_short', {}, { password: 'errors.password_too_short' });
-    if (password.length > 200) throw new AppError(400, 'password_too_long', {}, { password: 'errors.password_too_long' });
-    if (password !== confirm) throw new AppError(400, 'passwords_mismatch', {}, { password_confirm: 'errors.passwords_mismatch' });
-    return password;
+  /** The new password by the one rule (server/accounts/password-policy.ts), then the confirmation. */
+  async function validPassword(password: unknown, confirm: unknown, who: { email: string; name: string | null }): Promise<string> {
+    const newPassword = await assertAcceptablePassword(password, who);
+    if (newPassword !== confirm) throw new AppError(400, 'passwords_mismatch', {}, { password_confirm: 'errors.passwords_mismatch' });
+    return newPassword;
+  }
+
+  /** The owner of a usable token, without using it up. */
+  async function tokenOwner(token: unknown, purpose: Purpose): Promise<number | null> {
+    if (typeof token !== 'string' || token.length < 20 || token.length > 100) return null;
+    const [row] = await db.select({ userId: accountTokens.userId }).from(accountTokens)
+      .where(and(eq(accountTokens.id, hashToken(token)), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, clock())));
+    return row?.userId ?? null;
+  }
+
+  /** Every reset link of the member still out there stops working. */
+  async function voidResetLinks(executor: Db | Tx, userId: number, now: Date) {
+    await executor.update(accountTokens).set({ usedAt: now })
+      .where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, 'password_reset'), isNull(accountTokens.usedAt)));
   }
 
   async function endSessions(userId: number, keepToken?: string) {
@@ -102,19 +116,19 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; mail: MailS
     tokenIsValid,
 
     /** The activation mail after sign-up (and on request). */
-    async sendActivation(userId: number, baseUrl?: string): Promise<void> {
+    async sendActivation(userId: number): Promise<void> {
       const u = await account(userId);
       if (!u || u.status !== 'not_confirmed') return;
       const token = await issueToken(userId, 'activation');
-      await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'activation', params: { name: u.name ?? '' }, link: `/api/activate.php?token=${token}`, baseUrl });
+      await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'activation', params: { name: u.name ?? '' }, link: `/api/activate.php?token=${token}` });
     },
 
-    async resendActivation(userId: number, baseUrl: string): Promise<void> {
+    async resendActivation(userId: number): Promise<void> {
       const u = await account(userId);
       if (!u) throw new AppError(404, 'not_found');
       if (u.status !== 'not_confirmed') throw new AppError(409, 'already_activated');
       if ((await mailsToday(userId, 'activation')) >= OTHER_MAILS_PER_DAY) throw new AppError(429, 'mail_limit');
-      await service.sendActivation(userId, baseUrl);
+      await service.sendActivation(userId);
     },
 
     /** The link in the activation mail: single use. Returns whether it activated the account. */
@@ -130,46 +144,63 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; mail: MailS
      * Spec section 8 names "e-mail not found" as an error of the reset form, so the form says so;
      * the per-IP limit on this endpoint keeps anyone from probing many addresses.
      */
-    async requestPasswordReset(emailInput: unknown, baseUrl: string): Promise<void> {
+    async requestPasswordReset(emailInput: unknown): Promise<void> {
       const parsed = emailSchema.safeParse(emailInput);
       if (!parsed.success) throw new AppError(400, 'email_invalid', {}, { email: 'errors.email_invalid' });
       const u = await byEmail(parsed.data);
       if (!u || u.status === 'deleted') throw new AppError(404, 'email_not_found', {}, { email: 'errors.email_not_found' });
       if ((await mailsToday(u.id, 'password_reset')) >= RESET_MAILS_PER_DAY) throw new AppError(429, 'reset_mail_limit');
       const token = await issueToken(u.id, 'password_reset');
-      await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'password_reset', params: { name: u.name ?? '' }, link: `/reset-password/do?token=${token}`, baseUrl });
+      await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'password_reset', params: { name: u.name ?? '' }, link: `/reset-password/do?token=${token}` });
     },
 
-    /** A new password from the reset link: every session ends (whoever asked for the reset may not be the only one signed in). */
-    async resetPassword(token: unknown, password: unknown, confirm: unknown): Promise<void> {
-      const newPassword = validPassword(password, confirm);
-      const used = await consumeToken(token, 'password_reset');
-      if (!used) throw new AppError(400, 'reset_link_invalid');
-      const u = await account(used.userId);
+    /**
+     * A new password from the reset link: every session ends (whoever asked for the reset may not be
+     * the only one signed in), and so does every other reset link of the member: an older mail in the
+     * inbox must not set the password again.
+     */
+    async resetPassword(token: unknown, password: unknown, confirm: unknown): Promise<{ userId: number; email: string }> {
+      const userId = await tokenOwner(token, 'password_reset');
+      const u = userId ? await account(userId) : null;
       if (!u || u.status === 'deleted') throw new AppError(400, 'reset_link_invalid');
-      const now = clock();
-      await db.update(users).set({
-        passwordHash: await hashPassword(newPassword), failedLogins: 0, lockedUntil: null,
-        // The link reached the member's mailbox: that confirms the address too.
-        ...(u.status === 'not_confirmed' ? { status: 'active' as const, activatedAt: now } : {}),
-      }).where(eq(users.id, used.userId));
-      await endSessions(used.userId);
+      const passwordHash = await hashPassword(await validPassword(password, confirm, u));
+      await db.transaction(async (tx) => {
+        // One reset at a time per member: a second link used at the same moment finds itself void.
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, u.id)).for('update');
+        const now = clock();
+        const [used] = await tx.update(accountTokens).set({ usedAt: now })
+          .where(and(eq(accountTokens.id, hashToken(token as string)), eq(accountTokens.purpose, 'password_reset'), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, now)))
+          .returning({ userId: accountTokens.userId });
+        if (!used) throw new AppError(400, 'reset_link_invalid');
+        await voidResetLinks(tx, u.id, now);
+        await tx.update(users).set({
+          passwordHash, failedLogins: 0, lockedUntil: null,
+          // The link reached the member's mailbox: that confirms the address too.
+          ...(u.status === 'not_confirmed' ? { status: 'active' as const, activatedAt: now } : {}),
+        }).where(eq(users.id, u.id));
+        await tx.delete(sessions).where(eq(sessions.userId, u.id));
+      });
+      return { userId: u.id, email: u.email };
     },
 
-    /** Changing the password while signed in: the old one is needed; every other session ends, this one stays. */
+    /**
+     * Changing the password while signed in: the old one is needed; every other session ends, this
+     * one stays, and reset links still out there stop working.
+     */
     async changePassword(userId: number, currentSession: string | undefined, oldPassword: unknown, password: unknown, confirm: unknown): Promise<void> {
       const u = await account(userId);
       if (!u) throw new AppError(404, 'not_found');
       if (typeof oldPassword !== 'string' || !(await verifyPassword(u.passwordHash, oldPassword))) {
         throw new AppError(400, 'old_password_wrong', {}, { old_password: 'errors.old_password_wrong' });
       }
-      const newPassword = validPassword(password, confirm);
+      const newPassword = await validPassword(password, confirm, u);
       await db.update(users).set({ passwordHash: await hashPassword(newPassword) }).where(eq(users.id, userId));
+      await voidResetLinks(db, userId, clock());
       await endSessions(userId, currentSession);
     },
 
     /** Spec: a new address needs confirmation from that address; until then the old one stays. */
-    async requestEmailChange(userId: number, emailInput: unknown, password: unknown, baseUrl: string): Promise<void> {
+    async requestEmailChange(userId: number, emailInput: unknown, password: unknown): Promise<void> {
       const parsed = emailSchema.safeParse(emailInput);
       if (!parsed.success) throw new AppError(400, 'email_invalid', {}, { email: 'errors.email_invalid' });
       const u = await account(userId);
@@ -181,7 +212,7 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; mail: MailS
       if (await byEmail(parsed.data)) throw new AppError(409, 'email_taken', {}, { email: 'errors.email_taken' });
       if ((await mailsToday(userId, 'email_change')) >= OTHER_MAILS_PER_DAY) throw new AppError(429, 'mail_limit');
       const token = await issueToken(userId, 'email_change', { newEmail: parsed.data });
-      await mail.send({ to: parsed.data, lang: u.language, siteId: u.siteId, kind: 'email_change', params: { name: u.name ?? '', email: parsed.data }, link: `/mail-change/do?token=${token}`, baseUrl });
+      await mail.send({ to: parsed.data, lang: u.language, siteId: u.siteId, kind: 'email_change', params: { name: u.name ?? '', email: parsed.data }, link: `/mail-change/do?token=${token}` });
     },
 
     /** The link in the mail to the new address. */
@@ -228,7 +259,7 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; mail: MailS
      * account deleted less than 14 days ago. The caller always answers the same, so nobody learns
      * whether an address has an account.
      */
-    async requestReactivation(email: string, baseUrl: string): Promise<void> {
+    async requestReactivation(email: string): Promise<void> {
       const u = await byEmail(email);
       if (!u || u.status !== 'deleted') return;
       const [row] = await db.select({ deletedAt: users.deletedAt }).from(users).where(eq(users.id, u.id));
@@ -237,7 +268,7 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; mail: MailS
       if (windowEnd <= now || /@purged\.invalid$/.test(u.email)) return;
       if ((await mailsToday(u.id, 'reactivation')) >= REACTIVATION_MAILS_PER_DAY) return;
       const token = await issueToken(u.id, 'reactivation', { expiresAt: new Date(Math.min(now + TOKEN_TTL.reactivation, windowEnd)) });
-      await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'reactivation', params: { name: u.name ?? '', days: REACTIVATION_DAYS }, link: `/api/reactivate.php?token=${token}`, baseUrl });
+      await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'reactivation', params: { name: u.name ?? '', days: REACTIVATION_DAYS }, link: `/api/reactivate.php?token=${token}` });
     },
 
     /** The reactivation link: the account is back and active (the link proved the address). Returns the user id to sign in. */

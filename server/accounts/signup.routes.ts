@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { messageSchema, signupSchema } from '#common/schemas.ts';
 import { AppError, authenticationRequired, isAppError } from '../infra/errors.ts';
 import type { AppEnv } from '../http/context.ts';
-import { jsonBody, parse, positiveInt, rateLimit } from '../http/helpers.ts';
+import { jsonBody, parse, requireId, rateLimit } from '../http/helpers.ts';
 import { setSessionCookie } from './accounts.routes.ts';
 import { signupAllowed, trackingFrom } from './signup.service.ts';
 
@@ -20,7 +20,7 @@ export const signupRoutes = new Hono<AppEnv>()
    */
   .post('/signup.php', async (c) => {
     const ctx = c.get('ctx');
-    rateLimit(c, ctx.services.rateLimits.signup);
+    await rateLimit(c, ctx.services.rateLimits.signup);
     const body = await jsonBody(c);
     // First touch wins: the stored landing parameters, else what this request brings.
     const stored = ctx.tracking ?? {};
@@ -30,7 +30,7 @@ export const signupRoutes = new Hono<AppEnv>()
 
     let message: { profileId: number; text: string } | null = null;
     if (body.profile_id !== undefined && body.profile_id !== null && body.profile_id !== '') {
-      const profileId = positiveInt(body.profile_id);
+      const profileId = requireId(body.profile_id, 'profile_id');
       const text = typeof body.signup_message === 'string' ? body.signup_message : '';
       if (text.trim()) {
         const parsed = parse(messageSchema, { text });

@@ -9,7 +9,9 @@ import { AppError } from '../infra/errors.ts';
 import type { EventBus } from '../infra/events.ts';
 import { addCredits } from '../credits/ledger.ts';
 import { hashPassword } from './passwords.ts';
+import { assertAcceptablePassword } from './password-policy.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { hasOnlyAllowedCharacters } from '#common/input.ts';
 
 export interface Tracking {
   network?: string | null;
@@ -26,7 +28,8 @@ export function trackingFrom(source: Record<string, unknown>): Tracking {
   const tracking: Tracking = {};
   for (const key of TRACKING_KEYS) {
     const v = source[key];
-    if (typeof v === 'string' && v.trim()) tracking[key] = v.trim().slice(0, 100);
+    // Landing URLs are anyone's to write: a value the text rule refuses is dropped, not stored.
+    if (typeof v === 'string' && v.trim() && hasOnlyAllowedCharacters(v)) tracking[key] = v.normalize('NFC').trim().slice(0, 100);
   }
   return tracking;
 }
@@ -68,7 +71,8 @@ export function createSignupService(deps: { db: Db; clock: Clock; events: EventB
       const existing = await emailStatus(input.email);
       if (existing.status === 'taken') throw new AppError(409, 'email_taken', {}, { email: 'errors.email_taken' });
       if (existing.status === 'deleted') throw new AppError(409, 'account_deleted', {}, { email: 'errors.account_deleted' });
-      const passwordHash = await hashPassword(input.password);
+      // The shared schema checked length, e-mail and name; the list of common passwords lives here.
+      const passwordHash = await hashPassword(await assertAcceptablePassword(input.password, { email: input.email, name: input.name }));
       try {
         const userId = await db.transaction(async (tx) => {
           if (existing.userId) {

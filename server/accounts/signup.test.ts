@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { TRACKING_COOKIE } from '#common/constants.ts';
-import { creditLedger, messages, profiles, sites, users } from '../db/schema.ts';
+import { creditLedger, messages, profiles, users } from '../db/schema.ts';
+import type { SitePatch } from '../settings/settings.service.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
 const form = (email: string, extra: Record<string, unknown> = {}) => ({
@@ -14,7 +15,7 @@ describe.each(DATABASE_KINDS)('sign-up on %s', (kind) => {
   let n = 0;
   const email = () => `signup${++n}.${kind}@example.org`;
   const userBy = async (address: string) => (await t.database.db.select().from(users).where(sql`lower(${users.email}) = ${address.toLowerCase()}`))[0];
-  const setSite = (values: Partial<typeof sites.$inferInsert>) => t.database.db.update(sites).set(values).where(eq(sites.id, t.siteId));
+  const setSite = (values: SitePatch) => t.services.settings.updateSite(t.siteId, values);
 
   beforeAll(async () => {
     t = await createTestApp(kind, { profiles: 4 });

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { jsonBody, positiveInt, requireUserId } from '../http/helpers.ts';
+import { jsonBody, requireId, requireUserId } from '../http/helpers.ts';
 
 export const blocksRoutes = new Hono<AppEnv>()
   /** The members I blocked → {profiles}. */
@@ -13,7 +13,7 @@ export const blocksRoutes = new Hono<AppEnv>()
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
     const body = await jsonBody(c);
-    await ctx.services.blocks.block(userId, positiveInt(body.profile_id));
+    await ctx.services.blocks.block(userId, requireId(body.profile_id, 'profile_id'));
     return c.json({ blocked: true });
   })
   /** {profile_id} → {blocked: false} */
@@ -21,6 +21,6 @@ export const blocksRoutes = new Hono<AppEnv>()
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
     const body = await jsonBody(c);
-    await ctx.services.blocks.unblock(userId, positiveInt(body.profile_id));
+    await ctx.services.blocks.unblock(userId, requireId(body.profile_id, 'profile_id'));
     return c.json({ blocked: false });
   });

@@ -68,7 +68,7 @@ describe.each(DATABASE_KINDS)('blocks on %s', (kind) => {
     const self = await a.client.post('/api/block.php', { profile_id: a.user.id });
     expect([self.status, self.body.error]).toEqual([400, { code: 'cannot_block_self', message: 'You cannot block yourself.' }]);
     expect((await a.client.post('/api/block.php', { profile_id: 987654 })).status).toBe(404);
-    expect((await a.client.post('/api/block.php', { profile_id: 'abc' })).status).toBe(404);
+    expect((await a.client.post('/api/block.php', { profile_id: 'abc' })).status).toBe(400);
     expect((await t.client().post('/api/block.php', { profile_id: a.user.id })).status).toBe(403);
   });
 });

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { messageSchema } from '#common/schemas.ts';
 import type { AppEnv } from '../http/context.ts';
-import { idempotencyKey, jsonBody, parse, positiveInt, requireUserId } from '../http/helpers.ts';
+import { idempotencyKey, jsonBody, parse, rateLimit, requireId, requireUserId } from '../http/helpers.ts';
 import { AppError } from '../infra/errors.ts';
 
 export const chatRoutes = new Hono<AppEnv>()
@@ -17,7 +17,7 @@ export const chatRoutes = new Hono<AppEnv>()
     const body = await jsonBody(c);
     const raw = body.conversation;
     const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : raw;
-    await ctx.services.chat.remove(userId, positiveInt(id));
+    await ctx.services.chat.remove(userId, requireId(id, 'conversation'));
     return c.json({ ok: true });
   })
 
@@ -26,17 +26,19 @@ export const chatRoutes = new Hono<AppEnv>()
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
     const profileParam = c.req.query('profile');
+    // `after` is the last message id the client has; 0 (or nothing) asks for the whole conversation.
+    const afterParam = c.req.query('after');
+    const after = afterParam === undefined || afterParam === '' || afterParam === '0' ? 0 : requireId(afterParam, 'after');
     let convId: number | null;
     if (profileParam) {
-      const profileId = positiveInt(profileParam);
+      const profileId = requireId(profileParam, 'profile');
       await ctx.services.profiles.detail(userId, profileId);
       convId = await ctx.services.chat.findWith(userId, profileId);
       if (!convId) return c.json({ conversation: null, profile_id: profileId, messages: [] });
     } else {
-      convId = positiveInt(c.req.query('conversation'));
+      convId = requireId(c.req.query('conversation'), 'conversation');
     }
-    const after = Number(c.req.query('after') ?? 0);
-    const result = await ctx.services.chat.read(userId, convId, Number.isSafeInteger(after) && after > 0 ? after : 0);
+    const result = await ctx.services.chat.read(userId, convId, after);
     return c.json({ conversation: { id: convId }, profile_id: result.profileId, messages: result.messages });
   })
 
@@ -45,9 +47,10 @@ export const chatRoutes = new Hono<AppEnv>()
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
     const key = idempotencyKey(c);
+    await rateLimit(c, [ctx.services.rateLimits.messagesPerMinute, ctx.services.rateLimits.messagesPerHour], String(userId));
     const body = await jsonBody(c);
     const { text } = parse(messageSchema, body);
-    const recipientId = positiveInt(body.profile_id);
+    const recipientId = requireId(body.profile_id, 'profile_id');
     if (text.length > ctx.site.messageLength) throw new AppError(400, 'message_too_long', { max: ctx.site.messageLength });
     const result = await ctx.services.chat.send({
       senderId: userId, recipientId, text, idempotencyKey: key, cost: ctx.site.messageCredits, maxLength: ctx.site.messageLength,

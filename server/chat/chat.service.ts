@@ -46,9 +46,20 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
     return conv.id;
   }
 
-  async function existingSend(senderId: number, key: string) {
-    const [row] = await db.select().from(messages).where(and(eq(messages.senderId, senderId), eq(messages.idempotencyKey, key)));
-    return row;
+  /**
+   * The message this key already sent, if any. A retry must be the same request: the same key with
+   * another recipient or text is refused rather than answered with the first message.
+   */
+  async function existingSend(senderId: number, key: string, recipientId: number, text: string) {
+    const [found] = await db
+      .select({ row: messages, low: conversations.userLow, high: conversations.userHigh })
+      .from(messages)
+      .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+      .where(and(eq(messages.senderId, senderId), eq(messages.idempotencyKey, key)));
+    if (!found) return undefined;
+    const sentTo = found.low === senderId ? found.high : found.low;
+    if (sentTo !== recipientId || found.row.body !== text) throw new AppError(422, 'idempotency_key_reused');
+    return found.row;
   }
 
   async function membership(userId: number, convId: number) {
@@ -68,7 +79,7 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
     async send(input: SendInput): Promise<{ message: ChatMessage; credits: number; duplicate: boolean }> {
       const { senderId, recipientId, idempotencyKey, cost } = input;
       const text = input.text.trim();
-      const previous = await existingSend(senderId, idempotencyKey);
+      const previous = await existingSend(senderId, idempotencyKey, recipientId, text);
       if (previous) return { message: toMessage(previous, senderId), credits: await balance(senderId), duplicate: true };
       if (!text) throw new AppError(400, 'message_empty');
       if (text.length > input.maxLength) throw new AppError(400, 'message_too_long', { max: input.maxLength });
@@ -101,7 +112,7 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
       } catch (error) {
         // The same key sent twice at once: the unique index let one through; answer with that one.
         if (isUniqueViolation(error)) {
-          const first = await existingSend(senderId, idempotencyKey);
+          const first = await existingSend(senderId, idempotencyKey, recipientId, text);
           if (first) return { message: toMessage(first, senderId), credits: await balance(senderId), duplicate: true };
         }
         throw error;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { creditLedger, messages, sites, users } from '../db/schema.ts';
+import { creditLedger, messages, users } from '../db/schema.ts';
 import { addCredits } from '../credits/ledger.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
@@ -80,9 +80,9 @@ describe.each(DATABASE_KINDS)('chat and credits on %s', (kind) => {
     expect((await send(client, otherId, '   ', 'empty-key-0001')).body.error.code).toBe('message_empty');
     expect((await send(client, 999999, 'hi', 'ghost-key-0001')).status).toBe(404);
     expect((await send(client, user.id, 'hi', 'self-key-00001')).body.error.code).toBe('cannot_message_self');
-    await t.database.db.update(sites).set({ messageLength: 10 });
+    await t.services.settings.updateSite(t.siteId, { messageLength: 10 });
     const long = await send(client, otherId, 'x'.repeat(11), 'long-key-00001');
-    await t.database.db.update(sites).set({ messageLength: 1000 });
+    await t.services.settings.updateSite(t.siteId, { messageLength: 1000 });
     expect(long.status).toBe(400);
     expect(long.body.error.message).toBe('Your message is too long (at most 10 characters).');
     expect(await balance(user.id)).toBe(50);

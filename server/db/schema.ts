@@ -154,6 +154,8 @@ export const sessions = pgTable('sessions', {
   userId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
   createdAt: createdAt(),
   expiresAt: timestamp({ withTimezone: true }).notNull(),
+  /** Idle sessions end: a session unused for SESSION_IDLE_DAYS is no longer valid. */
+  lastUsedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   userAgent: text().notNull().default(''),
 }, (t) => [index('sessions_user').on(t.userId)]);
 
@@ -294,3 +296,23 @@ export const appSecrets = pgTable('app_secrets', {
   value: text().notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Fixed-window counters shared by every instance when there is no Redis (rate limits, throttles).
+ * A row whose window has ended counts as empty and is overwritten by the next hit.
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: text().primaryKey(),
+  count: integer().notNull(),
+  resetAt: timestamp({ withTimezone: true }).notNull(),
+}, (t) => [index('rate_limits_reset').on(t.resetAt)]);
+
+/**
+ * Small values every instance must agree on when there is no Redis: memos (the search's "1000+"),
+ * version stamps (the site cache). A row with expires_at in the past counts as absent; null never expires.
+ */
+export const sharedCache = pgTable('shared_cache', {
+  key: text().primaryKey(),
+  value: jsonb().$type<unknown>().notNull(),
+  expiresAt: timestamp({ withTimezone: true }),
+}, (t) => [index('shared_cache_expires').on(t.expiresAt)]);

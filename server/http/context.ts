@@ -16,7 +16,10 @@ export interface RequestContext {
   /** The signed-in member, loaded once per request. */
   user(): Promise<ApiUser | null>;
   nonce: string;
+  /** The resolved site's canonical origin (settings' origin()): every link starts here, never with the Host header. */
   baseUrl: string;
+  /** Whether the request really came over https (TLS here, or X-Forwarded-Proto from a trusted proxy): cookies get Secure. */
+  secure: boolean;
   clientIp: string;
   geoipCountry: string | null;
   query: Record<string, string>;

@@ -1,7 +1,9 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
+import { toId } from '#common/input.ts';
 import { idempotencyKeySchema } from '#common/schemas.ts';
 import { AppError, authenticationRequired } from '../infra/errors.ts';
+import type { RateLimiter } from '../infra/rate-limit.ts';
 import type { AppEnv } from './context.ts';
 
 export type C = Context<AppEnv>;
@@ -30,10 +32,14 @@ export function parse<S extends z.ZodType>(schema: S, data: unknown): z.infer<S>
   return result.data;
 }
 
+/** True for `application/json` with or without parameters (charset); not for a type that merely mentions it. */
+export function isJsonContentType(header: string | undefined): boolean {
+  return (header ?? '').split(';')[0].trim().toLowerCase() === 'application/json';
+}
+
 /** A JSON body that is an object, or a clear 400. */
 export async function jsonBody(c: C): Promise<Record<string, unknown>> {
-  const type = c.req.header('content-type') ?? '';
-  if (!type.includes('application/json')) throw new AppError(415, 'json_required');
+  if (!isJsonContentType(c.req.header('content-type'))) throw new AppError(415, 'json_required');
   try {
     const body = await c.req.json();
     if (body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
@@ -51,16 +57,23 @@ export function idempotencyKey(c: C): string {
   return parsed.data;
 }
 
-export function positiveInt(value: unknown): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new AppError(404, 'not_found');
-  return n;
+/** An id from a query string or a JSON body (the rule is common/input.ts idSchema); a malformed one is a 400. */
+export function requireId(value: unknown, field: string): number {
+  const id = toId(value);
+  if (id === null) throw new AppError(400, 'invalid_input', {}, { [field]: 'errors.invalid_input' });
+  return id;
 }
 
-export function rateLimit(c: C, limiter: { hit(key: string): number }) {
-  const wait = limiter.hit(c.get('ctx').clientIp);
-  if (wait > 0) {
-    c.header('Retry-After', String(wait));
-    throw new AppError(429, 'too_many_requests', { minutes: Math.ceil(wait / 60) });
+/** 429 with Retry-After, the wait in the member's language. */
+export function tooManyRequests(c: C, waitSeconds: number, code = 'too_many_requests'): AppError {
+  c.header('Retry-After', String(waitSeconds));
+  return new AppError(429, code, { minutes: Math.ceil(waitSeconds / 60) });
+}
+
+/** Counts one hit against each limiter for `key` (the client IP unless given); over any, 429. */
+export async function rateLimit(c: C, limiters: RateLimiter | RateLimiter[], key: string = c.get('ctx').clientIp) {
+  for (const limiter of Array.isArray(limiters) ? limiters : [limiters]) {
+    const wait = await limiter.hit(key);
+    if (wait > 0) throw tooManyRequests(c, wait);
   }
 }

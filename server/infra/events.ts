@@ -34,9 +34,27 @@ export function createEventBus(logger: Pick<Logger, 'error'>) {
         void run.finally(() => pending.delete(run));
       }
     },
-    /** Waits for running handlers (tests, shutdown). */
+    /** Waits for running handlers, also those they start in turn (tests). */
     async settle() {
       while (pending.size) await Promise.all([...pending]);
+    },
+    /** Handlers still running: mail and push that a committed change still owes someone. */
+    get pending() {
+      return pending.size;
+    },
+    /**
+     * Shutdown: waits for running handlers, at most `timeoutMs`. Resolves with how many were still
+     * running when the time was up (0 when every handler finished).
+     */
+    async drain(timeoutMs: number): Promise<number> {
+      let timer: NodeJS.Timeout | undefined;
+      const timeUp = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); });
+      try {
+        await Promise.race([this.settle(), timeUp]);
+      } finally {
+        clearTimeout(timer);
+      }
+      return pending.size;
     },
   };
 }

@@ -14,7 +14,7 @@ const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATABA
 try {
   await database.migrate();
   const storage = photoStorageFromEnv(env, join(dataDir, 'photos'));
-  const services = createServices({ db: database.db, clock: systemClock, storage, mail: { mailer: createMemoryMailer() } });
+  const services = createServices({ db: database.db, clock: systemClock, storage, mail: { mailer: createMemoryMailer() }, config: env });
   const purged = await services.lifecycle.purgeDeletedAccounts();
   console.log(`Purged ${purged} account(s) deleted more than 14 days ago.`);
 } finally {

@@ -45,7 +45,7 @@ describe.each(DATABASE_KINDS)('likes on %s', (kind) => {
     const a = await signUp(t);
     expect((await a.client.post('/api/like.php', { profile_id: a.user.id })).body.error.code).toBe('cannot_like_self');
     expect((await a.client.post('/api/like.php', { profile_id: 424242 })).status).toBe(404);
-    expect((await a.client.post('/api/like.php', { profile_id: 'abc' })).status).toBe(404);
+    expect((await a.client.post('/api/like.php', { profile_id: 'abc' })).status).toBe(400);
     const visitor = await t.client().post('/api/like.php', { profile_id: a.user.id });
     expect(visitor.status).toBe(403);
     expect(visitor.body.error.code).toBe('authentication_required');

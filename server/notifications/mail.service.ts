@@ -11,8 +11,6 @@ export interface MailConfig {
   mailer: Mailer;
   /** MAIL_FROM: the sending address; the site's support address when unset. */
   from?: string;
-  /** The site's public base URL for links in mails sent outside a request (notifications). */
-  publicUrl?: (domain: string) => string;
 }
 
 export interface SendInput {
@@ -21,19 +19,20 @@ export interface SendInput {
   siteId: number;
   kind: string;
   params?: Record<string, string | number>;
-  /** A path ("/reset-password/do?token=…") or absolute URL. */
+  /** A path ("/reset-password/do?token=…"), completed with the recipient's site's canonical origin. */
   link: string;
-  /** The request's base URL when there is one; else the site's public URL. */
-  baseUrl?: string;
   unsubscribe?: { url: string; category: string };
   headers?: Record<string, string>;
 }
 
 /** Renders and sends mails in the recipient's language, with the site's name and the company's details. */
-export function createMailService(deps: { db: Db; config: MailConfig; logger: Pick<Logger, 'error'> }) {
-  const { db, config } = deps;
+export function createMailService(deps: {
+  db: Db; config: MailConfig; logger: Pick<Logger, 'error'>;
+  /** The site's canonical origin (settings' origin()); links never come from a request's Host header. */
+  origin: (site: { domain: string }) => string;
+}) {
+  const { db, config, origin } = deps;
   let translator: Promise<Translator> | undefined;
-  const publicUrl = config.publicUrl ?? ((domain: string) => `https://${domain}`);
 
   async function siteInfo(siteId: number) {
     const [row] = await db
@@ -49,12 +48,12 @@ export function createMailService(deps: { db: Db; config: MailConfig; logger: Pi
     mailer: config.mailer,
     async baseUrlFor(siteId: number): Promise<string> {
       const { site } = await siteInfo(siteId);
-      return publicUrl(site.domain).replace(/\/$/, '');
+      return origin(site);
     },
 
     async send(input: SendInput): Promise<void> {
       const { site, company } = await siteInfo(input.siteId);
-      const base = (input.baseUrl ?? publicUrl(site.domain)).replace(/\/$/, '');
+      const base = origin(site);
       const abs = (link: string) => (/^https?:\/\//.test(link) ? link : `${base}${link}`);
       const brand: MailBrand = {
         siteName: site.name, mailName: site.mailName, supportEmail: site.supportEmail,

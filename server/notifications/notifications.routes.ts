@@ -48,7 +48,7 @@ export const notificationsRoutes = new Hono<AppEnv>()
   /** RFC 8058 one-click: POST turns exactly that category off, without a session. */
   .post('/unsubscribe.php', async (c) => {
     const ctx = c.get('ctx');
-    rateLimit(c, ctx.services.rateLimits.links);
+    await rateLimit(c, ctx.services.rateLimits.links);
     const q = c.req.query();
     try {
       const done = await ctx.services.notifications.unsubscribe(q.u, q.c, q.s);

@@ -8,7 +8,9 @@ import { appSecrets, mailEvents, profiles, sites, users } from '../db/schema.ts'
 import type { Clock } from '../infra/clock.ts';
 import { AppError } from '../infra/errors.ts';
 import type { EventBus } from '../infra/events.ts';
+import type { RateLimiter } from '../infra/rate-limit.ts';
 import type { MailService } from './mail.service.ts';
+import { hasOnlyAllowedCharacters, withoutRefusedCharacters } from '#common/input.ts';
 
 const SIGNING_KEY = 'mail_signing_key';
 
@@ -17,7 +19,11 @@ const SIGNING_KEY = 'mail_signing_key';
  * complaint, list-unsubscribe), one-click unsubscribe links (RFC 8058) and the mails sent
  * for new messages, likes and matches.
  */
-export function createNotificationsService(deps: { db: Db; clock: Clock; events: EventBus; mail: MailService }) {
+export function createNotificationsService(deps: {
+  db: Db; clock: Clock; events: EventBus; mail: MailService;
+  /** Caps on notification mails (infra/limits.ts): per liker → liked pair, and per recipient. */
+  limits: { likeMailPerPair: RateLimiter; mailsPerRecipient: RateLimiter };
+}) {
   const { db, clock, mail } = deps;
   let key: Promise<Buffer> | undefined;
 
@@ -140,8 +146,9 @@ export function createNotificationsService(deps: { db: Db; clock: Clock; events:
       const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : '';
       const aliases: Record<string, DisabledReason> = { complaint: 'spam_complaint', spam: 'spam_complaint', unsubscribe: 'list_unsubscribe' };
       const reason = typeof input.type === 'string' ? (aliases[input.type] ?? input.type) : '';
-      if (!email || email.length > 254 || !email.includes('@') || !isDisabledReason(reason)) throw new AppError(400, 'invalid_input');
-      const detail = typeof input.detail === 'string' ? input.detail.slice(0, 500) : '';
+      if (!email || email.length > 254 || !email.includes('@') || !hasOnlyAllowedCharacters(email) || !isDisabledReason(reason)) throw new AppError(400, 'invalid_input');
+      // The provider's diagnostic text is kept (a bounce must not be lost), without what the database cannot store.
+      const detail = typeof input.detail === 'string' ? withoutRefusedCharacters(input.detail, true).slice(0, 500) : '';
       await db.insert(mailEvents).values({ email, type: reason as 'bounce', detail, createdAt: clock() });
       const updated = await db.update(users)
         .set({ notificationsDisabled: sql`(select jsonb_agg(distinct r) from jsonb_array_elements_text(${users.notificationsDisabled} || ${JSON.stringify([reason])}::jsonb) r)` })
@@ -152,12 +159,17 @@ export function createNotificationsService(deps: { db: Db; clock: Clock; events:
   };
 
   // Mails for what happened to a member. A message reaches its recipient whoever sends it; an
-  // invisible liker stays out of the likes lists, so no mail names them either.
+  // invisible liker stays out of the likes lists, so no mail names them either. Nobody can make
+  // the server flood a mailbox: one like mail per pair a day, and a cap per recipient an hour.
+  const { limits } = deps;
+  const overRecipientCap = async (userId: number) => (await limits.mailsPerRecipient.hit(String(userId))) > 0;
   deps.events.on('message.sent', async ({ senderId, recipientId, conversationId }) => {
+    if (await overRecipientCap(recipientId)) return;
     await sendCategoryMail(recipientId, 'new_message', 'new_message', { sender: await profileName(senderId) }, `/chats/${conversationId}`);
   });
   deps.events.on('like.created', async ({ likerId, likedId, match }) => {
     if (await isInvisible(likerId)) return;
+    if ((await limits.likeMailPerPair.hit(`${likerId}:${likedId}`)) > 0 || (await overRecipientCap(likedId))) return;
     const other = await profileName(likerId);
     if (match) await sendCategoryMail(likedId, 'new_match', 'new_match', { other }, `/members/${likerId}`);
     else await sendCategoryMail(likedId, 'new_like', 'new_like', { other }, '/likes');

@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
+import { isReference } from '#common/input.ts';
 import { orderSchema } from '#common/schemas.ts';
 import type { AppEnv } from '../http/context.ts';
 import { currencyFor, packagesFor } from './payment-pages.server.ts';
-import { idempotencyKey, jsonBody, parse, requireUserId } from '../http/helpers.ts';
+import { idempotencyKey, isJsonContentType, jsonBody, parse, requireUserId } from '../http/helpers.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import { TEST_OUTCOMES, type TestOutcome } from '../infra/payments/test-provider.ts';
 
@@ -30,7 +31,7 @@ export const paymentsRoutes = new Hono<AppEnv>()
   .get('/order.php', async (c) => {
     const ctx = c.get('ctx');
     const id = c.req.query('id');
-    if (!id || id.length > 64) throw notFound();
+    if (!isReference(id)) throw notFound();
     return c.json(await ctx.services.payments.order(requireUserId(c), id));
   })
 
@@ -38,23 +39,25 @@ export const paymentsRoutes = new Hono<AppEnv>()
   .post('/payment-webhook.php', async (c) => {
     const ctx = c.get('ctx');
     if ((c.req.query('provider') ?? 'test') !== ctx.services.testProvider.name) throw notFound();
-    const type = c.req.header('content-type') ?? '';
-    const body = type.includes('application/json') ? await c.req.json().catch(() => ({})) : await c.req.parseBody().catch(() => ({}));
+    if ((await ctx.services.payments.testPayments()) === 'refused') throw notFound();
+    const body: unknown = isJsonContentType(c.req.header('content-type'))
+      ? await c.req.json().catch(() => null)
+      : await c.req.parseBody().catch(() => null);
+    // null, an array or a number is no notification: refuse it rather than read fields of it.
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AppError(400, 'invalid_input');
     const id = (body as Record<string, unknown>).id;
-    if (typeof id !== 'string' || id.length > 64) throw new AppError(400, 'invalid_input');
+    if (!isReference(id)) throw new AppError(400, 'invalid_input');
     const status = await ctx.services.payments.sync(id);
     if (!status) throw notFound();
     return c.json({ ok: true, status });
   })
 
-  /** The test provider's hosted checkout: the payer picks the outcome; then the webhook fires and the payer returns. */
+  /** The test provider's hosted checkout: the order's owner picks the outcome; then the webhook fires and the payer returns. */
   .post('/test-checkout.php', async (c) => {
     const ctx = c.get('ctx');
+    const userId = requireUserId(c);
     const body = await jsonBody(c);
     const outcome = body.outcome as TestOutcome;
-    if (typeof body.id !== 'string' || !TEST_OUTCOMES.includes(outcome)) throw new AppError(400, 'invalid_input');
-    const checkout = await ctx.services.testProvider.decide(body.id, outcome);
-    if (!checkout) throw notFound();
-    await ctx.services.payments.sync(checkout.id);
-    return c.json({ redirect_url: checkout.redirectUrl });
+    if (!isReference(body.id) || !TEST_OUTCOMES.includes(outcome)) throw new AppError(400, 'invalid_input');
+    return c.json({ redirect_url: await ctx.services.payments.decideTestCheckout(userId, body.id, outcome) });
   });

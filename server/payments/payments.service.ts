@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { CreditPackage, Order } from '#common/api-types.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { creditPackagePrices, creditPackages, orders, payments, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import type { PaymentProvider, ProviderStatus } from '../infra/payments/provider.ts';
 import { addCredits } from '../credits/ledger.ts';
+import type { TestOutcome, TestProvider } from '../infra/payments/test-provider.ts';
 
 type OrderRow = typeof orders.$inferSelect;
 type OrderStatus = OrderRow['status'];
@@ -23,20 +24,80 @@ function toOrder(row: OrderRow, paymentRef: string | null): Order {
   };
 }
 
-export function createPaymentsService(deps: { db: Db; clock: Clock; provider: PaymentProvider }) {
-  const { db, clock, provider } = deps;
+/**
+ * Simulated payments: 'local' on a developer's machine, 'public' when the operator allowed them on a public
+ * origin (ALLOW_TEST_PAYMENTS), 'refused' on a public origin otherwise; 'none' when a real provider is used.
+ */
+export type TestPaymentsMode = 'none' | 'local' | 'public' | 'refused';
 
-  async function latestPayment(orderId: string) {
-    const [p] = await db.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(asc(payments.id));
+export function createPaymentsService(deps: {
+  db: Db;
+  clock: Clock;
+  provider: PaymentProvider;
+  /** The test provider's checkouts, when it is the provider. */
+  testCheckouts?: TestProvider;
+  /** ALLOW_TEST_PAYMENTS: the operator's explicit consent to simulated payments on a public origin. */
+  allowTestPaymentsOnPublic?: boolean;
+  isPublicDeployment: () => Promise<boolean>;
+}) {
+  const { db, clock, provider, testCheckouts } = deps;
+
+  async function latestPayment(orderId: string, q: Db | Tx = db) {
+    const [p] = await q.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(asc(payments.id));
     return p ?? null;
   }
 
-  async function orderWithPayment(row: OrderRow) {
-    const payment = await latestPayment(row.id);
+  async function orderWithPayment(row: OrderRow, q: Db | Tx = db) {
+    const payment = await latestPayment(row.id, q);
     return { order: toOrder(row, payment?.providerRef ?? null), checkout_url: payment?.checkoutUrl ?? null };
   }
 
+  /** Opens the provider's payment for an order and records it, inside the caller's transaction. */
+  async function openPayment(tx: Tx, row: OrderRow, baseUrl: string) {
+    const created = await provider.createPayment({
+      orderId: row.id, amountCents: row.amountCents, currency: row.currency, description: `${row.credits} credits`,
+      method: row.paymentmethod, redirectUrl: `${baseUrl}/credits/${row.id}`,
+      webhookUrl: `${baseUrl}/api/payment-webhook.php?provider=${provider.name}`,
+    }, tx);
+    await tx.insert(payments).values({
+      orderId: row.id, provider: provider.name, providerRef: created.ref, checkoutUrl: created.checkoutUrl, createdAt: clock(), updatedAt: clock(),
+    });
+    return { order: toOrder(row, created.ref), checkout_url: created.checkoutUrl };
+  }
+
+  /** The member's own test checkout; anybody else's, or any when simulated payments are refused, does not exist. */
+  async function ownTestCheckout(userId: number, ref: string) {
+    if (!testCheckouts || !['local', 'public'].includes(await service.testPayments())) throw notFound();
+    const [owner] = await db.select({ userId: orders.userId }).from(payments)
+      .innerJoin(orders, eq(orders.id, payments.orderId))
+      .where(and(eq(payments.provider, testCheckouts.name), eq(payments.providerRef, ref)));
+    if (!owner || owner.userId !== userId) throw notFound();
+    const checkout = await testCheckouts.checkout(ref);
+    if (!checkout) throw notFound();
+    return { checkouts: testCheckouts, checkout };
+  }
+
   const service = {
+    async testPayments(): Promise<TestPaymentsMode> {
+      if (!testCheckouts || provider.name !== testCheckouts.name) return 'none';
+      if (!(await deps.isPublicDeployment())) return 'local';
+      return deps.allowTestPaymentsOnPublic ? 'public' : 'refused';
+    },
+
+    /** The test provider's hosted checkout page, for the member who placed the order. */
+    async testCheckout(userId: number, ref: string) {
+      return (await ownTestCheckout(userId, ref)).checkout;
+    },
+
+    /** The payer's choice on the test checkout (only the order's owner); returns where the payer goes next. */
+    async decideTestCheckout(userId: number, ref: string, outcome: TestOutcome): Promise<string> {
+      const { checkouts, checkout } = await ownTestCheckout(userId, ref);
+      const decided = await checkouts.decide(checkout.id, outcome);
+      if (!decided) throw notFound();
+      await service.sync(checkout.id);
+      return decided.redirectUrl;
+    },
+
     async packages(currency: string): Promise<CreditPackage[]> {
       const rows = await db
         .select({ id: creditPackages.id, credits: creditPackages.credits, popular: creditPackages.popular, amount: creditPackagePrices.amountCents })
@@ -47,39 +108,44 @@ export function createPaymentsService(deps: { db: Db; clock: Clock; provider: Pa
       return rows.map((r) => ({ ...r, currency }));
     },
 
-    /** Creates an order and its payment at the provider. A retried request (same key) returns the first order. */
+    /**
+     * Creates an order and its payment at the provider. A retried request (same key, same package and
+     * method) returns the first order; the same key with another package or method is refused.
+     * Retries wait for the first request under a lock on (member, key), and the order and its payment
+     * commit together: no retry ever sees an order it cannot pay.
+     */
     async createOrder(input: {
       userId: number; packageId: number; paymentmethod: string; currency: string; idempotencyKey: string; baseUrl: string;
     }) {
-      const [existing] = await db.select().from(orders)
-        .where(and(eq(orders.userId, input.userId), eq(orders.idempotencyKey, input.idempotencyKey)));
-      if (existing) return orderWithPayment(existing);
-      const [pkg] = await db
-        .select({ credits: creditPackages.credits, amount: creditPackagePrices.amountCents })
-        .from(creditPackages)
-        .innerJoin(creditPackagePrices, and(eq(creditPackagePrices.packageId, creditPackages.id), eq(creditPackagePrices.currency, input.currency)))
-        .where(and(eq(creditPackages.id, input.packageId), eq(creditPackages.active, true)));
-      if (!pkg) throw new AppError(404, 'package_not_found');
-      const id = `ord_${randomBytes(12).toString('base64url')}`;
-      const inserted = await db.insert(orders).values({
-        id, userId: input.userId, packageId: input.packageId, credits: pkg.credits, amountCents: pkg.amount,
-        currency: input.currency, paymentmethod: input.paymentmethod, idempotencyKey: input.idempotencyKey, createdAt: clock(),
-      }).onConflictDoNothing().returning();
-      if (inserted.length === 0) {
-        // A concurrent retry created it first.
-        const [first] = await db.select().from(orders)
+      // Simulated payments on a public origin would hand out credits for nothing.
+      if ((await service.testPayments()) === 'refused') throw new AppError(503, 'payments_unavailable');
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`order:${input.userId}:${input.idempotencyKey}`}, 0))`);
+        const [existing] = await tx.select().from(orders)
           .where(and(eq(orders.userId, input.userId), eq(orders.idempotencyKey, input.idempotencyKey)));
-        return orderWithPayment(first);
-      }
-      const created = await provider.createPayment({
-        orderId: id, amountCents: pkg.amount, currency: input.currency, description: `${pkg.credits} credits`,
-        method: input.paymentmethod, redirectUrl: `${input.baseUrl}/credits/${id}`,
-        webhookUrl: `${input.baseUrl}/api/payment-webhook.php?provider=${provider.name}`,
+        if (existing) {
+          if (existing.packageId !== input.packageId || existing.paymentmethod !== input.paymentmethod) {
+            throw new AppError(422, 'idempotency_key_reused');
+          }
+          const found = await orderWithPayment(existing, tx);
+          // An order left without a payment (e.g. by an older version) gets one now instead of staying unpayable.
+          if (found.checkout_url === null && existing.status === 'open') return openPayment(tx, existing, input.baseUrl);
+          return found;
+        }
+        const [pkg] = await tx
+          .select({ credits: creditPackages.credits, amount: creditPackagePrices.amountCents })
+          .from(creditPackages)
+          .innerJoin(creditPackagePrices, and(eq(creditPackagePrices.packageId, creditPackages.id), eq(creditPackagePrices.currency, input.currency)))
+          .where(and(eq(creditPackages.id, input.packageId), eq(creditPackages.active, true)));
+        if (!pkg) throw new AppError(404, 'package_not_found');
+        const [row] = await tx.insert(orders).values({
+          id: `ord_${randomBytes(12).toString('base64url')}`, userId: input.userId, packageId: input.packageId, credits: pkg.credits,
+          amountCents: pkg.amount, currency: input.currency, paymentmethod: input.paymentmethod,
+          idempotencyKey: input.idempotencyKey, createdAt: clock(),
+        }).returning();
+        // A provider that fails rolls the order back too, so a retry starts afresh.
+        return openPayment(tx, row, input.baseUrl);
       });
-      await db.insert(payments).values({
-        orderId: id, provider: provider.name, providerRef: created.ref, checkoutUrl: created.checkoutUrl, createdAt: clock(), updatedAt: clock(),
-      });
-      return { order: toOrder(inserted[0], created.ref), checkout_url: created.checkoutUrl };
     },
 
     /**

@@ -38,7 +38,8 @@ describe.each(DATABASE_KINDS)('credit bundles and payments on %s', (kind) => {
     expect(created.body.checkout_url).toMatch(/^\/test-checkout\/tr_/);
     const ref = created.body.order.payment_id;
     const paid = await decide(client, ref, 'paid');
-    expect(paid.body.redirect_url).toBe(`http://localhost/credits/${created.body.order.id}`);
+    // The site's canonical origin (localhost: this process on PORT), not the request's Host.
+    expect(paid.body.redirect_url).toBe(`http://localhost:3000/credits/${created.body.order.id}`);
     // The provider may call the webhook many times, also at once; the return page polls too.
     const hooks = await Promise.all([1, 2, 3, 4, 5].map(() => webhook(ref)));
     expect(hooks.every((h) => h.status === 200)).toBe(true);

@@ -3,9 +3,12 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { PHOTO_MAX_BYTES } from '#common/profile.ts';
 import type { AppEnv } from '../http/context.ts';
-import { jsonBody, positiveInt, requireUserId, type C } from '../http/helpers.ts';
+import { jsonBody, requireId, requireUserId, type C } from '../http/helpers.ts';
 import { AppError } from '../infra/errors.ts';
 import { photoTooLarge } from './photos.service.ts';
+
+/** Uploads have their own body limit (below) instead of the JSON one. */
+export const PHOTO_UPLOAD_PATH = '/api/photos.php';
 
 /** The photo plus the multipart envelope around it. */
 const MAX_UPLOAD_BODY = PHOTO_MAX_BYTES + 64 * 1024;
@@ -58,7 +61,7 @@ export const photosApiRoutes = new Hono<AppEnv>()
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
     const body = await jsonBody(c);
-    await ctx.services.photos.remove(userId, positiveInt(body.id));
+    await ctx.services.photos.remove(userId, requireId(body.id, 'id'));
     return c.json(await ctx.services.photos.list(userId));
   })
 
@@ -67,7 +70,7 @@ export const photosApiRoutes = new Hono<AppEnv>()
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
     const body = await jsonBody(c);
-    const id = positiveInt(body.id);
+    const id = requireId(body.id, 'id');
     if (body.main === true) await ctx.services.photos.setMain(userId, id);
     else if (typeof body.private === 'boolean') await ctx.services.photos.setPrivate(userId, id, body.private);
     else throw new AppError(400, 'invalid_input');
@@ -94,5 +97,5 @@ export const photosApiRoutes = new Hono<AppEnv>()
     const ctx = c.get('ctx');
     const body = await jsonBody(c);
     if (body.action !== 'approve' && body.action !== 'reject') throw new AppError(400, 'invalid_input');
-    return c.json({ photo: await ctx.services.photos.moderate(positiveInt(body.id), body.action) });
+    return c.json({ photo: await ctx.services.photos.moderate(requireId(body.id, 'id'), body.action) });
   });

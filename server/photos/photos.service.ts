@@ -201,17 +201,24 @@ export function createPhotosService(deps: { db: Db; clock: Clock; storage: Photo
     },
 
     /**
-     * May this viewer load this photo file? `public` files (an approved, non-private main photo) may be cached
-     * by anyone; every other file is served only to a viewer who may see it, and never cached by shared caches.
+     * May this viewer load this photo file? `public`: an approved, non-private main photo, open to everyone;
+     * `private`: a file only this viewer may see (their own, or premium access to an approved photo of a
+     * member who has not blocked them and whom they have not blocked). A deleted account's files are
+     * `denied` to everyone from the moment of deletion, a disabled profile's to everyone but its owner.
      */
     async fileAccess(file: string, viewerId: number | null): Promise<'public' | 'private' | 'denied'> {
-      const [row] = await db.select({ id: photos.id, userId: photos.userId, status: photos.status, isPrivate: photos.isPrivate, mainPhotoId: profiles.mainPhotoId })
-        .from(photos).innerJoin(profiles, eq(profiles.userId, photos.userId))
+      const [row] = await db.select({
+        id: photos.id, userId: photos.userId, status: photos.status, isPrivate: photos.isPrivate, mainPhotoId: profiles.mainPhotoId,
+        profileStatus: profiles.status, accountStatus: users.status,
+      })
+        .from(photos).innerJoin(profiles, eq(profiles.userId, photos.userId)).innerJoin(users, eq(users.id, photos.userId))
         .where(or(eq(photos.filename, file), eq(photos.thumbFilename, file))).limit(1);
-      if (!row) return 'denied';
+      if (!row || row.accountStatus === 'deleted') return 'denied';
+      const own = viewerId === row.userId;
+      if (row.profileStatus === 'disabled' && !own) return 'denied';
       if (row.status === 'active' && !row.isPrivate && row.id === row.mainPhotoId) return 'public';
       if (!viewerId) return 'denied';
-      if (viewerId === row.userId) return 'private';
+      if (own) return 'private';
       if (row.status !== 'active') return 'denied';
       if (await deps.contactRules.blockedBetween(viewerId, row.userId)) return 'denied';
       const viewer = await member(viewerId).catch(() => null);

@@ -75,7 +75,8 @@ describe.each(DATABASE_KINDS)('photos on %s', (kind) => {
     expect((await other.client.get(`/api/profile.php?id=${user.id}`)).body.profile.main_image).toMatchObject({ status: 'active' });
     const open = await file(t.client(), res.body.photo.thumb_filename);
     expect(open.status).toBe(200);
-    expect(open.headers.get('cache-control')).toContain('public');
+    expect(open.headers.get('cache-control')).toBe('private, no-cache');
+    expect(open.headers.get('etag')).toBeTruthy();
   });
 
   it('judges the content, not the name: a text file called .jpg, an SVG and an empty field are refused', async () => {

@@ -7,9 +7,30 @@ import type { Services } from '../services.ts';
 const FILE = /^[A-Za-z0-9_-]{1,80}\.webp$/;
 
 /**
- * Photo files. An approved public main photo is open to everyone and cacheable (names are random and
- * never reused). Every other file (pending, private, further gallery photos) is served only after
- * checking the session against the same rules as the gallery, and never to shared caches.
+ * How photo files may be cached (docs/decisions/011-photo-caching.md). Their owner can
+ * delete a photo or the whole account at any moment, and from then on the file must answer 404, so no
+ * cache may keep serving it on its own:
+ * - a public main photo: only the browser keeps it, and asks again every time (`private, no-cache`);
+ *   the ETag makes that a 304 without the bytes, after the access check;
+ * - every other file (pending, private, premium-only): never stored (`private, no-store`).
+ */
+export const PHOTO_CACHE_CONTROL = { public: 'private, no-cache', private: 'private, no-store' } as const;
+
+/** File names are random and never reused, and a file never changes under its name: the name is a strong validator. */
+const etagOf = (file: string) => `"${file.slice(0, -'.webp'.length)}"`;
+
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t.replace(/^W\//, '') === etag;
+  });
+}
+
+/**
+ * Photo files. An approved public main photo is open to everyone; every other file (pending, private,
+ * further gallery photos) is served only after checking the session against the same rules as the
+ * gallery. Every request is checked, also a revalidation, so a deleted photo or account answers 404 at once.
  */
 export function photoRoutes(services: Services) {
   return new Hono<AppEnv>().get('/:file', async (c) => {
@@ -21,15 +42,13 @@ export function photoRoutes(services: Services) {
       if (viewerId) access = await services.photos.fileAccess(file, viewerId);
     }
     if (access === 'denied') return c.notFound();
+    const etag = etagOf(file);
+    const headers = { 'Cache-Control': PHOTO_CACHE_CONTROL[access], ETag: etag, 'X-Content-Type-Options': 'nosniff' };
+    if (matches(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers });
     const body = await services.storage.get(file);
     if (!body) return c.notFound();
     return new Response(new Uint8Array(body), {
-      headers: {
-        'Content-Type': 'image/webp',
-        'Content-Length': String(body.length),
-        'Cache-Control': access === 'public' ? 'public, max-age=31536000, immutable' : 'private, no-store',
-        'X-Content-Type-Options': 'nosniff',
-      },
+      headers: { ...headers, 'Content-Type': 'image/webp', 'Content-Length': String(body.length) },
     });
   });
 }

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { sites } from '../db/schema.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
 const valid = {
@@ -31,7 +29,7 @@ describe.each(DATABASE_KINDS)('profile editing on %s', (kind) => {
     expect(seen.attributes).toEqual({ gender: 'female', sexuality: 'bi', hair_color: 'red', eye_color: 'green', body_type: 'slim', relationship_status: 'living_together' });
     expect(seen.interests).toEqual(['music', 'wine']);
     expect(seen.about).toBe('I love long walks.');
-    await t.database.db.update(sites).set({ visibleProfileFields: ['sexuality'] }).where(eq(sites.id, t.siteId));
+    await t.services.settings.updateSite(t.siteId, { visibleProfileFields: ['sexuality'] });
     seen = (await viewer.client.get(`/api/profile.php?id=${user.id}`)).body.profile;
     expect([seen.attributes, seen.interests]).toEqual([{ sexuality: 'bi' }, []]);
     // The owner always sees everything.

@@ -15,7 +15,12 @@ export function attachPushNotifications(services: Services, translator: Translat
     return { lang: isLanguage(recipient.language) ? recipient.language : 'en', name: actor.name } as const;
   }
 
+  // Like the mails: one like push per pair a day, and a cap per recipient an hour.
+  const { likePushPerPair, pushesPerRecipient } = services.rateLimits;
+  const overRecipientCap = async (userId: number) => (await pushesPerRecipient.hit(String(userId))) > 0;
+
   events.on('message.sent', async (e) => {
+    if (await overRecipientCap(e.recipientId)) return;
     const who = await people(e.recipientId, e.senderId);
     if (!who) return;
     const url = `/chats/${e.conversationId}`;
@@ -27,6 +32,7 @@ export function attachPushNotifications(services: Services, translator: Translat
   });
 
   events.on('like.created', async (e) => {
+    if ((await likePushPerPair.hit(`${e.likerId}:${e.likedId}`)) > 0 || (await overRecipientCap(e.likedId))) return;
     const who = await people(e.likedId, e.likerId);
     if (!who) return;
     const url = e.match ? '/likes/matches' : '/likes';

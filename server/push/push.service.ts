@@ -4,12 +4,10 @@ import webpush from 'web-push';
 import type { Db } from '../db/client.ts';
 import { appSecrets, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
-import { AppError } from '../infra/errors.ts';
+import { AddressRefusedError, createPublicOnlyAgent } from '../infra/public-address.ts';
+import { checkEndpoint, knownPushServices, parseSubscription, type EndpointPolicy, type PushSubscriptionJson } from './endpoint-policy.ts';
 
-export interface PushSubscriptionJson {
-  endpoint: string;
-  keys: { p256dh: string; auth: string };
-}
+export { parseSubscription, type PushSubscriptionJson };
 
 export interface VapidKeys {
   publicKey: string;
@@ -32,26 +30,22 @@ export type PushState = 'unknown' | 'subscribed' | 'not_subscribed' | 'denied';
 const VAPID_SECRET = 'vapid_keys';
 const DEFAULT_SUBJECT = 'mailto:support@example.com';
 
-/** A browser push subscription as PushSubscription.toJSON() gives it; anything else is refused. */
-export function parseSubscription(value: unknown): PushSubscriptionJson {
-  const v = value as { endpoint?: unknown; keys?: { p256dh?: unknown; auth?: unknown } } | null;
-  const ok =
-    v && typeof v === 'object' && typeof v.endpoint === 'string' && /^https?:\/\//.test(v.endpoint) && v.endpoint.length <= 2000 &&
-    v.keys && typeof v.keys.p256dh === 'string' && typeof v.keys.auth === 'string' &&
-    /^[A-Za-z0-9_-]{20,200}={0,2}$/.test(v.keys.p256dh) && /^[A-Za-z0-9_-]{8,100}={0,2}$/.test(v.keys.auth);
-  if (!ok) throw new AppError(400, 'push_subscription_invalid');
-  return { endpoint: v.endpoint as string, keys: { p256dh: v.keys!.p256dh as string, auth: v.keys!.auth as string } };
-}
-
 /**
  * Web push with VAPID. Keys come from the environment, or are generated once and kept in
  * app_secrets so that every instance signs with the same pair.
  */
 export function createPushService(deps: { db: Db; clock: Clock; vapid?: Partial<VapidKeys>; logger?: { error(m: string, ...r: unknown[]): void };
-  /** The HTTPS agent for push service requests (a proxy, or a test certificate). */
+  /** Which endpoints members may subscribe with: the known browser push services unless a test gives a local one. */
+  endpointPolicy?: EndpointPolicy;
+  /**
+   * The HTTPS agent for push service requests: by default one that connects to public addresses only.
+   * Tests give one built with createPublicOnlyAgent (their own resolver) or one that trusts a local test service.
+   */
   agent?: Agent;
 }) {
   const { db } = deps;
+  const policy = deps.endpointPolicy ?? knownPushServices;
+  const agent = deps.agent ?? createPublicOnlyAgent({ keepAlive: true });
   let keys: Promise<VapidKeys> | undefined;
 
   async function loadKeys(): Promise<VapidKeys> {
@@ -89,7 +83,7 @@ export function createPushService(deps: { db: Db; clock: Clock; vapid?: Partial<
         await db.update(users).set({ pushState: 'denied', pushSubscription: null }).where(eq(users.id, userId));
         return 'denied';
       }
-      const subscription = parseSubscription(value);
+      const subscription = parseSubscription(value, policy);
       await db.update(users).set({ pushState: 'subscribed', pushSubscription: subscription }).where(eq(users.id, userId));
       return 'subscribed';
     },
@@ -101,31 +95,46 @@ export function createPushService(deps: { db: Db; clock: Clock; vapid?: Partial<
 
     /**
      * Sends a notification to the member's subscription, if any. A subscription the push service no
-     * longer knows (404/410) is cleared; other failures are logged and the subscription kept.
+     * longer knows (404/410), or one whose endpoint is no longer acceptable, is cleared; a connection the
+     * agent refuses (the push service's name resolved to a private address) and other failures are
+     * logged and the subscription kept. Never throws: the caller is a like or a message.
      */
-    async notify(userId: number, payload: PushPayload): Promise<'sent' | 'none' | 'gone' | 'failed'> {
+    async notify(userId: number, payload: PushPayload): Promise<'sent' | 'none' | 'gone' | 'refused' | 'failed'> {
       const [row] = await db
         .select({ subscription: users.pushSubscription, state: users.pushState, status: users.status })
         .from(users)
         .where(eq(users.id, userId));
       if (!row?.subscription || row.state !== 'subscribed' || row.status === 'deleted') return 'none';
-      const vapid = await vapidKeys();
+      const clear = () => db.update(users).set({ pushState: 'not_subscribed', pushSubscription: null }).where(eq(users.id, userId));
+      // Subscriptions stored before the endpoint rules existed are checked again before any request.
+      const endpoint = checkEndpoint(row.subscription.endpoint, policy);
+      if (endpoint === null || endpoint === 'unknown') {
+        deps.logger?.error(`push to member ${userId} refused: the stored endpoint is not at a known push service; subscription cleared`);
+        await clear();
+        return 'refused';
+      }
       try {
+        const vapid = await vapidKeys();
         await webpush.sendNotification(row.subscription, JSON.stringify(payload), {
           vapidDetails: { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
           TTL: 24 * 60 * 60,
           urgency: 'normal',
           timeout: 10_000,
-          ...(deps.agent ? { agent: deps.agent } : {}),
+          agent,
         });
         return 'sent';
       } catch (error) {
+        if (error instanceof AddressRefusedError) {
+          deps.logger?.error(`push to member ${userId} refused: ${error.message}`);
+          return 'refused';
+        }
         const status = (error as { statusCode?: number }).statusCode;
         if (status === 404 || status === 410) {
-          await db.update(users).set({ pushState: 'not_subscribed', pushSubscription: null }).where(eq(users.id, userId));
+          await clear();
           return 'gone';
         }
-        deps.logger?.error(`push to member ${userId} failed:`, error);
+        // Only the host: the endpoint's path is the member's secret push address.
+        deps.logger?.error(`push to member ${userId} at ${endpoint.host} failed: ${status ?? ''} ${(error as Error).message}`);
         return 'failed';
       }
     },

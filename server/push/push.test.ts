@@ -62,8 +62,12 @@ describe.each(DATABASE_KINDS)('web push on %s', (kind) => {
     t = await createTestApp(kind, { profiles: 4 });
     push = fakePushService();
     port = await push.listen();
-    // The service under test, talking to the stand-in over HTTPS with its certificate trusted.
-    t.services.push = createPushService({ db: t.database.db, clock: t.clock, agent: push.agent, vapid: { subject: 'mailto:push@example.org' } });
+    // The service under test, talking to the stand-in over HTTPS with its certificate trusted: its policy
+    // accepts this local push service, its agent connects to loopback (production allows neither).
+    t.services.push = createPushService({
+      db: t.database.db, clock: t.clock, agent: push.agent, vapid: { subject: 'mailto:push@example.org' },
+      endpointPolicy: (url) => url.hostname === 'localhost' && url.port === String(port),
+    });
     const [row] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, 'demo@example.com'));
     otherId = row.id;
   });

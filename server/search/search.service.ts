@@ -1,10 +1,13 @@
 import { and, eq, not, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { MAX_AGE, MIN_AGE, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, SIMILAR_RESULTS_THRESHOLD } from '#common/constants.ts';
+import { toId } from '#common/input.ts';
 import type { SearchInput } from '#common/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { blocks, photos, profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
+import { AppError } from '../infra/errors.ts';
+import type { SharedCache } from '../infra/shared-cache.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
 
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
@@ -26,12 +29,20 @@ function encodeCursor(createdAt: string, id: number) {
 
 const TIMESTAMP_TEXT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
+/** A cursor the search did not issue (edited, truncated, made up) is refused: the database would choke on it. */
 function decodeCursor(cursor: string | undefined): { createdAt: string; id: number } | null {
   if (!cursor) return null;
-  const [createdAt, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const n = Number(id);
-  const valid = createdAt && TIMESTAMP_TEXT.test(createdAt) && !Number.isNaN(Date.parse(createdAt)) && Number.isSafeInteger(n);
-  return valid ? { createdAt, id: n } : null;
+  const invalid = () => new AppError(400, 'invalid_input', {}, { cursor: 'errors.invalid_input' });
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
+  const parts = Buffer.from(cursor, 'base64url').toString().split('|');
+  const [createdAt, idText] = parts;
+  const id = toId(idText);
+  if (parts.length !== 2 || id === null || !TIMESTAMP_TEXT.test(createdAt)) throw invalid();
+  // A real calendar moment in a year PostgreSQL and JavaScript agree on (no 30 February, no year 0).
+  const parsed = new Date(createdAt);
+  const year = Number(createdAt.slice(0, 4));
+  if (Number.isNaN(parsed.getTime()) || year < 1900 || parsed.toISOString().slice(0, 19) !== createdAt.slice(0, 19)) throw invalid();
+  return { createdAt, id };
 }
 
 /** The filters one query runs with; similar results use a relaxed copy. */
@@ -81,8 +92,17 @@ export interface SearchResult extends SearchPage {
   similar_numResults: number | null;
 }
 
-export function createSearchService(deps: { db: Db; clock: Clock }) {
-  const { db, clock } = deps;
+/** How long a count above the cap is trusted, per filter combination. */
+export const BROAD_FOR_MS = 60_000;
+
+/** The shared-cache key of one filter combination's "more than the cap". */
+export function broadFilterKey(f: SearchFilters): string {
+  // A fixed field order, so that equal filters give one key whichever way the input was built.
+  return `search:broad:${JSON.stringify([f.gender ?? null, f.country ?? null, f.countryregion ?? null, f.min_age, f.max_age])}`;
+}
+
+export function createSearchService(deps: { db: Db; clock: Clock; memo: SharedCache }) {
+  const { db, clock, memo } = deps;
 
   /** What a member must match, apart from visibility. */
   function matchPredicate(f: SearchFilters, today: Date): SQL {
@@ -154,25 +174,17 @@ export function createSearchService(deps: { db: Db; clock: Clock }) {
   }
 
   /**
-   * Filters known to match more than the cap, with when that was last counted. "1000+" stays true for
-   * minutes on a large site, so a first page of a broad search skips the count for a minute instead of
-   * walking 1,001 index entries on every request. Small result sets are always counted exactly.
+   * Filters known to match more than the cap. "1000+" stays true for minutes on a large site, so a
+   * first page of a broad search skips the count for a minute instead of walking 1,001 index entries
+   * on every request. The memo is shared by every instance (Redis or the database), so a search
+   * counted on one is not counted again on the next one the load balancer picks. Small result sets
+   * are always counted exactly.
    */
-  const broadFilters = new Map<string, number>();
-  const BROAD_FOR_MS = 60_000;
-
   async function firstPageCount(filters: SearchFilters, where: SQL): Promise<{ n: number; capped: boolean }> {
-    const key = JSON.stringify(filters);
-    const seen = broadFilters.get(key);
-    const now = clock().getTime();
-    if (seen !== undefined && now - seen < BROAD_FOR_MS) return { n: SEARCH_COUNT_CAP, capped: true };
+    const key = broadFilterKey(filters);
+    if (await memo.get(key)) return { n: SEARCH_COUNT_CAP, capped: true };
     const count = await cappedCount(where);
-    if (count.capped) {
-      broadFilters.delete(key);
-      broadFilters.set(key, now);
-      // Oldest first in a Map: keep the memo small.
-      if (broadFilters.size > 5_000) broadFilters.delete(broadFilters.keys().next().value!);
-    } else broadFilters.delete(key);
+    if (count.capped) await memo.set(key, true, BROAD_FOR_MS);
     return count;
   }
 

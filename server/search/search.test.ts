@@ -1,10 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { blocks, profiles, sites, users } from '../db/schema.ts';
+import { blocks, profiles, users } from '../db/schema.ts';
 import { SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE } from '#common/constants.ts';
 import { searchSchema } from '#common/schemas.ts';
 import { createTestApp, DATABASE_KINDS, type TestApp } from '../../tests/helpers/test-app.ts';
-import { birthDateRange, relaxFilters } from './search.service.ts';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { sharedCache } from '../db/schema.ts';
+import { createLogger } from '../infra/logger.ts';
+import { redisCache, type SharedCache } from '../infra/shared-cache.ts';
+import { localStorage } from '../infra/storage.ts';
+import { createServices } from '../services.ts';
+import { BROAD_FOR_MS, birthDateRange, broadFilterKey, relaxFilters } from './search.service.ts';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+async function redisAvailable(): Promise<boolean> {
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await probe.connect();
+    return (await probe.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+const withRedis = await redisAvailable();
 
 describe('birthDateRange', () => {
   it('covers exactly the people aged min..max on the day', () => {
@@ -154,17 +175,17 @@ describe.each(DATABASE_KINDS)('member search on %s', (kind) => {
   });
 
   it('applies only the filters the site offers (search_fields)', async () => {
-    await t.database.db.update(sites).set({ searchFields: ['age'] });
+    await t.services.settings.updateSite(t.siteId, { searchFields: ['age'] });
     const res = (await t.client().get<Page>('/api/members.php?gender=male&country=NL')).body;
     expect(res.numResults).toBe(61);
-    await t.database.db.update(sites).set({ searchFields: ['gender', 'country', 'age'] });
+    await t.services.settings.updateSite(t.siteId, { searchFields: ['gender', 'country', 'age'] });
     const filtered = (await t.client().get<Page>('/api/members.php?gender=male&country=NL')).body;
     expect(filtered.numResults).toBeLessThan(61);
   });
 
   it('lets visitors search unless logged_out_search is none (then a traffic source is needed)', async () => {
     expect((await t.client().get('/api/members.php')).status).toBe(200);
-    await t.database.db.update(sites).set({ loggedOutSearch: 'none', loggedOutSearchTrafficsource: 'all' });
+    await t.services.settings.updateSite(t.siteId, { loggedOutSearch: 'none', loggedOutSearchTrafficsource: 'all' });
     const denied = await t.client().get('/api/members.php');
     expect(denied.status).toBe(403);
     expect(denied.body.error.code).toBe('authentication_required');
@@ -172,14 +193,14 @@ describe.each(DATABASE_KINDS)('member search on %s', (kind) => {
     const member = t.client();
     await member.login();
     expect((await member.get('/api/members.php')).status).toBe(200);
-    await t.database.db.update(sites).set({ loggedOutSearchTrafficsource: 'none' });
+    await t.services.settings.updateSite(t.siteId, { loggedOutSearchTrafficsource: 'none' });
     expect((await t.client().get('/api/members.php?network=partner')).status).toBe(403);
     expect((await member.get('/api/members.php')).status).toBe(200);
-    await t.database.db.update(sites).set({ loggedOutSearch: 'all' });
+    await t.services.settings.updateSite(t.siteId, { loggedOutSearch: 'all' });
   });
 
   it('ignores nonsense filters instead of failing', async () => {
-    const res = await t.client().get<Page>('/api/members.php?gender=robot&country=XX&min_age=abc&max_age=500&cursor=%25%25%25&similar=9');
+    const res = await t.client().get<Page>('/api/members.php?gender=robot&country=XX&min_age=abc&max_age=500&similar=9');
     expect(res.status).toBe(200);
     expect(res.body.numResults).toBeGreaterThan(0);
   });
@@ -269,5 +290,48 @@ describe.each(DATABASE_KINDS)('member search at a moderate size on %s', (kind) =
     const first = (await t.client().get<Page>('/api/members.php?gender=female&country=NL')).body;
     const plans = await t.services.search.explain(null, searchSchema.parse({ gender: 'female', country: 'NL', cursor: first.next_cursor }));
     expect(plans.page).toMatch(/Index Scan using profiles_search_gender_country/);
+  });
+
+  it('shares the "1000+" memo between instances: over the database, and over Redis when configured', async () => {
+    const input = searchSchema.parse({ gender: 'male' });
+    const key = broadFilterKey({ gender: 'male', min_age: input.min_age, max_age: input.max_age });
+    const otherInstance = (memo?: SharedCache) =>
+      createServices({ db: t.database.db, clock: t.clock, storage: localStorage(t.photosDir), logger: createLogger('error'), sharedCache: memo });
+    const disableMen = () => t.database.db.execute(sql`update profiles set status = 'disabled' where gender = 'male' and user_id in (
+      select user_id from profiles where gender = 'male' and name = 'Bulk' order by user_id limit 700)`);
+    const restore = () => t.database.db.execute(sql`update profiles set status = 'active' where name = 'Bulk'`);
+
+    // Database: B counts "1000+", then fewer men match; A trusts B's count for the minute.
+    const b = otherInstance();
+    expect((await b.search.search(null, input)).numResults_capped).toBe(true);
+    expect(await t.database.db.select().from(sharedCache).where(eq(sharedCache.key, key))).toHaveLength(1);
+    await disableMen();
+    expect((await t.services.search.search(null, input)).numResults_capped).toBe(true);
+    t.clock.advance(BROAD_FOR_MS);
+    expect((await t.services.search.search(null, input)).numResults_capped).toBe(false);
+    // The hourly purge drops the expired memo.
+    await restore();
+    expect((await b.search.search(null, input)).numResults_capped).toBe(true);
+    t.clock.advance(BROAD_FOR_MS);
+    expect(await t.services.sharedCache.purgeExpired(t.clock())).toBeGreaterThan(0);
+    expect(await t.database.db.select().from(sharedCache).where(eq(sharedCache.key, key))).toEqual([]);
+
+    if (!withRedis) return;
+    const prefix = `amora-test:${randomBytes(6).toString('hex')}:`;
+    const clients = [new Redis(REDIS_URL), new Redis(REDIS_URL)];
+    try {
+      const [ra, rb] = clients.map((r) => otherInstance(redisCache(r, t.clock, prefix)));
+      expect((await rb.search.search(null, input)).numResults_capped).toBe(true);
+      await disableMen();
+      expect((await ra.search.search(null, input)).numResults_capped).toBe(true);
+      // Kept in Redis, not in the database.
+      expect(await clients[0].get(prefix + key)).toBeTruthy();
+      expect(await t.database.db.select().from(sharedCache).where(eq(sharedCache.key, key))).toEqual([]);
+      t.clock.advance(BROAD_FOR_MS);
+      expect((await ra.search.search(null, input)).numResults_capped).toBe(false);
+    } finally {
+      for (const r of clients) r.disconnect();
+      await restore();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
+import { AppError } from '../infra/errors.ts';
 
 export const settingsRoutes = new Hono<AppEnv>()
   /** Spec section 7: the request host is the forced domain; page query params pass through. */
@@ -25,6 +26,7 @@ export const settingsRoutes = new Hono<AppEnv>()
   })
   .get('/regions.php', async (c) => {
     const ctx = c.get('ctx');
-    const country = c.req.query('country')?.toUpperCase();
+    const country = c.req.query('country')?.toUpperCase() || undefined;
+    if (country !== undefined && !/^[A-Z]{2}$/.test(country)) throw new AppError(400, 'invalid_input', {}, { country: 'errors.invalid_input' });
     return c.json({ regions: await ctx.services.settings.regions(country) });
   });

@@ -2,9 +2,18 @@ import { asc, eq } from 'drizzle-orm';
 import { INTERESTS } from '#common/constants.ts';
 import { isLanguage, type Language } from '#common/languages.ts';
 import type { Db } from '../db/client.ts';
-import { companies, regions, sites } from '../db/schema.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { regions, sites } from '../db/schema.ts';
+import type { Clock } from '../infra/clock.ts';
+import { AppError } from '../infra/errors.ts';
+import type { SharedCache } from '../infra/shared-cache.ts';
+import { createSiteCache, type Site, type SiteCacheOptions } from './site-cache.ts';
+import { isPublicOrigin, siteOrigin, type OriginConfig } from './origin.ts';
 
-export type Site = typeof sites.$inferSelect;
+export type { Site } from './site-cache.ts';
+
+/** What an operator may change on a site: every setting, not its id. */
+export type SitePatch = Partial<Omit<typeof sites.$inferInsert, 'id' | 'createdAt'>>;
 
 /** Lower-cased host without port and without a leading www. */
 export function normalizeHost(host: string | undefined | null): string {
@@ -17,19 +26,69 @@ export function domainLanguage(site: Site): Language | null {
   return isLanguage(code) ? code : null;
 }
 
-export function createSettingsService(deps: { db: Db }) {
-  const { db } = deps;
+export function createSettingsService(deps: {
+  db: Db;
+  clock: Clock;
+  /** PUBLIC_URL and PORT: where each site's links start. */
+  origins: OriginConfig;
+  /** Where the site cache's version stamp lives: Redis or the database, shared by every instance. */
+  shared: SharedCache;
+  siteCache?: SiteCacheOptions;
+  onError?: (error: unknown) => void;
+}) {
+  const { db, origins } = deps;
+  const cache = createSiteCache({ db, clock: deps.clock, shared: deps.shared, options: deps.siteCache, onError: deps.onError });
 
   return {
-    /** The site for a request host; unknown hosts get the default site. */
-    async siteForHost(host: string | undefined | null): Promise<Site> {
-      const domain = normalizeHost(host);
-      const [site] = await db.select().from(sites).where(eq(sites.domain, domain));
-      if (site) return site;
-      const [fallback] = await db.select().from(sites).where(eq(sites.isDefault, true)).limit(1);
-      if (!fallback) throw new Error('No site is configured: run `npm run seed` or add a site with is_default = true');
-      return fallback;
+    /** The site's canonical origin: the start of every link built for it. */
+    origin(site: Pick<Site, 'domain'>): string {
+      return siteOrigin(origins, site.domain);
     },
+
+    /** Every configured site's domain (from the site cache: sites added through updateSite count at once). */
+    async domains(): Promise<string[]> {
+      return cache.domains();
+    },
+
+    /** Whether PUBLIC_URL or any configured site is reachable from outside this machine. */
+    async isPublicDeployment(): Promise<boolean> {
+      return isPublicOrigin(origins, await cache.domains());
+    },
+
+    /**
+     * The site for a request host (with its company held beside it); unknown hosts get the default
+     * site, whose origin, not the host, builds links. Served from the site cache: no query once warm.
+     */
+    async siteForHost(host: string | undefined | null): Promise<Site> {
+      return (await cache.forHost(normalizeHost(host))).site;
+    },
+
+    /**
+     * Changes a site's settings and tells every instance: this one at once, the others within the
+     * site cache's check interval (one second by default). The operator console calls this.
+     */
+    async updateSite(siteId: number, patch: SitePatch): Promise<Site> {
+      const values = Object.fromEntries(Object.entries(patch).filter(([k, v]) => v !== undefined && k !== 'id' && k !== 'createdAt')) as SitePatch;
+      if (values.domain !== undefined) values.domain = normalizeHost(values.domain);
+      let updated: Site | undefined;
+      try {
+        [updated] = Object.keys(values).length
+          ? await db.update(sites).set(values).where(eq(sites.id, siteId)).returning()
+          : await db.select().from(sites).where(eq(sites.id, siteId));
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AppError(409, 'invalid_input', {}, { domain: 'errors.invalid_input' });
+        throw error;
+      }
+      if (!updated) throw new AppError(404, 'not_found');
+      await cache.invalidate();
+      return updated;
+    },
+
+    /** Drops the cached sites everywhere, after a change made outside updateSite (a company, a new site). */
+    invalidateSites: () => cache.invalidate(),
+
+    /** How many sites this instance holds (for tests and metrics). */
+    cachedSites: () => cache.size(),
 
     /** The settings object of spec sections 3 and 7, as the browser may see it. */
     publicSettings(site: Site, extra: { geoipCountry: string | null; geoipSelectedCountry: string | null }) {
@@ -70,8 +129,11 @@ export function createSettingsService(deps: { db: Db }) {
       };
     },
 
+    /** The company behind a site, from the site cache. */
     async companyInfo(site: Site) {
-      const [c] = await db.select().from(companies).where(eq(companies.id, site.companyId));
+      const resolved = await cache.byId(site.id);
+      if (!resolved) throw new AppError(404, 'not_found');
+      const c = resolved.company;
       return {
         name: c.name,
         address: c.address,

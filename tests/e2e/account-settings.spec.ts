@@ -51,3 +51,24 @@ test('activation link from the mail, notification settings, invisible mode, e-ma
   await page.goto('/notifications');
   await expect(page.getByTestId('current-email')).toContainText(newEmail);
 });
+
+test('changing the password in the settings: the reason for a weak one shows under the field', async ({ page }, info) => {
+  const headers = await asNewVisitor(page);
+  const { email, password } = await signUpByApi(page, headers, 'pwchange', info.project.name);
+  await page.goto('/notifications');
+  const change = async (next: string) => {
+    await page.locator('#old-password').fill(password);
+    await page.locator('#new-password').fill(next);
+    await page.locator('#new-password-confirm').fill(next);
+    await page.getByTestId('password-change-submit').click();
+  };
+  // Checked in the browser: the e-mail address.
+  await change(email.toUpperCase());
+  await expect(page.getByTestId('change-password-error')).toHaveText('Your password must not be your e-mail address.');
+  // Checked by the server: the list of common passwords.
+  await change('Sunshine1');
+  await expect(page.getByTestId('change-password-error')).toHaveText('This password is too common and easy to guess. Please choose another one.');
+  await change('a quiet harbour at noon');
+  await expect(page.getByTestId('password-change-ok')).toBeVisible();
+  await expect(page.getByTestId('change-password-error')).toBeHidden();
+});

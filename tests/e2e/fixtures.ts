@@ -15,10 +15,10 @@ export const test = base.extend<{ shot: (name: string) => Promise<void> }>({
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => {
-      // A refused payment, message, form or upload answers 400/401/402/409/413/415 on purpose, a locked
-      // account 423; the browser logs those requests. Chromium refuses the Push API in its private
+      // A refused payment, message, form or upload answers 400/401/402/409/413/415 on purpose, a
+      // throttled log-in 429; the browser logs those requests. Chromium refuses the Push API in its private
       // browser contexts and says so on the console.
-      if (m.type() === 'error' && !/status of (400|401|402|404|409|413|415|423)|Push API in incognito/.test(m.text())) errors.push(m.text());
+      if (m.type() === 'error' && !/status of (400|401|402|404|409|413|415|429)|Push API in incognito/.test(m.text())) errors.push(m.text());
     });
     await use(page);
     expect(errors, 'browser errors').toEqual([]);

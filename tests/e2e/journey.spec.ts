@@ -50,6 +50,8 @@ test('sign up, search, like, chat, buy credits and become premium', async ({ pag
   await expect(page).toHaveURL(/gender=female/);
   const cards = page.getByTestId('profile-card');
   await expect(cards).toHaveCount(24);
+  // Locally the test-mode banner is for the payment pages only.
+  await expect(page.getByTestId('test-payments-banner')).toHaveCount(0);
   await page.getByTestId('load-more').click();
   await expect(cards).toHaveCount(48);
   await shot('03-search');
@@ -73,15 +75,19 @@ test('sign up, search, like, chat, buy credits and become premium', async ({ pag
 
   await page.getByTestId('buy-credits').click();
   await expect(page).toHaveURL(/\/credits$/);
+  // The test provider is in use (localhost): the payment pages say that no money is charged.
+  await expect(page.getByTestId('test-payments-banner')).toContainText('no money is charged');
   await shot('06-credits');
   await page.getByTestId('buy-package').first().click();
   await expect(page.getByTestId('test-checkout')).toBeVisible();
-  await expect(page.getByText('TEST MODE')).toBeVisible();
+  await expect(page.getByText('TEST MODE').first()).toBeVisible();
+  await expect(page.getByTestId('test-payments-banner')).toBeVisible();
   await shot('07-test-checkout');
   await page.getByTestId('outcome-paid').click();
 
   await expect(page.getByTestId('payment-completed')).toBeVisible();
   await expect(page.getByTestId('payment-status')).toHaveAttribute('data-status', 'completed');
+  await expect(page.getByTestId('test-payments-banner')).toBeVisible();
   await shot('08-payment-completed');
 
   // Reloading the return page does not credit twice.

@@ -9,9 +9,9 @@ import { openDatabase, type Database } from '../../server/db/client.ts';
 import { seedDemoSite } from '../../server/db/seed.ts';
 import { loadEnv } from '../../server/env.ts';
 import { createTranslator, type Translator } from '../../server/i18n/i18n.ts';
-import { createLogger } from '../../server/infra/logger.ts';
+import { createLogger, type Logger } from '../../server/infra/logger.ts';
 import { createServices, type Services } from '../../server/services.ts';
-import { createSmtpMailer } from '../../server/infra/mail/transport.ts';
+import { createOutboxMailer, createSmtpMailer } from '../../server/infra/mail/transport.ts';
 import { eq } from 'drizzle-orm';
 import { users } from '../../server/db/schema.ts';
 import { localStorage } from '../../server/infra/storage.ts';
@@ -72,31 +72,36 @@ export interface TestApp {
   siteId: number;
   demoUserId: number;
   photosDir: string;
-  client(options?: { host?: string; headers?: Record<string, string> }): TestClient;
+  /** The dev outbox, when created with { outbox: true }. */
+  outbox?: ReturnType<typeof createOutboxMailer>;
+  /** ip: the TCP peer's address (by default a loopback address of its own per client). */
+  client(options?: { host?: string; headers?: Record<string, string>; ip?: string }): TestClient;
   close(): Promise<void>;
 }
 
 /** The whole API in-process (no port), on a fresh seeded database. */
 export async function createTestApp(
   kind: DatabaseKind,
-  options: { profiles?: number; smtpUrl?: string; env?: Record<string, string> } = {},
+  options: { profiles?: number; smtpUrl?: string; env?: Record<string, string>; logger?: Logger; outbox?: boolean } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase(kind);
   const clock = testClock();
   const photosDir = mkdtempSync(join(tmpdir(), 'amora-photos-'));
   const seeded = await seedDemoSite(database.db, { photosDir, clock, profileCount: options.profiles ?? 30 });
   const env = loadEnv({ NODE_ENV: 'test', ...options.env, ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {}) });
-  // With smtpUrl, mail really goes over SMTP (to a test server); without, it stays in memory.
-  const mail = options.smtpUrl ? { mailer: createSmtpMailer(options.smtpUrl), from: env.MAIL_FROM } : undefined;
-  const services = createServices({ db: database.db, clock, storage: localStorage(photosDir), logger: createLogger('error'), mail });
+  // With smtpUrl, mail really goes over SMTP (to a test server); with outbox, to the dev outbox (and its
+  // viewer); otherwise it stays in memory.
+  const outbox = options.outbox && !options.smtpUrl ? createOutboxMailer(join(photosDir, 'outbox')) : undefined;
+  const mail = options.smtpUrl ? { mailer: createSmtpMailer(options.smtpUrl), from: env.MAIL_FROM } : outbox ? { mailer: outbox } : undefined;
+  const services = createServices({ db: database.db, clock, storage: localStorage(photosDir), logger: createLogger('error'), mail, config: env });
   translator ??= createTranslator();
   attachPushNotifications(services, await translator);
   const app = createApp({
-    services, translator: await translator, env, logger: createLogger('silent'),
+    services, translator: await translator, env, logger: options.logger ?? createLogger('silent'), outbox,
   });
   return {
-    app, services, database, clock, siteId: seeded.siteId, demoUserId: seeded.demoUserId, photosDir,
-    client: (o) => new TestClient(app, o?.host ?? 'localhost', o?.headers ?? {}),
+    app, services, database, clock, siteId: seeded.siteId, demoUserId: seeded.demoUserId, photosDir, outbox,
+    client: (o) => new TestClient(app, o?.host ?? 'localhost', o?.headers ?? {}, o?.ip),
     close: async () => {
       await database.drop();
       rmSync(photosDir, { recursive: true, force: true });
@@ -116,12 +121,15 @@ let clientCounter = 0;
 export class TestClient {
   readonly cookies = new Map<string, string>();
   /** Each client is its own visitor, with its own address for rate limits. */
-  readonly ip = `127.0.${Math.floor(++clientCounter / 250) % 250}.${(clientCounter % 250) + 1}`;
+  readonly ip: string;
   constructor(
     private readonly app: ReturnType<typeof createApp>,
     private readonly host: string,
     private readonly headers: Record<string, string>,
-  ) {}
+    ip?: string,
+  ) {
+    this.ip = ip ?? `127.0.${Math.floor(++clientCounter / 250) % 250}.${(clientCounter % 250) + 1}`;
+  }
 
   async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<TestResponse<T>> {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Form } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
+import { passwordProblem } from '#common/passwords.ts';
 import { api, ApiError } from '../../lib/api.ts';
 import { useHydrated } from '../../lib/hydrated.ts';
 
@@ -19,6 +20,7 @@ export function AccountSettings({ email }: { email: string }) {
   const hydrated = useHydrated();
   const [mailResult, setMailResult] = useState<Result>(null);
   const [passwordResult, setPasswordResult] = useState<Result>(null);
+  const [passwordErrors, setPasswordErrors] = useState<Partial<Record<'old_password' | 'password' | 'password_confirm', string>>>({});
 
   const run = async (set: (r: Result) => void, work: () => Promise<string>, form: HTMLFormElement) => {
     set(null);
@@ -42,12 +44,33 @@ export function AccountSettings({ email }: { email: string }) {
 
   const changePassword = (e: React.FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    void run(setPasswordResult, async () => {
-      await api('/api/password.php', { method: 'PUT', body: { old_password: f.get('old_password'), password: f.get('password'), password_confirm: f.get('password_confirm') }, retries: 0 });
-      return t('notifications.account.password_changed');
-    }, e.currentTarget);
+    const form = e.currentTarget;
+    const f = new FormData(form);
+    const password = String(f.get('password') ?? '');
+    // The shared rule first (the server also knows the name and the list of common passwords).
+    const problem = passwordProblem(password, { email });
+    const mismatch = !problem && password !== f.get('password_confirm');
+    setPasswordErrors(problem ? { password: t(problem) } : mismatch ? { password_confirm: t('errors.passwords_mismatch') } : {});
+    setPasswordResult(null);
+    if (problem || mismatch) return;
+    void (async () => {
+      try {
+        await api('/api/password.php', { method: 'PUT', body: { old_password: f.get('old_password'), password, password_confirm: f.get('password_confirm') }, retries: 0 });
+        setPasswordResult({ ok: t('notifications.account.password_changed') });
+        form.reset();
+      } catch (err) {
+        if (err instanceof ApiError && Object.keys(err.details).length) setPasswordErrors(err.details);
+        else setPasswordResult({ error: err instanceof ApiError ? err.message : t('errors.server_error') });
+      }
+    })();
   };
+
+  const passwordField = (name: 'old_password' | 'password' | 'password_confirm') => ({
+    name, isInvalid: Boolean(passwordErrors[name]), 'aria-describedby': `${name}-change-error`,
+  });
+  const passwordFeedback = (name: 'old_password' | 'password' | 'password_confirm') => (
+    <Form.Control.Feedback type="invalid" id={`${name}-change-error`} data-testid={`change-${name}-error`}>{passwordErrors[name]}</Form.Control.Feedback>
+  );
 
   return (
     <Card as="section" className="mb-3" aria-labelledby="account-heading">
@@ -74,15 +97,18 @@ export function AccountSettings({ email }: { email: string }) {
         <Form onSubmit={changePassword} noValidate className="row g-2">
           <Form.Group className="col-md-4" controlId="old-password">
             <Form.Label>{t('notifications.account.old_password')}</Form.Label>
-            <Form.Control name="old_password" type="password" autoComplete="current-password" required />
+            <Form.Control {...passwordField('old_password')} type="password" autoComplete="current-password" required />
+            {passwordFeedback('old_password')}
           </Form.Group>
           <Form.Group className="col-md-4" controlId="new-password">
             <Form.Label>{t('notifications.account.new_password')}</Form.Label>
-            <Form.Control name="password" type="password" autoComplete="new-password" required minLength={8} />
+            <Form.Control {...passwordField('password')} type="password" autoComplete="new-password" required minLength={8} />
+            {passwordFeedback('password')}
           </Form.Group>
           <Form.Group className="col-md-4" controlId="new-password-confirm">
             <Form.Label>{t('notifications.account.confirm_password')}</Form.Label>
-            <Form.Control name="password_confirm" type="password" autoComplete="new-password" required minLength={8} />
+            <Form.Control {...passwordField('password_confirm')} type="password" autoComplete="new-password" required minLength={8} />
+            {passwordFeedback('password_confirm')}
           </Form.Group>
           <div className="col-12"><Button type="submit" variant="outline-primary" disabled={!hydrated} data-testid="password-change-submit">{t('notifications.account.password_submit')}</Button></div>
         </Form>

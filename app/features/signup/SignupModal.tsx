@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { api } from '../../lib/api.ts';
 import { SignupFlow } from './SignupFlow.tsx';
+import { toId } from '#common/input.ts';
 
 interface OpenOptions {
   /** Sign up in the context of this member (step 0 is a message to them). */
@@ -28,7 +29,8 @@ export function isSmartphone(): boolean {
 export function signupTarget(pathname: string): OpenOptions | null {
   if (pathname === '/signup' || pathname === '/signup-matches') return {};
   const m = /^\/members\/(\d+)\/signup$/.exec(pathname);
-  return m ? { profileId: Number(m[1]) } : null;
+  const profileId = m ? toId(m[1]) : null;
+  return m ? (profileId ? { profileId } : {}) : null;
 }
 
 /**
@@ -67,7 +69,8 @@ export function SignupProvider({ signedIn, children }: { signedIn: boolean; chil
       if (!target) return;
       // A landing page's call to action signs up in the context of that member.
       const landing = /^\/members\/(\d+)\/landing/.exec(window.location.pathname);
-      if (landing && !target.profileId) target = { profileId: Number(landing[1]) };
+      const landingId = landing ? toId(landing[1]) : null;
+      if (landingId && !target.profileId) target = { profileId: landingId };
       event.preventDefault();
       event.stopPropagation();
       if (!signedIn && isSmartphone()) {

@@ -63,6 +63,9 @@ describe('dev outbox', () => {
     services: {} as Services, translator: {} as never, env: loadEnv({ NODE_ENV: 'test', ...env }), logger: createLogger('silent'), outbox,
   });
 
+  // The operator at this machine: a loopback peer, no proxy.
+  const local = { incoming: { socket: { remoteAddress: '127.0.0.1' } } };
+
   it('writes each mail as .eml and .json and lists it at /dev/outbox', async () => {
     await outbox.send({ kind: 'activation', to: 'a@example.org', from: '"Amora" <s@example.com>', subject: 'Hello', text: 'text part', html: '<p>html part</p>', headers: { 'Content-Language': 'en' } });
     const files = readdirSync(dir);
@@ -70,17 +73,17 @@ describe('dev outbox', () => {
     const eml = readFileSync(join(dir, files.find((f) => f.endsWith('.eml'))!), 'utf8');
     expect(eml).toMatch(/^Content-Type: multipart\/alternative/m);
     expect(eml).toContain('text part');
-    const res = await app({}).request('/dev/outbox');
+    const res = await app({}).request('/dev/outbox', {}, local);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('Hello');
-    const json = await (await app({}).request('/dev/outbox/mails.json?to=a@example.org')).json() as { mails: { subject: string }[] };
+    const json = await (await app({}).request('/dev/outbox/mails.json?to=a@example.org', {}, local)).json() as { mails: { subject: string }[] };
     expect(json.mails.map((m) => m.subject)).toEqual(['Hello']);
   });
 
   it('does not exist when SMTP_URL is configured', async () => {
     const withSmtp = app({ SMTP_URL: 'smtp://127.0.0.1:2525' });
     withSmtp.onError(() => new Response('no', { status: 500 }));
-    expect((await withSmtp.request('/dev/outbox')).status).not.toBe(200);
-    expect((await withSmtp.request('/dev/outbox/mails.json')).status).not.toBe(200);
+    expect((await withSmtp.request('/dev/outbox', {}, local)).status).not.toBe(200);
+    expect((await withSmtp.request('/dev/outbox/mails.json', {}, local)).status).not.toBe(200);
   });
 });

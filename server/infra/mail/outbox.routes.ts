@@ -1,4 +1,6 @@
-import { Hono } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import type { Env } from '../../env.ts';
+import { notFound } from '../errors.ts';
 import type { OutboxEntry } from './transport.ts';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
@@ -6,12 +8,47 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '
 const page = (title: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title>
 <style>body{font-family:system-ui,sans-serif;margin:0;padding:16px;color:#2b1740}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:6px;text-align:left;vertical-align:top}pre{white-space:pre-wrap;background:#f6f6f6;padding:12px}.note{background:#fff3cd;padding:8px 12px;border-radius:4px}</style></head><body>${body}</body></html>`;
 
+/** Headers a proxy adds: their presence means the request did not come straight from this machine. */
+const FORWARDING_HEADERS = ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'forwarded', 'x-real-ip', 'via'];
+
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  const a = address.toLowerCase();
+  return /^127(\.\d{1,3}){3}$/.test(a) || a === '::1' || /^::ffff:127(\.\d{1,3}){3}$/.test(a);
+}
+
+/**
+ * The operator at this machine: the TCP peer is loopback, no proxy is configured (TRUST_PROXY) and the
+ * request carries no forwarding header. A reverse proxy on the same machine also connects from loopback,
+ * so any sign of one refuses the request: outsiders reach the site only through it.
+ */
+export function isOperatorRequest(c: Context, env: Pick<Env, 'TRUST_PROXY'>): boolean {
+  if (env.TRUST_PROXY) return false;
+  if (FORWARDING_HEADERS.some((h) => c.req.header(h) !== undefined)) return false;
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return isLoopbackAddress(incoming?.socket?.remoteAddress);
+}
+
 /**
  * /dev/outbox: the mails the dev outbox wrote to DATA_DIR/outbox. Mounted only when no SMTP_URL is
- * configured, so a deployment that sends real mail has no such page.
+ * configured, so a deployment that sends real mail has no such page. The mails hold password reset and
+ * sign-in links, so for anyone but the operator (`allowed`) the viewer is not there: the request goes on
+ * to the site's ordinary 404 page, as for any unknown path (a JSON 404 for the JSON list).
  */
-export function outboxRoutes(outbox: { list(): OutboxEntry[]; read(id: string): OutboxEntry | null; dir: string }) {
-  return new Hono()
+export function outboxViewer(
+  outbox: { list(): OutboxEntry[]; read(id: string): OutboxEntry | null; dir: string },
+  allowed: (c: Context) => boolean,
+): MiddlewareHandler {
+  const viewer = outboxRoutes(outbox);
+  return async (c, next) => {
+    if (allowed(c)) return viewer.fetch(c.req.raw, c.env);
+    if (c.req.path.endsWith('.json')) throw notFound();
+    await next();
+  };
+}
+
+function outboxRoutes(outbox: { list(): OutboxEntry[]; read(id: string): OutboxEntry | null; dir: string }) {
+  return new Hono().basePath('/dev/outbox')
     .get('/', (c) => {
       const rows = outbox.list().map((m) => `<tr><td>${esc(m.date.replace('T', ' ').slice(0, 19))}</td><td>${esc(m.to)}</td><td>${esc(m.kind)}</td><td><a href="/dev/outbox/${m.id}" data-testid="outbox-mail">${esc(m.subject)}</a></td></tr>`);
       return c.html(page('Dev outbox', `<h1>Dev outbox</h1><p class="note">No SMTP_URL is configured: mails are written to <code>${esc(outbox.dir)}</code> instead of being sent.</p>

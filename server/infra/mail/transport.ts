@@ -18,6 +18,8 @@ export interface OutgoingMail {
 export interface Mailer {
   readonly kind: 'smtp' | 'outbox' | 'memory';
   send(mail: OutgoingMail): Promise<void>;
+  /** Closes pooled connections (shutdown), after the last mail was handed over. */
+  close?(): void;
 }
 
 const toNodemailer = (mail: OutgoingMail) => ({
@@ -31,6 +33,9 @@ export function createSmtpMailer(url: string): Mailer {
     kind: 'smtp',
     async send(mail) {
       await transport.sendMail(toNodemailer(mail));
+    },
+    close() {
+      transport.close();
     },
   };
 }

@@ -1,3 +1,5 @@
+import type { Tx } from '../../db/client.ts';
+
 /** What a payment provider must offer: a hosted checkout and the status of a payment. Statuses follow Mollie's. */
 export type ProviderStatus = 'open' | 'pending' | 'authorized' | 'paid' | 'canceled' | 'expired' | 'failed';
 
@@ -13,6 +15,10 @@ export interface CreatePaymentInput {
 
 export interface PaymentProvider {
   readonly name: string;
-  createPayment(input: CreatePaymentInput): Promise<{ ref: string; checkoutUrl: string }>;
+  /**
+   * Called inside the transaction that creates the order (`tx`): a provider that keeps its side in
+   * this database (the test provider) writes through it; a remote provider ignores it.
+   */
+  createPayment(input: CreatePaymentInput, tx?: Tx): Promise<{ ref: string; checkoutUrl: string }>;
   getStatus(ref: string): Promise<ProviderStatus | null>;
 }

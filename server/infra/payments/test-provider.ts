@@ -21,9 +21,9 @@ export function createTestProvider(deps: { db: Db; clock: Clock }) {
   } = {
     name: 'test',
 
-    async createPayment(input) {
+    async createPayment(input, tx) {
       const ref = `tr_${randomBytes(9).toString('base64url')}`;
-      await db.insert(testCheckouts).values({
+      await (tx ?? db).insert(testCheckouts).values({
         id: ref, amountCents: input.amountCents, currency: input.currency, description: input.description,
         method: input.method, redirectUrl: input.redirectUrl, webhookUrl: input.webhookUrl, createdAt: clock(),
       });

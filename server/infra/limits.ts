@@ -1,0 +1,41 @@
+/**
+ * Every rate limit and throttle in one place (docs/decisions: h3 shared rate limits). Windows are
+ * fixed; counters live in Redis or in the rate_limits table, so they hold across instances.
+ */
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+export const LIMITS = {
+  /** Every log-in attempt per client IP (credential stuffing over many addresses). */
+  login: { limit: 20, windowMs: 15 * MINUTE },
+  signup: { limit: 10, windowMs: HOUR },
+  /** Every endpoint that sends a mail (reset, activation, e-mail change, reactivation), per IP. */
+  mail: { limit: 10, windowMs: HOUR },
+  /** Token links and one-click unsubscribes, per IP: enough for people, too few for guessing. */
+  links: { limit: 60, windowMs: 15 * MINUTE },
+
+  /** Failed log-ins per (normalised e-mail, client IP): then 429 for that pair. */
+  loginPair: { limit: 5, windowMs: 15 * MINUTE },
+  /** Failed log-ins per normalised e-mail from all addresses: then 429 for devices the account does not know. */
+  loginEmail: { limit: 20, windowMs: HOUR },
+  /** Failed log-ins per known device (it skips the two above). */
+  loginDevice: { limit: 10, windowMs: 15 * MINUTE },
+
+  /** Likes and unlikes together, per member. */
+  likesPerMinute: { limit: 30, windowMs: MINUTE },
+  likesPerHour: { limit: 300, windowMs: HOUR },
+  /** Messages sent, per member. */
+  messagesPerMinute: { limit: 20, windowMs: MINUTE },
+  messagesPerHour: { limit: 300, windowMs: HOUR },
+
+  /** A new-like (or new-match) mail per liker → liked pair: a like/unlike loop mails once a day at most. */
+  likeMailPerPair: { limit: 1, windowMs: DAY },
+  /** Notification mails (messages, likes, matches) per recipient. */
+  mailsPerRecipient: { limit: 10, windowMs: HOUR },
+  /** The same two for push notifications. */
+  likePushPerPair: { limit: 1, windowMs: DAY },
+  pushesPerRecipient: { limit: 30, windowMs: HOUR },
+} as const;
+
+export type LimitName = keyof typeof LIMITS;

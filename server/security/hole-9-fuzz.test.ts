@@ -1,0 +1,278 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_COOKIE, TRACKING_COOKIE } from '#common/constants.ts';
+import { LOCALE_COOKIE } from '#common/languages.ts';
+import { createTestApp, DATABASE_KINDS, signUp, type DatabaseKind, type TestApp } from '../../tests/helpers/test-app.ts';
+
+/**
+ * Generated hostile requests against every /api route the app has (read from the app itself, so a
+ * new endpoint is fuzzed without touching this file), as a visitor and as a signed-in member: no
+ * answer may be a 5xx, and every 4xx carries the JSON error shape.
+ */
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
+/** Cases per route and identity; PostgreSQL gets a smaller pass. */
+const RUNS: Record<DatabaseKind, number> = { pglite: 50, postgres: 8 };
+
+const OPERATOR_TOKEN = 'operator-token-for-fuzzing-0123456789';
+const MAIL_WEBHOOK_SECRET = 'mail-webhook-secret-for-fuzzing-01';
+
+/** Field names the endpoints read from bodies and query strings. */
+const FIELDS = [
+  'id', 'profile_id', 'conversation', 'profile', 'after', 'package_id', 'paymentmethod', 'text', 'name', 'email', 'password',
+  'password_confirm', 'old_password', 'token', 'about', 'region', 'country', 'countryregion', 'gender', 'sexuality', 'language',
+  'subscription', 'invisible', 'reason', 'main', 'private', 'action', 'outcome', 'cursor', 'similar', 'min_age', 'max_age', 'lat',
+  'lon', 'push', 'provider', 'file', 'u', 'c', 's', 'date_of_birth', 'interests', 'hair_color', 'eye_color', 'body_type', 'tattoos',
+  'relationship_status', 'signup_reason', 'signup_message', 'type', 'detail', 'network', 'ref', 'sub1', 'sub2', 'sub3',
+] as const;
+
+const BIG = 'x'.repeat(100 * 1024);
+/** Hostile strings by kind; each kind is drawn equally often, so the rare ones are not drowned by the many. */
+const STRING_KINDS: string[][] = [
+  // NUL bytes (PostgreSQL cannot store them)
+  ['\u0000', 'Anna\u0000', '\u0000Anna', 'demo\u0000@example.com', 'tr_\u0000', 'ord_\u0000', 'x\u0000'.repeat(3), 'Utrecht\u0000'],
+  // other controls, bidi overrides and isolates, hidden characters
+  ['\u0007\u001B[31m', '\u0085\u009F', '\u202Eexe.gnp', 'An\u2066na\u2069', '\u{E0041}\u{E0042}', '\u3164\u3164', 'a\nb', 'a\tb', '\u2028'],
+  // zero-width only, combining, lone surrogates
+  ['\u200B\u200C\u200D\u2060\uFEFF', '\u200B', 'é'.normalize('NFD'), '\u0301\u0301', '\uD800', 'x\uDC00y', '\uDBFF\uDBFF'],
+  // ids and numbers written as text
+  ['1e2', ' 7 ', '07', '+7', '0x10', '-1', '0', '2147483648', '9007199254740993', '1e308', 'NaN', 'Infinity', '1.5', ''],
+  // long
+  ['ñ'.repeat(30_000), 'a'.repeat(300), '𝒜'.repeat(5000), BIG],
+  // well-formed values the endpoints know, and classic injection strings
+  ['female', 'NL', 'Utrecht', 'UT', 'ideal', 'approve', 'paid', 'bounce', 'de', '1', 'demo@example.com', 'a@b.c', 'amora-demo', '1990-04-12',
+    '2026-13-45', '9999-12-31', 'MjAyNi0wMi0zMFQwMDowMDowMFp8NQ', ' ', '<script>alert(1)</script>', "' or 1=1 --", '${7*7}', '%00', '../../etc/passwd'],
+];
+const hostileNumbers = [0, -1, 1, 2, 3, 7, 2 ** 31 - 1, 2 ** 31, 2 ** 32, 2 ** 53, 2 ** 53 + 2, 1e308, -1e308, 1.5, Number.MIN_VALUE, 1e2];
+const hostileString = fc.oneof(...STRING_KINDS.map((kind) => fc.constantFrom(...kind)));
+
+const jsonValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 6, arbitrary: hostileString },
+  { weight: 2, arbitrary: fc.constantFrom<unknown>(...hostileNumbers) },
+  { weight: 2, arbitrary: fc.constantFrom<unknown>(true, false, null, [1], [], {}, { id: 2 ** 31 }, { id: '1' }, ['a', 'b'], ['\u0000'], { endpoint: 'https://127.0.0.1/x', keys: {} }, { new_message: '\u0000' }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+  { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.double()) },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+);
+
+/** Percent-encoding; a lone surrogate has no UTF-8 form, so it goes out as the bytes a careless client would send. */
+const encode = (value: string) => {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return '%ED%A0%80';
+  }
+};
+
+const queryValue: fc.Arbitrary<string> = fc.oneof(
+  { weight: 5, arbitrary: fc.oneof(...STRING_KINDS.map((kind) => fc.constantFrom(...kind.filter((v) => v.length < 1000)))).map(encode) },
+  { weight: 2, arbitrary: fc.constantFrom(...hostileNumbers).map(String) },
+  { weight: 1, arbitrary: fc.constantFrom('%', '%ZZ', '%C0%80', '%ED%A0%80', '%FF', '%00%00', 'a%2', '%E2%80%AE', '+', '&&', '==') },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }).map(encode) },
+);
+
+const query = fc.array(fc.tuple(fc.constantFrom<string>(...FIELDS), queryValue), { maxLength: 5 })
+  .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
+
+const body: fc.Arbitrary<string | undefined> = fc.oneof(
+  { weight: 6, arbitrary: fc.dictionary(fc.constantFrom<string>(...FIELDS), jsonValue, { maxKeys: 6 }).map((o) => JSON.stringify(o)) },
+  { weight: 2, arbitrary: fc.constantFrom('{', '{"a":', 'null', '[]', '[1]', '42', '"text"', 'true', '', ' ', '{"id":1}{"id":2}', '\u0000', '{"__proto__":{"x":1}}', '1e999', `{"text":"${'a'.repeat(70 * 1024)}"}`) },
+  { weight: 1, arbitrary: fc.constant(undefined) },
+);
+
+/** Mostly a well-formed envelope, so that the hostile fields reach the handlers; sometimes a broken one. */
+const mostly = <T,>(usual: T, odd: T[]) => fc.oneof({ weight: 5, arbitrary: fc.constant(usual) }, { weight: 1, arbitrary: fc.constantFrom(...odd) });
+
+const contentType = mostly<string | undefined>('application/json', [
+  'application/json; charset=utf-8', 'APPLICATION/JSON', 'text/plain; application/json', 'text/plain', 'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x', 'multipart/form-data', 'application/jsonp', '', undefined,
+]);
+
+const headers = fc.record({
+  origin: mostly<string | undefined>(undefined, ['http://localhost', 'evil', 'null', 'http://evil.example', 'javascript:alert(1)', 'http://[::1', 'x'.repeat(8000), 'http://localhost:99999', 'file://']),
+  'sec-fetch-site': mostly<string | undefined>(undefined, ['same-origin', 'same-site', 'cross-site', 'none', 'garbage']),
+  'idempotency-key': fc.constantFrom(undefined, 'fuzz-key-0001', 'fuzz-key-0002', 'short', 'ünïcode-key-0001', 'x'.repeat(5000)),
+  'accept-language': fc.constantFrom(undefined, 'de', 'xx-YY', '*;q=abc', 'a'.repeat(5000), ',,,;;;', 'fi;q=2, sv;q=-1'),
+  authorization: mostly<string | undefined>(`Bearer ${OPERATOR_TOKEN}`, [undefined, 'Bearer wrong', 'Basic x']),
+  'x-mail-webhook-secret': mostly<string | undefined>(MAIL_WEBHOOK_SECRET, [undefined, 'wrong']),
+  'x-forwarded-for': fc.constantFrom(undefined, '1.2.3.4', 'not an ip', '::1, 10.0.0.1', 'x'.repeat(1000)),
+  'cf-ipcountry': fc.constantFrom(undefined, 'NL', 'XX', 'nl', 'ZZZ'),
+  'x-request-id': fc.constantFrom(undefined, 'r'.repeat(500), '\u00e9'),
+  extraCookie: fc.constantFrom(
+    undefined, undefined, `${LOCALE_COOKIE}=xx`, `${LOCALE_COOKIE}=de`, `${TRACKING_COOKIE}=%%%`, `${TRACKING_COOKIE}=${Buffer.from('{"network":[1]}').toString('base64url')}`,
+    `${TRACKING_COOKIE}=${Buffer.from('{"network":"n\\u0000","ref":"\\u202e"}').toString('base64url')}`, `${TRACKING_COOKIE}=${Buffer.from('null').toString('base64url')}`, `${AUTH_COOKIE}=forged`,
+  ),
+});
+
+/** A valid request per endpoint: the fuzzer also breaks one field of it at a time, to get past the first check. */
+const EXAMPLE_BODIES: Record<string, Record<string, unknown>> = {
+  'POST /api/user.php': { email: 'demo@example.com', password: 'amora-demo' },
+  'PUT /api/user.php': { language: 'de' },
+  'POST /api/signup.php': {
+    email: 'fuzz@example.org', name: 'Fuzzy', password: 'correct horse battery', date_of_birth: '1990-04-12', gender: 'female', country: 'NL',
+    profile_id: 1, signup_message: 'Hello', network: 'partner', ref: 'r1', sub1: 's1',
+  },
+  'PUT /api/signup-profile.php': { sexuality: 'bi', country: 'NL', region: 'UT', about: 'Hello' },
+  'PUT /api/profile.php': {
+    name: 'Marieke', gender: 'female', sexuality: 'bi', hair_color: 'red', eye_color: 'green', body_type: 'slim', relationship_status: 'single',
+    tattoos: 'some', signup_reason: 'flirt', interests: ['music'], about: 'Walks.', country: 'NL', region: 'Utrecht',
+  },
+  'POST /api/like.php': { profile_id: 1 },
+  'DELETE /api/like.php': { profile_id: 1 },
+  'POST /api/block.php': { profile_id: 2 },
+  'DELETE /api/block.php': { profile_id: 2 },
+  'DELETE /api/chat.php': { conversation: 1 },
+  'POST /api/messages.php': { profile_id: 1, text: 'Hello' },
+  'POST /api/order.php': { package_id: 1, paymentmethod: 'ideal' },
+  'POST /api/payment-webhook.php': { id: 'tr_fuzz' },
+  'POST /api/test-checkout.php': { id: 'tr_fuzz', outcome: 'paid' },
+  'POST /api/password-reset.php': { email: 'demo@example.com' },
+  'PUT /api/password-reset.php': { token: 'token', password: 'a long new password', password_confirm: 'a long new password' },
+  'PUT /api/password.php': { old_password: 'wrong', password: 'a long new password', password_confirm: 'a long new password' },
+  'POST /api/mail-change.php': { email: 'new@example.org', password: 'wrong' },
+  'DELETE /api/user.php': { password: 'wrong', reason: 'other' },
+  'POST /api/reactivate.php': { email: 'demo@example.com' },
+  'PUT /api/notifications.php': { email: { new_message: false }, invisible: true },
+  'DELETE /api/notifications-disabled.php': { reason: 'mailbox_full' },
+  'POST /api/mail-events.php': { email: 'demo@example.com', type: 'bounce', detail: 'full' },
+  'PUT /api/photos.php': { id: 1, main: true },
+  'DELETE /api/photos.php': { id: 1 },
+  'POST /api/moderation.php': { id: 1, action: 'approve' },
+};
+const EXAMPLE_QUERIES: Record<string, Record<string, string>> = {
+  'GET /api/profile.php': { id: '1' },
+  'GET /api/messages.php': { profile: '1', after: '0' },
+  'GET /api/members.php': { country: 'NL', countryregion: 'Utrecht', gender: 'female', min_age: '20', max_age: '40' },
+  'GET /api/geocode.php': { lat: '52.09', lon: '5.12' },
+  'GET /api/order.php': { id: '1' },
+  'GET /api/regions.php': { country: 'NL' },
+  'GET /api/settings.php': { country: 'NL' },
+  'GET /api/unsubscribe.php': { u: '1', c: 'new_message', s: 'sig' },
+  'POST /api/unsubscribe.php': { u: '1', c: 'new_message', s: 'sig' },
+  'GET /api/activate.php': { token: 'token' },
+  'GET /api/reactivate.php': { token: 'token' },
+  'GET /api/moderation.php': { file: 'x.webp' },
+  'POST /api/payment-webhook.php': { provider: 'test' },
+  // The push subscription shares the log-in's path.
+  'POST /api/user.php': { push: '1' },
+};
+
+function requestFor(route: Route) {
+  const key = `${route.method} ${route.path}`;
+  const exampleBody = EXAMPLE_BODIES[key] ?? {};
+  const exampleQuery = EXAMPLE_QUERIES[key] ?? {};
+  const field = (known: string[]) => (known.length
+    ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.constantFrom<string>(...FIELDS) })
+    : fc.constantFrom<string>(...FIELDS));
+  const mutatedBody = fc.tuple(field(Object.keys(exampleBody)), jsonValue)
+    .map(([field, value]) => JSON.stringify({ ...exampleBody, [field]: value }));
+  const mutatedQuery = fc.tuple(field(Object.keys(exampleQuery)), queryValue)
+    .map(([field, value]) => Object.entries({ ...exampleQuery, [field]: value }).map(([k, v]) => `${k}=${k === field ? v : encode(v)}`).join('&'));
+  return fc.record({
+    query: fc.oneof(query, mutatedQuery),
+    body: fc.oneof({ weight: 2, arbitrary: body }, { weight: 3, arbitrary: mutatedBody }),
+    contentType,
+    headers,
+    host: mostly('localhost', ['LOCALHOST', 'evil.example', 'a'.repeat(300), 'localhost:3000']),
+  });
+}
+
+interface Route { method: string; path: string }
+
+function apiRoutes(t: TestApp): Route[] {
+  const seen = new Map<string, Route>();
+  for (const r of t.app.routes) {
+    if (!r.path.startsWith('/api/') || r.path.includes('*') || r.path.includes(':') || r.method === 'ALL') continue;
+    seen.set(`${r.method} ${r.path}`, { method: r.method, path: r.path });
+  }
+  return [...seen.values()];
+}
+
+/** Pages for people, not for API clients: they answer HTML (or redirect) by design. */
+const HTML_ENDPOINTS = new Set(['/api/unsubscribe.php']);
+
+async function run(t: TestApp, kind: DatabaseKind) {
+  const { user } = await signUp(t);
+  let token = await t.services.accounts.createSession(user.id, 'fuzz');
+  const routes = apiRoutes(t);
+  // Every area's endpoints are found (a broken route listing would make this test pass vacuously).
+  expect(routes.length).toBeGreaterThan(35);
+  let cases = 0;
+  let ip = 0;
+  const failures: string[] = [];
+
+  for (const route of routes) {
+    for (const signedIn of [false, true]) {
+      const known = failures.length;
+      await fc.assert(
+        fc.asyncProperty(requestFor(route), async (r) => {
+          cases++;
+          const cookies = [signedIn ? `${AUTH_COOKIE}=${token}` : '', r.headers.extraCookie ?? ''].filter(Boolean).join('; ');
+          const h: Record<string, string> = { host: r.host };
+          for (const [k, v] of Object.entries(r.headers)) if (v !== undefined && k !== 'extraCookie') h[k] = v;
+          if (cookies) h.cookie = cookies;
+          const hasBody = route.method !== 'GET' && route.method !== 'HEAD' && r.body !== undefined;
+          // A fresh address each time, so that a sign-up gets past "e-mail taken" to what it stores.
+          const sentBody = r.body?.replace('fuzz@example.org', `fuzz${cases}@example.org`);
+          if (hasBody && r.contentType !== undefined) h['content-type'] = r.contentType;
+          const url = `http://${r.host}${route.path}${r.query ? `?${r.query}` : ''}`;
+          ip = (ip + 1) % 60000;
+          let res: Response;
+          try {
+            res = await t.app.request(url, { method: route.method, headers: h, body: hasBody ? sentBody : undefined }, {
+              incoming: { socket: { remoteAddress: `10.${(ip >> 8) & 255}.${ip & 255}.7` } },
+            });
+          } catch (error) {
+            failures.push(`${route.method} ${route.path} threw ${(error as Error).stack?.slice(0, 600)}`);
+            return false;
+          }
+          const text = await res.text();
+          const cut = (v: unknown) => JSON.stringify(v)?.slice(0, 120);
+          const sent = `query ${cut(r.query)}, body ${cut(r.body)}, type ${cut(r.contentType)}, host ${cut(r.host)}, headers ${cut(Object.fromEntries(Object.entries(r.headers).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v).slice(0, 40)])))}`;
+          const label = `${route.method} ${route.path} (${signedIn ? 'member' : 'visitor'}) -> ${res.status} ${text.slice(0, 160)} <- ${sent}`;
+          if (res.status >= 500) {
+            failures.push(label);
+            return false;
+          }
+          if (res.status >= 400 && !HTML_ENDPOINTS.has(route.path)) {
+            let parsed: { error?: { code?: unknown; message?: unknown } } | null = null;
+            try {
+              parsed = JSON.parse(text);
+            } catch {
+              // not JSON: reported below
+            }
+            if (typeof parsed?.error?.code !== 'string' || typeof parsed.error.message !== 'string' || !parsed.error.message) {
+              failures.push(`no JSON error shape: ${label}`);
+              return false;
+            }
+          }
+          // Log-out, deletion or a password change may end the member's session: start a new one.
+          if (signedIn && !(await t.services.accounts.sessionUserId(token))) token = await t.services.accounts.createSession(user.id, 'fuzz');
+          return true;
+        }),
+        { numRuns: RUNS[kind], seed: SEED + routes.indexOf(route) * 2 + Number(signedIn), endOnFailure: true },
+      ).catch((error: Error) => {
+        // The failing case is already in `failures`; anything else (a thrown error) is reported here.
+        if (failures.length === known) failures.push(`${route.method} ${route.path}: ${error.message.slice(0, 1500)}`);
+      });
+    }
+  }
+  return { cases, failures, routes: routes.length };
+}
+
+describe.each(DATABASE_KINDS)('hole 9: a fuzz over every endpoint finds no 500 (%s)', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind, { profiles: 3, env: { OPERATOR_TOKEN, MAIL_WEBHOOK_SECRET } });
+  });
+  afterAll(async () => {
+    await t.services.events.settle();
+    await t.close();
+  });
+
+  it('answers generated hostile requests with 2xx, 3xx or a JSON 4xx', async () => {
+    const { cases, failures, routes } = await run(t, kind);
+    expect(failures, failures.join('\n')).toEqual([]);
+    expect(cases).toBeGreaterThanOrEqual(routes * 2 * RUNS[kind]);
+  }, 180_000);
+});
