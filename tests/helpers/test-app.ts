@@ -103,6 +103,8 @@ export async function createTestApp(
     app, services, database, clock, siteId: seeded.siteId, demoUserId: seeded.demoUserId, photosDir, outbox,
     client: (o) => new TestClient(app, o?.host ?? 'localhost', o?.headers ?? {}, o?.ip),
     close: async () => {
+      // Mail and push owed by the last requests finish before their database goes away.
+      await services.events.settle();
       await database.drop();
       rmSync(photosDir, { recursive: true, force: true });
     },
