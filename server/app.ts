@@ -34,6 +34,7 @@ import { firstTouchTracking } from './accounts/tracking.ts';
 import { signupRoutes } from './accounts/signup.routes.ts';
 import { pushRoutes } from './push/push.routes.ts';
 import { signupProfileRoutes } from './profiles/signup-profile.routes.ts';
+import { sameOrigin } from './http/origin.ts';
 
 export interface AppDeps {
   services: Services;
@@ -49,16 +50,6 @@ export interface AppDeps {
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/**
- * The Origin of a state-changing request must name this host. `null` (sandboxed frames, privacy
- * redirects, file: pages) and anything that is not an origin are refused, never thrown on.
- */
-function sameOrigin(origin: string, host: string | undefined): boolean {
-  if (!host || !URL.canParse(origin)) return false;
-  const url = new URL(origin);
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === host;
-}
 
 export function createApp(deps: AppDeps) {
   const { services, translator, env, logger } = deps;

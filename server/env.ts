@@ -20,8 +20,10 @@ const schema = z.object({
     .regex(/^(\d{1,2}|true|false)$/, 'must be the number of trusted proxy hops (0, 1, 2 …), true (1) or false (0)')
     .default('0')
     .transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : Number(v))),
-  /** Shared rate-limit counters; without it they live in the database's rate_limits table. */
+  /** Shared rate-limit counters, caches and the live channel between instances; without it the database (and this process for live events). */
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379').optional(),
+  /** Starts every Redis key and channel of this deployment, so that several can share one Redis. */
+  REDIS_PREFIX: z.string().regex(/^[\w:.-]{1,64}$/, 'must be 1 to 64 letters, digits or _ : . -').default('amora:'),
   /** Key for signed cookies (tracking, known devices); without it one is generated and kept in the database. */
   COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SEED_DEMO: z.enum(['auto', 'always', 'never']).default('auto'),

@@ -12,6 +12,8 @@ import { createTranslator } from './i18n/i18n.ts';
 import { systemClock } from './infra/clock.ts';
 import { createLogger } from './infra/logger.ts';
 import { createShutdown } from './infra/shutdown.ts';
+import { createRedisLiveBus } from './infra/live-bus.ts';
+import { attachLiveChannel } from './live/live-socket.ts';
 import { pagesHandler, pagesUnavailable } from './pages.ts';
 import { CLIENT_BUILD_DIR, ROOT_DIR, SERVER_BUILD_PATH } from './paths.ts';
 import { createServices } from './services.ts';
@@ -53,13 +55,15 @@ async function main() {
   }
   const services = createServices({
     db: database.db, clock: systemClock, logger, storage,
-    rateLimitStore: redis ? redisStore(redis) : databaseStore(database.db),
+    rateLimitStore: redis ? redisStore(redis, `${env.REDIS_PREFIX}rl:`) : databaseStore(database.db),
     // Memos and the site cache's version stamp, shared the same way.
-    sharedCache: redis ? redisCache(redis, systemClock) : databaseCache(database.db, systemClock),
+    sharedCache: redis ? redisCache(redis, systemClock, `${env.REDIS_PREFIX}cache:`) : databaseCache(database.db, systemClock),
     cookieSecret: env.COOKIE_SECRET,
     vapid: { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT },
     mail: { mailer, from: env.MAIL_FROM },
     config: env,
+    // Members' open tabs may be connected to any instance: live events travel through Redis pub/sub.
+    live: redis ? createRedisLiveBus({ publisher: redis, subscriber: redis.duplicate(), prefix: env.REDIS_PREFIX, logger }) : undefined,
   });
   if (outbox) logger.info(`No SMTP_URL: mails go to ${outbox.dir} (see /dev/outbox, from this machine only)`);
   // Loud at every start: on a public origin, undelivered mail and simulated payments must not go unnoticed.
@@ -120,11 +124,13 @@ async function main() {
     console.error(`Cannot start the server: ${reason}`);
     process.exit(1);
   });
+  const live = attachLiveChannel({ server, services, logger });
   server.listen(env.PORT, env.HOST, () => logger.info(`Amora listens on http://localhost:${env.PORT} (${database.kind})`));
 
   // Running requests finish, then the notifications they committed go out, then mail, then the database.
   createShutdown({
     server, logger, timeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    upgraded: [{ name: 'live sockets', run: () => live.close() }],
     steps: [
       { name: 'background jobs', run: () => { clearInterval(purgeTimer); return purging; } },
       {
@@ -137,6 +143,7 @@ async function main() {
       { name: 'mail', run: () => mailer.close?.() },
       { name: 'dev server', run: () => vite?.close() },
       { name: 'database', run: () => database.close() },
+      { name: 'live bus', run: () => services.live.close() },
       { name: 'redis', run: () => redis?.disconnect() },
     ],
   }).listen();

@@ -1,6 +1,8 @@
 import type { Db } from './db/client.ts';
 import type { Clock } from './infra/clock.ts';
 import { createEventBus } from './infra/events.ts';
+import { createMemoryLiveBus, type LiveBus } from './infra/live-bus.ts';
+import { publishLiveEvents } from './live/live-events.ts';
 import type { Logger } from './infra/logger.ts';
 import { createContactRules } from './accounts/contact-rules.ts';
 import { createTestProvider } from './infra/payments/test-provider.ts';
@@ -50,6 +52,8 @@ export function createServices(deps: {
   /** Memos and version stamps shared by every instance: Redis when configured, else the database. */
   sharedCache?: SharedCache;
   siteCache?: SiteCacheOptions;
+  /** Events for members' open tabs: Redis pub/sub between instances when configured, else this process. */
+  live?: LiveBus;
 }) {
   const { db, clock, storage } = deps;
   const rateLimitStore = deps.rateLimitStore ?? databaseStore(db);
@@ -68,6 +72,8 @@ export function createServices(deps: {
   const lifecycle = createLifecycleService({ db, clock, mail, storage });
   const notifications = createNotificationsService({ db, clock, events, mail, limits: rateLimits });
   events.on('account.created', ({ userId }) => lifecycle.sendActivation(userId));
+  const live = deps.live ?? createMemoryLiveBus(logger);
+  publishLiveEvents(events, live);
   const contactRules = createContactRules({ db });
   const photos = createPhotosService({ db, clock, storage, contactRules });
   const profiles = createProfilesService({ db, clock, contactRules, gallery: photos.gallery });
@@ -76,6 +82,7 @@ export function createServices(deps: {
     db,
     clock,
     events,
+    live,
     contactRules,
     settings,
     content: createContentService({ contentDir: CONTENT_DIR }),
@@ -83,7 +90,7 @@ export function createServices(deps: {
     photos,
     blocks: createBlocksService({ db, clock }),
     profiles,
-    accounts: createAccountsService({ db, clock, profiles, limits: rateLimits }),
+    accounts: createAccountsService({ db, clock, profiles, events, limits: rateLimits }),
     signup: createSignupService({ db, clock, events }),
     push: createPushService({ db, clock, vapid: deps.vapid, logger }),
     mail,
@@ -96,7 +103,7 @@ export function createServices(deps: {
     testProvider,
     payments: createPaymentsService({
       db, clock, provider: testProvider, testCheckouts: testProvider,
-      allowTestPaymentsOnPublic: config.ALLOW_TEST_PAYMENTS, isPublicDeployment: settings.isPublicDeployment,
+      allowTestPaymentsOnPublic: config.ALLOW_TEST_PAYMENTS, isPublicDeployment: settings.isPublicDeployment, events,
     }),
     rateLimitStore,
     sharedCache,

@@ -6,11 +6,13 @@ import { AUTH_COOKIE_MAX_AGE, SESSION_IDLE_DAYS } from '#common/constants.ts';
 import type { Db } from '../db/client.ts';
 import { conversationMembers, likes, sessions, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
+import type { EventBus } from '../infra/events.ts';
 import type { RateLimiter } from '../infra/rate-limit.ts';
 import type { ProfilesService } from '../profiles/profiles.service.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+/** Sessions are stored by this hash, so a leaked table holds no usable token. */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 const SESSION_IDLE_MS = SESSION_IDLE_DAYS * 24 * 3_600_000;
 /** last_used_at moves at most this often per session: no write on every request. */
@@ -28,7 +30,7 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 const throttleKey = (email: string) => createHash('sha256').update(`login:${email}`).digest('base64url');
 
 export function createAccountsService(deps: {
-  db: Db; clock: Clock; profiles: ProfilesService;
+  db: Db; clock: Clock; profiles: ProfilesService; events: EventBus;
   limits: { loginPair: RateLimiter; loginEmail: RateLimiter; loginDevice: RateLimiter };
 }) {
   const { db, clock, limits } = deps;
@@ -117,8 +119,11 @@ export function createAccountsService(deps: {
       return row.userId;
     },
 
+    /** Log-out: the session's row goes, and its live sockets close. */
     async deleteSession(token: string | undefined): Promise<void> {
-      if (token) await db.delete(sessions).where(eq(sessions.id, hashToken(token)));
+      if (!token) return;
+      const [ended] = await db.delete(sessions).where(eq(sessions.id, hashToken(token))).returning({ id: sessions.id, userId: sessions.userId });
+      if (ended) deps.events.emit('session.ended', { userId: ended.userId, sessionId: ended.id });
     },
 
     async setLanguage(userId: number, language: Language): Promise<void> {

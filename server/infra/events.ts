@@ -6,6 +6,10 @@ export interface AppEvents {
   'like.created': { likerId: number; likedId: number; match: boolean };
   /** A new account (sign-up); its activation mail goes out in reaction. */
   'account.created': { userId: number };
+  /** A balance or premium state changed outside a message (a purchase was booked). */
+  'credits.changed': { userId: number };
+  /** A session ended by log-out (sessionId is the stored, hashed id): its live sockets close. */
+  'session.ended': { userId: number; sessionId: string };
 }
 
 type Handler<K extends keyof AppEvents> = (payload: AppEvents[K]) => Promise<void> | void;

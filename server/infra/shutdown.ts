@@ -21,6 +21,11 @@ export interface ShutdownOptions {
   timeoutMs: number;
   /** Run one after the other once HTTP is drained; a failing step is logged and the next one still runs. */
   steps: ShutdownStep[];
+  /**
+   * Long-lived connections that are not requests (live sockets): closed as HTTP starts draining,
+   * since the listening socket only finishes closing once every connection has ended.
+   */
+  upgraded?: ShutdownStep[];
   exit?: (code: number) => void;
 }
 
@@ -95,20 +100,29 @@ export function createShutdown(options: ShutdownOptions) {
     const begin = performance.now();
     const since = () => `${Math.round(performance.now() - begin)} ms`;
     logger.info(`shutdown: ${reason}; no new connections, ${runningRequests()} running request(s) may finish (up to ${timeoutMs} ms)`);
-    await drainHttp(begin + timeoutMs);
-    logger.info(`shutdown: HTTP closed after ${since()}`);
     let code = 0;
-    for (const step of steps) {
+    const upgradedClosed = runSteps(options.upgraded ?? [], since).then((failed) => { if (failed) code = 1; });
+    await drainHttp(begin + timeoutMs);
+    await upgradedClosed;
+    logger.info(`shutdown: HTTP closed after ${since()}`);
+    if (await runSteps(steps, since)) code = 1;
+    logger.info(`shutdown: done after ${since()}`);
+    return code;
+  }
+
+  /** Runs steps one after the other; a failing step is logged and the next one still runs. Returns whether one failed. */
+  async function runSteps(list: ShutdownStep[], since: () => string): Promise<boolean> {
+    let failed = false;
+    for (const step of list) {
       try {
         await step.run();
         logger.info(`shutdown: ${step.name} closed after ${since()}`);
       } catch (error) {
-        code = 1;
+        failed = true;
         logger.error(`shutdown: closing ${step.name} failed:`, error);
       }
     }
-    logger.info(`shutdown: done after ${since()}`);
-    return code;
+    return failed;
   }
 
   /** Starts the shutdown once; later calls return the same outcome (the exit code). */

@@ -4,6 +4,7 @@ import type { CreditPackage, Order } from '#common/api-types.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { creditPackagePrices, creditPackages, orders, payments, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
+import type { EventBus } from '../infra/events.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import type { PaymentProvider, ProviderStatus } from '../infra/payments/provider.ts';
 import { addCredits } from '../credits/ledger.ts';
@@ -39,6 +40,7 @@ export function createPaymentsService(deps: {
   /** ALLOW_TEST_PAYMENTS: the operator's explicit consent to simulated payments on a public origin. */
   allowTestPaymentsOnPublic?: boolean;
   isPublicDeployment: () => Promise<boolean>;
+  events: EventBus;
 }) {
   const { db, clock, provider, testCheckouts } = deps;
 
@@ -159,7 +161,8 @@ export function createPaymentsService(deps: {
       const providerStatus = await provider.getStatus(providerRef);
       if (!providerStatus) return null;
       const status = STATUS_MAP[providerStatus];
-      return db.transaction(async (tx) => {
+      let booked: number | null = null;
+      const result = await db.transaction(async (tx): Promise<OrderStatus> => {
         await tx.update(payments).set({ status: providerStatus, updatedAt: clock() }).where(eq(payments.id, payment.id));
         if (status === 'completed') {
           const [order] = await tx.update(orders).set({ status: 'completed', completedAt: clock() })
@@ -167,6 +170,7 @@ export function createPaymentsService(deps: {
           if (order) {
             await addCredits(tx, order.userId, order.credits, 'purchase', order.id);
             await tx.update(users).set({ paidUser: true }).where(eq(users.id, order.userId));
+            booked = order.userId;
           }
           return 'completed';
         }
@@ -174,6 +178,8 @@ export function createPaymentsService(deps: {
           .where(and(eq(orders.id, payment.orderId), ne(orders.status, 'completed'))).returning({ status: orders.status });
         return order?.status ?? 'completed';
       });
+      if (booked !== null) deps.events.emit('credits.changed', { userId: booked });
+      return result;
     },
 
     /** The member's own order; an open or pending one is refreshed from the provider first. */

@@ -1,16 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { afterEach, describe, expect, inject, it } from 'vitest';
-import { openDatabase } from '../db/client.ts';
-import { seedDemoSite } from '../db/seed.ts';
-import { systemClock } from '../infra/clock.ts';
-import { ROOT_DIR } from '../paths.ts';
-import { DATABASE_KINDS, type DatabaseKind } from '../../tests/helpers/test-app.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DATABASE_KINDS } from '../../tests/helpers/test-app.ts';
+import { freePort, prepareServerDatabase, startServer } from '../../tests/helpers/server-process.ts';
 
 /**
  * A real server process (API only: no page build needed) on a fresh database, 50 sign-ups in
@@ -19,71 +13,6 @@ import { DATABASE_KINDS, type DatabaseKind } from '../../tests/helpers/test-app.
  */
 
 const SIGNUPS = 50;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-interface Prepared { env: Record<string, string>; cleanup(): Promise<void> }
-
-/** A migrated, lightly seeded database the server process starts on. */
-async function prepare(kind: DatabaseKind, dataDir: string): Promise<Prepared> {
-  if (kind === 'pglite') {
-    const database = await openDatabase({ dataDir: join(dataDir, 'db') });
-    await database.migrate();
-    await seedDemoSite(database.db, { photosDir: join(dataDir, 'photos'), clock: systemClock, profileCount: 5 });
-    await database.close();
-    return { env: {}, cleanup: async () => {} };
-  }
-  const info = inject('pgTemplate')!;
-  const name = `${info.template}_h11_${process.pid}_${Date.now() % 100000}`;
-  const admin = new pg.Client({ connectionString: info.baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${info.template}`);
-  await admin.end();
-  const url = new URL(info.baseUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
-  await seedDemoSite(database.db, { photosDir: join(dataDir, 'photos'), clock: systemClock, profileCount: 5 });
-  await database.close();
-  return {
-    env: { DATABASE_URL: url.toString(), SEED_DEMO: 'never' },
-    cleanup: async () => {
-      const a = new pg.Client({ connectionString: info.baseUrl });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
-    },
-  };
-}
-
-function startServer(env: Record<string, string>): { child: ChildProcess; output: () => string; ready: Promise<void>; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT_DIR,
-    // Only what the server needs: nothing of the test runner's own configuration leaks in.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const ready = new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('listens on')) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${out}`)));
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => out, ready, exited };
-}
 
 interface Outcome { status?: number; connection?: string; error?: string }
 
@@ -113,7 +42,7 @@ describe.each(DATABASE_KINDS)('hole 11: graceful shutdown (%s)', (kind) => {
   it('SIGTERM under load: every accepted request answered (no 500, no reset), exit 0, no lost activation mail', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'amora-h11-'));
     cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-    const prepared = await prepare(kind, dataDir);
+    const prepared = await prepareServerDatabase(kind, dataDir);
     cleanups.push(prepared.cleanup);
     const port = await freePort();
     const server = startServer({

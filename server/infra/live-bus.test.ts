@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { LiveEvent } from '#common/live.ts';
+import { createMemoryLiveBus, createRedisLiveBus, type LiveBus } from './live-bus.ts';
+
+const logger = { error: () => {} };
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const connections: Redis[] = [];
+const redis = () => {
+  const r = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  connections.push(r);
+  return r;
+};
+afterAll(() => { for (const r of connections) r.disconnect(); });
+
+/** Collects what a listener receives; `next()` waits for the following event. */
+function inbox() {
+  const events: LiveEvent[] = [];
+  const waiting: ((e: LiveEvent) => void)[] = [];
+  return {
+    events,
+    listener: (e: LiveEvent) => {
+      events.push(e);
+      waiting.shift()?.(e);
+    },
+    next: () => new Promise<LiveEvent>((resolve, reject) => {
+      waiting.push(resolve);
+      setTimeout(() => reject(new Error('no event within 2 s')), 2000);
+    }),
+  };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 100));
+
+/** Two buses that stand for two instances: in memory they are one process, on Redis two connections. */
+const kinds: [string, () => [LiveBus, LiveBus]][] = [
+  ['memory', () => { const bus = createMemoryLiveBus(logger); return [bus, bus]; }],
+  ['redis', () => {
+    const prefix = `test:${randomUUID()}:`;
+    return [
+      createRedisLiveBus({ publisher: redis(), subscriber: redis(), prefix, logger }),
+      createRedisLiveBus({ publisher: redis(), subscriber: redis(), prefix, logger }),
+    ];
+  }],
+];
+
+describe.each(kinds)('live bus (%s)', (_name, make) => {
+  it('delivers an event to every listener of the member, on any instance, and to no one else', async () => {
+    const [a, b] = make();
+    const tab1 = inbox();
+    const tab2 = inbox();
+    const other = inbox();
+    await a.subscribe(1, tab1.listener);
+    await b.subscribe(1, tab2.listener);
+    await b.subscribe(2, other.listener);
+    const arrived = Promise.all([tab1.next(), tab2.next()]);
+    await a.publish(1, { type: 'like', profile_id: 7, match: false });
+    expect(await arrived).toEqual([{ type: 'like', profile_id: 7, match: false }, { type: 'like', profile_id: 7, match: false }]);
+    await settle();
+    expect(other.events).toEqual([]);
+  });
+
+  it('stops delivering after unsubscribe, and keeps delivering to the member\'s other tabs', async () => {
+    const [a, b] = make();
+    const gone = inbox();
+    const kept = inbox();
+    const unsubscribe = await b.subscribe(3, gone.listener);
+    await b.subscribe(3, kept.listener);
+    unsubscribe();
+    await settle();
+    const next = kept.next();
+    await a.publish(3, { type: 'credits' });
+    expect(await next).toEqual({ type: 'credits' });
+    await settle();
+    expect(gone.events).toEqual([]);
+  });
+
+  it('a failing listener does not keep the event from the others', async () => {
+    const [a, b] = make();
+    const kept = inbox();
+    await b.subscribe(4, () => { throw new Error('broken tab'); });
+    await b.subscribe(4, kept.listener);
+    const next = kept.next();
+    await a.publish(4, { type: 'credits' });
+    expect(await next).toEqual({ type: 'credits' });
+  });
+});
+
+describe('live bus (redis channels)', () => {
+  it('an instance holds a member\'s channel only while one of their tabs listens there', async () => {
+    const prefix = `test:${randomUUID()}:`;
+    const watcher = redis();
+    const bus = createRedisLiveBus({ publisher: redis(), subscriber: redis(), prefix, logger });
+    const channels = async () => (await watcher.pubsub('CHANNELS', `${prefix}*`)) as string[];
+    const off1 = await bus.subscribe(9, () => {});
+    const off2 = await bus.subscribe(9, () => {});
+    expect(await channels()).toEqual([`${prefix}live:9`]);
+    off1();
+    await settle();
+    expect(await channels()).toEqual([`${prefix}live:9`]);
+    off2();
+    await settle();
+    expect(await channels()).toEqual([]);
+  });
+});

@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { openDatabase } from '../../server/db/client.ts';
+import { seedDemoSite } from '../../server/db/seed.ts';
+import { systemClock } from '../../server/infra/clock.ts';
+import { ROOT_DIR } from '../../server/paths.ts';
+import type { DatabaseKind } from './test-app.ts';
+
+/** Real server processes for tests that need them (shutdown, several instances). */
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+let databases = 0;
+
+export interface Prepared { env: Record<string, string>; cleanup(): Promise<void> }
+
+/** A migrated, lightly seeded database the server process starts on. */
+export async function prepareServerDatabase(kind: DatabaseKind, dataDir: string): Promise<Prepared> {
+  if (kind === 'pglite') {
+    const database = await openDatabase({ dataDir: join(dataDir, 'db') });
+    await database.migrate();
+    await seedDemoSite(database.db, { photosDir: join(dataDir, 'photos'), clock: systemClock, profileCount: 5 });
+    await database.close();
+    return { env: {}, cleanup: async () => {} };
+  }
+  const info = inject('pgTemplate')!;
+  const name = `${info.template}_proc_${process.pid}_${++databases}_${Date.now() % 100000}`;
+  const admin = new pg.Client({ connectionString: info.baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${info.template}`);
+  await admin.end();
+  const url = new URL(info.baseUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  await seedDemoSite(database.db, { photosDir: join(dataDir, 'photos'), clock: systemClock, profileCount: 5 });
+  await database.close();
+  return {
+    env: { DATABASE_URL: url.toString(), SEED_DEMO: 'never' },
+    cleanup: async () => {
+      const a = new pg.Client({ connectionString: info.baseUrl });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+export function startServer(env: Record<string, string>): { child: ChildProcess; output: () => string; ready: Promise<void>; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT_DIR,
+    // Only what the server needs: nothing of the test runner's own configuration leaks in.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const ready = new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('listens on')) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${out}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => out, ready, exited };
+}
