@@ -31,6 +31,20 @@ export const COUNTRY_CURRENCY: Record<string, string> = {
 };
 export const COUNTRIES = Object.keys(COUNTRY_CURRENCY);
 
+/**
+ * The time zone a member's day follows (daily limits such as the swipe game's). Countries with
+ * several zones take the one most of their people live in.
+ */
+export const COUNTRY_TIME_ZONE: Record<string, string> = {
+  NL: 'Europe/Amsterdam', BE: 'Europe/Brussels', DE: 'Europe/Berlin', AT: 'Europe/Vienna', FR: 'Europe/Paris',
+  IT: 'Europe/Rome', ES: 'Europe/Madrid', IE: 'Europe/Dublin', FI: 'Europe/Helsinki', GB: 'Europe/London',
+  US: 'America/New_York', CA: 'America/Toronto', AU: 'Australia/Sydney', NZ: 'Pacific/Auckland', CH: 'Europe/Zurich',
+  PL: 'Europe/Warsaw', DK: 'Europe/Copenhagen', NO: 'Europe/Oslo', SE: 'Europe/Stockholm',
+};
+
+/** Spec section 9: likes per day in the swipe game. */
+export const SWIPE_LIKES_PER_DAY = 4;
+
 export function currencyForCountry(country: string | null | undefined): string {
   return (country && COUNTRY_CURRENCY[country]) || 'EUR';
 }

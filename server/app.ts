@@ -18,6 +18,7 @@ import { isAppError } from './infra/errors.ts';
 import type { Logger } from './infra/logger.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { membersRoutes } from './profiles/members.routes.ts';
+import { gamesRoutes } from './games/games.routes.ts';
 import type { Services } from './services.ts';
 import { settingsRoutes } from './settings/settings.routes.ts';
 import { photoRoutes } from './profiles/photos.routes.ts';
@@ -174,6 +175,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', searchRoutes);
   api.route('/', signupProfileRoutes);
   api.route('/', membersRoutes);
+  api.route('/', gamesRoutes);
   api.route('/', chatRoutes);
   api.route('/', paymentsRoutes);
   api.route('/', lifecycleRoutes);

@@ -3,6 +3,7 @@ import type { Clock } from './infra/clock.ts';
 import { createEventBus } from './infra/events.ts';
 import { createMemoryLiveBus, type LiveBus } from './infra/live-bus.ts';
 import { publishLiveEvents } from './live/live-events.ts';
+import { createGamesService } from './games/games.service.ts';
 import type { Logger } from './infra/logger.ts';
 import { createContactRules } from './accounts/contact-rules.ts';
 import { createTestProvider } from './infra/payments/test-provider.ts';
@@ -78,6 +79,7 @@ export function createServices(deps: {
   const photos = createPhotosService({ db, clock, storage, contactRules });
   const profiles = createProfilesService({ db, clock, contactRules, gallery: photos.gallery });
   const testProvider = createTestProvider({ db, clock });
+  const likes = createLikesService({ db, clock, events, contactRules });
   return {
     db,
     clock,
@@ -98,7 +100,8 @@ export function createServices(deps: {
     notifications,
     search: createSearchService({ db, clock, memo: sharedCache }),
     geo: deps.geo ?? sharedGeo(),
-    likes: createLikesService({ db, clock, events, contactRules }),
+    likes,
+    games: createGamesService({ db, clock, likes }),
     chat: createChatService({ db, clock, events, contactRules }),
     testProvider,
     payments: createPaymentsService({

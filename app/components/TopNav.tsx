@@ -52,6 +52,8 @@ export function TopNav({ user, siteName, lang }: { user: ApiUser | null; siteNam
                 {t('nav.likes')}
                 {user.num_new_likes > 0 && <Badge pill bg="secondary" className="ms-1" data-testid="likes-badge">{capBadge(user.num_new_likes)}</Badge>}
               </Nav.Link>
+              <Nav.Link as={NavLink} to="/swipe-game" eventKey="swipe-game" data-testid="nav-swipe">{t('nav.swipe')}</Nav.Link>
+              <Nav.Link as={NavLink} to="/match-finder" eventKey="match-finder" data-testid="nav-match-finder">{t('nav.match_finder')}</Nav.Link>
               {user.paid_user ? (
                 <Nav.Link as={NavLink} to="/credits/repeat-order" eventKey="credits" data-testid="nav-credits">
                   {t('nav.credits')}

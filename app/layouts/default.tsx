@@ -10,6 +10,7 @@ import { usePageTitlePrefix } from '../lib/title.ts';
 import { useMemberActivity } from '../lib/member-activity.ts';
 import { Alerts } from '../features/alerts/Alerts.tsx';
 import { SignupProvider } from '../features/signup/SignupModal.tsx';
+import { LikeOverlayHost } from '../features/likes/LikeOverlay.tsx';
 
 /** Top navigation, alert area, page, footer with disclaimer, the entry warning and the sign-up modal. */
 export default function DefaultLayout() {
@@ -27,6 +28,7 @@ export default function DefaultLayout() {
       </main>
       <Footer siteName={settings.name} />
       <EntryWarning enabled={settings.enable_site_entry_popup} signedIn={Boolean(user)} country={settings.geoip_country} countries={settings.countries} />
+      <LikeOverlayHost signedIn={Boolean(user)} />
     </SignupProvider>
   );
 }

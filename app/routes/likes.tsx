@@ -1,10 +1,14 @@
+import { useEffect, useState } from 'react';
 import { Nav } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
-import { data, NavLink } from 'react-router';
+import { data, NavLink, useNavigate } from 'react-router';
+import { toId } from '#common/input.ts';
 import type { Route } from './+types/likes';
 import { requestContext } from '../context.ts';
-import { requireMemberId } from '#server/http/page-guards.server.ts';
+import { orNotFound, requireMemberId } from '#server/http/page-guards.server.ts';
 import { ProfileCard } from '../components/ProfileCard.tsx';
+import { LikeOverlay, type OverlayProfile } from '../features/likes/LikeOverlay.tsx';
+import { overlayTarget, rememberOverlay } from '../features/likes/use-like-overlay.ts';
 
 const TABS = ['received', 'given', 'matches'] as const;
 
@@ -13,17 +17,32 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const userId = requireMemberId(ctx, url.pathname);
   const tab = (params.type ?? 'received') as (typeof TABS)[number];
   if (!TABS.includes(tab)) throw data(null, { status: 404 });
+  // /likes/m/{id}: the received likes, with the like overlay of that member (e.g. from a notification).
+  let overlay: OverlayProfile | null = null;
+  if (params.id !== undefined) {
+    const id = toId(params.id);
+    if (id === null) throw data(null, { status: 404 });
+    const p = await orNotFound(ctx.services.profiles.detail(userId, id, { visibleFields: [] }));
+    overlay = { id: p.id, name: p.name, age: p.age, gender: p.gender, country: p.country, region: p.region, status: p.status, fictional: p.fictional, main_image: p.main_image, match: p.liked && p.liked_me };
+  }
   const { profiles, liked_by } = await ctx.services.likes.overview(userId);
   const given = new Set(profiles.map((p) => p.id));
   const list = tab === 'given' ? profiles : tab === 'matches' ? liked_by.filter((p) => given.has(p.id)) : liked_by;
-  return { tab, list: list.map((p) => ({ ...p, like_new: 'like_new' in p ? p.like_new : false })) };
+  return { tab, overlay, list: list.map((p) => ({ ...p, like_new: 'like_new' in p ? p.like_new : false })) };
 }
 
 /** Likes received (new first), given, and matches. */
 export default function Likes({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [overlay, setOverlay] = useState(loaderData.overlay);
+  useEffect(() => {
+    setOverlay(loaderData.overlay);
+    if (loaderData.overlay) rememberOverlay(loaderData.overlay.id);
+  }, [loaderData.overlay]);
   return (
     <div className="container py-4">
+      {overlay && <LikeOverlay profile={overlay} onClose={() => setOverlay(null)} onSelect={() => void navigate(overlayTarget(overlay))} />}
       <h1 className="h3">{t('likes.title')}</h1>
       <Nav variant="tabs" className="mb-3">
         {TABS.map((tab) => (

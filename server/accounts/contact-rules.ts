@@ -1,6 +1,6 @@
 import { and, eq, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { blocks, users } from '../db/schema.ts';
+import { blocks, profiles, users } from '../db/schema.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 
 /**
@@ -9,6 +9,20 @@ import { AppError, notFound } from '../infra/errors.ts';
  */
 export function notBlockedWith(viewerId: number, otherColumn: AnyColumn): SQL {
   return sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${viewerId} and ${blocks.blockedId} = ${otherColumn}) or (${blocks.blockerId} = ${otherColumn} and ${blocks.blockedId} = ${viewerId}))`;
+}
+
+/**
+ * Who may appear in a list of members at all (search, games): active profiles of accounts that are
+ * neither deleted nor invisible, never the viewer, and no one with a block between them and the
+ * viewer. Needs `profiles` joined with `users`. The literal statuses match the partial search indexes.
+ */
+export function listedFor(viewerId: number | null): SQL {
+  const parts: SQL[] = [sql`${profiles.status} = 'active'`, sql`${users.status} <> 'deleted'`, sql`not ${users.invisible}`];
+  if (viewerId) {
+    parts.push(sql`${profiles.userId} <> ${viewerId}`);
+    parts.push(notBlockedWith(viewerId, profiles.userId));
+  }
+  return and(...parts)!;
 }
 
 /**

@@ -163,8 +163,32 @@ export const likes = pgTable('likes', {
   likerId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
   likedId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
   isNew: boolean().notNull().default(true),
+  /** Where the like was given: a profile page, the swipe game (4 a day) or the match finder. */
+  source: text().$type<'profile' | 'swipe' | 'match_finder'>().notNull().default('profile'),
   createdAt: createdAt(),
-}, (t) => [primaryKey({ columns: [t.likerId, t.likedId] }), index('likes_liked').on(t.likedId, t.createdAt)]);
+}, (t) => [
+  primaryKey({ columns: [t.likerId, t.likedId] }),
+  index('likes_liked').on(t.likedId, t.createdAt),
+  index('likes_liker_source').on(t.likerId, t.source, t.createdAt),
+]);
+
+/** Profiles a member passed in the swipe game: they do not come back, unless the pass is undone. */
+export const swipePasses = pgTable('swipe_passes', {
+  userId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  profileId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.userId, t.profileId] }), index('swipe_passes_latest').on(t.userId, t.createdAt)]);
+
+/** The match finder's questionnaire: what a member looks for. */
+export const matchPreferences = pgTable('match_preferences', {
+  userId: integer().primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  gender: text().$type<'male' | 'female'>(),
+  minAge: integer().notNull(),
+  maxAge: integer().notNull(),
+  /** Kilometres from the member's place; null: anywhere in their country. */
+  maxDistanceKm: integer(),
+  updatedAt: timestamp({ withTimezone: true }).notNull(),
+});
 
 export const conversations = pgTable('conversations', {
   id: serial().primaryKey(),

@@ -1,4 +1,4 @@
-import { and, desc, eq, ne } from 'drizzle-orm';
+import { and, desc, eq, gte, ne } from 'drizzle-orm';
 import type { ProfileSummary } from '#common/api-types.ts';
 import type { Db } from '../db/client.ts';
 import { likes, photos, profiles, users } from '../db/schema.ts';
@@ -7,6 +7,11 @@ import { AppError, notFound } from '../infra/errors.ts';
 import type { EventBus } from '../infra/events.ts';
 import { notBlockedWith, type ContactRules } from '../accounts/contact-rules.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
+
+export type LikeSource = 'profile' | 'swipe' | 'match_finder';
+
+/** The overlay shows likes of the last week; older ones wait in the likes list. */
+const AUTO_LIKE_WINDOW_MS = 7 * 24 * 3_600_000;
 
 export function createLikesService(deps: { db: Db; clock: Clock; events: EventBus; contactRules: ContactRules }) {
   const { db, clock } = deps;
@@ -25,7 +30,7 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
   /** A block hides the pair from each other's lists too. */
   const notBlocked = (userId: number) => notBlockedWith(userId, profiles.userId);
 
-  async function listProfiles(where: ReturnType<typeof and>, joinOn: 'likerId' | 'likedId') {
+  function listProfiles(where: ReturnType<typeof and>, joinOn: 'likerId' | 'likedId') {
     return db
       .select({ ...profileColumns, isNew: likes.isNew, likedAt: likes.createdAt })
       .from(likes)
@@ -38,13 +43,44 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
   }
 
   return {
-    /** Liking twice is harmless: the second call changes nothing. Returns whether it is now a match. */
-    async like(likerId: number, likedId: number): Promise<{ match: boolean }> {
+    /**
+     * Liking twice is harmless: the second call changes nothing. Returns whether it is now a match.
+     * A `quota` (the swipe game's likes per day) is counted and used in one transaction that holds
+     * the liker's row, so parallel likes cannot pass it together.
+     */
+    async like(likerId: number, likedId: number, options: { source?: LikeSource; quota?: { max: number; since: Date; until: Date } } = {}): Promise<{ match: boolean }> {
       await assertLikeable(likerId, likedId);
-      const created = await db.insert(likes).values({ likerId, likedId, createdAt: clock() }).onConflictDoNothing().returning({ x: likes.likerId });
-      const [back] = await db.select({ x: likes.likerId }).from(likes).where(and(eq(likes.likerId, likedId), eq(likes.likedId, likerId)));
-      if (created.length) deps.events.emit('like.created', { likerId, likedId, match: Boolean(back) });
-      return { match: Boolean(back) };
+      const source = options.source ?? 'profile';
+      const { created, match } = await db.transaction(async (tx) => {
+        if (options.quota) {
+          await tx.select({ id: users.id }).from(users).where(eq(users.id, likerId)).for('update');
+          const used = await tx.$count(likes, and(eq(likes.likerId, likerId), eq(likes.source, source), gte(likes.createdAt, options.quota.since)));
+          const [already] = await tx.select({ x: likes.likerId }).from(likes).where(and(eq(likes.likerId, likerId), eq(likes.likedId, likedId)));
+          if (!already && used >= options.quota.max) throw new AppError(429, 'like_limit_reached', { max: options.quota.max, retry_after: Math.ceil((options.quota.until.getTime() - clock().getTime()) / 1000) });
+        }
+        const inserted = await tx.insert(likes).values({ likerId, likedId, source, createdAt: clock() }).onConflictDoNothing().returning({ x: likes.likerId });
+        const [back] = await tx.select({ x: likes.likerId }).from(likes).where(and(eq(likes.likerId, likedId), eq(likes.likedId, likerId)));
+        return { created: inserted.length > 0, match: Boolean(back) };
+      });
+      if (created) deps.events.emit('like.created', { likerId, likedId, match });
+      return { match };
+    },
+
+    /** Likes given from `source` since an instant (the swipe game's count for today). */
+    async countGiven(likerId: number, source: LikeSource, since: Date): Promise<number> {
+      return db.$count(likes, and(eq(likes.likerId, likerId), eq(likes.source, source), gte(likes.createdAt, since)));
+    },
+
+    /**
+     * GET /api/auto-like.php: the newest like this member has not looked at yet (from the last 7
+     * days), for the new-like overlay; null when there is none.
+     */
+    async autoLike(userId: number): Promise<(ProfileSummary & { like_new: boolean; match: boolean }) | null> {
+      const since = new Date(clock().getTime() - AUTO_LIKE_WINDOW_MS);
+      const [row] = await listProfiles(and(eq(likes.likedId, userId), eq(likes.isNew, true), gte(likes.createdAt, since), notBlocked(userId)), 'likerId').limit(1);
+      if (!row) return null;
+      const [back] = await db.select({ x: likes.likerId }).from(likes).where(and(eq(likes.likerId, userId), eq(likes.likedId, row.id)));
+      return { ...toProfileSummary(row as ProfileRow, clock()), like_new: true, match: Boolean(back) };
     },
 
     async unlike(likerId: number, likedId: number): Promise<void> {

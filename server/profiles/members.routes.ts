@@ -36,6 +36,13 @@ export const membersRoutes = new Hono<AppEnv>()
     return c.json({ ok: true });
   })
 
+  /** Spec section 7: the profile for the new-like overlay (the newest like not looked at yet), or null. */
+  .get('/auto-like.php', async (c) => {
+    const ctx = c.get('ctx');
+    const profile = await ctx.services.likes.autoLike(requireUserId(c));
+    return c.json({ profile: profile && { ...profile, main_image: profile.main_image && { ...profile.main_image, match: `/photos/${profile.main_image.filename}` } } });
+  })
+
   .get('/likes.php', async (c) => {
     const ctx = c.get('ctx');
     return c.json(await ctx.services.likes.overview(requireUserId(c)));

@@ -4,11 +4,12 @@ import { MAX_AGE, MIN_AGE, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, SIMILAR_RESULTS_T
 import { toId } from '#common/input.ts';
 import type { SearchInput } from '#common/schemas.ts';
 import type { Db } from '../db/client.ts';
-import { blocks, photos, profiles, users } from '../db/schema.ts';
+import { photos, profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError } from '../infra/errors.ts';
 import type { SharedCache } from '../infra/shared-cache.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
+import { listedFor } from '../accounts/contact-rules.ts';
 
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -114,20 +115,8 @@ export function createSearchService(deps: { db: Db; clock: Clock; memo: SharedCa
     return and(...parts)!;
   }
 
-  /**
-   * Who may appear at all: active profiles of accounts that are not deleted and not invisible, never the
-   * viewer, and nobody the viewer blocked or who blocked the viewer. The literal status matches the
-   * partial search indexes.
-   */
-  function visibility(viewerId: number | null): SQL {
-    const parts: SQL[] = [sql`${profiles.status} = 'active'`, sql`${users.status} <> 'deleted'`, sql`not ${users.invisible}`];
-    if (viewerId) {
-      parts.push(sql`${profiles.userId} <> ${viewerId}`);
-      parts.push(sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${viewerId} and ${blocks.blockedId} = ${profiles.userId})
-        or (${blocks.blockerId} = ${profiles.userId} and ${blocks.blockedId} = ${viewerId}))`);
-    }
-    return and(...parts)!;
-  }
+  /** Who may appear at all: the rule every list of members shares (contact-rules). */
+  const visibility = listedFor;
 
   function pageQuery(where: SQL, cursorText: string | undefined) {
     const cursor = decodeCursor(cursorText);

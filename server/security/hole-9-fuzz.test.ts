@@ -138,6 +138,8 @@ const EXAMPLE_BODIES: Record<string, Record<string, unknown>> = {
   'PUT /api/photos.php': { id: 1, main: true },
   'DELETE /api/photos.php': { id: 1 },
   'POST /api/moderation.php': { id: 1, action: 'approve' },
+  'POST /api/swipe-game.php': { profile_id: 1, action: 'like' },
+  'PUT /api/match-finder.php': { gender: 'female', min_age: 20, max_age: 40, max_distance_km: 50 },
 };
 const EXAMPLE_QUERIES: Record<string, Record<string, string>> = {
   'GET /api/profile.php': { id: '1' },

@@ -1,0 +1,41 @@
+import { Hono } from 'hono';
+import { matchPreferencesSchema, swipeSchema } from '#common/games.ts';
+import type { AppEnv } from '../http/context.ts';
+import { isAppError } from '../infra/errors.ts';
+import { jsonBody, parse, rateLimit, requireUserId, type C } from '../http/helpers.ts';
+
+/** Game likes count with the other likes: a like/unlike loop is one thing wherever it comes from. */
+const limitLikes = (c: C, userId: number) => {
+  const { rateLimits } = c.get('ctx').services;
+  return rateLimit(c, [rateLimits.likesPerMinute, rateLimits.likesPerHour], String(userId));
+};
+
+/** The swipe game and the match finder (spec: /swipe-game, /match-finder). */
+export const gamesRoutes = new Hono<AppEnv>()
+  .get('/swipe-game.php', async (c) => c.json(await c.get('ctx').services.games.swipeDeck(requireUserId(c))))
+
+  .post('/swipe-game.php', async (c) => {
+    const userId = requireUserId(c);
+    const { profile_id, action } = parse(swipeSchema, await jsonBody(c));
+    await limitLikes(c, userId);
+    const { games } = c.get('ctx').services;
+    if (action === 'pass') return c.json(await games.swipePass(userId, profile_id));
+    try {
+      return c.json(await games.swipeLike(userId, profile_id));
+    } catch (error) {
+      // The day's likes are used up: Retry-After says when the next one comes (and keeps clients from retrying).
+      if (isAppError(error) && error.code === 'like_limit_reached') c.header('Retry-After', String(error.params.retry_after));
+      throw error;
+    }
+  })
+
+  /** Undo the last pass. */
+  .delete('/swipe-game.php', async (c) => c.json(await c.get('ctx').services.games.swipeUndo(requireUserId(c))))
+
+  .get('/match-finder.php', async (c) => c.json(await c.get('ctx').services.games.matchFinder(requireUserId(c))))
+
+  .put('/match-finder.php', async (c) => {
+    const userId = requireUserId(c);
+    const input = parse(matchPreferencesSchema, await jsonBody(c));
+    return c.json(await c.get('ctx').services.games.saveMatchPreferences(userId, input));
+  });

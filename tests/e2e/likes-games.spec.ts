@@ -1,0 +1,119 @@
+import type { Browser, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { asNewVisitor, signUpByApi } from './account-helpers.ts';
+
+/** A member of their own (own browser context and address), signed up through the API. */
+async function newMember(browser: Browser, prefix: string, project: string): Promise<{ page: Page; id: number; close: () => Promise<void> }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, prefix, project);
+  const id = ((await (await page.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
+  return { page, id, close: () => context.close() };
+}
+
+async function likeFrom(browser: Browser, profileId: number, project: string): Promise<number> {
+  const liker = await newMember(browser, 'overlay-liker', project);
+  expect((await liker.page.request.post('/api/like.php', { data: { profile_id: profileId } })).status()).toBe(200);
+  await liker.close();
+  return liker.id;
+}
+
+async function myId(page: Page) {
+  return ((await (await page.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
+}
+
+test('the new-like overlay: on arrival, live, and from /likes/m/{id}; a click elsewhere closes it, the photo and button open the profile', async ({ page, browser, shot }, info) => {
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'overlay', info.project.name);
+  const me = await myId(page);
+
+  const first = await likeFrom(browser, me, info.project.name);
+  await page.goto('/members');
+  const overlay = page.getByTestId('like-overlay');
+  await expect(overlay).toBeVisible();
+  await expect(overlay).toHaveAttribute('data-profile-id', String(first));
+  await expect(overlay.getByRole('heading')).toHaveText('New like!');
+  await shot('like-overlay');
+  // A click anywhere but the photo and the button closes it; it is announced once.
+  await overlay.click({ position: { x: 10, y: 10 } });
+  await expect(overlay).toBeHidden();
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-live', 'open');
+  await expect(overlay).toBeHidden();
+
+  // A like arriving while the member is on the site opens it at once.
+  const second = await likeFrom(browser, me, info.project.name);
+  await expect(overlay).toHaveAttribute('data-profile-id', String(second));
+  await page.keyboard.press('Escape');
+  await expect(overlay).toBeHidden();
+
+  // /likes/m/{id}: the likes page with that member's overlay; the photo reports the id (opens the profile).
+  await page.goto(`/likes/m/${first}`);
+  await expect(overlay).toHaveAttribute('data-profile-id', String(first));
+  await expect(page.getByTestId('likes-list')).toBeVisible();
+  await overlay.getByTestId('like-overlay-photo').click();
+  await expect(page).toHaveURL(new RegExp(`/members/${first}$`));
+  await expect(overlay).toBeHidden();
+  await page.goto('/likes/m/2147483648');
+  await expect(page.getByText('This page could not be found')).toBeVisible();
+});
+
+test('swipe game: pass and undo, a drag passes, four likes a day and a clear message at the fifth', async ({ page, shot }, info) => {
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'swipe', info.project.name);
+  await page.goto('/swipe-game');
+  const card = page.getByTestId('swipe-card');
+  await expect(card).toBeVisible();
+  await expect(page.getByTestId('swipe-likes-left')).toHaveText('4 likes left today');
+  await shot('swipe-game');
+
+  const firstId = await card.getAttribute('data-profile-id');
+  await page.getByTestId('swipe-pass').click();
+  await expect(card).not.toHaveAttribute('data-profile-id', firstId!);
+  await page.getByTestId('swipe-undo').click();
+  await expect(card).toHaveAttribute('data-profile-id', firstId!);
+
+  // Dragging the card to the left passes it.
+  const box = (await card.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 - 160, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await expect(card).not.toHaveAttribute('data-profile-id', firstId!);
+
+  // Likes by button and by key.
+  for (let i = 0; i < 4; i++) {
+    const id = await card.getAttribute('data-profile-id');
+    if (i % 2) await page.keyboard.press('ArrowRight');
+    else await page.getByTestId('swipe-like').click();
+    await expect(card).not.toHaveAttribute('data-profile-id', id!);
+  }
+  await expect(page.getByTestId('swipe-likes-left')).toHaveText('0 likes left today');
+  await page.getByTestId('swipe-like').click();
+  await expect(page.getByTestId('swipe-notice')).toContainText('You have used your 4 likes for today. Your next like is available in');
+  await shot('swipe-limit');
+  // The server holds the limit too, whatever the page says.
+  const extra = await page.request.post('/api/swipe-game.php', { data: { profile_id: Number(await card.getAttribute('data-profile-id')), action: 'like' } });
+  expect(extra.status()).toBe(429);
+  expect(Number(extra.headers()['retry-after'])).toBeGreaterThan(0);
+});
+
+test('match finder: the questionnaire the first time, then ranked members with the reasons they were chosen', async ({ page, shot }, info) => {
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'finder', info.project.name);
+  await page.goto('/match-finder');
+  await expect(page.getByTestId('match-finder-form')).toBeVisible();
+  await shot('match-finder-questionnaire');
+  await page.locator('#mf-gender').selectOption('male');
+  await page.locator('#mf-min-age').selectOption('18');
+  await page.locator('#mf-max-age').selectOption('99');
+  await page.getByTestId('match-finder-submit').click();
+  const results = page.getByTestId('match-finder-results');
+  await expect(results).toBeVisible();
+  await expect(results.getByTestId('profile-card').first()).toBeVisible();
+  await expect(results.getByTestId('match-reasons').first()).toContainText('Aged 18–99, as you asked');
+  await shot('match-finder-results');
+  await page.getByTestId('match-finder-edit').click();
+  await expect(page.locator('#mf-gender')).toHaveValue('male');
+});
