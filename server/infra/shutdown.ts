@@ -48,13 +48,19 @@ export function createShutdown(options: ShutdownOptions) {
     accepted++;
     socket.once('close', () => active.delete(socket));
   });
+  /** Answers given during the shutdown end their keep-alive connection; counted for the log. */
+  let closedAfterAnswer = 0;
+  const closeAfter = (res: ServerResponse) => {
+    res.setHeader('Connection', 'close');
+    closedAfterAnswer++;
+  };
   // Before the application's own listener, so the header is there before it writes the response head.
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     const running = active.get(socket) ?? new Set();
     active.set(socket, running);
     running.add(res);
-    if (started) res.setHeader('Connection', 'close');
+    if (started) closeAfter(res);
     res.once('close', () => running.delete(res));
   });
 
@@ -78,7 +84,7 @@ export function createShutdown(options: ShutdownOptions) {
     // client would see a reset. So only the listening socket closes now.
     const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
     for (const running of active.values()) {
-      for (const res of running) if (!res.headersSent) res.setHeader('Connection', 'close');
+      for (const res of running) if (!res.headersSent) closeAfter(res);
     }
     // Idle connections close once the event loop has read what already arrived (the immediate runs
     // after a poll phase), and again as long as connections remain.
@@ -104,7 +110,7 @@ export function createShutdown(options: ShutdownOptions) {
     const upgradedClosed = runSteps(options.upgraded ?? [], since).then((failed) => { if (failed) code = 1; });
     await drainHttp(begin + timeoutMs);
     await upgradedClosed;
-    logger.info(`shutdown: HTTP closed after ${since()}`);
+    logger.info(`shutdown: HTTP closed after ${since()}; ${closedAfterAnswer} answer(s) closed their connection`);
     if (await runSteps(steps, since)) code = 1;
     logger.info(`shutdown: done after ${since()}`);
     return code;
