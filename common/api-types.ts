@@ -98,6 +98,8 @@ export interface ChatMessage {
   from_me: boolean;
   text: string;
   created_at: string;
+  /** My messages only, when both members show read receipts: whether the other member has seen it. */
+  read?: boolean;
 }
 
 export interface CreditPackage {

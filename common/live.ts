@@ -6,6 +6,10 @@
 export type LiveEvent =
   /** A message to this member arrived (from), or this member sent one from another tab (to). */
   | { type: 'message'; conversation_id: number; profile_id: number }
+  /** The member `profile_id` is typing in the conversation with this member. */
+  | { type: 'typing'; profile_id: number }
+  /** The member `profile_id` has read this member's messages. */
+  | { type: 'read'; profile_id: number; conversation_id: number }
   /** Someone liked this member; `match` when the like was mutual. */
   | { type: 'like'; profile_id: number; match: boolean }
   /** This member's balance or premium state changed (a purchase, a paid message). */

@@ -25,6 +25,8 @@ export interface NotificationSettings {
   email: Record<EmailCategory, boolean>;
   notifications_disabled: string[];
   invisible: boolean;
+  /** Read receipts both ways (off: neither shown to others nor seen). */
+  read_receipts: boolean;
 }
 
 /** Account deletion (spec: deletion with reasons and alternative offers). */

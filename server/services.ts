@@ -102,7 +102,7 @@ export function createServices(deps: {
     geo: deps.geo ?? sharedGeo(),
     likes,
     games: createGamesService({ db, clock, likes }),
-    chat: createChatService({ db, clock, events, contactRules }),
+    chat: createChatService({ db, clock, events, contactRules, live }),
     testProvider,
     payments: createPaymentsService({
       db, clock, provider: testProvider, testCheckouts: testProvider,

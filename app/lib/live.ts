@@ -25,6 +25,9 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent, revalidate
       // The likes pages read their lists in the loader.
       if (window.location.pathname.startsWith('/likes')) revalidate();
       break;
+    case 'read':
+      void client.invalidateQueries({ queryKey: ['messages', event.profile_id] });
+      break;
     case 'credits':
       void client.invalidateQueries({ queryKey: ['user'] });
       break;

@@ -43,12 +43,12 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
   const [saved, setSaved] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const save = async (body: { email?: Partial<Record<EmailCategory, boolean>>; invisible?: boolean }) => {
+  const save = async (body: { email?: Partial<Record<EmailCategory, boolean>>; invisible?: boolean; read_receipts?: boolean }) => {
     setError(null);
     setSaved(false);
     // The switch moves at once; the server's answer (or the old state on failure) follows.
     const before = settings;
-    setSettings({ ...settings, email: { ...settings.email, ...body.email }, invisible: body.invisible ?? settings.invisible });
+    setSettings({ ...settings, email: { ...settings.email, ...body.email }, invisible: body.invisible ?? settings.invisible, read_receipts: body.read_receipts ?? settings.read_receipts });
     try {
       setSettings(await api<NotificationSettings>('/api/notifications.php', { method: 'PUT', body }));
       setSaved(true);
@@ -101,6 +101,15 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
             onChange={(e) => void save({ invisible: e.currentTarget.checked })}
             data-testid="invisible-switch"
             label={<><span className="fw-semibold">{t('notifications.privacy.invisible')}</span><br /><small className="text-muted">{t('notifications.privacy.invisible_help')}</small></>}
+          />
+          <Form.Check
+            type="switch"
+            id="read-receipts"
+            className="mt-3"
+            checked={settings.read_receipts}
+            onChange={(e) => void save({ read_receipts: e.currentTarget.checked })}
+            data-testid="read-receipts-switch"
+            label={<><span className="fw-semibold">{t('notifications.privacy.read_receipts')}</span><br /><small className="text-muted">{t('notifications.privacy.read_receipts_help')}</small></>}
           />
         </Card.Body>
       </Card>

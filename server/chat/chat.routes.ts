@@ -5,6 +5,16 @@ import { idempotencyKey, jsonBody, parse, rateLimit, requireId, requireUserId } 
 import { AppError } from '../infra/errors.ts';
 
 export const chatRoutes = new Hono<AppEnv>()
+  /** Body {profile_id}: "I am typing to this member", passed on live to their open tabs. */
+  .post('/typing.php', async (c) => {
+    const ctx = c.get('ctx');
+    const userId = requireUserId(c);
+    const recipientId = requireId((await jsonBody(c)).profile_id, 'profile_id');
+    await rateLimit(c, [ctx.services.rateLimits.typingPerMinute], String(userId));
+    await ctx.services.chat.typing(userId, recipientId);
+    return c.json({ ok: true });
+  })
+
   .get('/chats.php', async (c) => {
     const ctx = c.get('ctx');
     return c.json({ chats: await ctx.services.chat.list(requireUserId(c)) });

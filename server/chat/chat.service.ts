@@ -5,6 +5,7 @@ import { conversationMembers, conversations, messages, photos, profiles, users }
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import type { EventBus } from '../infra/events.ts';
+import type { LiveBus } from '../infra/live-bus.ts';
 import { notBlockedWith, type ContactRules } from '../accounts/contact-rules.ts';
 import { spendCredits } from '../credits/ledger.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
@@ -12,13 +13,16 @@ import { isUniqueViolation } from '../db/errors.ts';
 
 const MESSAGES_PAGE = 200;
 
-function toMessage(row: typeof messages.$inferSelect, viewerId: number): ChatMessage {
+/** `readUpTo`: the other member's last read message when both show read receipts, else null. */
+function toMessage(row: typeof messages.$inferSelect, viewerId: number, readUpTo: number | null = null): ChatMessage {
+  const fromMe = row.senderId === viewerId;
   return {
     id: row.id,
     conversation_id: row.conversationId,
-    from_me: row.senderId === viewerId,
+    from_me: fromMe,
     text: row.body,
     created_at: row.createdAt.toISOString(),
+    ...(fromMe && readUpTo !== null ? { read: row.id <= readUpTo } : {}),
   };
 }
 
@@ -31,7 +35,11 @@ export interface SendInput {
   maxLength: number;
 }
 
-export function createChatService(deps: { db: Db; clock: Clock; events: EventBus; contactRules: ContactRules }) {
+/** The same text to this many other members within an hour is refused (copy-paste spam). */
+export const SAME_TEXT_RECIPIENTS = 5;
+const SAME_TEXT_WINDOW_MS = 3_600_000;
+
+export function createChatService(deps: { db: Db; clock: Clock; events: EventBus; contactRules: ContactRules; live: LiveBus }) {
   const { db, clock } = deps;
 
   async function conversationId(tx: Tx | Db, a: number, b: number): Promise<number> {
@@ -62,9 +70,22 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
     return found.row;
   }
 
+  /** One text sent to many members within an hour is spam: the next member it would reach is refused. */
+  async function assertNotCopyPasted(senderId: number, recipientId: number, text: string) {
+    const since = new Date(clock().getTime() - SAME_TEXT_WINDOW_MS);
+    const other = sql<number>`case when ${conversations.userLow} = ${senderId} then ${conversations.userHigh} else ${conversations.userLow} end`;
+    const [row] = await db.select({ n: sql<number>`count(distinct ${other})`.mapWith(Number) }).from(messages)
+      .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+      .where(and(eq(messages.senderId, senderId), eq(messages.body, text), gt(messages.createdAt, since), ne(other, recipientId)));
+    if (row.n >= SAME_TEXT_RECIPIENTS) throw new AppError(429, 'same_text_throttled', { count: SAME_TEXT_RECIPIENTS });
+  }
+
   async function membership(userId: number, convId: number) {
     const [row] = await db
-      .select({ otherId: sql<number>`case when ${conversations.userLow} = ${userId} then ${conversations.userHigh} else ${conversations.userLow} end` })
+      .select({
+        otherId: sql<number>`case when ${conversations.userLow} = ${userId} then ${conversations.userHigh} else ${conversations.userLow} end`,
+        lastReadId: conversationMembers.lastReadId,
+      })
       .from(conversationMembers)
       .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
       .where(and(eq(conversationMembers.userId, userId), eq(conversationMembers.conversationId, convId)));
@@ -88,6 +109,7 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
         .innerJoin(profiles, eq(profiles.userId, users.id)).where(eq(users.id, recipientId));
       if (!recipient || recipient.status === 'deleted' || recipient.profileStatus === 'disabled') throw notFound();
       await deps.contactRules.assertCanMessage(senderId, recipientId);
+      await assertNotCopyPasted(senderId, recipientId, text);
       try {
         const result = await db.transaction(async (tx) => {
           const convId = await conversationId(tx, senderId, recipientId);
@@ -159,16 +181,38 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
       });
     },
 
-    /** The conversation's messages, oldest first. Opening a conversation sets its unread count to 0. */
+    /**
+     * The conversation's messages, oldest first. Opening a conversation sets its unread count to 0 and
+     * marks the other member's messages read; when both members show read receipts, the other member's
+     * open tabs learn of it, and their messages carry `read`.
+     */
     async read(userId: number, convId: number, afterId = 0): Promise<{ profileId: number; messages: ChatMessage[] }> {
       const member = await membership(userId, convId);
       if (!member || (await deps.contactRules.blockedBetween(userId, member.otherId))) throw notFound();
       const rows = await db.select().from(messages)
         .where(and(eq(messages.conversationId, convId), gt(messages.id, afterId)))
         .orderBy(desc(messages.id)).limit(MESSAGES_PAGE);
-      await db.update(conversationMembers).set({ unreadCount: 0 })
-        .where(and(eq(conversationMembers.conversationId, convId), eq(conversationMembers.userId, userId)));
-      return { profileId: member.otherId, messages: rows.reverse().map((m) => toMessage(m, userId)) };
+      const [newest] = await db.select({ id: sql<number>`coalesce(max(${messages.id}), 0)`.mapWith(Number) }).from(messages)
+        .where(and(eq(messages.conversationId, convId), eq(messages.senderId, member.otherId)));
+      const advanced = await db.update(conversationMembers).set({ unreadCount: 0, lastReadId: sql`greatest(${conversationMembers.lastReadId}, ${newest.id})` })
+        .where(and(eq(conversationMembers.conversationId, convId), eq(conversationMembers.userId, userId)))
+        .returning({ lastReadId: conversationMembers.lastReadId });
+      const receipts = await db.select({ id: users.id, on: users.readReceipts, lastReadId: conversationMembers.lastReadId }).from(users)
+        .innerJoin(conversationMembers, and(eq(conversationMembers.userId, users.id), eq(conversationMembers.conversationId, convId)))
+        .where(inArray(users.id, [userId, member.otherId]));
+      const both = receipts.length === 2 && receipts.every((r) => r.on);
+      const other = receipts.find((r) => r.id === member.otherId);
+      if (both && newest.id > 0 && advanced[0] && member.lastReadId < newest.id) {
+        deps.events.emit('messages.read', { readerId: userId, otherId: member.otherId, conversationId: convId });
+      }
+      return { profileId: member.otherId, messages: rows.reverse().map((m) => toMessage(m, userId, both ? other?.lastReadId ?? 0 : null)) };
+    },
+
+    /** Tells the recipient's open tabs that this member is typing to them (nothing is stored). */
+    async typing(senderId: number, recipientId: number): Promise<void> {
+      if (senderId === recipientId) throw new AppError(400, 'cannot_message_self');
+      await deps.contactRules.assertCanMessage(senderId, recipientId);
+      await deps.live.publish(recipientId, { type: 'typing', profile_id: senderId });
     },
 
     /** The conversation with a member, if there is one. */

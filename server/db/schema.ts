@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial, boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex,
+  bigint, bigserial, boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
@@ -78,6 +78,8 @@ export const users = pgTable('users', {
   activatedAt: timestamp({ withTimezone: true }),
   /** Invisible members do not appear in search, likes or visitor lists of others. */
   invisible: boolean().notNull().default(false),
+  /** Read receipts both ways: off, the member neither shows nor sees them (a privacy setting, not an upsell). */
+  readReceipts: boolean().notNull().default(true),
   /** E-mail categories switched off by the member (all are on by default). */
   emailOptOut: jsonb().$type<string[]>().notNull().default([]),
   pushState: text().$type<'unknown' | 'subscribed' | 'not_subscribed' | 'denied'>().notNull().default('unknown'),
@@ -206,6 +208,8 @@ export const conversationMembers = pgTable('conversation_members', {
   userId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
   unreadCount: integer().notNull().default(0),
   hidden: boolean().notNull().default(false),
+  /** The newest message of the other member this member has seen (read receipts). */
+  lastReadId: bigint({ mode: 'number' }).notNull().default(0),
 }, (t) => [primaryKey({ columns: [t.conversationId, t.userId] }), index('conversation_members_user').on(t.userId)]);
 
 export const messages = pgTable('messages', {

@@ -6,6 +6,8 @@ export interface AppEvents {
   'like.created': { likerId: number; likedId: number; match: boolean };
   /** A new account (sign-up); its activation mail goes out in reaction. */
   'account.created': { userId: number };
+  /** A member opened a conversation and saw the other member's messages (both show read receipts). */
+  'messages.read': { readerId: number; otherId: number; conversationId: number };
   /** A balance or premium state changed outside a message (a purchase was booked). */
   'credits.changed': { userId: number };
   /** A session ended by log-out (sessionId is the stored, hashed id): its live sockets close. */

@@ -28,6 +28,8 @@ export const LIMITS = {
   /** Messages sent, per member. */
   messagesPerMinute: { limit: 20, windowMs: MINUTE },
   messagesPerHour: { limit: 300, windowMs: HOUR },
+  /** Typing signals, per member (the page sends at most one every 3 seconds). */
+  typingPerMinute: { limit: 40, windowMs: MINUTE },
 
   /** A new-like (or new-match) mail per liker → liked pair: a like/unlike loop mails once a day at most. */
   likeMailPerPair: { limit: 1, windowMs: DAY },

@@ -15,6 +15,7 @@ export function publishLiveEvents(events: EventBus, live: LiveBus) {
     ]);
   });
   events.on('like.created', ({ likerId, likedId, match }) => live.publish(likedId, { type: 'like', profile_id: likerId, match }));
+  events.on('messages.read', ({ readerId, otherId, conversationId }) => live.publish(otherId, { type: 'read', profile_id: readerId, conversation_id: conversationId }));
   events.on('credits.changed', ({ userId }) => live.publish(userId, { type: 'credits' }));
   events.on('session.ended', ({ userId, sessionId }) => live.publish(userId, { type: 'session_ended', session: sessionId }));
 }

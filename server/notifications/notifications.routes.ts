@@ -17,14 +17,14 @@ function unsubscribePage(c: C, lang: Language, body: string, status: 200 | 400 =
 }
 
 export const notificationsRoutes = new Hono<AppEnv>()
-  /** {email: {category: on}, notifications_disabled, invisible} */
+  /** {email: {category: on}, notifications_disabled, invisible, read_receipts} */
   .get('/notifications.php', async (c) => c.json(await c.get('ctx').services.notifications.settings(requireUserId(c))))
 
-  /** {email?: {category: boolean}, invisible?: boolean} */
+  /** {email?: {category: boolean}, invisible?: boolean, read_receipts?: boolean} */
   .put('/notifications.php', async (c) => {
     const userId = requireUserId(c);
     const body = await jsonBody(c);
-    return c.json(await c.get('ctx').services.notifications.update(userId, { email: body.email as Record<string, unknown> | undefined, invisible: body.invisible }));
+    return c.json(await c.get('ctx').services.notifications.update(userId, { email: body.email as Record<string, unknown> | undefined, invisible: body.invisible, read_receipts: body.read_receipts }));
   })
 
   /** {reason}: the member fixed the cause (e.g. a full mailbox) and turns e-mail on again. */

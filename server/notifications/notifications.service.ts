@@ -43,12 +43,14 @@ export function createNotificationsService(deps: {
   }
 
   async function settings(userId: number): Promise<NotificationSettings> {
-    const [u] = await db.select({ optOut: users.emailOptOut, disabled: users.notificationsDisabled, invisible: users.invisible }).from(users).where(eq(users.id, userId));
+    const [u] = await db.select({ optOut: users.emailOptOut, disabled: users.notificationsDisabled, invisible: users.invisible, readReceipts: users.readReceipts })
+      .from(users).where(eq(users.id, userId));
     if (!u) throw new AppError(404, 'not_found');
     return {
       email: Object.fromEntries(EMAIL_CATEGORIES.map((c) => [c, !u.optOut.includes(c)])) as Record<EmailCategory, boolean>,
       notifications_disabled: u.disabled,
       invisible: u.invisible,
+      read_receipts: u.readReceipts,
     };
   }
 
@@ -100,7 +102,7 @@ export function createNotificationsService(deps: {
     unsubscribeUrl,
     sendCategoryMail,
 
-    async update(userId: number, input: { email?: Partial<Record<string, unknown>>; invisible?: unknown }): Promise<NotificationSettings> {
+    async update(userId: number, input: { email?: Partial<Record<string, unknown>>; invisible?: unknown; read_receipts?: unknown }): Promise<NotificationSettings> {
       const current = await settings(userId);
       const email = { ...current.email };
       for (const [category, on] of Object.entries(input.email ?? {})) {
@@ -108,9 +110,11 @@ export function createNotificationsService(deps: {
         email[category as EmailCategory] = on;
       }
       if (input.invisible !== undefined && typeof input.invisible !== 'boolean') throw new AppError(400, 'invalid_input');
+      if (input.read_receipts !== undefined && typeof input.read_receipts !== 'boolean') throw new AppError(400, 'invalid_input');
       await db.update(users).set({
         emailOptOut: EMAIL_CATEGORIES.filter((c) => !email[c]),
         ...(typeof input.invisible === 'boolean' ? { invisible: input.invisible } : {}),
+        ...(typeof input.read_receipts === 'boolean' ? { readReceipts: input.read_receipts } : {}),
       }).where(eq(users.id, userId));
       return settings(userId);
     },
