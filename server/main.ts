@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
 import { createApp } from './app.ts';
-import { attachPushNotifications } from './push/push-notifications.ts';
+import { registerSubscribers } from './subscribers.ts';
+import { hourSlot, purgeJobRuns, runOncePerSlot } from './jobs/schedule.ts';
 import { openDatabase } from './db/client.ts';
 import { isSeeded, seedDemoSite, DEMO_EMAIL, DEMO_PASSWORD } from './db/seed.ts';
 import { loadEnv } from './env.ts';
@@ -23,8 +24,11 @@ import { createOutboxMailer, createSmtpMailer } from './infra/mail/transport.ts'
 import { startupWarnings } from './infra/startup-warnings.ts';
 import { photoStorageFromEnv } from './infra/storage.ts';
 
-/** Accounts deleted more than 14 days ago are purged at start and every hour. */
-const PURGE_INTERVAL_MS = 60 * 60_000;
+/**
+ * Accounts deleted more than 14 days ago (and other expired rows) are purged once an hour across
+ * all instances; each instance looks every 10 minutes whether this hour's run is still to do.
+ */
+const PURGE_INTERVAL_MS = 10 * 60_000;
 
 async function main() {
   const env = loadEnv();
@@ -69,17 +73,20 @@ async function main() {
   // Loud at every start: on a public origin, undelivered mail and simulated payments must not go unnoticed.
   for (const warning of startupWarnings({ env, domains: await services.settings.domains(), outboxDir: outbox?.dir })) logger.error(warning);
   let purging: Promise<unknown> = Promise.resolve();
+  // Once an hour across all instances: the first instance to claim the hour runs the purge.
   const purge = () => {
-    purging = Promise.all([
+    const now = systemClock();
+    purging = runOncePerSlot(database.db, 'purge', hourSlot(now), now, () => Promise.all([
       services.lifecycle.purgeDeletedAccounts()
         .then((n) => { if (n) logger.info(`Purged ${n} account(s) deleted more than 14 days ago`); })
         .catch((error: unknown) => logger.error('Purging deleted accounts failed:', error)),
       // Ended rate-limit windows (Redis forgets its keys by itself).
-      services.rateLimitStore.purgeExpired(systemClock())
+      services.rateLimitStore.purgeExpired(now)
         .catch((error: unknown) => logger.error('Purging rate-limit counters failed:', error)),
-      services.sharedCache.purgeExpired(systemClock())
+      services.sharedCache.purgeExpired(now)
         .catch((error: unknown) => logger.error('Purging the shared cache failed:', error)),
-    ]);
+      purgeJobRuns(database.db, now).catch((error: unknown) => logger.error('Purging job runs failed:', error)),
+    ])).catch((error: unknown) => logger.error('Scheduling the purge failed:', error));
   };
   purge();
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
@@ -87,8 +94,10 @@ async function main() {
   // Generate or load the VAPID keys now, so that the first page already has the public key.
   await services.push.vapidKeys();
   const translator = await createTranslator();
-  // New messages and likes reach subscribed members by push.
-  attachPushNotifications(services, translator);
+  // Mail, push and live updates react to what happens; the outbox delivers what was recorded, here
+  // and on every other instance (each row once).
+  registerSubscribers(services, translator);
+  const stopOutbox = services.events.start();
   const dev = env.NODE_ENV === 'development';
 
   let vite: import('vite').ViteDevServer | undefined;
@@ -132,12 +141,12 @@ async function main() {
     server, logger, timeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     upgraded: [{ name: 'live sockets', run: () => live.close() }],
     steps: [
-      { name: 'background jobs', run: () => { clearInterval(purgeTimer); return purging; } },
+      { name: 'background jobs', run: () => { clearInterval(purgeTimer); stopOutbox(); return purging; } },
       {
         name: 'notifications',
         run: async () => {
-          const left = await services.events.drain(env.SHUTDOWN_TIMEOUT_MS);
-          if (left) logger.error(`shutdown: ${left} notification(s) still running after ${env.SHUTDOWN_TIMEOUT_MS} ms are dropped`);
+          const done = await services.events.drainForShutdown(env.SHUTDOWN_TIMEOUT_MS);
+          if (!done) logger.error(`shutdown: notifications still running after ${env.SHUTDOWN_TIMEOUT_MS} ms; undelivered ones stay in the outbox`);
         },
       },
       { name: 'mail', run: () => mailer.close?.() },

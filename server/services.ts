@@ -2,7 +2,6 @@ import type { Db } from './db/client.ts';
 import type { Clock } from './infra/clock.ts';
 import { createEventBus } from './infra/events.ts';
 import { createMemoryLiveBus, type LiveBus } from './infra/live-bus.ts';
-import { publishLiveEvents } from './live/live-events.ts';
 import { createGamesService } from './games/games.service.ts';
 import type { Logger } from './infra/logger.ts';
 import { createContactRules } from './accounts/contact-rules.ts';
@@ -64,17 +63,15 @@ export function createServices(deps: {
   const cookies = createCookieSigner({ db, secret: deps.cookieSecret });
   const config = deps.config ?? loadEnv({});
   const logger = deps.logger ?? { error: (m: string, ...r: unknown[]) => console.error(m, ...r) };
-  const events = createEventBus(logger);
+  const events = createEventBus({ db, clock, logger });
   const settings = createSettingsService({
     db, clock, origins: config, shared: sharedCache, siteCache: deps.siteCache,
     onError: (error) => logger.error('Reading the site version failed:', error),
   });
   const mail = createMailService({ db, config: deps.mail ?? { mailer: createMemoryMailer() }, logger, origin: settings.origin });
   const lifecycle = createLifecycleService({ db, clock, mail, storage });
-  const notifications = createNotificationsService({ db, clock, events, mail, limits: rateLimits });
-  events.on('account.created', ({ userId }) => lifecycle.sendActivation(userId));
+  const notifications = createNotificationsService({ db, clock, mail, limits: rateLimits });
   const live = deps.live ?? createMemoryLiveBus(logger);
-  publishLiveEvents(events, live);
   const contactRules = createContactRules({ db });
   const photos = createPhotosService({ db, clock, storage, contactRules });
   const profiles = createProfilesService({ db, clock, contactRules, gallery: photos.gallery });

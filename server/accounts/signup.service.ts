@@ -94,6 +94,8 @@ export function createSignupService(deps: { db: Db; clock: Clock; events: EventB
             country: input.country, createdAt: clock(),
           });
           if (signupCredits > 0) await addCredits(tx, user.id, signupCredits, 'signup_bonus', String(user.id));
+          // The activation mail is owed from the moment the account exists.
+          await deps.events.record(tx, 'account.created', { userId: user.id });
           return user.id;
         });
         // The activation mail and anything else that greets a new member.

@@ -125,6 +125,7 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
             .where(and(eq(conversationMembers.conversationId, convId), eq(conversationMembers.userId, recipientId)));
           await tx.update(conversationMembers).set({ hidden: false })
             .where(and(eq(conversationMembers.conversationId, convId), eq(conversationMembers.userId, senderId)));
+          await deps.events.record(tx, 'message.sent', { messageId: row.id, conversationId: convId, senderId, recipientId, text });
           return { message: toMessage(row, senderId), credits, duplicate: false };
         });
         deps.events.emit('message.sent', {

@@ -344,3 +344,30 @@ export const sharedCache = pgTable('shared_cache', {
   value: jsonb().$type<unknown>().notNull(),
   expiresAt: timestamp({ withTimezone: true }),
 }, (t) => [index('shared_cache_expires').on(t.expiresAt)]);
+
+/**
+ * Domain events owed to a durable subscriber (mail, push), written in the transaction of the change
+ * that caused them: one row per event and subscriber, so a subscriber that fails is retried alone.
+ */
+export const outbox = pgTable('outbox', {
+  id: bigserial({ mode: 'number' }).primaryKey(),
+  event: text().notNull(),
+  subscriber: text().notNull(),
+  payload: jsonb().notNull(),
+  /** Not before this (retries back off). */
+  availableAt: timestamp({ withTimezone: true }).notNull(),
+  /** A worker holds the row until then; after a crash another takes it over. */
+  lockedUntil: timestamp({ withTimezone: true }),
+  attempts: integer().notNull().default(0),
+  lastError: text(),
+  /** Given up after too many attempts (kept for the operator). */
+  dead: boolean().notNull().default(false),
+  createdAt: createdAt(),
+}, (t) => [index('outbox_due').on(t.availableAt, t.id).where(sql`not dead`)]);
+
+/** One row per scheduled job run: the instance that inserts it runs the job, the others skip. */
+export const jobRuns = pgTable('job_runs', {
+  job: text().notNull(),
+  slot: text().notNull(),
+  startedAt: timestamp({ withTimezone: true }).notNull(),
+}, (t) => [primaryKey({ columns: [t.job, t.slot] })]);

@@ -1,3 +1,7 @@
+import { and, asc, eq, inArray, isNull, lt, lte, not, or, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.ts';
+import { outbox } from '../db/schema.ts';
+import type { Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
 
 /** What happened, for whoever wants to react (notification mails, push, live updates). */
@@ -14,55 +18,181 @@ export interface AppEvents {
   'session.ended': { userId: number; sessionId: string };
 }
 
-type Handler<K extends keyof AppEvents> = (payload: AppEvents[K]) => Promise<void> | void;
+export type EventName = keyof AppEvents;
+type Handler<K extends EventName> = (payload: AppEvents[K]) => Promise<void> | void;
+
+/** A worker holds a claimed row this long; a crashed worker's rows are taken over after it. */
+export const OUTBOX_LEASE_MS = 60_000;
+/** Attempts before a row is given up (marked dead, kept for the operator). */
+export const OUTBOX_MAX_ATTEMPTS = 8;
+const BATCH = 20;
+/** Retry n waits 2^n seconds, at most an hour. */
+const backoffMs = (attempt: number) => Math.min(3_600_000, 1000 * 2 ** attempt);
 
 /**
- * An in-process event bus. Handlers run after the emitting transaction has committed; a failing
- * handler is logged and never fails the request that emitted the event.
+ * Domain events, two ways:
+ * - **Durable** subscribers (mail, push) get an outbox row per event, written with `record(tx, …)` in
+ *   the transaction of the change. A drain claims due rows (`FOR UPDATE SKIP LOCKED`, with a lease),
+ *   runs the subscriber, and deletes the row; a failure backs off and retries; a crash leaves the row
+ *   to be taken over when its lease ends. Many instances drain one table: each row is run by one.
+ * - **Live** listeners (`on`) run in this process after commit (`emit`): open tabs, which a missed
+ *   event does not harm (they refetch after a reconnect).
+ * Every subscriber is registered in server/subscribers.ts.
  */
-export function createEventBus(logger: Pick<Logger, 'error'>) {
-  const handlers = new Map<keyof AppEvents, Handler<never>[]>();
+export function createEventBus(deps: { db: Db; clock: Clock; logger: Pick<Logger, 'error'> }) {
+  const { db, clock, logger } = deps;
+  const listeners = new Map<EventName, Handler<never>[]>();
+  const durable = new Map<EventName, Map<string, Handler<never>>>();
   const pending = new Set<Promise<void>>();
-  return {
-    on<K extends keyof AppEvents>(event: K, handler: Handler<K>) {
-      handlers.set(event, [...(handlers.get(event) ?? []), handler as Handler<never>]);
+  let draining: Promise<number> | null = null;
+  let wakeTimer: NodeJS.Timeout | undefined;
+  let running = false;
+
+  function track(work: Promise<void>) {
+    pending.add(work);
+    void work.finally(() => pending.delete(work));
+  }
+
+  /** Claims due rows for this worker (one short transaction) and runs them. Returns how many ran. */
+  async function drainOnce(): Promise<number> {
+    // Only rows this process can run: during a rolling update, an older instance leaves a newer
+    // subscriber's rows to the instances that have it.
+    const known = [...new Set([...durable.values()].flatMap((subs) => [...subs.keys()]))];
+    if (!known.length) return 0;
+    const now = clock();
+    const claimed = await db.transaction(async (tx) => {
+      const due = await tx.select({ id: outbox.id }).from(outbox)
+        .where(and(not(outbox.dead), inArray(outbox.subscriber, known), lte(outbox.availableAt, now), or(isNull(outbox.lockedUntil), lt(outbox.lockedUntil, now))))
+        .orderBy(asc(outbox.availableAt), asc(outbox.id)).limit(BATCH).for('update', { skipLocked: true });
+      if (!due.length) return [];
+      return tx.update(outbox)
+        .set({ lockedUntil: new Date(now.getTime() + OUTBOX_LEASE_MS), attempts: sql`${outbox.attempts} + 1` })
+        .where(inArray(outbox.id, due.map((r) => r.id))).returning();
+    });
+    for (const row of claimed) {
+      const handler = durable.get(row.event as EventName)?.get(row.subscriber);
+      try {
+        if (!handler) throw new Error(`no subscriber ${row.subscriber} for ${row.event}`);
+        await (handler as Handler<EventName>)(row.payload as AppEvents[EventName]);
+        await db.delete(outbox).where(eq(outbox.id, row.id));
+      } catch (error) {
+        const dead = row.attempts >= OUTBOX_MAX_ATTEMPTS;
+        logger.error(`event ${row.event} → ${row.subscriber} failed (attempt ${row.attempts}${dead ? ', given up' : ''}):`, error);
+        await db.update(outbox).set({
+          lockedUntil: null, dead, lastError: String(error instanceof Error ? error.message : error).slice(0, 500),
+          availableAt: new Date(clock().getTime() + backoffMs(row.attempts)),
+        }).where(eq(outbox.id, row.id)).catch((e: unknown) => logger.error('outbox: recording a failure failed:', e));
+      }
+    }
+    return claimed.length;
+  }
+
+  /** Drains until nothing is due; concurrent callers share one drain. */
+  function drain(): Promise<number> {
+    draining ??= (async () => {
+      let total = 0;
+      try {
+        for (let n = await drainOnce(); n > 0; n = await drainOnce()) total += n;
+      } finally {
+        draining = null;
+      }
+      return total;
+    })();
+    return draining;
+  }
+
+  const bus = {
+    /** A live listener: runs in this process after commit; a failure is logged and never fails the request. */
+    on<K extends EventName>(event: K, handler: Handler<K>) {
+      listeners.set(event, [...(listeners.get(event) ?? []), handler as Handler<never>]);
     },
-    emit<K extends keyof AppEvents>(event: K, payload: AppEvents[K]) {
-      for (const handler of handlers.get(event) ?? []) {
-        const run = (async () => {
+
+    /** A durable subscriber, by a name that stays the same across releases (it is stored with each row). */
+    durable<K extends EventName>(event: K, subscriber: string, handler: Handler<K>) {
+      const subs = durable.get(event) ?? new Map<string, Handler<never>>();
+      if (subs.has(subscriber)) throw new Error(`subscriber ${subscriber} of ${event} registered twice`);
+      subs.set(subscriber, handler as Handler<never>);
+      durable.set(event, subs);
+    },
+
+    /** Writes the event's outbox rows in the caller's transaction: they commit, or vanish, with the change. */
+    async record<K extends EventName>(tx: Tx | Db, event: K, payload: AppEvents[K]): Promise<void> {
+      const subs = [...(durable.get(event)?.keys() ?? [])];
+      if (!subs.length) return;
+      const now = clock();
+      await tx.insert(outbox).values(subs.map((subscriber) => ({ event, subscriber, payload, availableAt: now, createdAt: now })));
+    },
+
+    /** After commit: live listeners run, and the drain is asked to deliver what was recorded. */
+    emit<K extends EventName>(event: K, payload: AppEvents[K]) {
+      for (const handler of listeners.get(event) ?? []) {
+        track((async () => {
           try {
             await (handler as Handler<K>)(payload);
           } catch (error) {
-            logger.error(`event ${event} handler failed:`, error);
+            logger.error(`event ${event} listener failed:`, error);
           }
-        })();
-        pending.add(run);
-        void run.finally(() => pending.delete(run));
+        })());
+      }
+      if (durable.has(event) && running) bus.wake();
+    },
+
+    /** Runs a drain soon (coalesced). */
+    wake() {
+      if (wakeTimer) return;
+      wakeTimer = setTimeout(() => {
+        wakeTimer = undefined;
+        track(drain().then(() => undefined, (error: unknown) => logger.error('outbox drain failed:', error)));
+      }, 0);
+      wakeTimer.unref?.();
+    },
+
+    drain,
+
+    /** Keeps draining: at once after each emit, and every `pollMs` for retries and other instances' rows. */
+    start(pollMs = 1_000) {
+      running = true;
+      const timer = setInterval(() => bus.wake(), pollMs);
+      timer.unref();
+      bus.wake();
+      return () => {
+        running = false;
+        clearInterval(timer);
+      };
+    },
+
+    /** Waits for live listeners and delivers every due outbox row (tests; also what the drain loop does). */
+    async settle() {
+      for (;;) {
+        while (pending.size) await Promise.all([...pending]);
+        if ((await drain()) === 0 && !pending.size) return;
       }
     },
-    /** Waits for running handlers, also those they start in turn (tests). */
-    async settle() {
-      while (pending.size) await Promise.all([...pending]);
-    },
-    /** Handlers still running: mail and push that a committed change still owes someone. */
+
+    /** Work still running in this process: live listeners and a drain. */
     get pending() {
       return pending.size;
     },
+
     /**
-     * Shutdown: waits for running handlers, at most `timeoutMs`. Resolves with how many were still
-     * running when the time was up (0 when every handler finished).
+     * Shutdown: no more timed drains; what is running finishes and what is due is delivered, for at
+     * most `timeoutMs`. Resolves with whether everything was done in time. Rows left over stay in the
+     * outbox for another instance or the next start.
      */
-    async drain(timeoutMs: number): Promise<number> {
+    async drainForShutdown(timeoutMs: number): Promise<boolean> {
+      running = false;
+      clearTimeout(wakeTimer);
+      wakeTimer = undefined;
       let timer: NodeJS.Timeout | undefined;
-      const timeUp = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); });
+      const timeUp = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); });
       try {
-        await Promise.race([this.settle(), timeUp]);
+        return await Promise.race([bus.settle().then(() => true), timeUp]);
       } finally {
         clearTimeout(timer);
       }
-      return pending.size;
     },
   };
+  return bus;
 }
 
 export type EventBus = ReturnType<typeof createEventBus>;

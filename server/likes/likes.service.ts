@@ -60,6 +60,7 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
         }
         const inserted = await tx.insert(likes).values({ likerId, likedId, source, createdAt: clock() }).onConflictDoNothing().returning({ x: likes.likerId });
         const [back] = await tx.select({ x: likes.likerId }).from(likes).where(and(eq(likes.likerId, likedId), eq(likes.likedId, likerId)));
+        if (inserted.length) await deps.events.record(tx, 'like.created', { likerId, likedId, match: Boolean(back) });
         return { created: inserted.length > 0, match: Boolean(back) };
       });
       if (created) deps.events.emit('like.created', { likerId, likedId, match });

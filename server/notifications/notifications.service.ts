@@ -7,7 +7,7 @@ import type { Db } from '../db/client.ts';
 import { appSecrets, mailEvents, profiles, sites, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError } from '../infra/errors.ts';
-import type { EventBus } from '../infra/events.ts';
+import type { AppEvents } from '../infra/events.ts';
 import type { RateLimiter } from '../infra/rate-limit.ts';
 import type { MailService } from './mail.service.ts';
 import { hasOnlyAllowedCharacters, withoutRefusedCharacters } from '#common/input.ts';
@@ -20,7 +20,7 @@ const SIGNING_KEY = 'mail_signing_key';
  * for new messages, likes and matches.
  */
 export function createNotificationsService(deps: {
-  db: Db; clock: Clock; events: EventBus; mail: MailService;
+  db: Db; clock: Clock; mail: MailService;
   /** Caps on notification mails (infra/limits.ts): per liker → liked pair, and per recipient. */
   limits: { likeMailPerPair: RateLimiter; mailsPerRecipient: RateLimiter };
 }) {
@@ -97,7 +97,27 @@ export function createNotificationsService(deps: {
     return Boolean(u?.invisible);
   }
 
+  // Mails for what happened to a member. A message reaches its recipient whoever sends it; an
+  // invisible liker stays out of the likes lists, so no mail names them either. Nobody can make
+  // the server flood a mailbox: one like mail per pair a day, and a cap per recipient an hour.
+  // server/subscribers.ts delivers these through the outbox.
+  const { limits } = deps;
+  const overRecipientCap = async (userId: number) => (await limits.mailsPerRecipient.hit(String(userId))) > 0;
+  async function mailNewMessage({ senderId, recipientId, conversationId }: AppEvents['message.sent']) {
+    if (await overRecipientCap(recipientId)) return;
+    await sendCategoryMail(recipientId, 'new_message', 'new_message', { sender: await profileName(senderId) }, `/chats/${conversationId}`);
+  }
+  async function mailNewLike({ likerId, likedId, match }: AppEvents['like.created']) {
+    if (await isInvisible(likerId)) return;
+    if ((await limits.likeMailPerPair.hit(`${likerId}:${likedId}`)) > 0 || (await overRecipientCap(likedId))) return;
+    const other = await profileName(likerId);
+    if (match) await sendCategoryMail(likedId, 'new_match', 'new_match', { other }, `/members/${likerId}`);
+    else await sendCategoryMail(likedId, 'new_like', 'new_like', { other }, '/likes');
+  }
+
   const service = {
+    mailNewMessage,
+    mailNewLike,
     settings,
     unsubscribeUrl,
     sendCategoryMail,
@@ -161,23 +181,6 @@ export function createNotificationsService(deps: {
       return { accounts: updated.length };
     },
   };
-
-  // Mails for what happened to a member. A message reaches its recipient whoever sends it; an
-  // invisible liker stays out of the likes lists, so no mail names them either. Nobody can make
-  // the server flood a mailbox: one like mail per pair a day, and a cap per recipient an hour.
-  const { limits } = deps;
-  const overRecipientCap = async (userId: number) => (await limits.mailsPerRecipient.hit(String(userId))) > 0;
-  deps.events.on('message.sent', async ({ senderId, recipientId, conversationId }) => {
-    if (await overRecipientCap(recipientId)) return;
-    await sendCategoryMail(recipientId, 'new_message', 'new_message', { sender: await profileName(senderId) }, `/chats/${conversationId}`);
-  });
-  deps.events.on('like.created', async ({ likerId, likedId, match }) => {
-    if (await isInvisible(likerId)) return;
-    if ((await limits.likeMailPerPair.hit(`${likerId}:${likedId}`)) > 0 || (await overRecipientCap(likedId))) return;
-    const other = await profileName(likerId);
-    if (match) await sendCategoryMail(likedId, 'new_match', 'new_match', { other }, `/members/${likerId}`);
-    else await sendCategoryMail(likedId, 'new_like', 'new_like', { other }, '/likes');
-  });
 
   return service;
 }

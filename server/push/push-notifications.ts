@@ -2,11 +2,15 @@ import { eq } from 'drizzle-orm';
 import { isLanguage } from '#common/languages.ts';
 import { profiles, users } from '../db/schema.ts';
 import type { Translator } from '../i18n/i18n.ts';
+import type { AppEvents } from '../infra/events.ts';
 import type { Services } from '../services.ts';
 
-/** New messages and likes reach subscribed members as web push notifications, in their own language. */
-export function attachPushNotifications(services: Services, translator: Translator) {
-  const { db, events } = services;
+/**
+ * New messages and likes reach subscribed members as web push notifications, in their own language.
+ * server/subscribers.ts delivers these through the outbox.
+ */
+export function pushNotifications(services: Pick<Services, 'db' | 'push' | 'rateLimits'>, translator: Translator) {
+  const { db } = services;
 
   async function people(recipientId: number, actorId: number) {
     const [recipient] = await db.select({ language: users.language }).from(users).where(eq(users.id, recipientId));
@@ -19,7 +23,7 @@ export function attachPushNotifications(services: Services, translator: Translat
   const { likePushPerPair, pushesPerRecipient } = services.rateLimits;
   const overRecipientCap = async (userId: number) => (await pushesPerRecipient.hit(String(userId))) > 0;
 
-  events.on('message.sent', async (e) => {
+  async function newMessage(e: AppEvents['message.sent']) {
     if (await overRecipientCap(e.recipientId)) return;
     const who = await people(e.recipientId, e.senderId);
     if (!who) return;
@@ -29,9 +33,9 @@ export function attachPushNotifications(services: Services, translator: Translat
       body: e.text.length > 120 ? `${e.text.slice(0, 119)}…` : e.text,
       checkUrl: url, openUrl: url, tag: `chat-${e.conversationId}`,
     });
-  });
+  }
 
-  events.on('like.created', async (e) => {
+  async function newLike(e: AppEvents['like.created']) {
     if ((await likePushPerPair.hit(`${e.likerId}:${e.likedId}`)) > 0 || (await overRecipientCap(e.likedId))) return;
     const who = await people(e.likedId, e.likerId);
     if (!who) return;
@@ -41,5 +45,7 @@ export function attachPushNotifications(services: Services, translator: Translat
       body: translator.t(who.lang, e.match ? 'push.new_match_body' : 'push.new_like_body', { name: who.name }),
       checkUrl: url, openUrl: url, tag: 'likes',
     });
-  });
+  }
+
+  return { newMessage, newLike };
 }

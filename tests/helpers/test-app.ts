@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createApp } from '../../server/app.ts';
-import { attachPushNotifications } from '../../server/push/push-notifications.ts';
+import { registerSubscribers } from '../../server/subscribers.ts';
 import { openDatabase, type Database } from '../../server/db/client.ts';
 import { seedDemoSite } from '../../server/db/seed.ts';
 import { loadEnv } from '../../server/env.ts';
@@ -95,7 +95,8 @@ export async function createTestApp(
   const mail = options.smtpUrl ? { mailer: createSmtpMailer(options.smtpUrl), from: env.MAIL_FROM } : outbox ? { mailer: outbox } : undefined;
   const services = createServices({ db: database.db, clock, storage: localStorage(photosDir), logger: createLogger('error'), mail, config: env });
   translator ??= createTranslator();
-  attachPushNotifications(services, await translator);
+  registerSubscribers(services, await translator);
+  const stopOutbox = services.events.start(100);
   const app = createApp({
     services, translator: await translator, env, logger: options.logger ?? createLogger('silent'), outbox,
   });
@@ -104,6 +105,7 @@ export async function createTestApp(
     client: (o) => new TestClient(app, o?.host ?? 'localhost', o?.headers ?? {}, o?.ip),
     close: async () => {
       // Mail and push owed by the last requests finish before their database goes away.
+      stopOutbox();
       await services.events.settle();
       await database.drop();
       rmSync(photosDir, { recursive: true, force: true });

@@ -1,0 +1,22 @@
+import type { Translator } from './i18n/i18n.ts';
+import { publishLiveEvents } from './live/live-events.ts';
+import { pushNotifications } from './push/push-notifications.ts';
+import type { Services } from './services.ts';
+
+/**
+ * Every reaction to a domain event, in one place. Durable subscribers (mail, push) run from the
+ * outbox, exactly once per event unless they fail (then they are retried); their names are stored
+ * with each outbox row, so they never change. Live listeners tell members' open tabs.
+ */
+export function registerSubscribers(services: Services, translator: Translator) {
+  const { events, lifecycle, notifications } = services;
+  const push = pushNotifications(services, translator);
+
+  events.durable('account.created', 'mail.activation', ({ userId }) => lifecycle.sendActivation(userId));
+  events.durable('message.sent', 'mail.new_message', notifications.mailNewMessage);
+  events.durable('message.sent', 'push.new_message', push.newMessage);
+  events.durable('like.created', 'mail.new_like', notifications.mailNewLike);
+  events.durable('like.created', 'push.new_like', push.newLike);
+
+  publishLiveEvents(events, services.live);
+}
