@@ -36,6 +36,7 @@ import { signupRoutes } from './accounts/signup.routes.ts';
 import { pushRoutes } from './push/push.routes.ts';
 import { signupProfileRoutes } from './profiles/signup-profile.routes.ts';
 import { sameOrigin } from './http/origin.ts';
+import { compress } from './http/compress.ts';
 
 export interface AppDeps {
   services: Services;
@@ -80,6 +81,9 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
+  // HTML and JSON leave compressed (brotli or gzip); inside the security headers so they land on the compressed answer.
+  app.use(compress());
+
   app.use(async (c, next) => {
     // A proxy's request id is kept when it looks like one, so log lines of both can be joined.
     const incomingId = c.req.header('x-request-id');
@@ -111,7 +115,7 @@ export function createApp(deps: AppDeps) {
   // sign-in links, so only the operator on this machine may read them (see isOperatorRequest).
   if (deps.outbox && !env.SMTP_URL) app.use('/dev/outbox/*', outboxViewer(deps.outbox, (c) => isOperatorRequest(c, env)));
   if (deps.clientDir) {
-    const serve = serveStatic({ root: relative(process.cwd(), deps.clientDir) || '.' });
+    const serve = serveStatic({ root: relative(process.cwd(), deps.clientDir) || '.', precompressed: true });
     app.use('*', async (c, next) => {
       if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
       if (c.req.path.startsWith('/api/')) return next();
