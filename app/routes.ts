@@ -44,9 +44,12 @@ export default [
   ]),
   layout('layouts/lander.tsx', [
     route('members/:id/landing', 'routes/members-id-landing.tsx', { id: 'members-id-landing' }),
+    route('landers/gallery/:slug?', 'routes/landers-gallery.tsx', { id: 'landers-gallery' }),
   ]),
   layout('layouts/empty.tsx', [
     route('test-checkout/:ref', 'routes/test-checkout.tsx', { id: 'test-checkout' }),
   ]),
+  // A site's short paths (`/{token}`): static routes rank above this one, so real pages always win.
+  route(':token', 'routes/page-token.tsx', { id: 'page-token' }),
   route('*', 'routes/not-found.tsx', { id: 'not-found' }),
 ] satisfies RouteConfig;

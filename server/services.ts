@@ -29,6 +29,9 @@ import { sharedGeo, type Geo } from './infra/geo/index.ts';
 import { createSignupService } from './accounts/signup.service.ts';
 import { createPushService, type VapidKeys } from './push/push.service.ts';
 import { loadEnv, type Env } from './env.ts';
+import { createLandersService } from './landers/landers.service.ts';
+import { createPageTokens, loadPageTokens, type PageTokenTable } from './landers/page-tokens.ts';
+import { join } from 'node:path';
 
 /** Every service, wired once per process (or per test) with its dependencies passed in. */
 export function createServices(deps: {
@@ -50,6 +53,8 @@ export function createServices(deps: {
   /** Memos and version stamps shared by every instance: Redis when configured, else the database. */
   sharedCache?: SharedCache;
   siteCache?: SiteCacheOptions;
+  /** The sites' short paths (`/{token}`); by default content/page-tokens.json. */
+  pageTokens?: PageTokenTable;
 }) {
   const { db, clock, storage } = deps;
   const rateLimitStore = deps.rateLimitStore ?? databaseStore(db);
@@ -72,6 +77,7 @@ export function createServices(deps: {
   const photos = createPhotosService({ db, clock, storage, contactRules });
   const profiles = createProfilesService({ db, clock, contactRules, gallery: photos.gallery });
   const testProvider = createTestProvider({ db, clock });
+  const search = createSearchService({ db, clock, memo: sharedCache });
   return {
     db,
     clock,
@@ -89,7 +95,9 @@ export function createServices(deps: {
     mail,
     lifecycle,
     notifications,
-    search: createSearchService({ db, clock, memo: sharedCache }),
+    search,
+    landers: createLandersService({ search: search.search }),
+    pageTokens: createPageTokens(deps.pageTokens ?? loadPageTokens(join(CONTENT_DIR, 'page-tokens.json'))),
     geo: deps.geo ?? sharedGeo(),
     likes: createLikesService({ db, clock, events, contactRules }),
     chat: createChatService({ db, clock, events, contactRules }),

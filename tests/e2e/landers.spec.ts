@@ -1,0 +1,43 @@
+import type { Locator, Page, TestInfo } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+
+const TRACKING = 'network=partner&sub1=spring';
+
+/** Every portrait a lander shows has loaded (they are the page's substance). */
+async function expectPhotosLoaded(page: Page, selector = '[data-testid="lander-profiles"] img') {
+  const images = page.locator(selector);
+  await expect(images.first()).toBeVisible();
+  for (const img of await images.all()) {
+    await img.scrollIntoViewIfNeeded();
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+}
+
+/**
+ * A call to action leads into sign-up with the campaign's parameters: smartphones get the sign-up page
+ * (its URL keeps them), larger screens the sign-up modal; the first-touch cookie holds them either way.
+ */
+async function expectSignup(page: Page, info: TestInfo, cta: Locator, member = false) {
+  await cta.click();
+  if (info.project.name === 'mobile') {
+    await expect(page).toHaveURL(member ? new RegExp(`/members/\\d+/signup\\?${TRACKING}$`) : new RegExp(`/signup\\?${TRACKING}$`));
+    await expect(page.getByTestId('signup-flow')).toBeVisible();
+  } else {
+    await expect(page.getByTestId('signup-modal')).toBeVisible();
+  }
+  const tracking = (await page.context().cookies()).find((c) => c.name === 'amora.tracking');
+  expect(JSON.parse(Buffer.from(tracking!.value.split('.')[0], 'base64url').toString())).toEqual({ network: 'partner', sub1: 'spring' });
+}
+
+test('gallery: a portrait grid with filters; a portrait signs up in that member’s context', async ({ page, shot }, info) => {
+  await page.goto(`/landers/gallery?${TRACKING}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Fresh faces near you');
+  await expect(page.getByTestId('lander-profile')).toHaveCount(13);
+  await expectPhotosLoaded(page);
+  await shot('lander-gallery');
+  await page.getByRole('link', { name: 'Women', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/landers/gallery/women\\?${TRACKING}$`));
+  await expect(page.getByRole('link', { name: 'Women', exact: true })).toHaveAttribute('aria-current', 'page');
+  await expectSignup(page, info, page.getByTestId('lander-profile').first(), true);
+});
