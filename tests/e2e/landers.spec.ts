@@ -41,3 +41,18 @@ test('gallery: a portrait grid with filters; a portrait signs up in that memberâ
   await expect(page.getByRole('link', { name: 'Women', exact: true })).toHaveAttribute('aria-current', 'page');
   await expectSignup(page, info, page.getByTestId('lander-profile').first(), true);
 });
+
+test('maplanding: members pinned on a dot map drawn from shipped data; the call to action signs up', async ({ page, shot }, info) => {
+  const outside: string[] = [];
+  page.on('request', (r) => { if (!r.url().startsWith(new URL(page.url() || 'http://localhost').origin) && !r.url().startsWith('http://localhost')) outside.push(r.url()); });
+  await page.goto(`/landers/maplanding/nl?${TRACKING}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Whoâ€™s single near you?');
+  await expect(page.locator('img.map-dots')).toHaveAttribute('src', '/landers/maps/nl.svg');
+  await expect.poll(() => page.locator('img.map-dots').evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(0);
+  expect(await page.getByTestId('map-pin').count()).toBeGreaterThan(2);
+  await expectPhotosLoaded(page, '[data-testid="map-pin"] img');
+  await page.waitForTimeout(1200);
+  await shot('lander-maplanding');
+  expect(outside, 'no tile server or other outside request').toEqual([]);
+  await expectSignup(page, info, page.getByTestId('lander-signup'));
+});
