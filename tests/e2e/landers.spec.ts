@@ -11,7 +11,11 @@ async function expectPhotosLoaded(page: Page, selector = '[data-testid="lander-p
     await img.scrollIntoViewIfNeeded();
     await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
   }
-  await page.evaluate(() => window.scrollTo(0, 0));
+  // Back to the first view, also in horizontally scrolling strips.
+  await page.evaluate(() => {
+    document.querySelectorAll('ul').forEach((ul) => { ul.scrollLeft = 0; });
+    window.scrollTo(0, 0);
+  });
 }
 
 /**
@@ -55,4 +59,14 @@ test('maplanding: members pinned on a dot map drawn from shipped data; the call 
   await shot('lander-maplanding');
   expect(outside, 'no tile server or other outside request').toEqual([]);
   await expectSignup(page, info, page.getByTestId('lander-signup'));
+});
+
+test('alonetonight: a night sky, faces to greet and three moods that all lead into sign-up', async ({ page, shot }, info) => {
+  await page.goto(`/landers/alonetonight?${TRACKING}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Alone tonight?');
+  await expect(page.getByTestId('lander-profile')).toHaveCount(10);
+  await expectPhotosLoaded(page);
+  await shot('lander-alonetonight');
+  await expect(page.getByTestId('lander-signup')).toHaveCount(3);
+  await expectSignup(page, info, page.getByRole('link', { name: 'A date this week' }));
 });
