@@ -45,6 +45,7 @@ export default [
   layout('layouts/lander.tsx', [
     route('members/:id/landing', 'routes/members-id-landing.tsx', { id: 'members-id-landing' }),
     route('landers/alonetonight/:slug?', 'routes/landers-alonetonight.tsx', { id: 'landers-alonetonight' }),
+    route('landers/collagelanding/:slug?', 'routes/landers-collagelanding.tsx', { id: 'landers-collagelanding' }),
     route('landers/gallery/:slug?', 'routes/landers-gallery.tsx', { id: 'landers-gallery' }),
     route('landers/maplanding/:slug?', 'routes/landers-maplanding.tsx', { id: 'landers-maplanding' }),
   ]),

@@ -70,3 +70,13 @@ test('alonetonight: a night sky, faces to greet and three moods that all lead in
   await expect(page.getByTestId('lander-signup')).toHaveCount(3);
   await expectSignup(page, info, page.getByRole('link', { name: 'A date this week' }));
 });
+
+test('collagelanding: taped snapshots around an invitation; the call to action signs up', async ({ page, shot }, info) => {
+  await page.goto(`/landers/collagelanding/women?${TRACKING}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Someone here is your type');
+  // Phones show six snapshots, wide screens twelve.
+  await expect(page.getByTestId('lander-profile').filter({ visible: true })).toHaveCount(info.project.name === 'mobile' ? 6 : 12);
+  await expectPhotosLoaded(page, '[data-testid="lander-profile"]:visible img');
+  await shot('lander-collagelanding');
+  await expectSignup(page, info, page.getByTestId('lander-signup'));
+});
