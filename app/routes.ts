@@ -47,6 +47,7 @@ export default [
     route('landers/alonetonight/:slug?', 'routes/landers-alonetonight.tsx', { id: 'landers-alonetonight' }),
     route('landers/collagelanding/:slug?', 'routes/landers-collagelanding.tsx', { id: 'landers-collagelanding' }),
     route('landers/gallery/:slug?', 'routes/landers-gallery.tsx', { id: 'landers-gallery' }),
+    route('landers/iconslanding/:slug?', 'routes/landers-iconslanding.tsx', { id: 'landers-iconslanding' }),
     route('landers/maplanding/:slug?', 'routes/landers-maplanding.tsx', { id: 'landers-maplanding' }),
   ]),
   layout('layouts/empty.tsx', [

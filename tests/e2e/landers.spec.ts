@@ -8,13 +8,14 @@ async function expectPhotosLoaded(page: Page, selector = '[data-testid="lander-p
   const images = page.locator(selector);
   await expect(images.first()).toBeVisible();
   for (const img of await images.all()) {
-    await img.scrollIntoViewIfNeeded();
+    // Scrolled by the page itself: some portraits move for good (an orbit), so they never count as stable.
+    await img.evaluate((el) => el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' }));
     await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
   }
   // Back to the first view, also in horizontally scrolling strips.
   await page.evaluate(() => {
-    document.querySelectorAll('ul').forEach((ul) => { ul.scrollLeft = 0; });
-    window.scrollTo(0, 0);
+    document.querySelectorAll('ul').forEach((ul) => ul.scrollTo({ left: 0, behavior: 'instant' }));
+    window.scrollTo({ top: 0, behavior: 'instant' });
   });
 }
 
@@ -78,5 +79,15 @@ test('collagelanding: taped snapshots around an invitation; the call to action s
   await expect(page.getByTestId('lander-profile').filter({ visible: true })).toHaveCount(info.project.name === 'mobile' ? 6 : 12);
   await expectPhotosLoaded(page, '[data-testid="lander-profile"]:visible img');
   await shot('lander-collagelanding');
+  await expectSignup(page, info, page.getByTestId('lander-signup'));
+});
+
+test('iconslanding: members orbit a heart, icon tiles say what the site does; the call to action signs up', async ({ page, shot }, info) => {
+  await page.goto(`/landers/iconslanding?${TRACKING}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Dating, made simple');
+  await expect(page.getByTestId('lander-profile')).toHaveCount(6);
+  await expectPhotosLoaded(page);
+  await expect(page.locator('.icons-tile')).toHaveCount(6);
+  await shot('lander-iconslanding');
   await expectSignup(page, info, page.getByTestId('lander-signup'));
 });
