@@ -49,6 +49,7 @@ export default [
     route('landers/gallery/:slug?', 'routes/landers-gallery.tsx', { id: 'landers-gallery' }),
     route('landers/iconslanding/:slug?', 'routes/landers-iconslanding.tsx', { id: 'landers-iconslanding' }),
     route('landers/maplanding/:slug?', 'routes/landers-maplanding.tsx', { id: 'landers-maplanding' }),
+    route('landers/socialnetwork/:slug?', 'routes/landers-socialnetwork.tsx', { id: 'landers-socialnetwork' }),
   ]),
   layout('layouts/empty.tsx', [
     route('test-checkout/:ref', 'routes/test-checkout.tsx', { id: 'test-checkout' }),

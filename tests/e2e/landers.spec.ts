@@ -14,7 +14,7 @@ async function expectPhotosLoaded(page: Page, selector = '[data-testid="lander-p
   }
   // Back to the first view, also in horizontally scrolling strips.
   await page.evaluate(() => {
-    document.querySelectorAll('ul').forEach((ul) => ul.scrollTo({ left: 0, behavior: 'instant' }));
+    document.querySelectorAll('ul, nav').forEach((el) => el.scrollTo({ left: 0, behavior: 'instant' }));
     window.scrollTo({ top: 0, behavior: 'instant' });
   });
 }
@@ -90,4 +90,13 @@ test('iconslanding: members orbit a heart, icon tiles say what the site does; th
   await expect(page.locator('.icons-tile')).toHaveCount(6);
   await shot('lander-iconslanding');
   await expectSignup(page, info, page.getByTestId('lander-signup'));
+});
+
+test('socialnetwork: stories, a composer and members’ posts; liking a post signs up in that member’s context', async ({ page, shot }, info) => {
+  await page.goto(`/landers/socialnetwork?${TRACKING}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your new circle');
+  await expect(page.getByTestId('lander-profile')).toHaveCount(3);
+  await expectPhotosLoaded(page, '.social-stories img, [data-testid="lander-profiles"] img');
+  await shot('lander-socialnetwork');
+  await expectSignup(page, info, page.locator('.social-post').first().getByRole('link', { name: 'Like' }), true);
 });
