@@ -100,3 +100,34 @@ test('socialnetwork: stories, a composer and members’ posts; liking a post sig
   await shot('lander-socialnetwork');
   await expectSignup(page, info, page.locator('.social-post').first().getByRole('link', { name: 'Like' }), true);
 });
+
+test('transitionsvideolanding: a reel of members played by CSS alone; the call to action signs up', async ({ page, shot }, info) => {
+  await page.goto(`/landers/transitionsvideolanding?${TRACKING}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Real people. Real chemistry.');
+  await expect(page.getByTestId('lander-profile')).toHaveCount(5);
+  await expectPhotosLoaded(page);
+  // The reel moves: the first scene is on screen now and hands over to the second after four seconds.
+  const opacity = (i: number) => page.locator(`.reel-scene-${i}`).evaluate((el) => Number(getComputedStyle(el).opacity));
+  await expect.poll(() => opacity(0)).toBeGreaterThan(0.9);
+  await page.waitForTimeout(1500);
+  await shot('lander-transitionsvideolanding');
+  await expect.poll(() => opacity(1), { timeout: 8000 }).toBeGreaterThan(0.9);
+  await expectSignup(page, info, page.getByTestId('lander-signup'));
+});
+
+test('video: a member filmed with a camera move and shipped film grain; the clock runs and the button messages them', async ({ page, shot }, info) => {
+  await page.goto(`/landers/video?${TRACKING}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Put a face to the name');
+  await expect(page.getByTestId('lander-profile')).toHaveCount(5);
+  await expectPhotosLoaded(page);
+  const grain = await page.request.get('/landers/film-grain.svg');
+  expect(grain.headers()['content-type']).toContain('image/svg+xml');
+  expect(await grain.text()).toContain('<animate');
+  await expect(page.getByTestId('video-time')).not.toHaveText('0:00 / 0:30', { timeout: 5000 });
+  await shot('lander-video');
+  await page.getByTestId('video-play').click();
+  const paused = await page.getByTestId('video-time').textContent();
+  await page.waitForTimeout(1500);
+  await expect(page.getByTestId('video-time')).toHaveText(paused!);
+  await expectSignup(page, info, page.getByTestId('lander-signup'), true);
+});
