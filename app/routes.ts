@@ -50,6 +50,7 @@ export default [
     route('landers/iconslanding/:slug?', 'routes/landers-iconslanding.tsx', { id: 'landers-iconslanding' }),
     route('landers/maplanding/:slug?', 'routes/landers-maplanding.tsx', { id: 'landers-maplanding' }),
     route('landers/socialnetwork/:slug?', 'routes/landers-socialnetwork.tsx', { id: 'landers-socialnetwork' }),
+    route('landers/tinderswipe', 'routes/landers-tinderswipe.tsx', { id: 'landers-tinderswipe' }),
     route('landers/transitionsvideolanding/:slug?', 'routes/landers-transitionsvideolanding.tsx', { id: 'landers-transitionsvideolanding' }),
     route('landers/video/:slug?', 'routes/landers-video.tsx', { id: 'landers-video' }),
   ]),

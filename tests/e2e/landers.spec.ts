@@ -131,3 +131,30 @@ test('video: a member filmed with a camera move and shipped film grain; the cloc
   await expect(page.getByTestId('video-time')).toHaveText(paused!);
   await expectSignup(page, info, page.getByTestId('lander-signup'), true);
 });
+
+test('tinderswipe: a drag passes on a card, a like is a match that signs up with that member', async ({ page, shot }, info) => {
+  await page.goto(`/landers/tinderswipe?${TRACKING}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Swipe, match, chat');
+  await expectPhotosLoaded(page, '[data-testid="swipe-card"] img');
+  await shot('lander-tinderswipe');
+  const cards = page.getByTestId('swipe-card');
+  const first = await cards.last().locator('img').getAttribute('alt');
+  // Drag the top card to the left: it is passed and the next one comes up.
+  const box = (await cards.last().boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 - 60, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.move(box.x + box.width / 2 - 160, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await expect(cards.last().locator('img')).not.toHaveAttribute('alt', first!);
+  const second = await cards.last().locator('img').getAttribute('alt');
+  await page.getByTestId('swipe-like').click();
+  await expect(page.getByTestId('swipe-match')).toContainText(`You and ${second} could hit it off`);
+  await page.waitForTimeout(400);
+  await shot('lander-tinderswipe-match');
+  await expectSignup(page, info, page.getByTestId('lander-signup'), true);
+});
+
+test('tinderswipe takes no slug', async ({ page }) => {
+  expect((await page.goto('/landers/tinderswipe/women'))?.status()).toBe(404);
+});
