@@ -44,6 +44,8 @@ export default [
   ]),
   layout('layouts/lander.tsx', [
     route('members/:id/landing', 'routes/members-id-landing.tsx', { id: 'members-id-landing' }),
+    route('members/:id/landing2/:slug?', 'routes/members-id-landing2.tsx', { id: 'members-id-landing2' }),
+    route('members/:id/landing3/:slug?', 'routes/members-id-landing3.tsx', { id: 'members-id-landing3' }),
     route('landers/alonetonight/:slug?', 'routes/landers-alonetonight.tsx', { id: 'landers-alonetonight' }),
     route('landers/collagelanding/:slug?', 'routes/landers-collagelanding.tsx', { id: 'landers-collagelanding' }),
     route('landers/gallery/:slug?', 'routes/landers-gallery.tsx', { id: 'landers-gallery' }),

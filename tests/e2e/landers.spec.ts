@@ -158,3 +158,40 @@ test('tinderswipe: a drag passes on a card, a like is a match that signs up with
 test('tinderswipe takes no slug', async ({ page }) => {
   expect((await page.goto('/landers/tinderswipe/women'))?.status()).toBe(404);
 });
+
+/** A demo member's id, as a visitor's search shows them. */
+async function aMemberId(page: Page, index = 0): Promise<number> {
+  const res = await page.request.get('/api/members.php?gender=female', { headers: { 'X-Request-Type': 'client' } });
+  return (await res.json()).profiles.filter((p: { main_image: unknown }) => p.main_image)[index].id;
+}
+
+test('members/{id}/landing2: a chat waiting for the visitor’s first message; an opener signs up with that member', async ({ page, shot }, info) => {
+  const id = await aMemberId(page);
+  await page.goto(`/members/${id}/landing2/spring?${TRACKING}`);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Say hello to');
+  await expect(page.locator('.chat-about blockquote')).not.toBeEmpty();
+  await expectPhotosLoaded(page, '.chat-phone img');
+  await shot('member-landing2');
+  await expectSignup(page, info, page.locator('.chat-opener').first(), true);
+  // On a large screen the modal signs up in this member's context.
+  if (info.project.name !== 'mobile') await expect(page.getByTestId('signup-modal')).toContainText(/Message|message/);
+});
+
+test('members/{id}/landing3: the member in the spotlight; the call to action signs up with them', async ({ page, shot }, info) => {
+  const id = await aMemberId(page, 1);
+  await page.goto(`/members/${id}/landing3?${TRACKING}`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.locator('.spot-traits li, .spot-about').first()).toBeVisible();
+  await expectPhotosLoaded(page, '.spot-main img');
+  await shot('member-landing3');
+  await expectSignup(page, info, page.getByTestId('lander-signup'), true);
+});
+
+test('member landers answer 404 for unknown members and malformed slugs', async ({ page }) => {
+  expect((await page.goto('/members/999999/landing2'))?.status()).toBe(404);
+  expect((await page.goto('/members/abc/landing3'))?.status()).toBe(404);
+  const id = await aMemberId(page);
+  expect((await page.goto(`/members/${id}/landing3/Not.A.Slug`))?.status()).toBe(404);
+  expect((await page.goto('/landers/gallery/Bad_Slug'))?.status()).toBe(404);
+  expect((await page.goto('/landers/nosuchlander'))?.status()).toBe(404);
+});
