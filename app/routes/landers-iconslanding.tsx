@@ -20,10 +20,6 @@ export function meta({ data }: Route.MetaArgs) {
   return data ? [{ title: data.title }] : [];
 }
 
-const FEATURES: [IconName, string][] = [
-  ['zap', 'free'], ['heart', 'match'], ['chat', 'chat'], ['shield', 'safe'], ['pin', 'near'], ['phone', 'mobile'],
-];
-
 const FEATURE_TEXT = {
   free: ['landers.iconslanding.free_title', 'landers.iconslanding.free_text'],
   match: ['landers.iconslanding.match_title', 'landers.iconslanding.match_text'],
@@ -32,6 +28,10 @@ const FEATURE_TEXT = {
   near: ['landers.iconslanding.near_title', 'landers.iconslanding.near_text'],
   mobile: ['landers.iconslanding.mobile_title', 'landers.iconslanding.mobile_text'],
 } as const;
+
+const FEATURES: [IconName, keyof typeof FEATURE_TEXT][] = [
+  ['zap', 'free'], ['heart', 'match'], ['chat', 'chat'], ['shield', 'safe'], ['pin', 'near'], ['phone', 'mobile'],
+];
 
 const STEPS = ['landers.iconslanding.step_profile', 'landers.iconslanding.step_like', 'landers.iconslanding.step_chat'] as const;
 
