@@ -6,6 +6,7 @@ import { orNotFound } from '../http/page-guards.server.ts';
 import { parseLanderSlug, type LanderAudience } from './landers.service.ts';
 import { hasMap, landerMap } from './map.ts';
 import { pageTokenTarget } from './page-tokens.ts';
+import { trackingFrom } from '../accounts/signup.service.ts';
 
 /** Landers are for visitors from campaigns: a signed-in member goes where a member belongs. */
 function visitorsOnly(ctx: RequestContext, memberPage: string) {
@@ -65,5 +66,8 @@ export async function memberLanderPage(ctx: RequestContext, options: { id: strin
 export function pageTokenRedirect(ctx: RequestContext, token: string | undefined, url: URL): never {
   const entry = token ? ctx.services.pageTokens.resolve(ctx.site.domain, token) : null;
   if (!entry) throw data(null, { status: 404 });
-  throw redirect(pageTokenTarget(entry, url.searchParams));
+  const target = pageTokenTarget(entry, url.searchParams);
+  // This response already sets the first-touch cookie: it must hold the token's parameters, not only the URL's.
+  if (ctx.trackingFirstTouch) ctx.tracking = trackingFrom(Object.fromEntries(new URL(target, url).searchParams));
+  throw redirect(target);
 }

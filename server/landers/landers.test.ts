@@ -203,8 +203,14 @@ describe.each(DATABASE_KINDS)('landers on %s', (kind) => {
 
   it('redirect a token to its lander with its tracking; unknown tokens are 404', async () => {
     const url = new URL('http://localhost/nearby?sub2=flyer-a');
-    expect(await thrown(() => pageTokenRedirect(ctx(), 'nearby', url)))
+    const first = ctx({ tracking: { sub2: 'flyer-a' }, trackingFirstTouch: true });
+    expect(await thrown(() => pageTokenRedirect(first, 'nearby', url)))
       .toEqual({ status: 302, location: '/landers/maplanding?sub2=flyer-a&network=flyer&sub1=nearby' });
+    // A first visit keeps the token's parameters (the redirect sets the first-touch cookie); a later one keeps its own.
+    expect(first.tracking).toEqual({ network: 'flyer', sub1: 'nearby', sub2: 'flyer-a' });
+    const returning = ctx({ tracking: { network: 'earlier' }, trackingFirstTouch: false });
+    await thrown(() => pageTokenRedirect(returning, 'nearby', url));
+    expect(returning.tracking).toEqual({ network: 'earlier' });
     expect(await thrown(() => pageTokenRedirect(ctx(), 'dating-faq', new URL('http://localhost/dating-faq'))))
       .toEqual({ status: 302, location: '/pages/faq?network=newsletter&sub1=faq' });
     expect(await thrown(() => pageTokenRedirect(ctx(), 'no-such-token', url))).toEqual({ status: 404, location: null });

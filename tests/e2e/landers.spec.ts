@@ -195,3 +195,34 @@ test('member landers answer 404 for unknown members and malformed slugs', async 
   expect((await page.goto('/landers/gallery/Bad_Slug'))?.status()).toBe(404);
   expect((await page.goto('/landers/nosuchlander'))?.status()).toBe(404);
 });
+
+test('a site’s short path opens its lander or page with its tracking; real pages win, unknown paths are 404', async ({ page }) => {
+  await page.goto('/nearby?sub2=flyer-a');
+  await expect(page).toHaveURL(/\/landers\/maplanding\?sub2=flyer-a&network=flyer&sub1=nearby$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Who’s single near you?');
+  const tracking = (await page.context().cookies()).find((c) => c.name === 'amora.tracking');
+  expect(JSON.parse(Buffer.from(tracking!.value.split('.')[0], 'base64url').toString())).toEqual({ network: 'flyer', sub1: 'nearby', sub2: 'flyer-a' });
+  // The lander's sign-up links carry the token's parameters too.
+  await expect(page.getByTestId('lander-signup')).toHaveAttribute('href', '/signup?sub2=flyer-a&network=flyer&sub1=nearby');
+
+  await page.goto('/dating-faq');
+  await expect(page).toHaveURL(/\/pages\/faq\?network=newsletter&sub1=faq$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+
+  expect((await page.goto('/no-such-token'))?.status()).toBe(404);
+  expect((await page.goto('/pricing'))?.status()).toBe(200);
+  await expect(page).toHaveURL(/\/pricing$/);
+});
+
+test.describe('a visitor from the Netherlands', () => {
+  test.use({ extraHTTPHeaders: { 'x-country-code': 'NL' } });
+
+  test('sees the entry warning on a lander first, and Dutch members first', async ({ page, shot }) => {
+    await page.goto(`/landers/gallery?${TRACKING}`);
+    await expect(page.getByTestId('entry-warning')).toBeVisible();
+    await shot('lander-entry-warning-nl');
+    await page.getByTestId('entry-warning-accept').click();
+    await expect(page.getByTestId('entry-warning')).toBeHidden();
+    await expect(page.locator('.gallery-place').first()).toHaveText(/Noord-Holland|Zuid-Holland|Utrecht|Noord-Brabant|Gelderland|Groningen|Limburg|Overijssel/);
+  });
+});
