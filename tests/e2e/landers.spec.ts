@@ -1,5 +1,5 @@
 import type { Locator, Page, TestInfo } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { acceptEntryWarning, expect, test } from './fixtures.ts';
 
 const TRACKING = 'network=partner&sub1=spring';
 
@@ -225,4 +225,18 @@ test.describe('a visitor from the Netherlands', () => {
     await expect(page.getByTestId('entry-warning')).toBeHidden();
     await expect(page.locator('.gallery-place').first()).toHaveText(/Noord-Holland|Zuid-Holland|Utrecht|Noord-Brabant|Gelderland|Groningen|Limburg|Overijssel/);
   });
+});
+
+test('a signed-in member is sent from a lander to the search and from a member lander to the profile', async ({ page }) => {
+  const id = await aMemberId(page);
+  await page.goto('/login');
+  await acceptEntryWarning(page);
+  await page.locator('#login-email').fill('demo@example.com');
+  await page.locator('#login-password').fill('amora-demo');
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/\/members$/);
+  await page.goto(`/landers/socialnetwork?${TRACKING}`);
+  await expect(page).toHaveURL(/\/members$/);
+  await page.goto(`/members/${id}/landing3`);
+  await expect(page).toHaveURL(new RegExp(`/members/${id}$`));
 });
