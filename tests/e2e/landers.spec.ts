@@ -220,6 +220,7 @@ test.describe('a visitor from the Netherlands', () => {
   test('sees the entry warning on a lander first, and Dutch members first', async ({ page, shot }) => {
     await page.goto(`/landers/gallery?${TRACKING}`);
     await expect(page.getByTestId('entry-warning')).toBeVisible();
+    await page.waitForTimeout(400);
     await shot('lander-entry-warning-nl');
     await page.getByTestId('entry-warning-accept').click();
     await expect(page.getByTestId('entry-warning')).toBeHidden();
