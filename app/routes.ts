@@ -47,9 +47,22 @@ export default [
   ]),
   layout('layouts/lander.tsx', [
     route('members/:id/landing', 'routes/members-id-landing.tsx', { id: 'members-id-landing' }),
+    route('members/:id/landing2/:slug?', 'routes/members-id-landing2.tsx', { id: 'members-id-landing2' }),
+    route('members/:id/landing3/:slug?', 'routes/members-id-landing3.tsx', { id: 'members-id-landing3' }),
+    route('landers/alonetonight/:slug?', 'routes/landers-alonetonight.tsx', { id: 'landers-alonetonight' }),
+    route('landers/collagelanding/:slug?', 'routes/landers-collagelanding.tsx', { id: 'landers-collagelanding' }),
+    route('landers/gallery/:slug?', 'routes/landers-gallery.tsx', { id: 'landers-gallery' }),
+    route('landers/iconslanding/:slug?', 'routes/landers-iconslanding.tsx', { id: 'landers-iconslanding' }),
+    route('landers/maplanding/:slug?', 'routes/landers-maplanding.tsx', { id: 'landers-maplanding' }),
+    route('landers/socialnetwork/:slug?', 'routes/landers-socialnetwork.tsx', { id: 'landers-socialnetwork' }),
+    route('landers/tinderswipe', 'routes/landers-tinderswipe.tsx', { id: 'landers-tinderswipe' }),
+    route('landers/transitionsvideolanding/:slug?', 'routes/landers-transitionsvideolanding.tsx', { id: 'landers-transitionsvideolanding' }),
+    route('landers/video/:slug?', 'routes/landers-video.tsx', { id: 'landers-video' }),
   ]),
   layout('layouts/empty.tsx', [
     route('test-checkout/:ref', 'routes/test-checkout.tsx', { id: 'test-checkout' }),
   ]),
+  // A site's short paths (`/{token}`): static routes rank above this one, so real pages always win.
+  route(':token', 'routes/page-token.tsx', { id: 'page-token' }),
   route('*', 'routes/not-found.tsx', { id: 'not-found' }),
 ] satisfies RouteConfig;

@@ -31,6 +31,9 @@ import { sharedGeo, type Geo } from './infra/geo/index.ts';
 import { createSignupService } from './accounts/signup.service.ts';
 import { createPushService, type VapidKeys } from './push/push.service.ts';
 import { loadEnv, type Env } from './env.ts';
+import { createLandersService } from './landers/landers.service.ts';
+import { createPageTokens, loadPageTokens, type PageTokenTable } from './landers/page-tokens.ts';
+import { join } from 'node:path';
 
 /** Every service, wired once per process (or per test) with its dependencies passed in. */
 export function createServices(deps: {
@@ -54,6 +57,8 @@ export function createServices(deps: {
   siteCache?: SiteCacheOptions;
   /** Events for members' open tabs: Redis pub/sub between instances when configured, else this process. */
   live?: LiveBus;
+  /** The sites' short paths (`/{token}`); by default content/page-tokens.json. */
+  pageTokens?: PageTokenTable;
 }) {
   const { db, clock, storage } = deps;
   const rateLimitStore = deps.rateLimitStore ?? databaseStore(db);
@@ -77,6 +82,7 @@ export function createServices(deps: {
   const profiles = createProfilesService({ db, clock, contactRules, gallery: photos.gallery });
   const testProvider = createTestProvider({ db, clock });
   const likes = createLikesService({ db, clock, events, contactRules });
+  const search = createSearchService({ db, clock, memo: sharedCache });
   return {
     db,
     clock,
@@ -95,7 +101,9 @@ export function createServices(deps: {
     mail,
     lifecycle,
     notifications,
-    search: createSearchService({ db, clock, memo: sharedCache }),
+    search,
+    landers: createLandersService({ search: search.search }),
+    pageTokens: createPageTokens(deps.pageTokens ?? loadPageTokens(join(CONTENT_DIR, 'page-tokens.json'))),
     geo: deps.geo ?? sharedGeo(),
     likes,
     games: createGamesService({ db, clock, likes }),

@@ -31,6 +31,7 @@ export const firstTouchTracking: MiddlewareHandler<AppEnv> = async (c, next) => 
   const stored = await readCookie(cookies, getCookie(c, TRACKING_COOKIE));
   const first = Object.keys(stored).length === 0;
   ctx.tracking = first ? trackingFrom(c.req.query()) : stored;
+  ctx.trackingFirstTouch = first;
   await next();
   // Set after the handler: page responses are built by the page renderer, not by this context.
   if (first && Object.keys(ctx.tracking).length && (c.req.method === 'GET' || c.req.method === 'HEAD')) {

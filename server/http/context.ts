@@ -25,6 +25,8 @@ export interface RequestContext {
   query: Record<string, string>;
   /** First-touch tracking parameters (network, ref, sub1–sub3) of this visitor. */
   tracking?: { network?: string | null; ref?: string | null; sub1?: string | null; sub2?: string | null; sub3?: string | null };
+  /** No tracking cookie came with this request: what `tracking` holds after the handler becomes the visitor's first touch. */
+  trackingFirstTouch?: boolean;
 }
 
 export type AppEnv = {

@@ -1,0 +1,108 @@
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { ProfileSummary } from '#common/api-types.ts';
+import { LanderPhoto, memberSignupHref, signupHref, usePlace } from './shared.tsx';
+import { Icon } from './icons.tsx';
+
+/** How far (px) a card must be dragged to count as a decision. */
+const DECIDE_AT = 90;
+
+/**
+ * A stack of member cards to swipe: right (or the heart) likes, left (or the cross) passes. The first
+ * like is a match that leads into sign-up with that member; after the last card, sign-up is the way on.
+ */
+export function SwipeDeck({ profiles, search }: { profiles: ProfileSummary[]; search: string }) {
+  const { t } = useTranslation();
+  const place = usePlace();
+  const [top, setTop] = useState(0);
+  const [drag, setDrag] = useState(0);
+  const [leaving, setLeaving] = useState<1 | -1 | null>(null);
+  const [match, setMatch] = useState<ProfileSummary | null>(null);
+  const start = useRef<number | null>(null);
+  const [dragging, setDragging] = useState(false);
+
+  const decide = (direction: 1 | -1) => {
+    if (leaving || top >= profiles.length) return;
+    setLeaving(direction);
+    setTimeout(() => {
+      if (direction === 1) setMatch(profiles[top]);
+      setLeaving(null);
+      setDrag(0);
+      setTop((i) => i + 1);
+    }, 260);
+  };
+
+  const onPointerDown = (e: React.PointerEvent) => {
+    start.current = e.clientX;
+    setDragging(true);
+    e.currentTarget.setPointerCapture(e.pointerId);
+  };
+  const onPointerMove = (e: React.PointerEvent) => {
+    if (start.current !== null) setDrag(e.clientX - start.current);
+  };
+  const onPointerUp = () => {
+    start.current = null;
+    setDragging(false);
+    if (Math.abs(drag) >= DECIDE_AT) decide(drag > 0 ? 1 : -1);
+    else setDrag(0);
+  };
+
+  const visible = profiles.slice(top, top + 3);
+  return (
+    <div className="swipe-deck-wrap">
+      <div className="swipe-deck" data-testid="lander-profiles">
+        {visible.length === 0 && (
+          <div className="swipe-empty" data-testid="swipe-empty">
+            <p>{t('landers.tinderswipe.empty')}</p>
+            <Link to={signupHref(search)} className="btn swipe-cta">{t('index.cta_signup')}</Link>
+          </div>
+        )}
+        {[...visible].reverse().map((p) => {
+          const isTop = p.id === visible[0].id;
+          const offset = leaving && isTop ? leaving * 600 : isTop ? drag : 0;
+          const depth = visible.indexOf(p);
+          const style = {
+            transform: isTop ? `translateX(${offset}px) rotate(${offset / 18}deg)` : `translateY(${depth * 10}px) scale(${1 - depth * 0.04})`,
+            transition: dragging && isTop ? 'none' : undefined,
+          };
+          return (
+            <article
+              key={p.id} className="swipe-card" style={style} data-testid="swipe-card" aria-hidden={!isTop}
+              onPointerDown={isTop ? onPointerDown : undefined} onPointerMove={isTop ? onPointerMove : undefined}
+              onPointerUp={isTop ? onPointerUp : undefined} onPointerCancel={isTop ? onPointerUp : undefined}
+            >
+              <LanderPhoto profile={p} eager={depth < 2} alt={p.name} />
+              {isTop && <span className="swipe-stamp swipe-like" style={{ opacity: Math.max(0, offset) / DECIDE_AT }}>{t('landers.tinderswipe.like')}</span>}
+              {isTop && <span className="swipe-stamp swipe-nope" style={{ opacity: Math.max(0, -offset) / DECIDE_AT }}>{t('landers.tinderswipe.nope')}</span>}
+              <div className="swipe-info">
+                <strong>{p.name}, {p.age}</strong>
+                <span><Icon name="pin" size={14} /> {place(p)}</span>
+              </div>
+            </article>
+          );
+        })}
+      </div>
+      <div className="swipe-buttons">
+        <button type="button" className="swipe-btn swipe-btn-nope" onClick={() => decide(-1)} disabled={top >= profiles.length} aria-label={t('landers.tinderswipe.nope')} data-testid="swipe-nope">
+          <Icon name="x" size={30} />
+        </button>
+        <button type="button" className="swipe-btn swipe-btn-like" onClick={() => decide(1)} disabled={top >= profiles.length} aria-label={t('landers.tinderswipe.like')} data-testid="swipe-like">
+          <Icon name="heart" size={30} filled />
+        </button>
+      </div>
+      {match && (
+        <div className="swipe-match" role="dialog" aria-modal="true" aria-labelledby="swipe-match-title" data-testid="swipe-match">
+          <div className="swipe-match-faces">
+            <span className="swipe-you">{t('landers.tinderswipe.you')}</span>
+            <LanderPhoto profile={match} size="thumb" eager alt={match.name} />
+          </div>
+          <h2 id="swipe-match-title">{t('landers.tinderswipe.match_title')}</h2>
+          <p>{t('landers.tinderswipe.match_text', { name: match.name })}</p>
+          <Link to={memberSignupHref(match.id, search)} className="btn btn-lg swipe-cta" data-testid="lander-signup">{t('landers.tinderswipe.match_cta', { name: match.name })}</Link>
+          <button type="button" className="swipe-keep" onClick={() => setMatch(null)}>{t('landers.tinderswipe.keep_swiping')}</button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,12 @@
+import type { Route } from './+types/page-token';
+import { requestContext } from '../context.ts';
+import { pageTokenRedirect } from '#server/landers/lander-pages.server.ts';
+
+/** `/{token}`: redirects to the token's lander or page with its tracking parameters; unknown tokens are 404. */
+export function loader({ context, params, url }: Route.LoaderArgs) {
+  pageTokenRedirect(context.get(requestContext), params.token, url);
+}
+
+export default function PageToken() {
+  return null;
+}
