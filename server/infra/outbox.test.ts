@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database } from '../db/client.ts';
 import { outbox, users } from '../db/schema.ts';
 import { ROOT_DIR } from '../paths.ts';
 import { hourSlot, runOncePerSlot } from '../jobs/schedule.ts';
 import { createEventBus, OUTBOX_LEASE_MS, OUTBOX_MAX_ATTEMPTS } from './events.ts';
-import { createTestApp, DATABASE_KINDS, signUp, testClock, type TestApp } from '../../tests/helpers/test-app.ts';
+import { clonePostgresTemplate, createTestApp, DATABASE_KINDS, signUp, testClock, type TestApp } from '../../tests/helpers/test-app.ts';
 
 const quiet = { error: () => {} };
 
@@ -110,25 +109,14 @@ describe.each(DATABASE_KINDS)('outbox and scheduled jobs on %s', (kind) => {
 describe.skipIf(!inject('pgTemplate'))('outbox: a worker killed mid-drain (postgres)', () => {
   let database: Database;
   let url: string;
-  let name: string;
+  let drop: () => Promise<void>;
   beforeAll(async () => {
-    const info = inject('pgTemplate')!;
-    name = `${info.template}_outbox_${process.pid}`;
-    const admin = new pg.Client({ connectionString: info.baseUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${info.template}`);
-    await admin.end();
-    const u = new URL(info.baseUrl);
-    u.pathname = `/${name}`;
-    url = u.toString();
+    ({ url, drop } = await clonePostgresTemplate());
     database = await openDatabase({ url });
   });
   afterAll(async () => {
     await database.close();
-    const admin = new pg.Client({ connectionString: inject('pgTemplate')!.baseUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await drop();
   });
 
   it('loses nothing and duplicates nothing: another worker takes the row over when its lease ends', async () => {

@@ -1,13 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import pg from 'pg';
-import { inject } from 'vitest';
 import { openDatabase } from '../../server/db/client.ts';
 import { seedDemoSite } from '../../server/db/seed.ts';
 import { systemClock } from '../../server/infra/clock.ts';
 import { ROOT_DIR } from '../../server/paths.ts';
-import type { DatabaseKind } from './test-app.ts';
+import { clonePostgresTemplate, type DatabaseKind } from './test-app.ts';
 
 /** Real server processes for tests that need them (shutdown, several instances). */
 
@@ -22,8 +20,6 @@ export function freePort(): Promise<number> {
   });
 }
 
-let databases = 0;
-
 export interface Prepared { env: Record<string, string>; cleanup(): Promise<void> }
 
 /** A migrated, lightly seeded database the server process starts on. */
@@ -35,26 +31,11 @@ export async function prepareServerDatabase(kind: DatabaseKind, dataDir: string)
     await database.close();
     return { env: {}, cleanup: async () => {} };
   }
-  const info = inject('pgTemplate')!;
-  const name = `${info.template}_proc_${process.pid}_${++databases}_${Date.now() % 100000}`;
-  const admin = new pg.Client({ connectionString: info.baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${info.template}`);
-  await admin.end();
-  const url = new URL(info.baseUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
+  const clone = await clonePostgresTemplate();
+  const database = await openDatabase({ url: clone.url });
   await seedDemoSite(database.db, { photosDir: join(dataDir, 'photos'), clock: systemClock, profileCount: 5 });
   await database.close();
-  return {
-    env: { DATABASE_URL: url.toString(), SEED_DEMO: 'never' },
-    cleanup: async () => {
-      const a = new pg.Client({ connectionString: info.baseUrl });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
-    },
-  };
+  return { env: { DATABASE_URL: clone.url, SEED_DEMO: 'never' }, cleanup: clone.drop };
 }
 
 export function startServer(env: Record<string, string>): { child: ChildProcess; output: () => string; ready: Promise<void>; exited: Promise<number | null> } {

@@ -30,26 +30,35 @@ export async function freshDatabase(kind: DatabaseKind): Promise<Database & { dr
     await database.migrate();
     return { ...database, drop: async () => database.close() };
   }
-  const info = inject('pgTemplate');
-  if (!info) throw new Error('PostgreSQL is not available');
-  const name = `${info.template}_${process.pid}_${++counter}_${Date.now() % 100000}`;
-  const admin = new pg.Client({ connectionString: info.baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${info.template}`);
-  await admin.end();
-  const url = new URL(info.baseUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
+  const clone = await clonePostgresTemplate();
+  const database = await openDatabase({ url: clone.url });
   return {
     ...database,
     drop: async () => {
       await database.close();
-      const a = new pg.Client({ connectionString: info.baseUrl });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
+      await clone.drop();
     },
   };
+}
+
+/** A new PostgreSQL database cloned from the migrated template (milliseconds), and how to drop it. */
+export async function clonePostgresTemplate(): Promise<{ url: string; drop(): Promise<void> }> {
+  const info = inject('pgTemplate');
+  if (!info) throw new Error('PostgreSQL is not available');
+  const name = `${info.template}_${process.pid}_${++counter}_${Date.now() % 100000}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: info.baseUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name} TEMPLATE ${info.template}`);
+  const url = new URL(info.baseUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 /** A clock tests can move. */
