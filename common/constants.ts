@@ -19,6 +19,8 @@ export const SEARCH_COUNT_CAP = 1000;
 /** Fewer matches than this bring similar results (relaxed filters) under the results. */
 export const SIMILAR_RESULTS_THRESHOLD = 12;
 export const FREE_PHOTO_LIMIT = 3;
+/** Spec section 9: a free member writes in at most this many conversations. */
+export const FREE_CONVERSATIONS = 2;
 export const PREMIUM_PHOTO_LIMIT = 25;
 
 export const GENDERS = ['male', 'female'] as const;

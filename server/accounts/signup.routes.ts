@@ -49,7 +49,7 @@ export const signupRoutes = new Hono<AppEnv>()
       try {
         const sent = await ctx.services.chat.send({
           senderId: userId, recipientId: message.profileId, text: message.text, idempotencyKey: `signup-${userId}`,
-          cost: ctx.site.messageCredits, maxLength: ctx.site.messageLength,
+          cost: ctx.site.messageCredits, maxLength: ctx.site.messageLength, freeMessages: ctx.site.freeMessages,
         });
         signupMessage = { status: 'sent', conversation_id: sent.message.conversation_id, credits: sent.credits };
       } catch (error) {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { LiveEvent } from '#common/live.ts';
 import { addCredits } from '../credits/ledger.ts';
-import { creditLedger } from '../db/schema.ts';
+import { creditLedger, users } from '../db/schema.ts';
 import { SAME_TEXT_RECIPIENTS } from './chat.service.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
@@ -83,6 +83,8 @@ describe.each(DATABASE_KINDS)('chat: read receipts, typing and copy-paste spam o
   it(`the same text to more than ${SAME_TEXT_RECIPIENTS} members within an hour is refused and not charged`, async () => {
     const spammer = await signUp(t);
     await give(spammer.user.id, 100);
+    // A paying member: free members write in two conversations at most anyway.
+    await t.database.db.update(users).set({ paidUser: true }).where(eq(users.id, spammer.user.id));
     const text = 'Hey gorgeous, check my profile!';
     const recipients = [];
     for (let i = 0; i <= SAME_TEXT_RECIPIENTS; i++) recipients.push((await signUp(t)).user);

@@ -5,5 +5,6 @@ export async function conversationPageData(ctx: RequestContext, userId: number, 
   const profile = await orNotFound(ctx.services.profiles.detail(userId, profileId));
   const convId = await ctx.services.chat.findWith(userId, profileId);
   const messages = convId ? (await ctx.services.chat.read(userId, convId)).messages : [];
-  return { profile, conversationId: convId, messages, messageCredits: ctx.site.messageCredits, maxLength: ctx.site.messageLength };
+  const freeMessagesLeft = await ctx.services.chat.freeMessagesLeft(userId, ctx.site.freeMessages);
+  return { profile, conversationId: convId, messages, messageCredits: ctx.site.messageCredits, maxLength: ctx.site.messageLength, freeMessagesLeft };
 }

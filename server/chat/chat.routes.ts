@@ -64,7 +64,8 @@ export const chatRoutes = new Hono<AppEnv>()
     if (text.length > ctx.site.messageLength) throw new AppError(400, 'message_too_long', { max: ctx.site.messageLength });
     const result = await ctx.services.chat.send({
       senderId: userId, recipientId, text, idempotencyKey: key, cost: ctx.site.messageCredits, maxLength: ctx.site.messageLength,
+      freeMessages: ctx.site.freeMessages,
     });
     c.status(result.duplicate ? 200 : 201);
-    return c.json({ message: result.message, credits: result.credits });
+    return c.json({ message: result.message, credits: result.credits, free_messages_left: await ctx.services.chat.freeMessagesLeft(userId, ctx.site.freeMessages) });
   });

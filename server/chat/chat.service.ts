@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
 import type { ChatMessage, ChatSummary } from '#common/api-types.ts';
+import { FREE_CONVERSATIONS } from '#common/constants.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { conversationMembers, conversations, messages, photos, profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
@@ -33,6 +34,8 @@ export interface SendInput {
   idempotencyKey: string;
   cost: number;
   maxLength: number;
+  /** The site's free messages for members who have not bought credits yet (0: none). */
+  freeMessages?: number;
 }
 
 /** The same text to this many other members within an hour is refused (copy-paste spam). */
@@ -69,6 +72,23 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
     if (sentTo !== recipientId || found.row.body !== text) throw new AppError(422, 'idempotency_key_reused');
     return found.row;
   }
+
+  /**
+   * Spec section 6 for members who have not bought credits yet: they write in at most
+   * FREE_CONVERSATIONS conversations, and their first `freeMessages` messages cost nothing. Holds the
+   * sender's row, so parallel sends cannot use one free message twice. Returns whether this one is free.
+   */
+  async function useFreeMessage(tx: Tx, senderId: number, convId: number, freeMessages: number): Promise<boolean> {
+    const [sender] = await tx.select({ paid: users.paidUser }).from(users).where(eq(users.id, senderId)).for('update');
+    if (!sender || sender.paid) return false;
+    const written = await tx.selectDistinct({ id: messages.conversationId }).from(messages).where(eq(messages.senderId, senderId));
+    if (!written.some((w) => w.id === convId) && written.length >= FREE_CONVERSATIONS) {
+      throw new AppError(403, 'free_conversation_limit', { count: FREE_CONVERSATIONS });
+    }
+    return (await freeMessagesUsed(tx, senderId)) < freeMessages;
+  }
+
+  const freeMessagesUsed = (q: Db | Tx, senderId: number) => q.$count(messages, and(eq(messages.senderId, senderId), eq(messages.creditsSpent, 0)));
 
   /** One text sent to many members within an hour is spam: the next member it would reach is refused. */
   async function assertNotCopyPasted(senderId: number, recipientId: number, text: string) {
@@ -114,10 +134,11 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
         const result = await db.transaction(async (tx) => {
           const convId = await conversationId(tx, senderId, recipientId);
           const now = clock();
+          const free = await useFreeMessage(tx, senderId, convId, input.freeMessages ?? 0);
           const [row] = await tx.insert(messages)
-            .values({ conversationId: convId, senderId, body: text, creditsSpent: cost, idempotencyKey, createdAt: now })
+            .values({ conversationId: convId, senderId, body: text, creditsSpent: free ? 0 : cost, idempotencyKey, createdAt: now })
             .returning();
-          const credits = await spendCredits(tx, senderId, cost, 'message', String(row.id));
+          const credits = free ? await balance(senderId, tx) : await spendCredits(tx, senderId, cost, 'message', String(row.id));
           if (credits === null) throw new AppError(402, 'insufficient_credits');
           await tx.update(conversations).set({ lastMessageAt: now }).where(eq(conversations.id, convId));
           await tx.update(conversationMembers)
@@ -209,6 +230,13 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
       return { profileId: member.otherId, messages: rows.reverse().map((m) => toMessage(m, userId, both ? other?.lastReadId ?? 0 : null)) };
     },
 
+    /** Free messages a member who has not bought credits yet still has (0 for paying members). */
+    async freeMessagesLeft(userId: number, freeMessages: number): Promise<number> {
+      const [u] = await db.select({ paid: users.paidUser }).from(users).where(eq(users.id, userId));
+      if (!u || u.paid) return 0;
+      return Math.max(0, freeMessages - (await freeMessagesUsed(db, userId)));
+    },
+
     /** Tells the recipient's open tabs that this member is typing to them (nothing is stored). */
     async typing(senderId: number, recipientId: number): Promise<void> {
       if (senderId === recipientId) throw new AppError(400, 'cannot_message_self');
@@ -233,8 +261,8 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
     },
   };
 
-  async function balance(userId: number): Promise<number> {
-    const [u] = await db.select({ credits: users.credits }).from(users).where(eq(users.id, userId));
+  async function balance(userId: number, q: Db | Tx = db): Promise<number> {
+    const [u] = await q.select({ credits: users.credits }).from(users).where(eq(users.id, userId));
     return u?.credits ?? 0;
   }
 }

@@ -39,6 +39,8 @@ export const sites = pgTable('sites', {
   mailName: text().notNull().default(''),
   messageCredits: integer().notNull().default(5),
   signupCredits: integer().notNull().default(0),
+  /** Messages a free member may send without credits (in at most FREE_CONVERSATIONS conversations). */
+  freeMessages: integer().notNull().default(0),
   photoCredits: integer().notNull().default(10),
   giftCredits: integer().notNull().default(20),
   messageLength: integer().notNull().default(1000),

@@ -74,7 +74,10 @@ export async function isSeeded(db: Db): Promise<boolean> {
 }
 
 /** The demo site for localhost: company, settings, regions, bundles, demo profiles and the demo member. */
-export async function seedDemoSite(db: Db, options: { photosDir: string; clock: Clock; profileCount?: number; storage?: PhotoStorage }) {
+/** The demo site lets a new member send this many messages before buying credits. */
+export const DEMO_FREE_MESSAGES = 3;
+
+export async function seedDemoSite(db: Db, options: { photosDir: string; clock: Clock; profileCount?: number; storage?: PhotoStorage; freeMessages?: number }) {
   const { clock, photosDir } = options;
   const count = options.profileCount ?? 300;
   await mkdir(photosDir, { recursive: true });
@@ -90,7 +93,7 @@ export async function seedDemoSite(db: Db, options: { photosDir: string; clock: 
     domain: 'localhost', isDefault: true, companyId: company.id, name: 'Amora', indexTitle: 'Amora – meet, match and chat',
     description: 'Meet new people near you, like them and chat.', niche: 1, countries: COUNTRIES,
     supportEmail: 'support@example.com', supportPhone: '+31 20 123 45 67', mailName: 'Amora', messageCredits: 5,
-    signupCredits: 0, fictionalIcon: '', searchFields: ['gender', 'country', 'age'],
+    signupCredits: 0, freeMessages: options.freeMessages ?? DEMO_FREE_MESSAGES, fictionalIcon: '', searchFields: ['gender', 'country', 'age'],
     visibleProfileFields: ['gender', 'sexuality', 'hair_color', 'eye_color', 'body_type', 'relationship_status', 'tattoos', 'interests'],
   }).returning();
 

@@ -68,13 +68,22 @@ test('sign up, search, like, chat, buy credits and become premium', async ({ pag
   await expect(page.getByTestId('like-button')).toHaveText('Unlike');
   await shot('04-profile-liked');
 
-  // Chat: a new member has no credits, so the message is refused and not sent.
+  // Chat: a new member's first messages are free (3 on the demo site); then a message needs credits,
+  // and one that cannot be paid for is refused and not sent.
   await page.getByTestId('message-button').click();
   await expect(page).toHaveURL(/\/members\/\d+\/chat$/);
-  await page.getByTestId('message-input').fill('Hi! I liked your profile.');
+  await expect(page.getByTestId('message-cost')).toHaveText('This message is free (3 free messages left).');
+  const firstMessages = ['Hi! I liked your profile.', 'How is your week going?', 'Shall we talk more?'];
+  for (const [i, text] of firstMessages.entries()) {
+    await page.getByTestId('message-input').fill(text);
+    await page.getByTestId('send-button').click();
+    await expect(page.getByTestId('message')).toHaveCount(i + 1);
+  }
+  await expect(page.getByTestId('message-cost')).toHaveText('A message costs 5 credits.');
+  await page.getByTestId('message-input').fill('Are you there?');
   await page.getByTestId('send-button').click();
   await expect(page.getByTestId('send-error')).toHaveAttribute('data-code', 'insufficient_credits');
-  await expect(page.getByTestId('message')).toHaveCount(0);
+  await expect(page.getByTestId('message')).toHaveCount(3);
   await shot('05-insufficient-credits');
 
   await page.getByTestId('buy-credits').click();
@@ -99,10 +108,10 @@ test('sign up, search, like, chat, buy credits and become premium', async ({ pag
   await expect(page.getByTestId('payment-completed')).toBeVisible();
 
   await page.goto(`${profileUrl}/chat`);
-  await page.getByTestId('message-input').fill('Hi! I liked your profile.');
+  await page.getByTestId('message-input').fill('Are you there?');
   await page.getByTestId('send-button').click();
-  await expect(page.getByTestId('message')).toHaveCount(1);
-  await expect(page.getByTestId('message').first()).toContainText('Hi! I liked your profile.');
+  await expect(page.getByTestId('message')).toHaveCount(4);
+  await expect(page.getByTestId('message').last()).toContainText('Are you there?');
   await shot('09-message-sent');
 
   // Premium now: the credits item replaces Get Premium; 50 - 5 = 45 credits left.

@@ -91,12 +91,13 @@ export interface TestApp {
 /** The whole API in-process (no port), on a fresh seeded database. */
 export async function createTestApp(
   kind: DatabaseKind,
-  options: { profiles?: number; smtpUrl?: string; env?: Record<string, string>; logger?: Logger; outbox?: boolean } = {},
+  options: { profiles?: number; smtpUrl?: string; env?: Record<string, string>; logger?: Logger; outbox?: boolean; freeMessages?: number } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase(kind);
   const clock = testClock();
   const photosDir = mkdtempSync(join(tmpdir(), 'amora-photos-'));
-  const seeded = await seedDemoSite(database.db, { photosDir, clock, profileCount: options.profiles ?? 30 });
+  // Free messages are off unless a test turns them on: most tests are about what messages cost.
+  const seeded = await seedDemoSite(database.db, { photosDir, clock, profileCount: options.profiles ?? 30, freeMessages: options.freeMessages ?? 0 });
   const env = loadEnv({ NODE_ENV: 'test', ...options.env, ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {}) });
   // With smtpUrl, mail really goes over SMTP (to a test server); with outbox, to the dev outbox (and its
   // viewer); otherwise it stays in memory.

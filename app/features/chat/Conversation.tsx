@@ -51,10 +51,13 @@ export interface ConversationPage {
   messages: ChatMessage[];
   messageCredits: number;
   maxLength: number;
+  /** Messages this member may still send for free (before buying credits). */
+  freeMessagesLeft: number;
 }
 
 export function Conversation({ page }: { page: ConversationPage }) {
   const { profile, messages: initialMessages, messageCredits, maxLength } = page;
+  const [freeLeft, setFreeLeft] = useState(page.freeMessagesLeft);
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const setUser = useSetUser();
@@ -108,13 +111,14 @@ export function Conversation({ page }: { page: ConversationPage }) {
     setSending(true);
     setError(null);
     try {
-      const result = await api<{ message: ChatMessage; credits: number }>('/api/messages.php', {
+      const result = await api<{ message: ChatMessage; credits: number; free_messages_left: number }>('/api/messages.php', {
         method: 'POST', body: { profile_id: profile.id, text: body }, idempotencyKey: keyRef.current,
       });
       keyRef.current = null;
       setText('');
       client.setQueryData<ChatMessage[]>(queryKey, (list) => (list?.some((m) => m.id === result.message.id) ? list : [...(list ?? []), result.message]));
       setUser((u) => ({ ...u, credits: result.credits }));
+      setFreeLeft(result.free_messages_left);
       void client.invalidateQueries({ queryKey: ['chats'] });
     } catch (err) {
       const apiError = err instanceof ApiError ? err : new ApiError(0, 'server_error', t('errors.server_error'));
@@ -158,9 +162,10 @@ export function Conversation({ page }: { page: ConversationPage }) {
       <div className="border-top bg-white p-2">
         <div className="chat-column">
           {error && (
-            <Alert variant={error.code === 'insufficient_credits' ? 'warning' : 'danger'} className="d-flex align-items-center justify-content-between gap-2" data-testid="send-error" data-code={error.code}>
+            <Alert variant={error.code === 'insufficient_credits' || error.code === 'free_conversation_limit' ? 'warning' : 'danger'} className="d-flex align-items-center justify-content-between gap-2" data-testid="send-error" data-code={error.code}>
               <span>{error.message}</span>
               {error.code === 'insufficient_credits' && <Link to="/credits" className="btn btn-secondary btn-sm" data-testid="buy-credits">{t('chat.buy_credits')}</Link>}
+              {error.code === 'free_conversation_limit' && <Link to="/premium" className="btn btn-secondary btn-sm" data-testid="get-premium">{t('nav.get_premium')}</Link>}
             </Alert>
           )}
           <Form onSubmit={send} className="d-flex gap-2">
@@ -171,7 +176,7 @@ export function Conversation({ page }: { page: ConversationPage }) {
             />
             <Button type="submit" disabled={sending || !text.trim()} data-testid="send-button">{t('chat.send')}</Button>
           </Form>
-          <small className="text-muted">{t('chat.cost', { count: messageCredits })}</small>
+          <small className="text-muted" data-testid="message-cost">{freeLeft > 0 ? t('chat.free_left', { count: freeLeft }) : t('chat.cost', { count: messageCredits })}</small>
         </div>
       </div>
     </section>

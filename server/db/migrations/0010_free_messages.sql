@@ -1,0 +1,1 @@
+ALTER TABLE "sites" ADD COLUMN "free_messages" integer DEFAULT 0 NOT NULL;
