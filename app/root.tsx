@@ -7,6 +7,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { languageIso } from '#common/languages.ts';
 import type { Route } from './+types/root';
 import { requestContext } from './context.ts';
+import { usePageBounceLog } from './lib/page-bounce.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { createI18n } from './lib/i18n.ts';
 import { LoadingBar } from './components/LoadingBar.tsx';
@@ -62,6 +63,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App({ loaderData }: Route.ComponentProps) {
   const [i18n] = useState(() => createI18n(loaderData.lang, loaderData.resources));
   const [queryClient] = useState(createQueryClient);
+  usePageBounceLog();
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>

@@ -19,6 +19,7 @@ import type { Logger } from './infra/logger.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { membersRoutes } from './profiles/members.routes.ts';
 import { gamesRoutes } from './games/games.routes.ts';
+import { pageBounceRoutes } from './tracking/page-bounces.ts';
 import type { Services } from './services.ts';
 import { settingsRoutes } from './settings/settings.routes.ts';
 import { photoRoutes } from './profiles/photos.routes.ts';
@@ -180,6 +181,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', signupProfileRoutes);
   api.route('/', membersRoutes);
   api.route('/', gamesRoutes);
+  api.route('/', pageBounceRoutes);
   api.route('/', chatRoutes);
   api.route('/', paymentsRoutes);
   api.route('/', lifecycleRoutes);

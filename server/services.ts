@@ -3,6 +3,7 @@ import type { Clock } from './infra/clock.ts';
 import { createEventBus } from './infra/events.ts';
 import { createMemoryLiveBus, type LiveBus } from './infra/live-bus.ts';
 import { createGamesService } from './games/games.service.ts';
+import { createPageBounces } from './tracking/page-bounces.ts';
 import type { Logger } from './infra/logger.ts';
 import { createContactRules } from './accounts/contact-rules.ts';
 import { createTestProvider } from './infra/payments/test-provider.ts';
@@ -107,6 +108,7 @@ export function createServices(deps: {
     geo: deps.geo ?? sharedGeo(),
     likes,
     games: createGamesService({ db, clock, likes }),
+    pageBounces: createPageBounces({ db, clock }),
     chat: createChatService({ db, clock, events, contactRules, live }),
     testProvider,
     payments: createPaymentsService({

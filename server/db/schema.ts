@@ -373,3 +373,14 @@ export const jobRuns = pgTable('job_runs', {
   slot: text().notNull(),
   startedAt: timestamp({ withTimezone: true }).notNull(),
 }, (t) => [primaryKey({ columns: [t.job, t.slot] })]);
+
+/** Page-bounce log (`?lb` on a landing link): how long a visitor stayed before leaving, per site and path. */
+export const pageBounces = pgTable('page_bounces', {
+  id: bigserial({ mode: 'number' }).primaryKey(),
+  siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
+  path: text().notNull(),
+  seconds: integer().notNull(),
+  network: text(),
+  ref: text(),
+  createdAt: createdAt(),
+}, (t) => [index('page_bounces_site').on(t.siteId, t.createdAt)]);

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { toId } from '#common/input.ts';
@@ -76,4 +77,14 @@ export async function rateLimit(c: C, limiters: RateLimiter | RateLimiter[], key
     const wait = await limiter.hit(key);
     if (wait > 0) throw tooManyRequests(c, wait);
   }
+}
+
+/** Operator endpoints (Authorization: Bearer OPERATOR_TOKEN); without a configured token they do not exist. */
+export function requireOperator(c: C) {
+  const expected = c.get('ctx').env.OPERATOR_TOKEN;
+  if (!expected) throw new AppError(404, 'not_found');
+  const given = c.req.header('authorization')?.replace(/^Bearer\s+/i, '') ?? '';
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  if (a.length !== b.length || !timingSafeEqual(a, b)) throw new AppError(403, 'forbidden');
 }

@@ -14,6 +14,8 @@ export const LIMITS = {
   mail: { limit: 10, windowMs: HOUR },
   /** Token links and one-click unsubscribes, per IP: enough for people, too few for guessing. */
   links: { limit: 60, windowMs: 15 * MINUTE },
+  /** Page-bounce records (`?lb`), per IP. */
+  pageBounces: { limit: 60, windowMs: HOUR },
 
   /** Failed log-ins per (normalised e-mail, client IP): then 429 for that pair. */
   loginPair: { limit: 5, windowMs: 15 * MINUTE },

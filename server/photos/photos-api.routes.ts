@@ -1,9 +1,8 @@
-import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { PHOTO_MAX_BYTES } from '#common/profile.ts';
 import type { AppEnv } from '../http/context.ts';
-import { jsonBody, requireId, requireUserId, type C } from '../http/helpers.ts';
+import { jsonBody, requireId, requireOperator, requireUserId } from '../http/helpers.ts';
 import { AppError } from '../infra/errors.ts';
 import { photoTooLarge } from './photos.service.ts';
 
@@ -12,16 +11,6 @@ export const PHOTO_UPLOAD_PATH = '/api/photos.php';
 
 /** The photo plus the multipart envelope around it. */
 const MAX_UPLOAD_BODY = PHOTO_MAX_BYTES + 64 * 1024;
-
-function requireOperator(c: C) {
-  const expected = c.get('ctx').env.OPERATOR_TOKEN;
-  // Without a configured token the moderation API does not exist.
-  if (!expected) throw new AppError(404, 'not_found');
-  const given = c.req.header('authorization')?.replace(/^Bearer\s+/i, '') ?? '';
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  if (a.length !== b.length || !timingSafeEqual(a, b)) throw new AppError(403, 'forbidden');
-}
 
 export const photosApiRoutes = new Hono<AppEnv>()
   /** The member's own photos with their status, and their upload limit. */

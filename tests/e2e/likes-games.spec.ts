@@ -117,3 +117,22 @@ test('match finder: the questionnaire the first time, then ranked members with t
   await page.getByTestId('match-finder-edit').click();
   await expect(page.locator('#mf-gender')).toHaveValue('male');
 });
+
+test('?lb logs how long a visitor stayed on the page they left; the operator reads it', async ({ page }, info) => {
+  test.skip(info.project.name === 'mobile', 'one viewport is enough for a beacon');
+  await asNewVisitor(page);
+  const operator = { authorization: `Bearer ${process.env.OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789'}` };
+  const visits = async () => ((await (await page.request.get('/api/page-bounce.php', { headers: operator })).json()) as { paths: { path: string; visits: number }[] })
+    .paths.find((p) => p.path === '/pages/faq')?.visits ?? 0;
+  const before = await visits();
+  await page.goto('/pages/faq?lb=1');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // Leaving the page (a full navigation) sends the beacon.
+  await page.goto('/pricing');
+  await expect.poll(visits).toBe(before + 1);
+  // Without lb nothing is logged.
+  await page.goto('/pages/faq');
+  await page.goto('/pricing');
+  await page.waitForTimeout(500);
+  expect(await visits()).toBe(before + 1);
+});
