@@ -136,3 +136,27 @@ test('?lb logs how long a visitor stayed on the page they left; the operator rea
   await page.waitForTimeout(500);
   expect(await visits()).toBe(before + 1);
 });
+
+test('the likes tabs: received (new first, flag cleared on opening the profile), given and matches', async ({ page, browser, shot }, info) => {
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'likes-tabs', info.project.name);
+  const me = await myId(page);
+  const fan = await likeFrom(browser, me, info.project.name);
+  const mutual = await likeFrom(browser, me, info.project.name);
+  expect((await page.request.post('/api/like.php', { data: { profile_id: mutual } })).status()).toBe(200);
+
+  await page.goto('/likes');
+  const list = page.getByTestId('likes-list');
+  await expect(list.getByTestId('profile-card')).toHaveCount(2);
+  await expect(list.locator('.badge', { hasText: 'New' })).toHaveCount(2);
+  await shot('likes-received');
+  await page.goto(`/members/${fan}`);
+  await page.goto('/likes');
+  await expect(list.locator('.badge', { hasText: 'New' })).toHaveCount(1);
+  await page.goto('/likes/given');
+  await expect(list.getByTestId('profile-card')).toHaveCount(1);
+  await expect(list.locator(`a[href="/members/${mutual}"]`)).toBeVisible();
+  await page.goto('/likes/matches');
+  await expect(list.locator(`a[href="/members/${mutual}"]`)).toBeVisible();
+  await expect(list.locator(`a[href="/members/${fan}"]`)).toHaveCount(0);
+});
