@@ -139,7 +139,7 @@ export function createEventBus(deps: { db: Db; clock: Clock; logger: Pick<Logger
 
     /** Runs a drain soon (coalesced). */
     wake() {
-      if (wakeTimer) return;
+      if (wakeTimer || !running) return;
       wakeTimer = setTimeout(() => {
         wakeTimer = undefined;
         track(drain().then(() => undefined, (error: unknown) => logger.error('outbox drain failed:', error)));
@@ -158,6 +158,8 @@ export function createEventBus(deps: { db: Db; clock: Clock; logger: Pick<Logger
       return () => {
         running = false;
         clearInterval(timer);
+        clearTimeout(wakeTimer);
+        wakeTimer = undefined;
       };
     },
 

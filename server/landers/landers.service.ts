@@ -36,14 +36,29 @@ export interface Showcase {
   capped: boolean;
 }
 
-type Search = (viewerId: number | null, input: { gender?: 'male' | 'female'; country?: string; min_age: number; max_age: number }) => Promise<SearchResult>;
+type Search = (viewerId: number | null, input: { gender?: 'male' | 'female'; country?: string; min_age: number; max_age: number; cursor?: string }) => Promise<SearchResult>;
 
 /**
  * Which members a lander shows. Landers go through the member search as a visitor, so they show exactly
  * whom the search shows a visitor: active, not invisible, not deleted accounts; no SQL of their own.
  */
+/** New members without a photo come first in the search: this many pages are looked through for faces. */
+const PAGES_AT_MOST = 6;
+
 export function createLandersService(deps: { search: Search }) {
   const withPhoto = (p: ProfileSummary) => p.main_image !== null;
+  /** Pages through the search (newest first) until `count` members with a photo are found, a few pages at most. */
+  async function withPhotos(input: Parameters<Search>[1], count: number, skip: Set<number>) {
+    const found: ProfileSummary[] = [];
+    let page = await deps.search(null, input);
+    const first = page;
+    for (let n = 1; ; n++) {
+      found.push(...page.profiles.filter((p) => withPhoto(p) && !skip.has(p.id)).slice(0, count - found.length));
+      if (found.length >= count || !page.next_cursor || n >= PAGES_AT_MOST) break;
+      page = await deps.search(null, { ...input, cursor: page.next_cursor });
+    }
+    return { found, first };
+  }
 
   return {
     /**
@@ -52,12 +67,10 @@ export function createLandersService(deps: { search: Search }) {
      */
     async showcase(audience: LanderAudience, count: number): Promise<Showcase> {
       const base = { gender: audience.gender, min_age: MIN_AGE, max_age: MAX_AGE };
-      const first = await deps.search(null, { ...base, country: audience.country });
-      const profiles = first.profiles.filter(withPhoto).slice(0, count);
+      const { found: profiles, first } = await withPhotos({ ...base, country: audience.country }, count, new Set());
       if (profiles.length < count && audience.country) {
-        const seen = new Set(profiles.map((p) => p.id));
-        const more = await deps.search(null, base);
-        profiles.push(...more.profiles.filter((p) => withPhoto(p) && !seen.has(p.id)).slice(0, count - profiles.length));
+        const more = await withPhotos(base, count - profiles.length, new Set(profiles.map((p) => p.id)));
+        profiles.push(...more.found);
       }
       return { profiles, total: first.numResults ?? profiles.length, capped: first.numResults_capped };
     },
