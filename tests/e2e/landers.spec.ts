@@ -159,9 +159,12 @@ test('tinderswipe takes no slug', async ({ page }) => {
   expect((await page.goto('/landers/tinderswipe/women'))?.status()).toBe(404);
 });
 
-/** A demo member's id, as a visitor's search shows them. */
+/**
+ * A demo member's id, as a visitor's search shows them. Other browser tests sign up Dutch members
+ * without a photo or a story; the demo members of another country have both.
+ */
 async function aMemberId(page: Page, index = 0): Promise<number> {
-  const res = await page.request.get('/api/members.php?gender=female', { headers: { 'X-Request-Type': 'client' } });
+  const res = await page.request.get('/api/members.php?gender=female&country=DE', { headers: { 'X-Request-Type': 'client' } });
   return (await res.json()).profiles.filter((p: { main_image: unknown }) => p.main_image)[index].id;
 }
 
@@ -224,7 +227,8 @@ test.describe('a visitor from the Netherlands', () => {
     await shot('lander-entry-warning-nl');
     await page.getByTestId('entry-warning-accept').click();
     await expect(page.getByTestId('entry-warning')).toBeHidden();
-    await expect(page.locator('.gallery-place').first()).toHaveText(/Noord-Holland|Zuid-Holland|Utrecht|Noord-Brabant|Gelderland|Groningen|Limburg|Overijssel/);
+    // A Dutch province, or the country for members (of other tests) who have not given their region.
+    await expect(page.locator('.gallery-place').first()).toHaveText(/(Netherlands|Noord-Holland|Zuid-Holland|Utrecht|Noord-Brabant|Gelderland|Groningen|Limburg|Overijssel|Friesland|Drenthe|Flevoland|Zeeland)$/);
   });
 });
 
