@@ -85,21 +85,46 @@ export interface ApiUser {
   profile: ProfileSummary;
 }
 
+export type ChatMessageKind = 'text' | 'gift' | 'photo';
+
 export interface ChatSummary {
   conversation: { id: number; last_message_at: string | null };
   profile: ProfileSummary;
   num_unread_messages: number;
-  last_message: { text: string; from_me: boolean; created_at: string } | null;
+  last_message: { kind: ChatMessageKind; text: string; from_me: boolean; created_at: string } | null;
+}
+
+export interface Gift {
+  id: number;
+  slug: string;
+  /** The image's path on the site (public/gifts/<slug>.svg). */
+  image: string;
 }
 
 export interface ChatMessage {
   id: number;
   conversation_id: number;
   from_me: boolean;
+  kind: ChatMessageKind;
+  /** Empty for gifts and photos. */
   text: string;
   created_at: string;
+  gift?: Gift;
+  /** A photo in the chat; null once moderation removed it. */
+  photo?: { filename: string; thumb_filename: string; width: number; height: number } | null;
+  /** My messages only: the recipient's word filter hid it, and it cost nothing. */
+  filtered?: boolean;
   /** My messages only, when both members show read receipts: whether the other member has seen it. */
   read?: boolean;
+}
+
+/** What the chat's paid actions cost this member, in credits and (at their top-up bundle's rate) in money. */
+export interface ChatPrices {
+  message: number;
+  gift: number;
+  photo: number;
+  /** The bundle a member short of credits would buy, for the money shown on paid buttons; null when none is sold in their currency. */
+  credit_price: { amount: number; credits: number; currency: string } | null;
 }
 
 export interface CreditPackage {

@@ -76,3 +76,7 @@ export const DISMISS_KEYS = {
   push: 'hide-push-notification-alert',
   disabledNotifications: 'hide-disabled-notifications-alert',
 } as const;
+
+/** The site's niche setting 1–7, in order (spec section 3: niche). */
+export const NICHES = ['default', 'she', 'bdsm', 'bbw', 'gilf', 'milf', 'gay'] as const;
+export type Niche = (typeof NICHES)[number];

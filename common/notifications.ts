@@ -27,6 +27,8 @@ export interface NotificationSettings {
   invisible: boolean;
   /** Read receipts both ways (off: neither shown to others nor seen). */
   read_receipts: boolean;
+  /** Words and phrases whose messages are hidden from this member (and cost their sender nothing). */
+  word_filter: string[];
 }
 
 /** Account deletion (spec: deletion with reasons and alternative offers). */

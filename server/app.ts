@@ -7,7 +7,7 @@ import { secureHeaders, NONCE } from 'hono/secure-headers';
 import { AUTH_COOKIE, MIN_AGE } from '#common/constants.ts';
 import { LOCALE_COOKIE } from '#common/languages.ts';
 import { accountsRoutes, setLocaleCookie } from './accounts/accounts.routes.ts';
-import { chatRoutes } from './chat/chat.routes.ts';
+import { CHAT_PHOTO_PATH, chatRoutes } from './chat/chat.routes.ts';
 import type { Env } from './env.ts';
 import type { AppEnv, RequestContext } from './http/context.ts';
 import { requestBodyLimit } from './http/body-limit.ts';
@@ -165,7 +165,7 @@ export function createApp(deps: AppDeps) {
   });
   app.use(firstTouchTracking);
   // After the context (the 413 speaks the member's language), before anything reads a body.
-  app.use(requestBodyLimit((method, path) => method === 'POST' && path === PHOTO_UPLOAD_PATH));
+  app.use(requestBodyLimit((method, path) => method === 'POST' && (path === PHOTO_UPLOAD_PATH || path === CHAT_PHOTO_PATH)));
 
   const api = new Hono<AppEnv>();
   api.use(async (c, next) => {

@@ -109,7 +109,7 @@ export function createServices(deps: {
     likes,
     games: createGamesService({ db, clock, likes }),
     pageBounces: createPageBounces({ db, clock }),
-    chat: createChatService({ db, clock, events, contactRules, live }),
+    chat: createChatService({ db, clock, events, contactRules, live, storage, presence: sharedCache }),
     testProvider,
     payments: createPaymentsService({
       db, clock, provider: testProvider, testCheckouts: testProvider,

@@ -1,4 +1,5 @@
 import type { Translator } from './i18n/i18n.ts';
+import type { AppEvents } from './infra/events.ts';
 import { publishLiveEvents } from './live/live-events.ts';
 import { pushNotifications } from './push/push-notifications.ts';
 import type { Services } from './services.ts';
@@ -13,8 +14,12 @@ export function registerSubscribers(services: Services, translator: Translator) 
   const push = pushNotifications(services, translator);
 
   events.durable('account.created', 'mail.activation', ({ userId }) => lifecycle.sendActivation(userId));
-  events.durable('message.sent', 'mail.new_message', notifications.mailNewMessage);
-  events.durable('message.sent', 'push.new_message', push.newMessage);
+  // Never while the recipient is looking at the conversation, nor once they have read the message.
+  const unlessSeen = (notify: (e: AppEvents['message.sent']) => Promise<void>) => async (e: AppEvents['message.sent']) => {
+    if (!(await services.chat.seenOrViewing(e))) await notify(e);
+  };
+  events.durable('message.sent', 'mail.new_message', unlessSeen(notifications.mailNewMessage));
+  events.durable('message.sent', 'push.new_message', unlessSeen(push.newMessage));
   events.durable('like.created', 'mail.new_like', notifications.mailNewLike);
   events.durable('like.created', 'push.new_like', push.newLike);
 

@@ -1,15 +1,38 @@
-import { Outlet } from 'react-router';
-import { TopNav } from '../components/TopNav.tsx';
+import { Badge } from 'react-bootstrap';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet } from 'react-router';
+import type { ApiUser } from '#common/api-types.ts';
 import { EntryWarning } from '../components/EntryWarning.tsx';
+import { capBadge } from '../lib/badges.ts';
 import { useUser } from '../lib/user.ts';
 import { useRootData } from '../root.tsx';
 import { usePageTitlePrefix } from '../lib/title.ts';
 import { useLoggedOutRedirect } from './default.tsx';
 import { useMemberActivity } from '../lib/member-activity.ts';
 
-/** Bare: navigation and the conversation; the entry warning only for NL and DE. */
+/** The chat's only bar: the way back to the site, the unread total and the credit balance. */
+function ChatBar({ user, siteName }: { user: ApiUser | null; siteName: string }) {
+  const { t } = useTranslation();
+  return (
+    <nav className="chat-bar d-flex align-items-center gap-3 px-3" aria-label={t('chat.bar')} data-testid="chat-bar">
+      <Link to="/members" className="chat-bar-home text-reset text-decoration-none fw-semibold" data-testid="logo">‹ {siteName}</Link>
+      {user && user.num_unread_messages > 0 && (
+        <Badge pill className="badge-unread" data-testid="unread-badge" title={t('chat.unread_total', { count: user.num_unread_messages })}>
+          {capBadge(user.num_unread_messages)}
+        </Badge>
+      )}
+      {user && (
+        <Link to={user.paid_user ? '/credits/repeat-order' : '/credits'} className="ms-auto btn btn-sm btn-outline-light" data-testid="nav-credits">
+          {t('chat.balance', { count: user.credits })}
+        </Link>
+      )}
+    </nav>
+  );
+}
+
+/** Bare: no top navigation, only the chat bar and the conversation; the entry warning only for NL and DE. */
 export default function ChatLayout() {
-  const { settings, lang } = useRootData();
+  const { settings } = useRootData();
   const user = useUser();
   useLoggedOutRedirect();
   usePageTitlePrefix(user);
@@ -17,7 +40,7 @@ export default function ChatLayout() {
   const warnCountry = settings.geoip_country === 'NL' || settings.geoip_country === 'DE';
   return (
     <>
-      <TopNav user={user} siteName={settings.name} lang={lang} />
+      <ChatBar user={user} siteName={settings.name} />
       <Outlet />
       <EntryWarning enabled={settings.enable_site_entry_popup && warnCountry} signedIn={Boolean(user)} country={settings.geoip_country} countries={settings.countries} />
     </>

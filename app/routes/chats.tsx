@@ -1,9 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import { Outlet, useParams } from 'react-router';
+import { useEffect } from 'react';
+import { Outlet, useNavigate, useParams } from 'react-router';
+import type { ChatSummary } from '#common/api-types.ts';
 import type { Route } from './+types/chats';
 import { requestContext } from '../context.ts';
 import { requireMemberId } from '#server/http/page-guards.server.ts';
 import { ChatList } from '../features/chat/ChatList.tsx';
+import { LAST_CHAT_KEY } from '../features/chat/Conversation.tsx';
 import { toId } from '#common/input.ts';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -12,10 +15,27 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   return { chats: await ctx.services.chat.list(userId) };
 }
 
+/** On wide screens /chats reopens the conversation opened last, if it is still in the list. */
+function useReopenLastChat(active: number | null, chats: ChatSummary[]) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (active !== null || !window.matchMedia('(min-width: 768px)').matches) return;
+    let last: { conversation_id?: unknown } | null;
+    try {
+      last = JSON.parse(localStorage.getItem(LAST_CHAT_KEY) ?? 'null');
+    } catch {
+      return;
+    }
+    const id = last?.conversation_id;
+    if (typeof id === 'number' && chats.some((c) => c.conversation.id === id)) void navigate(`/chats/${id}`, { replace: true });
+  }, [active, chats, navigate]);
+}
+
 export default function Chats({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const params = useParams();
   const active = toId(params.id);
+  useReopenLastChat(active, loaderData.chats);
   return (
     <div className={`chat-layout ${active ? 'has-conversation' : ''}`}>
       <ChatList initial={loaderData.chats} activeConversation={active} />

@@ -9,6 +9,7 @@ import { requireMemberId } from '#server/http/page-guards.server.ts';
 import { api, ApiError } from '../lib/api.ts';
 import { AccountSettings } from '../features/settings/AccountSettings.tsx';
 import { PushSettings } from '../features/push/PushSettings.tsx';
+import { WordFilter } from '../features/settings/WordFilter.tsx';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
@@ -113,6 +114,8 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
           />
         </Card.Body>
       </Card>
+
+      <WordFilter words={settings.word_filter} onSaved={setSettings} />
 
       <AccountSettings email={loaderData.email} />
       <p className="text-end"><Link to="/delete-account" className="link-danger" data-testid="delete-account-link">{t('notifications.account.delete_link')}</Link></p>

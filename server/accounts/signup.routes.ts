@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { messageSchema, signupSchema } from '#common/schemas.ts';
 import { AppError, authenticationRequired, isAppError } from '../infra/errors.ts';
+import { chatPricesFor } from '../chat/chat-prices.server.ts';
 import type { AppEnv } from '../http/context.ts';
 import { jsonBody, parse, requireId, rateLimit } from '../http/helpers.ts';
 import { setSessionCookie } from './accounts.routes.ts';
@@ -48,8 +49,8 @@ export const signupRoutes = new Hono<AppEnv>()
     if (message) {
       try {
         const sent = await ctx.services.chat.send({
-          senderId: userId, recipientId: message.profileId, text: message.text, idempotencyKey: `signup-${userId}`,
-          cost: ctx.site.messageCredits, maxLength: ctx.site.messageLength, freeMessages: ctx.site.freeMessages,
+          senderId: userId, recipientId: message.profileId, content: { kind: 'text', text: message.text }, idempotencyKey: `signup-${userId}`,
+          cost: (await chatPricesFor(ctx)).message, maxLength: ctx.site.messageLength, freeMessages: ctx.site.freeMessages,
         });
         signupMessage = { status: 'sent', conversation_id: sent.message.conversation_id, credits: sent.credits };
       } catch (error) {

@@ -1,8 +1,16 @@
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { giftSchema } from '#common/chat.ts';
 import { messageSchema } from '#common/schemas.ts';
 import type { AppEnv } from '../http/context.ts';
 import { idempotencyKey, jsonBody, parse, rateLimit, requireId, requireUserId } from '../http/helpers.ts';
 import { AppError } from '../infra/errors.ts';
+import { MAX_UPLOAD_BODY, photoUpload } from '../photos/photos-api.routes.ts';
+import { photoTooLarge } from '../photos/photos.service.ts';
+import { chatPricesFor } from './chat-prices.server.ts';
+
+/** Chat photos have their own body limit (the upload's) instead of the JSON one. */
+export const CHAT_PHOTO_PATH = '/api/chat-photo.php';
 
 export const chatRoutes = new Hono<AppEnv>()
   /** Body {profile_id}: "I am typing to this member", passed on live to their open tabs. */
@@ -20,14 +28,80 @@ export const chatRoutes = new Hono<AppEnv>()
     return c.json({ chats: await ctx.services.chat.list(requireUserId(c)) });
   })
 
-  /** Body {conversation: id}. */
+  /** Body {conversation: id} (or {conversation: {id}}), or {profile_id}: every conversation with that profile. */
   .delete('/chat.php', async (c) => {
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
     const body = await jsonBody(c);
+    if (body.profile_id !== undefined) {
+      const removed = await ctx.services.chat.removeWith(userId, requireId(body.profile_id, 'profile_id'));
+      return c.json({ ok: true, conversations: removed });
+    }
     const raw = body.conversation;
     const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : raw;
-    await ctx.services.chat.remove(userId, requireId(id, 'conversation'));
+    const convId = requireId(id, 'conversation');
+    await ctx.services.chat.remove(userId, convId);
+    return c.json({ ok: true, conversations: [convId] });
+  })
+
+  /** The gift catalogue with what a gift and the other paid actions cost this member. */
+  .get('/gifts.php', async (c) => {
+    const ctx = c.get('ctx');
+    requireUserId(c);
+    return c.json({ gifts: await ctx.services.chat.gifts(), prices: await chatPricesFor(ctx) });
+  })
+
+  /** {profile_id, gift_id} with an Idempotency-Key header: sends a gift and charges gift_credits once. */
+  .post('/gift.php', async (c) => {
+    const ctx = c.get('ctx');
+    const userId = requireUserId(c);
+    const key = idempotencyKey(c);
+    await rateLimit(c, [ctx.services.rateLimits.messagesPerMinute, ctx.services.rateLimits.messagesPerHour], String(userId));
+    const body = await jsonBody(c);
+    const { gift_id: giftId } = parse(giftSchema, body);
+    const recipientId = requireId(body.profile_id, 'profile_id');
+    const result = await ctx.services.chat.send({
+      senderId: userId, recipientId, content: { kind: 'gift', giftId }, idempotencyKey: key, cost: (await chatPricesFor(ctx)).gift, maxLength: ctx.site.messageLength,
+    });
+    c.status(result.duplicate ? 200 : 201);
+    return c.json({ message: result.message, credits: result.credits });
+  })
+
+  /** multipart/form-data `photo` and `profile_id`, with an Idempotency-Key header: sends a photo and charges photo_credits once. */
+  .post(
+    '/chat-photo.php',
+    async (c, next) => {
+      requireUserId(c);
+      if (Number(c.req.header('content-length') ?? 0) > MAX_UPLOAD_BODY) throw photoTooLarge();
+      await next();
+    },
+    bodyLimit({ maxSize: MAX_UPLOAD_BODY, onError: () => { throw photoTooLarge(); } }),
+    async (c) => {
+      const ctx = c.get('ctx');
+      const userId = requireUserId(c);
+      const key = idempotencyKey(c);
+      await rateLimit(c, [ctx.services.rateLimits.messagesPerMinute, ctx.services.rateLimits.messagesPerHour], String(userId));
+      const { file, fields } = await photoUpload(c);
+      const recipientId = requireId(fields.profile_id, 'profile_id');
+      const result = await ctx.services.chat.send({
+        senderId: userId, recipientId, content: { kind: 'photo', photo: file }, idempotencyKey: key, cost: (await chatPricesFor(ctx)).photo,
+        maxLength: ctx.site.messageLength,
+      });
+      c.status(result.duplicate ? 200 : 201);
+      return c.json({ message: result.message, credits: result.credits });
+    },
+  )
+
+  /**
+   * Body {conversation: id | null}: the conversation this member is looking at now (null: none). While
+   * it is on screen, its new messages send no push or e-mail. Tabs repeat it while visible; it lapses by itself.
+   */
+  .post('/viewing.php', async (c) => {
+    const ctx = c.get('ctx');
+    const userId = requireUserId(c);
+    const body = await jsonBody(c);
+    const convId = body.conversation === null ? null : requireId(body.conversation, 'conversation');
+    await ctx.services.chat.setViewing(userId, convId);
     return c.json({ ok: true });
   })
 
@@ -49,7 +123,7 @@ export const chatRoutes = new Hono<AppEnv>()
       convId = requireId(c.req.query('conversation'), 'conversation');
     }
     const result = await ctx.services.chat.read(userId, convId, after);
-    return c.json({ conversation: { id: convId }, profile_id: result.profileId, messages: result.messages });
+    return c.json({ conversation: { id: convId }, profile_id: result.profileId, messages: result.messages, truncated: result.truncated });
   })
 
   /** {profile_id, text} with an Idempotency-Key header: sends and charges message_credits once. */
@@ -63,8 +137,8 @@ export const chatRoutes = new Hono<AppEnv>()
     const recipientId = requireId(body.profile_id, 'profile_id');
     if (text.length > ctx.site.messageLength) throw new AppError(400, 'message_too_long', { max: ctx.site.messageLength });
     const result = await ctx.services.chat.send({
-      senderId: userId, recipientId, text, idempotencyKey: key, cost: ctx.site.messageCredits, maxLength: ctx.site.messageLength,
-      freeMessages: ctx.site.freeMessages,
+      senderId: userId, recipientId, content: { kind: 'text', text }, idempotencyKey: key, cost: (await chatPricesFor(ctx)).message,
+      maxLength: ctx.site.messageLength, freeMessages: ctx.site.freeMessages,
     });
     c.status(result.duplicate ? 200 : 201);
     return c.json({ message: result.message, credits: result.credits, free_messages_left: await ctx.services.chat.freeMessagesLeft(userId, ctx.site.freeMessages) });

@@ -1,8 +1,13 @@
-import { and, desc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
-import type { ChatMessage, ChatSummary } from '#common/api-types.ts';
+import { randomBytes } from 'node:crypto';
+import { and, asc, desc, eq, gt, inArray, ne, or, sql } from 'drizzle-orm';
+import type { ChatMessage, ChatSummary, Gift } from '#common/api-types.ts';
+import { CHAT_HISTORY_LIMIT, matchesWordFilter } from '#common/chat.ts';
 import { FREE_CONVERSATIONS } from '#common/constants.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { conversationMembers, conversations, messages, photos, profiles, users } from '../db/schema.ts';
+import { chatPhotos, conversationMembers, conversations, gifts, messages, photos, profiles, users } from '../db/schema.ts';
+import type { PhotoStorage } from '../infra/storage.ts';
+import type { SharedCache } from '../infra/shared-cache.ts';
+import { processPhoto } from '../photos/photos.service.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import type { EventBus } from '../infra/events.ts';
@@ -12,56 +17,106 @@ import { spendCredits } from '../credits/ledger.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 
-const MESSAGES_PAGE = 200;
+
+type MessageRow = typeof messages.$inferSelect;
+type ChatPhotoRow = typeof chatPhotos.$inferSelect;
+
+export const giftImage = (slug: string) => `/gifts/${slug}.svg`;
+const toGift = (row: { id: number; slug: string }): Gift => ({ id: row.id, slug: row.slug, image: giftImage(row.slug) });
+
+/** What a message row needs to be shown: its gift and photo, looked up once per page of messages. */
+interface Attachments {
+  gifts: Map<number, { id: number; slug: string }>;
+  photos: Map<number, ChatPhotoRow>;
+}
 
 /** `readUpTo`: the other member's last read message when both show read receipts, else null. */
-function toMessage(row: typeof messages.$inferSelect, viewerId: number, readUpTo: number | null = null): ChatMessage {
+function toMessage(row: MessageRow, viewerId: number, attachments: Attachments, readUpTo: number | null = null): ChatMessage {
   const fromMe = row.senderId === viewerId;
+  const gift = row.giftId ? attachments.gifts.get(row.giftId) : undefined;
+  const photo = row.chatPhotoId ? attachments.photos.get(row.chatPhotoId) : undefined;
   return {
     id: row.id,
     conversation_id: row.conversationId,
     from_me: fromMe,
+    kind: row.kind,
     text: row.body,
     created_at: row.createdAt.toISOString(),
+    ...(gift ? { gift: toGift(gift) } : {}),
+    ...(row.kind === 'photo'
+      ? { photo: photo && photo.status !== 'rejected' ? { filename: photo.filename, thumb_filename: photo.thumbFilename, width: photo.width, height: photo.height } : null }
+      : {}),
+    ...(fromMe && row.filtered ? { filtered: true } : {}),
     ...(fromMe && readUpTo !== null ? { read: row.id <= readUpTo } : {}),
   };
 }
 
+/** What is sent: a text, a gift from the catalogue, or a photo (its uploaded bytes). */
+export type MessageContent = { kind: 'text'; text: string } | { kind: 'gift'; giftId: number } | { kind: 'photo'; photo: Buffer };
+
 export interface SendInput {
   senderId: number;
   recipientId: number;
-  text: string;
   idempotencyKey: string;
+  /** Credits this message costs its sender (chatCosts of common/chat.ts). */
   cost: number;
-  maxLength: number;
-  /** The site's free messages for members who have not bought credits yet (0: none). */
+  /** The site's free messages for members who have not bought credits yet (0: none); texts only. */
   freeMessages?: number;
 }
+
+const LEDGER_REASON = { text: 'message', gift: 'gift', photo: 'chat_photo' } as const;
 
 /** The same text to this many other members within an hour is refused (copy-paste spam). */
 export const SAME_TEXT_RECIPIENTS = 5;
 const SAME_TEXT_WINDOW_MS = 3_600_000;
 
-export function createChatService(deps: { db: Db; clock: Clock; events: EventBus; contactRules: ContactRules; live: LiveBus }) {
-  const { db, clock } = deps;
+/** How long a "looking at this conversation" report lasts; open tabs repeat it more often than this. */
+export const VIEWING_TTL_MS = 45_000;
 
-  async function conversationId(tx: Tx | Db, a: number, b: number): Promise<number> {
+export function createChatService(deps: {
+  db: Db; clock: Clock; events: EventBus; contactRules: ContactRules; live: LiveBus; storage: PhotoStorage;
+  /** Shared by every instance: which conversation each member is looking at. */
+  presence: SharedCache;
+}) {
+  const { db, clock, storage } = deps;
+
+  async function attachmentsOf(rows: MessageRow[]): Promise<Attachments> {
+    const giftIds = [...new Set(rows.flatMap((r) => (r.giftId ? [r.giftId] : [])))];
+    const photoIds = [...new Set(rows.flatMap((r) => (r.chatPhotoId ? [r.chatPhotoId] : [])))];
+    const [giftRows, photoRows] = await Promise.all([
+      giftIds.length ? db.select({ id: gifts.id, slug: gifts.slug }).from(gifts).where(inArray(gifts.id, giftIds)) : [],
+      photoIds.length ? db.select().from(chatPhotos).where(inArray(chatPhotos.id, photoIds)) : [],
+    ]);
+    return { gifts: new Map(giftRows.map((g) => [g.id, g])), photos: new Map(photoRows.map((p) => [p.id, p])) };
+  }
+
+  async function messageOut(row: MessageRow, viewerId: number): Promise<ChatMessage> {
+    return toMessage(row, viewerId, await attachmentsOf([row]));
+  }
+
+  /** The pair's conversation, created if need be; a new one stays out of `hiddenFor`'s list (a filtered first message). */
+  async function conversationId(tx: Tx | Db, a: number, b: number, hiddenFor: number | null = null): Promise<number> {
     const [low, high] = a < b ? [a, b] : [b, a];
     await tx.insert(conversations).values({ userLow: low, userHigh: high, createdAt: clock() }).onConflictDoNothing();
     const [conv] = await tx.select({ id: conversations.id }).from(conversations)
       .where(and(eq(conversations.userLow, low), eq(conversations.userHigh, high)));
     await tx.insert(conversationMembers).values([
-      { conversationId: conv.id, userId: low },
-      { conversationId: conv.id, userId: high },
+      { conversationId: conv.id, userId: low, hidden: hiddenFor === low },
+      { conversationId: conv.id, userId: high, hidden: hiddenFor === high },
     ]).onConflictDoNothing();
     return conv.id;
   }
 
+  const sameContent = (row: MessageRow, content: MessageContent) =>
+    row.kind === content.kind
+    && (content.kind !== 'text' || row.body === content.text.trim())
+    && (content.kind !== 'gift' || row.giftId === content.giftId);
+
   /**
    * The message this key already sent, if any. A retry must be the same request: the same key with
-   * another recipient or text is refused rather than answered with the first message.
+   * another recipient or content is refused rather than answered with the first message.
    */
-  async function existingSend(senderId: number, key: string, recipientId: number, text: string) {
+  async function existingSend(senderId: number, key: string, recipientId: number, content: MessageContent) {
     const [found] = await db
       .select({ row: messages, low: conversations.userLow, high: conversations.userHigh })
       .from(messages)
@@ -69,7 +124,7 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
       .where(and(eq(messages.senderId, senderId), eq(messages.idempotencyKey, key)));
     if (!found) return undefined;
     const sentTo = found.low === senderId ? found.high : found.low;
-    if (sentTo !== recipientId || found.row.body !== text) throw new AppError(422, 'idempotency_key_reused');
+    if (sentTo !== recipientId || !sameContent(found.row, content)) throw new AppError(422, 'idempotency_key_reused');
     return found.row;
   }
 
@@ -88,7 +143,28 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
     return (await freeMessagesUsed(tx, senderId)) < freeMessages;
   }
 
-  const freeMessagesUsed = (q: Db | Tx, senderId: number) => q.$count(messages, and(eq(messages.senderId, senderId), eq(messages.creditsSpent, 0)));
+  const freeMessagesUsed = (q: Db | Tx, senderId: number) =>
+    q.$count(messages, and(eq(messages.senderId, senderId), eq(messages.kind, 'text'), eq(messages.creditsSpent, 0), eq(messages.filtered, false)));
+
+  /** The recipient's word filter hides this text from them. */
+  async function filteredFor(recipientId: number, text: string): Promise<boolean> {
+    const [row] = await db.select({ words: users.wordFilter }).from(users).where(eq(users.id, recipientId));
+    return matchesWordFilter(text, row?.words ?? []);
+  }
+
+  /** Stores a chat photo's files (metadata stripped, re-encoded) before the transaction that sends it. */
+  async function storePhoto(input: Buffer) {
+    const processed = await processPhoto(input);
+    const base = randomBytes(12).toString('base64url');
+    const names = { filename: `${base}.webp`, thumbFilename: `${base}_t.webp` };
+    await storage.put(names.filename, processed.original, 'image/webp');
+    await storage.put(names.thumbFilename, processed.thumb, 'image/webp');
+    return { ...names, width: processed.width, height: processed.height };
+  }
+  const removeFiles = async (names: { filename: string; thumbFilename: string }) => {
+    await storage.delete(names.filename).catch(() => undefined);
+    await storage.delete(names.thumbFilename).catch(() => undefined);
+  };
 
   /** One text sent to many members within an hour is spam: the next member it would reach is refused. */
   async function assertNotCopyPasted(senderId: number, recipientId: number, text: string) {
@@ -114,53 +190,108 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
 
   return {
     /**
-     * Sends a message and charges its credits in one transaction. The client retries up to 5 times,
-     * so the idempotency key makes a retried send return the first result without charging again.
+     * Sends a text, a gift or a photo and charges its credits in one transaction with its ledger row.
+     * The client retries up to 5 times, so the idempotency key makes a retried send return the first
+     * result without charging again. A text the recipient's word filter matches is stored for the
+     * sender only, costs nothing and notifies no one.
      */
-    async send(input: SendInput): Promise<{ message: ChatMessage; credits: number; duplicate: boolean }> {
-      const { senderId, recipientId, idempotencyKey, cost } = input;
-      const text = input.text.trim();
-      const previous = await existingSend(senderId, idempotencyKey, recipientId, text);
-      if (previous) return { message: toMessage(previous, senderId), credits: await balance(senderId), duplicate: true };
-      if (!text) throw new AppError(400, 'message_empty');
+    async send(input: SendInput & { content: MessageContent; maxLength: number }): Promise<{ message: ChatMessage; credits: number; duplicate: boolean }> {
+      const { senderId, recipientId, idempotencyKey, content } = input;
+      const previous = await existingSend(senderId, idempotencyKey, recipientId, content);
+      if (previous) return { message: await messageOut(previous, senderId), credits: await balance(senderId), duplicate: true };
+      const text = content.kind === 'text' ? content.text.trim() : '';
+      if (content.kind === 'text' && !text) throw new AppError(400, 'message_empty');
       if (text.length > input.maxLength) throw new AppError(400, 'message_too_long', { max: input.maxLength });
       if (senderId === recipientId) throw new AppError(400, 'cannot_message_self');
       const [recipient] = await db.select({ status: users.status, profileStatus: profiles.status }).from(users)
         .innerJoin(profiles, eq(profiles.userId, users.id)).where(eq(users.id, recipientId));
       if (!recipient || recipient.status === 'deleted' || recipient.profileStatus === 'disabled') throw notFound();
       await deps.contactRules.assertCanMessage(senderId, recipientId);
-      await assertNotCopyPasted(senderId, recipientId, text);
+      if (content.kind === 'text') await assertNotCopyPasted(senderId, recipientId, text);
+      if (content.kind === 'gift') {
+        const [gift] = await db.select({ id: gifts.id }).from(gifts).where(and(eq(gifts.id, content.giftId), eq(gifts.active, true)));
+        if (!gift) throw new AppError(404, 'gift_not_found');
+      }
+      const filtered = content.kind === 'text' && (await filteredFor(recipientId, text));
+      const photo = content.kind === 'photo' ? await storePhoto(content.photo) : null;
       try {
         const result = await db.transaction(async (tx) => {
-          const convId = await conversationId(tx, senderId, recipientId);
+          const convId = await conversationId(tx, senderId, recipientId, filtered ? recipientId : null);
           const now = clock();
-          const free = await useFreeMessage(tx, senderId, convId, input.freeMessages ?? 0);
-          const [row] = await tx.insert(messages)
-            .values({ conversationId: convId, senderId, body: text, creditsSpent: free ? 0 : cost, idempotencyKey, createdAt: now })
-            .returning();
-          const credits = free ? await balance(senderId, tx) : await spendCredits(tx, senderId, cost, 'message', String(row.id));
-          if (credits === null) throw new AppError(402, 'insufficient_credits');
+          const free = content.kind === 'text' && (await useFreeMessage(tx, senderId, convId, input.freeMessages ?? 0));
+          const cost = free || filtered ? 0 : input.cost;
+          const [photoRow] = photo
+            ? await tx.insert(chatPhotos).values({ conversationId: convId, senderId, ...photo, createdAt: now }).returning()
+            : [];
+          const [row] = await tx.insert(messages).values({
+            conversationId: convId, senderId, kind: content.kind, body: text, giftId: content.kind === 'gift' ? content.giftId : null,
+            chatPhotoId: photoRow?.id ?? null, filtered, creditsSpent: cost, idempotencyKey, createdAt: now,
+          }).returning();
+          const credits = cost === 0 ? await balance(senderId, tx) : await spendCredits(tx, senderId, cost, LEDGER_REASON[content.kind], String(row.id));
+          if (credits === null) throw new AppError(402, 'insufficient_credits', { needed: cost });
           await tx.update(conversations).set({ lastMessageAt: now }).where(eq(conversations.id, convId));
-          await tx.update(conversationMembers)
-            .set({ unreadCount: sql`${conversationMembers.unreadCount} + 1`, hidden: false })
-            .where(and(eq(conversationMembers.conversationId, convId), eq(conversationMembers.userId, recipientId)));
           await tx.update(conversationMembers).set({ hidden: false })
             .where(and(eq(conversationMembers.conversationId, convId), eq(conversationMembers.userId, senderId)));
-          await deps.events.record(tx, 'message.sent', { messageId: row.id, conversationId: convId, senderId, recipientId, text });
-          return { message: toMessage(row, senderId), credits, duplicate: false };
+          if (!filtered) {
+            await tx.update(conversationMembers)
+              .set({ unreadCount: sql`${conversationMembers.unreadCount} + 1`, hidden: false })
+              .where(and(eq(conversationMembers.conversationId, convId), eq(conversationMembers.userId, recipientId)));
+            await deps.events.record(tx, 'message.sent', { messageId: row.id, conversationId: convId, senderId, recipientId, kind: content.kind, text });
+          }
+          return { row, credits };
         });
-        deps.events.emit('message.sent', {
-          messageId: result.message.id, conversationId: result.message.conversation_id, senderId, recipientId, text,
-        });
-        return result;
+        const message = await messageOut(result.row, senderId);
+        if (!filtered) {
+          deps.events.emit('message.sent', { messageId: message.id, conversationId: message.conversation_id, senderId, recipientId, kind: content.kind, text });
+        } else {
+          // The sender's other tabs show it too; the recipient learns nothing.
+          await deps.live.publish(senderId, { type: 'message', conversation_id: message.conversation_id, profile_id: recipientId });
+        }
+        return { message, credits: result.credits, duplicate: false };
       } catch (error) {
+        if (photo) await removeFiles(photo);
         // The same key sent twice at once: the unique index let one through; answer with that one.
         if (isUniqueViolation(error)) {
-          const first = await existingSend(senderId, idempotencyKey, recipientId, text);
-          if (first) return { message: toMessage(first, senderId), credits: await balance(senderId), duplicate: true };
+          const first = await existingSend(senderId, idempotencyKey, recipientId, content);
+          if (first) return { message: await messageOut(first, senderId), credits: await balance(senderId), duplicate: true };
         }
         throw error;
       }
+    },
+
+    /** The gift catalogue, in its order. */
+    async gifts(): Promise<Gift[]> {
+      const rows = await db.select({ id: gifts.id, slug: gifts.slug }).from(gifts).where(eq(gifts.active, true)).orderBy(asc(gifts.sort), asc(gifts.id));
+      return rows.map(toGift);
+    },
+
+    /**
+     * May this viewer load this chat photo file? Only the conversation's two members, while neither
+     * blocked the other and moderation has not rejected it.
+     */
+    async photoAccess(file: string, viewerId: number | null): Promise<'private' | 'denied' | 'unknown'> {
+      const [row] = await db.select({ status: chatPhotos.status, low: conversations.userLow, high: conversations.userHigh })
+        .from(chatPhotos).innerJoin(conversations, eq(conversations.id, chatPhotos.conversationId))
+        .where(or(eq(chatPhotos.filename, file), eq(chatPhotos.thumbFilename, file))).limit(1);
+      if (!row) return 'unknown';
+      if (!viewerId || (viewerId !== row.low && viewerId !== row.high) || row.status === 'rejected') return 'denied';
+      const other = viewerId === row.low ? row.high : row.low;
+      return (await deps.contactRules.blockedBetween(viewerId, other)) ? 'denied' : 'private';
+    },
+
+    /** Operators: chat photos waiting for a decision (they show at once and are reviewed afterwards). */
+    async pendingPhotos() {
+      const rows = await db.select().from(chatPhotos).where(eq(chatPhotos.status, 'pending')).orderBy(asc(chatPhotos.createdAt), asc(chatPhotos.id));
+      return rows.map((r) => ({ id: r.id, user_id: r.senderId, filename: r.filename, thumb_filename: r.thumbFilename, created_at: r.createdAt.toISOString() }));
+    },
+
+    /** Operators: approve or reject a chat photo; a rejected one is gone for both members and its files are deleted. */
+    async moderatePhoto(photoId: number, decision: 'approve' | 'reject'): Promise<{ id: number; status: 'active' | 'rejected' }> {
+      const status = decision === 'approve' ? 'active' as const : 'rejected' as const;
+      const [row] = await db.update(chatPhotos).set({ status }).where(eq(chatPhotos.id, photoId)).returning();
+      if (!row) throw notFound();
+      if (status === 'rejected') await removeFiles(row);
+      return { id: row.id, status };
     },
 
     async list(userId: number): Promise<ChatSummary[]> {
@@ -188,7 +319,7 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
       const ids = rows.map((r) => r.conversationId);
       const lastMessages = ids.length
         ? await db.selectDistinctOn([messages.conversationId]).from(messages)
-          .where(inArray(messages.conversationId, ids))
+          .where(and(inArray(messages.conversationId, ids), or(eq(messages.filtered, false), eq(messages.senderId, userId))))
           .orderBy(messages.conversationId, desc(messages.id))
         : [];
       const lastByConversation = new Map(lastMessages.map((m) => [m.conversationId, m]));
@@ -198,7 +329,9 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
           conversation: { id: r.conversationId, last_message_at: r.lastMessageAt?.toISOString() ?? null },
           profile: toProfileSummary(r as ProfileRow, today),
           num_unread_messages: r.unread,
-          last_message: last ? { text: last.body.slice(0, 140), from_me: last.senderId === userId, created_at: last.createdAt.toISOString() } : null,
+          last_message: last
+            ? { kind: last.kind, text: last.body.slice(0, 140), from_me: last.senderId === userId, created_at: last.createdAt.toISOString() }
+            : null,
         };
       });
     },
@@ -208,14 +341,17 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
      * marks the other member's messages read; when both members show read receipts, the other member's
      * open tabs learn of it, and their messages carry `read`.
      */
-    async read(userId: number, convId: number, afterId = 0): Promise<{ profileId: number; messages: ChatMessage[] }> {
+    async read(userId: number, convId: number, afterId = 0): Promise<{ profileId: number; truncated: boolean; messages: ChatMessage[] }> {
       const member = await membership(userId, convId);
       if (!member || (await deps.contactRules.blockedBetween(userId, member.otherId))) throw notFound();
       const rows = await db.select().from(messages)
-        .where(and(eq(messages.conversationId, convId), gt(messages.id, afterId)))
-        .orderBy(desc(messages.id)).limit(MESSAGES_PAGE);
+        .where(and(eq(messages.conversationId, convId), gt(messages.id, afterId), or(eq(messages.filtered, false), eq(messages.senderId, userId))))
+        .orderBy(desc(messages.id)).limit(CHAT_HISTORY_LIMIT + 1);
+      // More than a page: the oldest are left out, and the chat says so (the history limit).
+      const truncated = rows.length > CHAT_HISTORY_LIMIT;
+      if (truncated) rows.pop();
       const [newest] = await db.select({ id: sql<number>`coalesce(max(${messages.id}), 0)`.mapWith(Number) }).from(messages)
-        .where(and(eq(messages.conversationId, convId), eq(messages.senderId, member.otherId)));
+        .where(and(eq(messages.conversationId, convId), eq(messages.senderId, member.otherId), eq(messages.filtered, false)));
       const advanced = await db.update(conversationMembers).set({ unreadCount: 0, lastReadId: sql`greatest(${conversationMembers.lastReadId}, ${newest.id})` })
         .where(and(eq(conversationMembers.conversationId, convId), eq(conversationMembers.userId, userId)))
         .returning({ lastReadId: conversationMembers.lastReadId });
@@ -227,7 +363,12 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
       if (both && newest.id > 0 && advanced[0] && member.lastReadId < newest.id) {
         deps.events.emit('messages.read', { readerId: userId, otherId: member.otherId, conversationId: convId });
       }
-      return { profileId: member.otherId, messages: rows.reverse().map((m) => toMessage(m, userId, both ? other?.lastReadId ?? 0 : null)) };
+      const attachments = await attachmentsOf(rows);
+      return {
+        profileId: member.otherId,
+        truncated: truncated && afterId === 0,
+        messages: rows.reverse().map((m) => toMessage(m, userId, attachments, both ? other?.lastReadId ?? 0 : null)),
+      };
     },
 
     /** Free messages a member who has not bought credits yet still has (0 for paying members). */
@@ -250,6 +391,33 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
       const [conv] = await db.select({ id: conversations.id }).from(conversations)
         .where(and(eq(conversations.userLow, low), eq(conversations.userHigh, high)));
       return conv?.id ?? null;
+    },
+
+    /** The conversation this member's screen shows now (null: none), as their open tab reports it. */
+    async setViewing(userId: number, convId: number | null): Promise<void> {
+      const key = `chat:viewing:${userId}`;
+      if (convId === null) return deps.presence.delete(key);
+      if (!(await membership(userId, convId))) throw notFound();
+      await deps.presence.set(key, convId, VIEWING_TTL_MS);
+    },
+
+    /**
+     * Whether a new message needs no push or e-mail: its recipient is looking at the conversation, or
+     * has already read it (an open conversation marks what it shows as read).
+     */
+    async seenOrViewing(e: { recipientId: number; conversationId: number; messageId: number }): Promise<boolean> {
+      if ((await deps.presence.get<number>(`chat:viewing:${e.recipientId}`)) === e.conversationId) return true;
+      const [row] = await db.select({ lastReadId: conversationMembers.lastReadId }).from(conversationMembers)
+        .where(and(eq(conversationMembers.conversationId, e.conversationId), eq(conversationMembers.userId, e.recipientId)));
+      return (row?.lastReadId ?? 0) >= e.messageId;
+    },
+
+    /** Removes every conversation with this profile from the member's list (spec: removing by profile id). */
+    async removeWith(userId: number, profileId: number): Promise<number[]> {
+      const convId = await this.findWith(userId, profileId);
+      if (!convId) throw notFound();
+      await this.remove(userId, convId);
+      return [convId];
     },
 
     /** Removes the conversation from this member's list; the other member keeps theirs. */

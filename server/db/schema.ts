@@ -43,6 +43,8 @@ export const sites = pgTable('sites', {
   freeMessages: integer().notNull().default(0),
   photoCredits: integer().notNull().default(10),
   giftCredits: integer().notNull().default(20),
+  /** Per sender country: messages cost at least `costs` credits there (`currency`: the price shown). */
+  minimumMessageCosts: jsonb().$type<Record<string, { costs: number; currency: string }>>().notNull().default({}),
   messageLength: integer().notNull().default(1000),
   refundDays: integer().notNull().default(14),
   memberResell: boolean().notNull().default(false),
@@ -82,6 +84,8 @@ export const users = pgTable('users', {
   invisible: boolean().notNull().default(false),
   /** Read receipts both ways: off, the member neither shows nor sees them (a privacy setting, not an upsell). */
   readReceipts: boolean().notNull().default(true),
+  /** Words and phrases this member never wants to read: matching messages are hidden and cost the sender nothing. */
+  wordFilter: jsonb().$type<string[]>().notNull().default([]),
   /** E-mail categories switched off by the member (all are on by default). */
   emailOptOut: jsonb().$type<string[]>().notNull().default([]),
   pushState: text().$type<'unknown' | 'subscribed' | 'not_subscribed' | 'denied'>().notNull().default('unknown'),
@@ -214,11 +218,37 @@ export const conversationMembers = pgTable('conversation_members', {
   lastReadId: bigint({ mode: 'number' }).notNull().default(0),
 }, (t) => [primaryKey({ columns: [t.conversationId, t.userId] }), index('conversation_members_user').on(t.userId)]);
 
+/** The gift catalogue: names are translated (chat:gifts.<slug>), images ship in public/gifts/<slug>.svg. */
+export const gifts = pgTable('gifts', {
+  id: serial().primaryKey(),
+  slug: text().notNull().unique(),
+  sort: integer().notNull().default(0),
+  active: boolean().notNull().default(true),
+});
+
+/** A photo sent in a conversation: only its two members may fetch it; moderation may reject it afterwards. */
+export const chatPhotos = pgTable('chat_photos', {
+  id: serial().primaryKey(),
+  conversationId: integer().notNull().references(() => conversations.id, { onDelete: 'cascade' }),
+  senderId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  filename: text().notNull().unique(),
+  thumbFilename: text().notNull().unique(),
+  width: integer().notNull(),
+  height: integer().notNull(),
+  status: text().$type<'pending' | 'active' | 'rejected'>().notNull().default('pending'),
+  createdAt: createdAt(),
+}, (t) => [index('chat_photos_pending').on(t.status, t.createdAt)]);
+
 export const messages = pgTable('messages', {
   id: bigserial({ mode: 'number' }).primaryKey(),
   conversationId: integer().notNull().references(() => conversations.id, { onDelete: 'cascade' }),
   senderId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  kind: text().$type<'text' | 'gift' | 'photo'>().notNull().default('text'),
   body: text().notNull(),
+  giftId: integer().references(() => gifts.id),
+  chatPhotoId: integer().references(() => chatPhotos.id, { onDelete: 'set null' }),
+  /** Hidden from the recipient by their word filter; the sender paid nothing for it. */
+  filtered: boolean().notNull().default(false),
   creditsSpent: integer().notNull().default(0),
   idempotencyKey: text(),
   createdAt: createdAt(),
@@ -233,7 +263,7 @@ export const creditLedger = pgTable('credit_ledger', {
   userId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
   delta: integer().notNull(),
   balanceAfter: integer().notNull(),
-  reason: text().$type<'signup_bonus' | 'message' | 'purchase' | 'demo_grant'>().notNull(),
+  reason: text().$type<'signup_bonus' | 'message' | 'gift' | 'chat_photo' | 'purchase' | 'demo_grant'>().notNull(),
   reference: text().notNull(),
   createdAt: createdAt(),
 }, (t) => [

@@ -93,7 +93,9 @@ export async function seedDemoSite(db: Db, options: { photosDir: string; clock: 
     domain: 'localhost', isDefault: true, companyId: company.id, name: 'Amora', indexTitle: 'Amora – meet, match and chat',
     description: 'Meet new people near you, like them and chat.', niche: 1, countries: COUNTRIES,
     supportEmail: 'support@example.com', supportPhone: '+31 20 123 45 67', mailName: 'Amora', messageCredits: 5,
-    signupCredits: 0, freeMessages: options.freeMessages ?? DEMO_FREE_MESSAGES, fictionalIcon: '', searchFields: ['gender', 'country', 'age'],
+    signupCredits: 0, freeMessages: options.freeMessages ?? DEMO_FREE_MESSAGES, fictionalIcon: '',
+    // Switzerland and Norway pay more per credit-priced message than the rest.
+    minimumMessageCosts: { CH: { costs: 6, currency: 'CHF' }, NO: { costs: 6, currency: 'NOK' } }, searchFields: ['gender', 'country', 'age'],
     visibleProfileFields: ['gender', 'sexuality', 'hair_color', 'eye_color', 'body_type', 'relationship_status', 'tattoos', 'interests'],
   }).returning();
 

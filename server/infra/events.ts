@@ -6,7 +6,7 @@ import type { Logger } from './logger.ts';
 
 /** What happened, for whoever wants to react (notification mails, push, live updates). */
 export interface AppEvents {
-  'message.sent': { messageId: number; conversationId: number; senderId: number; recipientId: number; text: string };
+  'message.sent': { messageId: number; conversationId: number; senderId: number; recipientId: number; kind?: 'text' | 'gift' | 'photo'; text: string };
   'like.created': { likerId: number; likedId: number; match: boolean };
   /** A new account (sign-up); its activation mail goes out in reaction. */
   'account.created': { userId: number };

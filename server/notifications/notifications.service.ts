@@ -43,7 +43,9 @@ export function createNotificationsService(deps: {
   }
 
   async function settings(userId: number): Promise<NotificationSettings> {
-    const [u] = await db.select({ optOut: users.emailOptOut, disabled: users.notificationsDisabled, invisible: users.invisible, readReceipts: users.readReceipts })
+    const [u] = await db.select({
+      optOut: users.emailOptOut, disabled: users.notificationsDisabled, invisible: users.invisible, readReceipts: users.readReceipts, wordFilter: users.wordFilter,
+    })
       .from(users).where(eq(users.id, userId));
     if (!u) throw new AppError(404, 'not_found');
     return {
@@ -51,6 +53,7 @@ export function createNotificationsService(deps: {
       notifications_disabled: u.disabled,
       invisible: u.invisible,
       read_receipts: u.readReceipts,
+      word_filter: u.wordFilter,
     };
   }
 
@@ -122,7 +125,7 @@ export function createNotificationsService(deps: {
     unsubscribeUrl,
     sendCategoryMail,
 
-    async update(userId: number, input: { email?: Partial<Record<string, unknown>>; invisible?: unknown; read_receipts?: unknown }): Promise<NotificationSettings> {
+    async update(userId: number, input: { email?: Partial<Record<string, unknown>>; invisible?: unknown; read_receipts?: unknown; word_filter?: string[] }): Promise<NotificationSettings> {
       const current = await settings(userId);
       const email = { ...current.email };
       for (const [category, on] of Object.entries(input.email ?? {})) {
@@ -135,6 +138,7 @@ export function createNotificationsService(deps: {
         emailOptOut: EMAIL_CATEGORIES.filter((c) => !email[c]),
         ...(typeof input.invisible === 'boolean' ? { invisible: input.invisible } : {}),
         ...(typeof input.read_receipts === 'boolean' ? { readReceipts: input.read_receipts } : {}),
+        ...(input.word_filter ? { wordFilter: input.word_filter } : {}),
       }).where(eq(users.id, userId));
       return settings(userId);
     },

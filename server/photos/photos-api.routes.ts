@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { PHOTO_MAX_BYTES } from '#common/profile.ts';
 import type { AppEnv } from '../http/context.ts';
@@ -10,7 +10,20 @@ import { photoTooLarge } from './photos.service.ts';
 export const PHOTO_UPLOAD_PATH = '/api/photos.php';
 
 /** The photo plus the multipart envelope around it. */
-const MAX_UPLOAD_BODY = PHOTO_MAX_BYTES + 64 * 1024;
+export const MAX_UPLOAD_BODY = PHOTO_MAX_BYTES + 64 * 1024;
+
+/** The `photo` file of a multipart upload and its other text fields; a missing or empty file is refused. */
+export async function photoUpload(c: Context<AppEnv>): Promise<{ file: Buffer; fields: Record<string, string> }> {
+  if (!(c.req.header('content-type') ?? '').includes('multipart/form-data')) throw new AppError(400, 'photo_missing');
+  const body = await c.req.parseBody().catch(() => {
+    throw new AppError(400, 'photo_missing');
+  });
+  const file = body.photo;
+  if (!(file instanceof File) || file.size === 0) throw new AppError(400, 'photo_missing');
+  if (file.size > PHOTO_MAX_BYTES) throw photoTooLarge();
+  const fields = Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  return { file: Buffer.from(await file.arrayBuffer()), fields };
+}
 
 export const photosApiRoutes = new Hono<AppEnv>()
   /** The member's own photos with their status, and their upload limit. */
@@ -32,15 +45,9 @@ export const photosApiRoutes = new Hono<AppEnv>()
     async (c) => {
       const ctx = c.get('ctx');
       const userId = requireUserId(c);
-      if (!(c.req.header('content-type') ?? '').includes('multipart/form-data')) throw new AppError(400, 'photo_missing');
-      const body = await c.req.parseBody().catch(() => {
-        throw new AppError(400, 'photo_missing');
-      });
-      const file = body.photo;
-      if (!(file instanceof File) || file.size === 0) throw new AppError(400, 'photo_missing');
-      if (file.size > PHOTO_MAX_BYTES) throw photoTooLarge();
-      const isPrivate = body.private === '1' || body.private === 'true';
-      const photo = await ctx.services.photos.upload(userId, Buffer.from(await file.arrayBuffer()), { isPrivate });
+      const { file, fields } = await photoUpload(c);
+      const isPrivate = fields.private === '1' || fields.private === 'true';
+      const photo = await ctx.services.photos.upload(userId, file, { isPrivate });
       return c.json({ photo }, 201);
     },
   )
@@ -67,8 +74,8 @@ export const photosApiRoutes = new Hono<AppEnv>()
   })
 
   /**
-   * Operators (Authorization: Bearer OPERATOR_TOKEN). GET: pending photos; GET ?file=name: a file's bytes;
-   * POST {id, action: 'approve' | 'reject'}.
+   * Operators (Authorization: Bearer OPERATOR_TOKEN). GET: pending profile and chat photos; GET ?file=name: a
+   * file's bytes; POST {id, action: 'approve' | 'reject', kind?: 'profile' | 'chat'}.
    */
   .get('/moderation.php', async (c) => {
     requireOperator(c);
@@ -79,12 +86,15 @@ export const photosApiRoutes = new Hono<AppEnv>()
       if (!bytes) throw new AppError(404, 'not_found');
       return new Response(new Uint8Array(bytes), { headers: { 'Content-Type': 'image/webp', 'Cache-Control': 'private, no-store' } });
     }
-    return c.json({ photos: await ctx.services.photos.pending() });
+    return c.json({ photos: await ctx.services.photos.pending(), chat_photos: await ctx.services.chat.pendingPhotos() });
   })
   .post('/moderation.php', async (c) => {
     requireOperator(c);
     const ctx = c.get('ctx');
     const body = await jsonBody(c);
     if (body.action !== 'approve' && body.action !== 'reject') throw new AppError(400, 'invalid_input');
-    return c.json({ photo: await ctx.services.photos.moderate(requireId(body.id, 'id'), body.action) });
+    if (body.kind !== undefined && body.kind !== 'profile' && body.kind !== 'chat') throw new AppError(400, 'invalid_input');
+    const id = requireId(body.id, 'id');
+    const photo = body.kind === 'chat' ? await ctx.services.chat.moderatePhoto(id, body.action) : await ctx.services.photos.moderate(id, body.action);
+    return c.json({ photo });
   });

@@ -40,6 +40,11 @@ export function photoRoutes(services: Services) {
     if (access === 'denied') {
       const viewerId = await services.accounts.sessionUserId(getCookie(c, AUTH_COOKIE));
       if (viewerId) access = await services.photos.fileAccess(file, viewerId);
+      // Not a profile photo: perhaps one sent in a chat, for its two members only.
+      if (access === 'denied') {
+        const inChat = await services.chat.photoAccess(file, viewerId);
+        if (inChat === 'private') access = 'private';
+      }
     }
     if (access === 'denied') return c.notFound();
     const etag = etagOf(file);

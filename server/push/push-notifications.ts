@@ -30,7 +30,9 @@ export function pushNotifications(services: Pick<Services, 'db' | 'push' | 'rate
     const url = `/chats/${e.conversationId}`;
     await services.push.notify(e.recipientId, {
       title: translator.t(who.lang, 'push.new_message_title', { name: who.name }),
-      body: e.text.length > 120 ? `${e.text.slice(0, 119)}…` : e.text,
+      body: e.kind === 'gift' || e.kind === 'photo'
+        ? translator.t(who.lang, `push.new_${e.kind}_body`, { name: who.name })
+        : e.text.length > 120 ? `${e.text.slice(0, 119)}…` : e.text,
       checkUrl: url, openUrl: url, tag: `chat-${e.conversationId}`,
     });
   }

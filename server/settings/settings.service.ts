@@ -113,6 +113,7 @@ export function createSettingsService(deps: {
         signup_credits: site.signupCredits,
         photo_credits: site.photoCredits,
         gift_credits: site.giftCredits,
+        minimum_message_costs: site.minimumMessageCosts,
         message_length: site.messageLength,
         refund_days: site.refundDays,
         member_resell: site.memberResell,

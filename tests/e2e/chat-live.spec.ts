@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import sharp from 'sharp';
 import { expect, test } from './fixtures.ts';
 import { asNewVisitor, latestMail, linkIn, signUpByApi } from './account-helpers.ts';
 
@@ -34,6 +35,7 @@ test('two members chat live: message, unread badge, read receipt and typing, wit
   await buyCredits(page);
   await page.goto(`/members/${bId}/chat`);
   await expect(page.locator('html')).toHaveAttribute('data-live', 'open');
+  await page.getByTestId('icebreaker-own').click();
 
   await page.getByTestId('message-input').fill('Hi B, how is your evening?');
   await page.getByTestId('send-button').click();
@@ -60,5 +62,80 @@ test('two members chat live: message, unread badge, read receipt and typing, wit
   await page.getByTestId('send-button').click();
   await expect(b.getByTestId('message')).toHaveCount(2);
   await expect(b.getByTestId('message').last()).toContainText('Glad to hear!');
+  await bContext.close();
+});
+
+test('gifts, photos, the word filter and removing a conversation, between two members', async ({ page, browser, shot }, info) => {
+  test.skip(info.project.name === 'mobile', 'the two-member flow is the same at both widths');
+  // B: confirmed, filters one word, waits in the chats.
+  const bContext = await browser.newContext();
+  const b = await bContext.newPage();
+  const bHeaders = await asNewVisitor(b);
+  const { email: bEmail } = await signUpByApi(b, bHeaders, 'chat-extras-b', info.project.name);
+  await b.goto(linkIn(await latestMail(b.request, bEmail, 'activation'), '/api/activate.php'));
+  const bId = await idOf(b);
+  await b.goto('/notifications');
+  await b.getByTestId('word-filter-input').fill('Whatsapp');
+  await b.getByTestId('word-filter-add').click();
+  await expect(b.getByTestId('word-filter-word')).toHaveText(['whatsapp×']);
+  await b.getByTestId('word-filter-input').fill('x');
+  await b.getByTestId('word-filter-add').click();
+  await expect(b.getByTestId('word-filter-error')).toHaveText('A filter word needs at least 2 characters.');
+  await b.goto('/chats');
+  await expect(b.locator('html')).toHaveAttribute('data-live', 'open');
+
+  // A: buys credits and opens the chat; an opener from the icebreaker fills the message box.
+  const headers = await asNewVisitor(page);
+  const { email: aEmail } = await signUpByApi(page, headers, 'chat-extras-a', info.project.name);
+  await page.goto(linkIn(await latestMail(page.request, aEmail, 'activation'), '/api/activate.php'));
+  await buyCredits(page);
+  await page.goto(`/members/${bId}/chat`);
+  await expect(page.getByTestId('icebreaker')).toBeVisible();
+  await shot('chat-icebreaker');
+  await page.getByTestId('icebreaker-suggestion').first().click();
+  await expect(page.getByTestId('message-input')).toHaveValue(/^Hi .+! Your profile made me smile\. How is your week going\?$/);
+  await page.getByTestId('send-button').click();
+  await expect(b.getByTestId('chat-item')).toHaveCount(1);
+  const balance = async () => Number((await page.getByTestId('nav-credits').textContent())?.replace(/\D/g, ''));
+  const before = await balance();
+
+  // A filtered message: delivered to nobody, free for A, and A is told.
+  await page.getByTestId('message-input').fill('Add me on WhatsApp?');
+  await page.getByTestId('send-button').click();
+  await expect(page.getByTestId('filtered-note')).toBeVisible();
+  await expect(page.getByTestId('nav-credits')).toHaveText(`${before} credits`);
+
+  // A gift: its price is on the picker, it shows in both chats, live.
+  await page.getByTestId('open-gifts').click();
+  await expect(page.getByTestId('gift-picker')).toContainText(/Each gift costs 20 credits · €\d+\.\d{2}\./);
+  await shot('chat-gift-picker');
+  await page.locator('[data-testid="gift-choice"][data-slug="rose"]').click();
+  await expect(page.getByTestId('gift-picker')).toBeHidden();
+  await expect(page.getByTestId('gift-message')).toContainText('Rose');
+  await expect(page.getByTestId('nav-credits')).toHaveText(`${before - 20} credits`);
+
+  // A photo from the device: it reaches B's open conversation.
+  await b.getByTestId('chat-item').first().click();
+  await b.getByTestId('icebreaker-own').click({ timeout: 2_000 }).catch(() => undefined);
+  await expect(b.getByTestId('gift-message')).toContainText('Rose');
+  await expect(b.getByTestId('message')).toHaveCount(2);
+  const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#2a9d8f' } }).jpeg().toBuffer();
+  await page.getByTestId('photo-input').setInputFiles({ name: 'sunset.jpg', mimeType: 'image/jpeg', buffer: jpeg });
+  await expect(page.getByTestId('photo-message')).toBeVisible();
+  await expect(page.getByTestId('nav-credits')).toHaveText(`${before - 30} credits`);
+  await expect(b.getByTestId('photo-message')).toBeVisible();
+  const photo = b.getByTestId('photo-message').locator('img');
+  await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  await expect(b.getByText('Add me on WhatsApp?')).toHaveCount(0);
+  await shot('chat-gift-and-photo');
+  await b.screenshot({ path: `tests/e2e/screenshots/${info.project.name}-chat-received-gift-photo.png` });
+
+  // B removes the conversation from the header: gone from B's list, still in A's.
+  b.once('dialog', (d) => void d.accept());
+  await b.getByTestId('delete-conversation').click();
+  await expect(b).toHaveURL(/\/chats$/);
+  await expect(b.getByTestId('chat-item')).toHaveCount(0);
+  await page.goto('/chats');
+  await expect(page.getByTestId('chat-item')).toHaveCount(1);
   await bContext.close();
 });

@@ -72,14 +72,20 @@ test('sign up, search, like, chat, buy credits and become premium', async ({ pag
   // and one that cannot be paid for is refused and not sent.
   await page.getByTestId('message-button').click();
   await expect(page).toHaveURL(/\/members\/\d+\/chat$/);
-  await expect(page.getByTestId('message-cost')).toHaveText('This message is free (3 free messages left).');
+  // A new conversation offers openers; the member writes their own.
+  await expect(page.getByTestId('icebreaker')).toBeVisible();
+  await expect(page.getByTestId('icebreaker-suggestion')).toHaveCount(3);
+  await page.getByTestId('icebreaker-own').click();
+  await expect(page.getByTestId('free-left')).toHaveText('This message is free (3 free messages left).');
+  await expect(page.getByTestId('message-cost')).toHaveText('Free');
   const firstMessages = ['Hi! I liked your profile.', 'How is your week going?', 'Shall we talk more?'];
   for (const [i, text] of firstMessages.entries()) {
     await page.getByTestId('message-input').fill(text);
     await page.getByTestId('send-button').click();
     await expect(page.getByTestId('message')).toHaveCount(i + 1);
   }
-  await expect(page.getByTestId('message-cost')).toHaveText('A message costs 5 credits.');
+  // From now on the button shows what a message costs, in credits and in money.
+  await expect(page.getByTestId('message-cost')).toHaveText(/^5 credits · €\d+\.\d{2}$/);
   await page.getByTestId('message-input').fill('Are you there?');
   await page.getByTestId('send-button').click();
   await expect(page.getByTestId('send-error')).toHaveAttribute('data-code', 'insufficient_credits');
@@ -114,10 +120,12 @@ test('sign up, search, like, chat, buy credits and become premium', async ({ pag
   await expect(page.getByTestId('message').last()).toContainText('Are you there?');
   await shot('09-message-sent');
 
-  // Premium now: the credits item replaces Get Premium; 50 - 5 = 45 credits left.
+  // The chat's bar shows the balance: 50 - 5 = 45 credits left.
+  await expect(page.getByTestId('nav-credits')).toHaveText('45 credits');
+  // Premium now: the credits item replaces Get Premium.
+  await page.goto('/credits/repeat-order');
   await expect(page.getByTestId('nav-premium')).toHaveCount(0);
   await expect(page.getByTestId('nav-credits')).toBeAttached();
-  await page.goto('/credits/repeat-order');
   await expect(page.getByTestId('credit-balance')).toHaveText('You have 45 credits.');
   await openNav(page, 'nav-chats');
   await expect(page).toHaveURL(/\/chats$/);

@@ -9,6 +9,7 @@ import { usePollInterval } from '../../lib/activity.ts';
 import { capBadge } from '../../lib/badges.ts';
 import { formatTime } from '../../lib/format.ts';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
+import { FictionalNotice } from '../../components/FictionalNotice.tsx';
 
 export function useChats(initial: ChatSummary[]) {
   const interval = usePollInterval();
@@ -25,6 +26,8 @@ export function ChatList({ initial, activeConversation }: { initial: ChatSummary
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const { data: chats } = useChats(initial);
+  const lastMessageText = (m: NonNullable<ChatSummary['last_message']>) =>
+    m.kind === 'gift' ? t('chat.last_gift') : m.kind === 'photo' ? t('chat.last_photo') : m.text;
 
   // Removed from the list at once; on failure the member is told and the list reloads (spec section 4).
   const remove = async (id: number) => {
@@ -53,8 +56,9 @@ export function ChatList({ initial, activeConversation }: { initial: ChatSummary
                   <strong className="text-truncate">{c.profile.name}</strong>
                   {c.last_message && <small className="text-muted ms-2 flex-shrink-0">{formatTime(c.last_message.created_at, i18n.language as Language)}</small>}
                 </div>
+                {c.profile.fictional && <FictionalNotice compact />}
                 <div className="small text-muted text-truncate">
-                  {c.last_message ? `${c.last_message.from_me ? `${t('chat.you')}: ` : ''}${c.last_message.text}` : ''}
+                  {c.last_message ? `${c.last_message.from_me ? `${t('chat.you')}: ` : ''}${lastMessageText(c.last_message)}` : ''}
                 </div>
               </div>
               {c.num_unread_messages > 0 && <span className="badge rounded-pill badge-unread" data-testid="chat-unread">{capBadge(c.num_unread_messages)}</span>}

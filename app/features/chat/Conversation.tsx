@@ -2,16 +2,23 @@ import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import type { ChatMessage, ChatSummary, ProfileSummary } from '#common/api-types.ts';
-import type { Language } from '#common/languages.ts';
+import { Link, useNavigate } from 'react-router';
+import { Camera, Gift, Trash2 } from 'lucide-react';
+import type { ChatMessage, ChatPrices, ChatSummary, Gift as GiftItem, ProfileSummary } from '#common/api-types.ts';
+import { CHAT_HISTORY_LIMIT } from '#common/chat.ts';
 import { POLL_INTERVAL_MS } from '#common/constants.ts';
 import type { LiveEvent } from '#common/live.ts';
 import { api, ApiError, newIdempotencyKey } from '../../lib/api.ts';
-import { formatTime } from '../../lib/format.ts';
+import { postForm } from '../../lib/upload.ts';
 import { useSetUser } from '../../lib/user.ts';
 import { LIVE_WINDOW_EVENT } from '../../lib/live.ts';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
+import { FictionalNotice } from '../../components/FictionalNotice.tsx';
+import { GiftPicker } from './GiftPicker.tsx';
+import { Icebreaker } from './Icebreaker.tsx';
+import { MessageBubble } from './MessageBubble.tsx';
+import { usePriceLabel } from './prices.ts';
+import { useViewingConversation } from './use-viewing.ts';
 
 /** While the live channel is down, an open conversation looks for new messages every 10 seconds; with it, every minute. */
 const OPEN_CONVERSATION_POLL_MS = 10_000;
@@ -49,33 +56,63 @@ function useTyping(profileId: number, lastMessageFromThem: number | undefined) {
 export interface ConversationPage {
   profile: ProfileSummary;
   messages: ChatMessage[];
-  messageCredits: number;
+  /** Older messages were left out (the chat history limit). */
+  truncated: boolean;
+  prices: ChatPrices;
+  gifts: GiftItem[];
   maxLength: number;
   /** Messages this member may still send for free (before buying credits). */
   freeMessagesLeft: number;
+  niche: number;
 }
 
+/** The conversation opened last, so that /chats reopens it on wide screens (spec: last opened chat). */
+export const LAST_CHAT_KEY = 'last-chat';
+
+type SendResult = { message: ChatMessage; credits: number; free_messages_left?: number };
+
 export function Conversation({ page }: { page: ConversationPage }) {
-  const { profile, messages: initialMessages, messageCredits, maxLength } = page;
+  const { profile, messages: initialMessages, prices, gifts, maxLength } = page;
   const [freeLeft, setFreeLeft] = useState(page.freeMessagesLeft);
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const client = useQueryClient();
+  const navigate = useNavigate();
   const setUser = useSetUser();
+  const priceLabel = usePriceLabel(prices);
   const [text, setText] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const [sending, setSending] = useState(false);
-  // One key per message: the automatic retries of one send reuse it, so the server charges once.
+  const [giftsOpen, setGiftsOpen] = useState(false);
+  // Opened after hydration: the server renders no modal.
+  const [icebreaker, setIcebreaker] = useState(false);
+  const startsEmpty = initialMessages.length === 0;
+  useEffect(() => setIcebreaker(startsEmpty), [startsEmpty]);
+  // One key per paid action: the automatic retries of one send reuse it, so the server charges once.
   const keyRef = useRef<string | null>(null);
   const bottom = useRef<HTMLDivElement>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const photoInput = useRef<HTMLInputElement>(null);
   const queryKey = ['messages', profile.id];
 
-  const { data: messages } = useQuery({
+  const { data } = useQuery({
     queryKey,
-    queryFn: async () => (await api<{ messages: ChatMessage[] }>(`/api/messages.php?profile=${profile.id}`)).messages,
-    initialData: initialMessages,
+    queryFn: async () => await api<{ messages: ChatMessage[]; truncated: boolean; conversation: { id: number } | null }>(`/api/messages.php?profile=${profile.id}`),
+    initialData: { messages: initialMessages, truncated: page.truncated, conversation: null },
     refetchInterval: () => (liveIsOpen() ? LIVE_CONVERSATION_POLL_MS : OPEN_CONVERSATION_POLL_MS),
     staleTime: 2_000,
   });
+  const { messages } = data;
+  const conversationId = data.conversation?.id ?? messages[0]?.conversation_id ?? null;
+  useViewingConversation(conversationId);
+
+  useEffect(() => {
+    if (conversationId === null) return;
+    try {
+      localStorage.setItem(LAST_CHAT_KEY, JSON.stringify({ profile_id: profile.id, conversation_id: conversationId, date: Date.now() }));
+    } catch {
+      // storage full or off: nothing to remember
+    }
+  }, [profile.id, conversationId]);
 
   // Reading the conversation (loader or refetch) set its unread count to 0 on the server: the list and the badges follow.
   const newestFromThem = messages.findLast((m) => !m.from_me)?.id;
@@ -103,58 +140,89 @@ export function Conversation({ page }: { page: ConversationPage }) {
     bottom.current?.scrollIntoView({ block: 'end' });
   }, [messages.length, typing]);
 
-  const send = async (e: React.FormEvent) => {
-    e.preventDefault();
-    const body = text.trim();
-    if (!body || sending) return;
+  /** Runs one paid send (text, gift or photo) with its idempotency key, and shows what it did or why not. */
+  const paidSend = async (run: (key: string) => Promise<SendResult>): Promise<boolean> => {
+    if (sending) return false;
     keyRef.current ??= newIdempotencyKey();
     setSending(true);
     setError(null);
     try {
-      const result = await api<{ message: ChatMessage; credits: number; free_messages_left: number }>('/api/messages.php', {
-        method: 'POST', body: { profile_id: profile.id, text: body }, idempotencyKey: keyRef.current,
-      });
+      const result = await run(keyRef.current);
       keyRef.current = null;
-      setText('');
-      client.setQueryData<ChatMessage[]>(queryKey, (list) => (list?.some((m) => m.id === result.message.id) ? list : [...(list ?? []), result.message]));
+      client.setQueryData<typeof data>(queryKey, (d) => (d && !d.messages.some((m) => m.id === result.message.id)
+        ? { ...d, messages: [...d.messages, result.message], conversation: { id: result.message.conversation_id } } : d));
       setUser((u) => ({ ...u, credits: result.credits }));
-      setFreeLeft(result.free_messages_left);
+      if (result.free_messages_left !== undefined) setFreeLeft(result.free_messages_left);
       void client.invalidateQueries({ queryKey: ['chats'] });
+      return true;
     } catch (err) {
       const apiError = err instanceof ApiError ? err : new ApiError(0, 'server_error', t('errors.server_error'));
-      // A refused message was not sent: the next attempt is a new message with a new key.
+      // A refused send was not made: the next attempt is a new one with a new key.
       if (apiError.status < 500) keyRef.current = null;
       setError(apiError);
+      return false;
     } finally {
       setSending(false);
     }
   };
 
+  const send = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const body = text.trim();
+    if (!body) return;
+    const sent = await paidSend((key) => api<SendResult>('/api/messages.php', { method: 'POST', body: { profile_id: profile.id, text: body }, idempotencyKey: key }));
+    if (sent) setText('');
+  };
+
+  const sendGift = async (gift: GiftItem) => {
+    if (await paidSend((key) => api<SendResult>('/api/gift.php', { method: 'POST', body: { profile_id: profile.id, gift_id: gift.id }, idempotencyKey: key }))) setGiftsOpen(false);
+  };
+
+  const sendPhoto = async (file: File | undefined) => {
+    if (!file) return;
+    const form = new FormData();
+    form.set('profile_id', String(profile.id));
+    form.set('photo', file);
+    await paidSend((key) => postForm<SendResult>('/api/chat-photo.php', form, { idempotencyKey: key, fallbackMessage: t('errors.server_error') }));
+    if (photoInput.current) photoInput.current.value = '';
+  };
+
+  // Removed from the list at once, then on the server; on failure the member is told and the list reloads.
+  const removeConversation = async () => {
+    if (!window.confirm(t('chat.confirm_delete'))) return;
+    client.setQueryData<ChatSummary[]>(['chats'], (list) => list?.filter((c) => c.profile.id !== profile.id));
+    try {
+      await api('/api/chat.php', { method: 'DELETE', body: { profile_id: profile.id } });
+      void navigate('/chats');
+    } catch (err) {
+      window.alert(err instanceof ApiError ? err.message : t('errors.server_error'));
+      await client.invalidateQueries({ queryKey: ['chats'] });
+    }
+  };
+
+  const messagePrice = freeLeft > 0 ? t('chat.free') : priceLabel(prices.message);
   return (
     <section className="chat-main" data-testid="conversation">
       <header className="d-flex align-items-center gap-2 p-2 border-bottom bg-white">
         <Link to="/chats" className="btn btn-link d-md-none" aria-label={t('chat.back')}>‹</Link>
-        <Link to={`/members/${profile.id}`} className="d-flex align-items-center gap-2 text-reset">
+        <Link to={`/members/${profile.id}`} className="d-flex align-items-center gap-2 text-reset min-w-0">
           <ProfilePhoto profile={profile} className="chat-avatar" />
-          <strong>{profile.name}, {profile.age}</strong>
+          <span className="min-w-0">
+            <strong className="d-block text-truncate">{profile.name}, {profile.age}</strong>
+            {profile.fictional && <FictionalNotice compact />}
+          </span>
         </Link>
+        {conversationId !== null && (
+          <Button variant="link" className="ms-auto text-muted d-flex align-items-center gap-1" onClick={() => void removeConversation()} aria-label={t('chat.delete')} data-testid="delete-conversation">
+            <Trash2 aria-hidden="true" size={18} /><span className="d-none d-md-inline">{t('chat.delete')}</span>
+          </Button>
+        )}
       </header>
       <div className="chat-messages" data-testid="messages">
         <div className="chat-column">
+          {data.truncated && <Alert variant="info" className="small py-2" data-testid="history-limit">{t('chat.history_limit', { count: CHAT_HISTORY_LIMIT })}</Alert>}
           {messages.length === 0 && <p className="text-center text-muted my-5">{t('chat.start', { name: profile.name })}</p>}
-          {messages.map((m) => (
-            <div key={m.id} className={`chat-bubble ${m.from_me ? 'me' : 'them'}`} data-testid="message">
-              {m.text}
-              <div className={`small ${m.from_me ? 'text-white-50' : 'text-muted'}`}>
-                {formatTime(m.created_at, i18n.language as Language)}
-                {m.read !== undefined && (
-                  <span className="ms-1" data-testid="read-mark" data-read={m.read} title={m.read ? t('chat.read') : t('chat.delivered')} aria-label={m.read ? t('chat.read') : t('chat.delivered')}>
-                    {m.read ? '✓✓' : '✓'}
-                  </span>
-                )}
-              </div>
-            </div>
-          ))}
+          {messages.map((m) => <MessageBubble key={m.id} message={m} otherName={profile.name} />)}
           {typing && <p className="chat-typing text-muted small" data-testid="typing-indicator" aria-live="polite">{t('chat.typing', { name: profile.name })}</p>}
           <div ref={bottom} />
         </div>
@@ -168,17 +236,37 @@ export function Conversation({ page }: { page: ConversationPage }) {
               {error.code === 'free_conversation_limit' && <Link to="/premium" className="btn btn-secondary btn-sm" data-testid="get-premium">{t('nav.get_premium')}</Link>}
             </Alert>
           )}
-          <Form onSubmit={send} className="d-flex gap-2">
+          <Form onSubmit={send} className="d-flex gap-2 align-items-end">
+            <div className="d-flex flex-column gap-1">
+              <Button variant="outline-secondary" size="sm" onClick={() => setGiftsOpen(true)} disabled={sending} aria-label={t('chat.gift')} title={`${t('chat.gift')} (${priceLabel(prices.gift)})`} data-testid="open-gifts"><Gift aria-hidden="true" size={18} /></Button>
+              <Button variant="outline-secondary" size="sm" onClick={() => photoInput.current?.click()} disabled={sending} aria-label={`${t('chat.photo')} (${priceLabel(prices.photo)})`} title={`${t('chat.photo')} (${priceLabel(prices.photo)})`} data-testid="attach-photo"><Camera aria-hidden="true" size={18} /></Button>
+              <input ref={photoInput} type="file" accept="image/*" hidden onChange={(e) => void sendPhoto(e.target.files?.[0])} data-testid="photo-input" />
+            </div>
             <Form.Control
-              as="textarea" rows={1} value={text} maxLength={maxLength} onChange={(e) => onInput(e.target.value)}
+              ref={input} as="textarea" rows={2} value={text} maxLength={maxLength} onChange={(e) => onInput(e.target.value)}
               onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); void send(e); } }}
               placeholder={t('chat.placeholder')} aria-label={t('chat.placeholder')} data-testid="message-input"
             />
-            <Button type="submit" disabled={sending || !text.trim()} data-testid="send-button">{t('chat.send')}</Button>
+            <Button type="submit" disabled={sending || !text.trim()} className="chat-send" data-testid="send-button">
+              {t('chat.send')}
+              <small className="d-block chat-send-price" data-testid="message-cost">{messagePrice}</small>
+            </Button>
           </Form>
-          <small className="text-muted" data-testid="message-cost">{freeLeft > 0 ? t('chat.free_left', { count: freeLeft }) : t('chat.cost', { count: messageCredits })}</small>
+          {freeLeft > 0 && <small className="text-muted" data-testid="free-left">{t('chat.free_left', { count: freeLeft })}</small>}
         </div>
       </div>
+      <GiftPicker
+        show={giftsOpen} gifts={gifts} name={profile.name} priceLabel={priceLabel(prices.gift)} busy={sending}
+        onPick={(g) => void sendGift(g)} onClose={() => setGiftsOpen(false)}
+      />
+      <Icebreaker
+        show={icebreaker} niche={page.niche} name={profile.name} onClose={() => setIcebreaker(false)}
+        onPick={(suggestion) => {
+          setIcebreaker(false);
+          setText(suggestion);
+          setTimeout(() => input.current?.focus(), 0);
+        }}
+      />
     </section>
   );
 }

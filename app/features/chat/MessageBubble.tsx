@@ -1,0 +1,38 @@
+import { useTranslation } from 'react-i18next';
+import type { ChatMessage } from '#common/api-types.ts';
+import type { Language } from '#common/languages.ts';
+import { formatTime } from '../../lib/format.ts';
+
+/** One message: a text, a gift with its picture, or a photo (opens full size); read state on mine. */
+export function MessageBubble({ message: m, otherName }: { message: ChatMessage; otherName: string }) {
+  const { t, i18n } = useTranslation();
+  const media = m.kind !== 'text';
+  return (
+    <div className={`chat-bubble ${m.from_me ? 'me' : 'them'} ${media ? 'media' : ''} ${m.filtered ? 'filtered' : ''}`} data-testid="message" data-kind={m.kind}>
+      {m.kind === 'text' && m.text}
+      {m.kind === 'gift' && m.gift && (
+        <figure className="chat-gift mb-0" data-testid="gift-message">
+          <img src={m.gift.image} alt="" width={96} height={96} />
+          <figcaption>{t(`gifts.${m.gift.slug}`)}</figcaption>
+        </figure>
+      )}
+      {m.kind === 'photo' && (m.photo ? (
+        <a href={`/photos/${m.photo.filename}`} target="_blank" rel="noreferrer" data-testid="photo-message">
+          <img
+            src={`/photos/${m.photo.thumb_filename}`} className="chat-photo" alt={m.from_me ? t('chat.photo_mine') : t('chat.photo_from', { name: otherName })}
+            width={200} height={240}
+          />
+        </a>
+      ) : <em data-testid="photo-removed">{t('chat.photo_removed')}</em>)}
+      {m.filtered && <div className="small chat-filtered-note" data-testid="filtered-note">{t('chat.filtered', { name: otherName })}</div>}
+      <div className={`small ${m.from_me && !media ? 'text-white-50' : 'text-muted'}`}>
+        {formatTime(m.created_at, i18n.language as Language)}
+        {m.read !== undefined && !m.filtered && (
+          <span className="ms-1" data-testid="read-mark" data-read={m.read} title={m.read ? t('chat.read') : t('chat.delivered')} aria-label={m.read ? t('chat.read') : t('chat.delivered')}>
+            {m.read ? '✓✓' : '✓'}
+          </span>
+        )}
+      </div>
+    </div>
+  );
+}

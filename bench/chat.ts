@@ -1,0 +1,351 @@
+/**
+ * npm run bench -- chat: the live chat on PostgreSQL and Redis, against a bare `ws` forwarding server
+ * measured in the same run.
+ *
+ * - latency from a send (POST /api/messages.php) to the recipient's open socket, p50/p99, with 1,000
+ *   members connected to one instance, and across two instances (sender on one, recipient on the other,
+ *   Redis pub/sub between them); the baseline forwards a frame from one socket to another;
+ * - of 10,000 messages (10% of them retried with the same idempotency key), how many never reached the
+ *   recipient's socket and how many arrived twice, and that each is stored and charged once;
+ * - paid sends per second (ledger debit, message, outbox row in one transaction) through the chat service;
+ * - memory per open connection of the real server against the bare `ws` server.
+ *
+ * Needs the production build (npm run build); creates the database amora_bench_chat on BENCH_DATABASE_URL's
+ * server and drops it at the end. Prints `name: value unit` lines; exits with 1 when a target is missed.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { WebSocket } from 'ws';
+import { openDatabase } from '../server/db/client.ts';
+import { seedDemoSite } from '../server/db/seed.ts';
+import { systemClock } from '../server/infra/clock.ts';
+import { createLogger } from '../server/infra/logger.ts';
+import { localStorage } from '../server/infra/storage.ts';
+import { createServices } from '../server/services.ts';
+import { AUTH_COOKIE } from '../common/constants.ts';
+
+const CLIENTS = Number(process.env.BENCH_CHAT_CLIENTS ?? 1000);
+const LATENCY_SENDS = Number(process.env.BENCH_CHAT_LATENCY_SENDS ?? 2000);
+const DELIVERY_SENDS = Number(process.env.BENCH_CHAT_DELIVERY_SENDS ?? 10_000);
+const PAID_SENDS = Number(process.env.BENCH_CHAT_PAID_SENDS ?? 5000);
+const CONCURRENCY = 20;
+const TARGETS = { p99OneMs: 50, p99TwoMs: 100, paidPerSecond: 1000, memoryFactor: 2 };
+const DB_NAME = 'amora_bench_chat';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const benchUrl = new URL(baseUrl);
+benchUrl.pathname = `/${DB_NAME}`;
+
+const failures: string[] = [];
+const figure = (name: string, value: number, unit: string) => console.log(`${name}: ${Number.isInteger(value) ? value : value.toFixed(2)} ${unit}`);
+const target = (ok: boolean, what: string) => { if (!ok) failures.push(what); };
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+};
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function admin(sql: string) {
+  const c = new pg.Client({ connectionString: baseUrl });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+/** The database: the demo site, and 2 × CLIENTS confirmed members with credits (senders and recipients). */
+async function seed() {
+  await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${DB_NAME}`);
+  const database = await openDatabase({ url: benchUrl.toString() });
+  await database.migrate();
+  const photosDir = mkdtempSync(join(tmpdir(), 'amora-bench-chat-'));
+  const { siteId } = await seedDemoSite(database.db, { photosDir, clock: systemClock, profileCount: 0 });
+  rmSync(photosDir, { recursive: true, force: true });
+  await database.close();
+  const c = new pg.Client({ connectionString: benchUrl.toString() });
+  await c.connect();
+  await c.query(`
+    INSERT INTO users (site_id, email, password_hash, status, paid_user, credits, signup_date)
+    SELECT $1, 'chat' || g || '@bench.invalid', '!', 'active', true, 1000000, now() FROM generate_series(1, $2::int) g`, [siteId, CLIENTS * 2]);
+  await c.query(`
+    INSERT INTO profiles (user_id, name, gender, birth_date, country, status, created_at)
+    SELECT id, 'Member ' || id, CASE WHEN id % 2 = 0 THEN 'female' ELSE 'male' END, date '1990-01-01', 'NL', 'active', now()
+    FROM users WHERE email LIKE 'chat%@bench.invalid'`);
+  // The balances above are a starting grant: the ledger says so, as it would for any balance.
+  await c.query(`
+    INSERT INTO credit_ledger (user_id, delta, balance_after, reason, reference)
+    SELECT id, 1000000, 1000000, 'demo_grant', 'bench-' || id FROM users WHERE email LIKE 'chat%@bench.invalid'`);
+  const { rows } = await c.query<{ id: number }>(`SELECT id FROM users WHERE email LIKE 'chat%@bench.invalid' ORDER BY id`);
+  await c.end();
+  return { senders: rows.slice(0, CLIENTS).map((r) => r.id), recipients: rows.slice(CLIENTS).map((r) => r.id) };
+}
+
+/** Session cookies for members, made as log-in makes them. */
+async function sessions(ids: number[]): Promise<Map<number, string>> {
+  const database = await openDatabase({ url: benchUrl.toString() });
+  const services = createServices({ db: database.db, clock: systemClock, storage: localStorage(tmpdir()), logger: createLogger('error') });
+  const out = new Map<number, string>();
+  for (const id of ids) out.set(id, await services.accounts.createSession(id, 'bench'));
+  await database.close();
+  return out;
+}
+
+interface Proc { child: ChildProcess; port: number; rssMb(): number }
+
+async function spawnProc(args: string[], env: Record<string, string>, readyText: string): Promise<Proc> {
+  const port = Number(env.PORT);
+  const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes(readyText)) resolve();
+    });
+    child.stderr!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${out}`)));
+  });
+  const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  return { child, port, rssMb };
+}
+
+const startSite = async (prefix: string) => {
+  const port = await freePort();
+  return spawnProc(['build/server/main.js'], {
+    NODE_ENV: 'production', PORT: String(port), DATABASE_URL: benchUrl.toString(), REDIS_URL, REDIS_PREFIX: prefix, SEED_DEMO: 'never',
+    LOG_LEVEL: 'info', DATA_DIR: mkdtempSync(join(tmpdir(), 'amora-bench-chat-data-')),
+  }, 'listens on');
+};
+
+/** The baseline: a bare `ws` server that forwards each frame {to} to that client's socket. */
+const BASELINE = `
+import { WebSocketServer } from 'ws';
+const wss = new WebSocketServer({ port: Number(process.env.PORT), perMessageDeflate: false });
+const byId = new Map();
+wss.on('connection', (ws, req) => {
+  const id = new URL(req.url, 'http://x').searchParams.get('id');
+  byId.set(id, ws);
+  ws.on('message', (data) => { const m = JSON.parse(data); byId.get(String(m.to))?.send(JSON.stringify({ type: 'message', profile_id: m.from })); });
+  ws.on('close', () => byId.delete(id));
+});
+wss.on('listening', () => console.log('ready'));
+`;
+
+/** Opens one socket per member; each incoming `message` event is handed to onEvent(recipient, sender). */
+async function connect(url: (id: number) => string, ids: number[], headers: (id: number) => Record<string, string>, onEvent: (to: number, from: number) => void) {
+  const sockets: WebSocket[] = [];
+  for (let i = 0; i < ids.length; i += 50) {
+    await Promise.all(ids.slice(i, i + 50).map((id) => new Promise<void>((resolve, reject) => {
+      const ws = new WebSocket(url(id), { headers: headers(id), perMessageDeflate: false });
+      ws.on('message', (data) => {
+        const event = JSON.parse(String(data)) as { type: string; profile_id?: number };
+        if (event.type === 'message' && event.profile_id !== undefined) onEvent(id, event.profile_id);
+      });
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+      sockets.push(ws);
+    })));
+  }
+  return sockets;
+}
+
+/** Runs `count` jobs with CONCURRENCY at a time. */
+async function pool(count: number, job: (i: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < count) await job(next++);
+  }));
+}
+
+/** Waits until `done()` holds or `ms` passed. */
+async function settle(done: () => boolean, ms = 10_000) {
+  const until = Date.now() + ms;
+  while (!done() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+}
+
+class Arrivals {
+  private waiting = new Map<string, number[]>();
+  readonly latencies: number[] = [];
+  readonly counts = new Map<string, number>();
+  expect(to: number, from: number) {
+    const key = `${to}:${from}`;
+    (this.waiting.get(key) ?? this.waiting.set(key, []).get(key)!).push(performance.now());
+  }
+  arrived = (to: number, from: number) => {
+    const key = `${to}:${from}`;
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    const sentAt = this.waiting.get(key)?.shift();
+    if (sentAt !== undefined) this.latencies.push(performance.now() - sentAt);
+  };
+}
+
+async function main() {
+  if (!existsSync('build/server/main.js')) throw new Error('npm run build first: the bench runs the production build');
+  const { senders, recipients } = await seed();
+  const cookies = await sessions([...senders, ...recipients]);
+  const prefix = `bench-chat-${process.pid}:`;
+  const a = await startSite(prefix);
+  const b = await startSite(prefix);
+  const basePort = await freePort();
+  const base = await spawnProc(['--input-type=module', '-e', BASELINE], { PORT: String(basePort) }, 'ready');
+  const appHeaders = (port: number) => (id: number) => ({ cookie: `${AUTH_COOKIE}=${cookies.get(id)}`, origin: `http://localhost:${port}` });
+  let keys = 0;
+  const post = async (port: number, from: number, to: number, key = `bench-${from}-${++keys}`) => {
+    const res = await fetch(`http://localhost:${port}/api/messages.php`, {
+      method: 'POST',
+      headers: { ...appHeaders(port)(from), 'content-type': 'application/json', 'x-request-type': 'client', 'idempotency-key': key },
+      body: JSON.stringify({ profile_id: to, text: `hello ${to} from ${from}, ${key}` }),
+    });
+    if (res.status !== 201 && res.status !== 200) throw new Error(`send answered ${res.status}: ${await res.text()}`);
+    return key;
+  };
+
+  // Memory: each server idle, then with CLIENTS open sockets.
+  const idle = { app: a.rssMb(), base: base.rssMb() };
+
+  // 1. Baseline latency: a frame from one socket to another through the bare server.
+  const baseArrivals = new Arrivals();
+  const baseSockets = await connect((id) => `ws://localhost:${basePort}/?id=${id}`, recipients, () => ({}), baseArrivals.arrived);
+  const baseSenders = await connect((id) => `ws://localhost:${basePort}/?id=${id}`, senders.slice(0, CONCURRENCY), () => ({}), () => {});
+  await pool(LATENCY_SENDS, async (i) => {
+    const from = senders[i % CONCURRENCY];
+    const to = recipients[i % recipients.length];
+    baseArrivals.expect(to, from);
+    baseSenders[i % CONCURRENCY].send(JSON.stringify({ from, to }));
+    await settle(() => (baseArrivals.counts.get(`${to}:${from}`) ?? 0) >= Math.floor(i / recipients.length) + 1, 2000);
+  });
+  const baseRss = base.rssMb();
+  figure('baseline_ws_p50', percentile(baseArrivals.latencies, 50), 'ms');
+  figure('baseline_ws_p99', percentile(baseArrivals.latencies, 99), 'ms');
+
+  // 2. One instance: CLIENTS recipients on A, senders post to A.
+  const arrivalsA = new Arrivals();
+  const appSockets = await connect(() => `ws://localhost:${a.port}/api/live`, recipients, appHeaders(a.port), arrivalsA.arrived);
+  await new Promise((r) => setTimeout(r, 1000));
+  const appRss = a.rssMb();
+  await pool(LATENCY_SENDS, async (i) => {
+    const from = senders[i % senders.length];
+    const to = recipients[i % recipients.length];
+    arrivalsA.expect(to, from);
+    await post(a.port, from, to);
+  });
+  await settle(() => arrivalsA.latencies.length >= LATENCY_SENDS);
+  figure('one_instance_p50', percentile(arrivalsA.latencies, 50), 'ms');
+  figure('one_instance_p99', percentile(arrivalsA.latencies, 99), 'ms');
+  target(percentile(arrivalsA.latencies, 99) <= TARGETS.p99OneMs, `one instance p99 over ${TARGETS.p99OneMs} ms`);
+  for (const ws of appSockets) ws.close();
+
+  // 3. Two instances: recipients on B, senders post to A.
+  const arrivalsB = new Arrivals();
+  const bSockets = await connect(() => `ws://localhost:${b.port}/api/live`, recipients, appHeaders(b.port), arrivalsB.arrived);
+  await pool(LATENCY_SENDS, async (i) => {
+    const from = senders[(i + 7) % senders.length];
+    const to = recipients[i % recipients.length];
+    arrivalsB.expect(to, from);
+    await post(a.port, from, to);
+  });
+  await settle(() => arrivalsB.latencies.length >= LATENCY_SENDS);
+  figure('two_instances_p50', percentile(arrivalsB.latencies, 50), 'ms');
+  figure('two_instances_p99', percentile(arrivalsB.latencies, 99), 'ms');
+  target(percentile(arrivalsB.latencies, 99) <= TARGETS.p99TwoMs, `two instances p99 over ${TARGETS.p99TwoMs} ms`);
+
+  // 4. Delivery: DELIVERY_SENDS messages across the two instances, one in ten retried with its key.
+  const delivered = new Arrivals();
+  for (const ws of bSockets) ws.removeAllListeners('message');
+  for (const [i, ws] of bSockets.entries()) {
+    ws.on('message', (data) => {
+      const event = JSON.parse(String(data)) as { type: string; profile_id?: number };
+      if (event.type === 'message' && event.profile_id !== undefined) delivered.arrived(recipients[i], event.profile_id);
+    });
+  }
+  const expected = new Map<string, number>();
+  await pool(DELIVERY_SENDS, async (i) => {
+    const from = senders[(i * 13) % senders.length];
+    const to = recipients[(i * 7) % recipients.length];
+    expected.set(`${to}:${from}`, (expected.get(`${to}:${from}`) ?? 0) + 1);
+    const key = await post(a.port, from, to, `delivery-${i}`);
+    if (i % 10 === 0) await post(b.port, from, to, key);
+  });
+  const total = () => [...delivered.counts.values()].reduce((s, n) => s + n, 0);
+  await settle(() => total() >= DELIVERY_SENDS);
+  let lost = 0;
+  let duplicated = 0;
+  for (const [key, n] of expected) {
+    const got = delivered.counts.get(key) ?? 0;
+    lost += Math.max(0, n - got);
+    duplicated += Math.max(0, got - n);
+  }
+  const c = new pg.Client({ connectionString: benchUrl.toString() });
+  await c.connect();
+  const stored = (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE idempotency_key LIKE 'delivery-%'`)).rows[0].n;
+  const charged = (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM credit_ledger l JOIN messages m ON l.reference = m.id::text AND l.reason = 'message' WHERE m.idempotency_key LIKE 'delivery-%'`)).rows[0].n;
+  await c.end();
+  figure('delivery_sent', DELIVERY_SENDS, 'messages');
+  figure('delivery_lost', lost, 'messages');
+  figure('delivery_duplicated', duplicated, 'messages');
+  figure('delivery_stored', stored, 'messages');
+  figure('delivery_charged', charged, 'messages');
+  target(lost === 0, `${lost} messages never reached the recipient's socket`);
+  target(duplicated === 0, `${duplicated} messages reached the recipient twice`);
+  target(stored === DELIVERY_SENDS && charged === DELIVERY_SENDS, `stored ${stored} and charged ${charged} of ${DELIVERY_SENDS}`);
+  for (const ws of bSockets) ws.close();
+  for (const ws of [...baseSockets, ...baseSenders]) ws.close();
+
+  // 5. Memory per connection.
+  const perApp = ((appRss - idle.app) * 1024) / CLIENTS;
+  const perBase = ((baseRss - idle.base) * 1024) / CLIENTS;
+  figure('memory_per_connection_app', perApp, 'KB');
+  figure('memory_per_connection_ws_baseline', perBase, 'KB');
+  figure('memory_per_connection_ratio', perApp / Math.max(perBase, 0.1), 'x');
+  target(perApp <= TARGETS.memoryFactor * Math.max(perBase, 0.1), `memory per connection over ${TARGETS.memoryFactor}× bare ws`);
+
+  for (const p of [a, b, base]) p.child.kill('SIGTERM');
+
+  // 6. Paid sends per second through the chat service (each one transaction: debit, message, outbox row).
+  const database = await openDatabase({ url: benchUrl.toString() });
+  const services = createServices({ db: database.db, clock: systemClock, storage: localStorage(tmpdir()), logger: createLogger('error') });
+  const started = performance.now();
+  await pool(PAID_SENDS, async (i) => {
+    await services.chat.send({
+      senderId: senders[i % senders.length], recipientId: recipients[(i * 3) % recipients.length], content: { kind: 'text', text: `paid ${i}` },
+      idempotencyKey: `paid-${i}`, cost: 5, maxLength: 1000,
+    });
+  });
+  const perSecond = PAID_SENDS / ((performance.now() - started) / 1000);
+  figure('paid_sends_per_second', perSecond, 'sends/s');
+  target(perSecond >= TARGETS.paidPerSecond, `paid sends ${perSecond.toFixed(0)}/s, under ${TARGETS.paidPerSecond}/s`);
+  await services.events.settle();
+  await database.close();
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(error);
+  failures.push(error instanceof Error ? error.message : String(error));
+} finally {
+  if (!process.env.BENCH_KEEP) await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch(() => undefined);
+}
+if (failures.length) {
+  console.error(`\nTargets missed:\n- ${failures.join('\n- ')}`);
+  process.exit(1);
+}
+console.log('\nAll chat targets met.');
+process.exit(0);
