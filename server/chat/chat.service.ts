@@ -221,7 +221,7 @@ export function createChatService(deps: {
           const free = content.kind === 'text' && (await useFreeMessage(tx, senderId, convId, input.freeMessages ?? 0));
           const cost = free || filtered ? 0 : input.cost;
           const [photoRow] = photo
-            ? await tx.insert(chatPhotos).values({ conversationId: convId, senderId, ...photo, createdAt: now }).returning()
+            ? await tx.insert(chatPhotos).values({ conversationId: convId, senderId, ...photo, status: 'active', createdAt: now }).returning()
             : [];
           const [row] = await tx.insert(messages).values({
             conversationId: convId, senderId, kind: content.kind, body: text, giftId: content.kind === 'gift' ? content.giftId : null,
@@ -279,16 +279,17 @@ export function createChatService(deps: {
       return (await deps.contactRules.blockedBetween(viewerId, other)) ? 'denied' : 'private';
     },
 
-    /** Operators: chat photos waiting for a decision (they show at once and are reviewed afterwards). */
+    /** Operators: chat photos no moderator has looked at yet (they show at once and are reviewed afterwards). */
     async pendingPhotos() {
-      const rows = await db.select().from(chatPhotos).where(eq(chatPhotos.status, 'pending')).orderBy(asc(chatPhotos.createdAt), asc(chatPhotos.id));
+      const rows = await db.select().from(chatPhotos).where(and(eq(chatPhotos.reviewed, false), ne(chatPhotos.status, 'rejected')))
+        .orderBy(asc(chatPhotos.createdAt), asc(chatPhotos.id));
       return rows.map((r) => ({ id: r.id, user_id: r.senderId, filename: r.filename, thumb_filename: r.thumbFilename, created_at: r.createdAt.toISOString() }));
     },
 
     /** Operators: approve or reject a chat photo; a rejected one is gone for both members and its files are deleted. */
     async moderatePhoto(photoId: number, decision: 'approve' | 'reject'): Promise<{ id: number; status: 'active' | 'rejected' }> {
       const status = decision === 'approve' ? 'active' as const : 'rejected' as const;
-      const [row] = await db.update(chatPhotos).set({ status }).where(eq(chatPhotos.id, photoId)).returning();
+      const [row] = await db.update(chatPhotos).set({ status, reviewed: true }).where(eq(chatPhotos.id, photoId)).returning();
       if (!row) throw notFound();
       if (status === 'rejected') await removeFiles(row);
       return { id: row.id, status };

@@ -56,8 +56,13 @@ export const sites = pgTable('sites', {
   visibleProfileFields: jsonb().$type<string[]>().notNull().default([]),
   visibleProfileNotes: boolean().notNull().default(false),
   searchFields: jsonb().$type<string[]>().notNull().default(['gender', 'country', 'age']),
+  /** 'after': new photos show at once and are reviewed afterwards; 'before': they wait for approval. */
+  photoModeration: text().$type<'before' | 'after'>().notNull().default('after'),
   createdAt: createdAt(),
-}, (t) => [check('sites_niche_range', sql`${t.niche} between 1 and 7`)]);
+}, (t) => [
+  check('sites_niche_range', sql`${t.niche} between 1 and 7`),
+  check('sites_photo_moderation', sql`${t.photoModeration} in ('before', 'after')`),
+]);
 
 export const regions = pgTable('regions', {
   id: serial().primaryKey(),
@@ -145,6 +150,8 @@ export const photos = pgTable('photos', {
   filename: text().notNull(),
   thumbFilename: text().notNull(),
   status: text().$type<'pending' | 'active' | 'rejected'>().notNull().default('pending'),
+  /** A moderator has looked at it. With moderation after publication a photo is active before that. */
+  reviewed: boolean().notNull().default(false),
   isPrivate: boolean().notNull().default(false),
   width: integer().notNull(),
   height: integer().notNull(),
@@ -155,6 +162,7 @@ export const photos = pgTable('photos', {
   uniqueIndex('photos_filename').on(t.filename),
   uniqueIndex('photos_thumb_filename').on(t.thumbFilename),
   index('photos_pending').on(t.status, t.createdAt),
+  index('photos_unreviewed').on(t.reviewed, t.createdAt),
 ]);
 
 export const sessions = pgTable('sessions', {
@@ -236,8 +244,9 @@ export const chatPhotos = pgTable('chat_photos', {
   width: integer().notNull(),
   height: integer().notNull(),
   status: text().$type<'pending' | 'active' | 'rejected'>().notNull().default('pending'),
+  reviewed: boolean().notNull().default(false),
   createdAt: createdAt(),
-}, (t) => [index('chat_photos_pending').on(t.status, t.createdAt)]);
+}, (t) => [index('chat_photos_pending').on(t.status, t.createdAt), index('chat_photos_unreviewed').on(t.reviewed, t.createdAt)]);
 
 export const messages = pgTable('messages', {
   id: bigserial({ mode: 'number' }).primaryKey(),

@@ -121,7 +121,7 @@ export async function seedDemoSite(db: Db, options: { photosDir: string; clock: 
       siteId: site.id, email: `member${i + 1}@demo.amora.invalid`, passwordHash: '!demo', status: 'active', signupDate: created,
     }).returning({ id: users.id });
     const stored = await storeGeneratedPhoto(photosDir, portraitSvg(rand, gender), options.storage);
-    const [photo] = await db.insert(photos).values({ userId: user.id, ...stored, status: 'active', createdAt: created }).returning({ id: photos.id });
+    const [photo] = await db.insert(photos).values({ userId: user.id, ...stored, status: 'active', reviewed: true, createdAt: created }).returning({ id: photos.id });
     await db.insert(profiles).values({
       userId: user.id, name, gender, birthDate: birth.toISOString().slice(0, 10), country,
       region: regionList.length ? regionList[Math.floor(rand() * regionList.length)][1] : null,

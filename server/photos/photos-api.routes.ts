@@ -47,7 +47,7 @@ export const photosApiRoutes = new Hono<AppEnv>()
       const userId = requireUserId(c);
       const { file, fields } = await photoUpload(c);
       const isPrivate = fields.private === '1' || fields.private === 'true';
-      const photo = await ctx.services.photos.upload(userId, file, { isPrivate });
+      const photo = await ctx.services.photos.upload(userId, file, { isPrivate, moderation: ctx.site.photoModeration });
       return c.json({ photo }, 201);
     },
   )

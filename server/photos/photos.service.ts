@@ -115,10 +115,11 @@ export function createPhotosService(deps: { db: Db; clock: Clock; storage: Photo
     },
 
     /**
-     * Stores a new photo as pending (moderation approves it). The first photo becomes the main photo.
+     * Stores a new photo. With the site's moderation 'after' it shows at once and waits in the review
+     * queue; with 'before' it stays pending until approved. The first photo becomes the main photo.
      * Free members keep 3 photos and no private ones; premium members 25.
      */
-    async upload(userId: number, input: Buffer, options: { isPrivate: boolean }): Promise<OwnPhoto> {
+    async upload(userId: number, input: Buffer, options: { isPrivate: boolean; moderation: 'before' | 'after' }): Promise<OwnPhoto> {
       const m = await member(userId);
       if (options.isPrivate && !m.premium) throw new AppError(403, 'premium_required');
       const limit = photoLimit(m.premium);
@@ -135,7 +136,7 @@ export function createPhotosService(deps: { db: Db; clock: Clock; storage: Photo
           const currentLimit = photoLimit(locked.premium);
           if ((await countPhotos(tx, userId)) >= currentLimit) throw new AppError(403, 'photo_limit_reached', { limit: currentLimit });
           const [row] = await tx.insert(photos).values({
-            userId, ...names, status: 'pending', isPrivate: options.isPrivate, width: processed.width, height: processed.height, createdAt: clock(),
+            userId, ...names, status: options.moderation === 'after' ? 'active' : 'pending', isPrivate: options.isPrivate, width: processed.width, height: processed.height, createdAt: clock(),
           }).returning();
           const [profile] = await tx.select({ mainPhotoId: profiles.mainPhotoId }).from(profiles).where(eq(profiles.userId, userId));
           let mainPhotoId = profile.mainPhotoId;
@@ -225,11 +226,12 @@ export function createPhotosService(deps: { db: Db; clock: Clock; storage: Photo
       return viewer?.premium ? 'private' : 'denied';
     },
 
-    /** Operators: photos waiting for a decision, oldest first. */
-    async pending(): Promise<{ id: number; user_id: number; filename: string; thumb_filename: string; is_private: boolean; created_at: string }[]> {
-      const rows = await db.select().from(photos).where(eq(photos.status, 'pending')).orderBy(asc(photos.createdAt), asc(photos.id));
+    /** Operators: photos no moderator has looked at yet (pending, or already shown), oldest first. */
+    async pending(): Promise<{ id: number; user_id: number; filename: string; thumb_filename: string; is_private: boolean; status: 'pending' | 'active'; created_at: string }[]> {
+      const rows = await db.select().from(photos).where(and(eq(photos.reviewed, false), ne(photos.status, 'rejected'))).orderBy(asc(photos.createdAt), asc(photos.id));
       return rows.map((r) => ({
-        id: r.id, user_id: r.userId, filename: r.filename, thumb_filename: r.thumbFilename, is_private: r.isPrivate, created_at: r.createdAt.toISOString(),
+        id: r.id, user_id: r.userId, filename: r.filename, thumb_filename: r.thumbFilename, is_private: r.isPrivate,
+        status: r.status === 'active' ? 'active' as const : 'pending' as const, created_at: r.createdAt.toISOString(),
       }));
     },
 
@@ -237,7 +239,7 @@ export function createPhotosService(deps: { db: Db; clock: Clock; storage: Photo
     async moderate(photoId: number, decision: 'approve' | 'reject'): Promise<{ id: number; status: 'active' | 'rejected' }> {
       const status = decision === 'approve' ? 'active' as const : 'rejected' as const;
       return db.transaction(async (tx) => {
-        const [row] = await tx.update(photos).set({ status }).where(eq(photos.id, photoId)).returning();
+        const [row] = await tx.update(photos).set({ status, reviewed: true }).where(eq(photos.id, photoId)).returning();
         if (!row) throw notFound();
         if (status === 'rejected') {
           const [profile] = await tx.select({ mainPhotoId: profiles.mainPhotoId }).from(profiles).where(eq(profiles.userId, row.userId));

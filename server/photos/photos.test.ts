@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { photos, profiles, users } from '../db/schema.ts';
+import { photos, profiles, sites, users } from '../db/schema.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp, type TestClient } from '../../tests/helpers/test-app.ts';
 
 const OPERATOR_TOKEN = 'operator-token-for-tests-0123456789';
@@ -29,10 +29,12 @@ async function upload(t: TestApp, client: TestClient, bytes: Buffer, options: { 
   return { status: res.status, body: await res.json() as any };
 }
 
-describe.each(DATABASE_KINDS)('photos on %s', (kind) => {
+describe.each(DATABASE_KINDS)('photos on %s (a site that moderates before publication)', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(kind, { profiles: 2, env: { OPERATOR_TOKEN } });
+    await t.database.db.update(sites).set({ photoModeration: 'before' }).where(eq(sites.id, t.siteId));
+    await t.services.settings.invalidateSites();
   });
   afterAll(() => t.close());
 
@@ -198,5 +200,47 @@ describe.each(DATABASE_KINDS)('photos on %s', (kind) => {
     const res = await upload(t, t.client(), await smallPng());
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('authentication_required');
+  });
+});
+
+describe.each(DATABASE_KINDS)('photos on %s with moderation after publication (the default)', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind, { profiles: 0, env: { OPERATOR_TOKEN } });
+  });
+  afterAll(() => t.close());
+  const auth = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+  const queue = async () => (await t.client().get('/api/moderation.php', auth)).body.photos.map((p: { id: number }) => p.id);
+
+  it('shows a new member\'s photo to everyone at once and puts it in the review queue', async () => {
+    const { client, user } = await signUp(t);
+    const res = await upload(t, client, await smallPng('#36a'));
+    expect(res.status).toBe(201);
+    expect(res.body.photo).toMatchObject({ status: 'active', is_main: true });
+    expect((await t.client().get('/api/moderation.php', auth)).body.photos).toEqual([
+      expect.objectContaining({ id: res.body.photo.id, status: 'active' }),
+    ]);
+    // Visitors and other members see it: the public main photo, and the profile's main image.
+    expect((await t.client().get(`/photos/${res.body.photo.filename}`)).status).toBe(200);
+    const viewer = await signUp(t);
+    const seen = (await viewer.client.get(`/api/profile.php?id=${user.id}`)).body.profile;
+    expect(seen.main_image).toMatchObject({ filename: res.body.photo.filename, status: 'active' });
+    expect(seen.photos).toEqual([expect.objectContaining({ id: res.body.photo.id, locked: null })]);
+    const [row] = await t.database.db.select().from(photos).where(eq(photos.id, res.body.photo.id));
+    expect(row).toMatchObject({ status: 'active', reviewed: false });
+
+    // Approved: it stays, and leaves the queue.
+    expect((await t.client().post('/api/moderation.php', { id: res.body.photo.id, action: 'approve' }, auth)).body.photo.status).toBe('active');
+    expect(await queue()).not.toContain(res.body.photo.id);
+  });
+
+  it('takes a rejected photo away from everyone at once', async () => {
+    const { client } = await signUp(t);
+    const { photo } = (await upload(t, client, await smallPng('#a63'))).body;
+    expect((await t.client().get(`/photos/${photo.filename}`)).status).toBe(200);
+    expect((await t.client().post('/api/moderation.php', { id: photo.id, action: 'reject' }, auth)).body.photo.status).toBe('rejected');
+    expect((await t.client().get(`/photos/${photo.filename}`)).status).toBe(404);
+    expect(await queue()).not.toContain(photo.id);
+    expect((await client.get('/api/photos.php')).body.photos).toEqual([expect.objectContaining({ id: photo.id, status: 'rejected', is_main: false })]);
   });
 });

@@ -114,6 +114,7 @@ export function createSettingsService(deps: {
         photo_credits: site.photoCredits,
         gift_credits: site.giftCredits,
         minimum_message_costs: site.minimumMessageCosts,
+        photo_moderation: site.photoModeration,
         message_length: site.messageLength,
         refund_days: site.refundDays,
         member_resell: site.memberResell,

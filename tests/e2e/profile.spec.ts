@@ -89,9 +89,11 @@ test('upload photos with progress; metadata and GPS are gone; the limit alert ap
   await expect(page.getByTestId('photo-manager')).toHaveAttribute('data-last-progress', '100');
   const photo = page.getByTestId('own-photo');
   await expect(photo).toHaveCount(1);
-  await expect(photo.first()).toHaveAttribute('data-status', 'pending');
+  // The site moderates after publication (the default): the photo shows at once and is reviewed later.
+  await expect(photo.first()).toHaveAttribute('data-status', 'active');
   await expect(photo.first()).toHaveAttribute('data-main', 'true');
-  await expect(photo.first()).toContainText('Waiting for approval');
+  await expect(photo.first()).toContainText('Visible');
+  await expect(page.getByTestId('photo-notice')).toHaveText('Your photo has been uploaded and other members can see it.');
   await shot('profile-04-uploaded');
 
   // The stored photo carries no EXIF and no GPS position.
@@ -104,9 +106,9 @@ test('upload photos with progress; metadata and GPS are gone; the limit alert ap
   expect(meta.format).toBe('webp');
   expect(meta.exif).toBeUndefined();
   expect(hasGpsTag(bytes)).toBe(false);
-  // Others cannot load a pending photo.
+  // Others load it too: it is the member's public main photo.
   const visitor = await page.context().browser()!.newContext({ baseURL: info.project.use.baseURL });
-  expect((await visitor.request.get(original)).status()).toBe(404);
+  expect((await visitor.request.get(original)).status()).toBe(200);
   await visitor.close();
 
   // A text file named .jpg is refused with a clear message.

@@ -80,7 +80,7 @@ test('every step: account with did-you-mean, photo upload with progress, about m
   const flow = page.getByTestId('signup-flow');
   await expect(flow).toHaveAttribute('data-step', 'photo');
   await expect(page.getByTestId('signup-step-label')).toHaveText('Step 1 of 5');
-  // The upload goes to POST /api/photos.php as multipart with field `photo`, and waits for moderation.
+  // The upload goes to POST /api/photos.php as multipart with field `photo`; it shows at once (moderation after publication).
   await page.locator('#signup-photo').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG_1PX });
   await shot('signup-1-photo');
   const upload = page.waitForResponse((r) => r.url().endsWith('/api/photos.php') && r.request().method() === 'POST');
@@ -88,7 +88,7 @@ test('every step: account with did-you-mean, photo upload with progress, about m
   const answer = await upload;
   expect(answer.request().headers()['content-type']).toMatch(/^multipart\/form-data/);
   expect(answer.status()).toBe(201);
-  expect((await answer.json()).photo).toMatchObject({ status: 'pending', is_private: false });
+  expect((await answer.json()).photo).toMatchObject({ status: 'active', is_private: false });
   await expect(flow).toHaveAttribute('data-step', 'looking');
 
   await shot('signup-2-looking');

@@ -6,6 +6,7 @@ import type { OwnPhoto } from '#common/api-types.ts';
 import { PHOTO_MAX_BYTES } from '#common/profile.ts';
 import { api, ApiError } from '../../lib/api.ts';
 import { uploadPhoto } from '../../lib/upload.ts';
+import { useRootData } from '../../root.tsx';
 
 const STATUS_VARIANT = { pending: 'warning', active: 'success', rejected: 'danger' } as const;
 
@@ -14,6 +15,7 @@ export function PhotoManager({ initial, limit, premium, onChange }: {
   initial: OwnPhoto[]; limit: number; premium: boolean; onChange?: () => void;
 }) {
   const { t } = useTranslation();
+  const afterPublication = useRootData().settings.photo_moderation === 'after';
   const [photos, setPhotos] = useState(initial);
   const [progress, setProgress] = useState<number | null>(null);
   const [lastProgress, setLastProgress] = useState<number | null>(null);
@@ -55,7 +57,7 @@ export function PhotoManager({ initial, limit, premium, onChange }: {
         onProgress: (p) => { setProgress(p); setLastProgress(p); },
       });
       setPhotos((list) => [...list, photo]);
-      setNotice(t('photos.uploaded'));
+      setNotice(t(afterPublication ? 'photos.uploaded_after' : 'photos.uploaded'));
       if (input.current) input.current.value = '';
       onChange?.();
     } catch (err) {
@@ -72,7 +74,7 @@ export function PhotoManager({ initial, limit, premium, onChange }: {
           <h2 className="h5 mb-1">{t('photos.title')}</h2>
           <span className="small text-muted" data-testid="photo-count">{t('photos.count', { used, limit })}</span>
         </div>
-        <p className="small text-muted">{t('photos.lead')}</p>
+        <p className="small text-muted">{t(afterPublication ? 'photos.lead_after' : 'photos.lead')}</p>
         {full ? (
           <Alert variant="warning" data-testid="photo-limit-alert">
             {t('photos.limit_reached', { limit })}
