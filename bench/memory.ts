@@ -1,13 +1,18 @@
 /**
  * npm run bench -- memory: resident memory of the built server (node build/server/main.js) once it answers and
- * has settled, on PostgreSQL (its own database amora_bench_memory, seeded with the demo site, dropped at the end)
- * and on the embedded PGlite (a fresh data directory, which seeds itself). Builds first when build/ is missing.
+ * has settled ~5 s. On PostgreSQL: its own database amora_bench_memory, seeded with the demo site by the bench
+ * (a server on PostgreSQL does not seed itself), dropped at the end. On the embedded PGlite: a fresh data
+ * directory, which the first start creates and seeds (memory_pglite_first_start_rss), then a restart on it
+ * (memory_pglite_rss). Builds first when build/ is missing.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { openDatabase } from '../server/db/client.ts';
+import { seedDemoSite } from '../server/db/seed.ts';
+import { systemClock } from '../server/infra/clock.ts';
 import { databaseUrl, dropDatabase, figure, finish, machine, recreateDatabase, target } from './lib.ts';
 
 const DB_NAME = 'amora_bench_memory';
@@ -37,8 +42,7 @@ async function waitUntilAnswering(child: ChildProcess, port: number) {
   throw new Error(`the server did not answer within ${START_TIMEOUT_MS / 1000} s`);
 }
 
-async function measure(kind: 'postgres' | 'pglite', env: Record<string, string>) {
-  const dataDir = mkdtempSync(join(tmpdir(), `amora-bench-memory-${kind}-`));
+async function measure(name: string, env: Record<string, string>, dataDir: string, targetMb: number) {
   const port = 3900 + Math.floor(Math.random() * 1000);
   const child = spawn(process.execPath, [SERVER], {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', ...env },
@@ -47,15 +51,14 @@ async function measure(kind: 'postgres' | 'pglite', env: Record<string, string>)
   try {
     const started = performance.now();
     await waitUntilAnswering(child, port);
-    figure(`memory_${kind}_start`, (performance.now() - started) / 1000, 's');
+    figure(`${name}_ready_after`, (performance.now() - started) / 1000, 's');
     await sleep(SETTLE_MS);
     const mb = rssMb(child.pid!);
-    figure(`memory_${kind}_rss`, mb, 'MB');
-    target(mb <= TARGETS_MB[kind], `${kind}: RSS ${mb} MB > ${TARGETS_MB[kind]} MB`);
+    figure(`${name}_rss`, mb, 'MB');
+    target(mb <= targetMb, `${name}: RSS ${mb} MB > ${targetMb} MB`);
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -65,13 +68,25 @@ async function main() {
     const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
     if (build.status !== 0) throw new Error('npm run build failed');
   }
+  const pgDir = mkdtempSync(join(tmpdir(), 'amora-bench-memory-postgres-'));
   await recreateDatabase(DB_NAME);
   try {
-    await measure('postgres', { DATABASE_URL: databaseUrl(DB_NAME), SEED_DEMO: 'always' });
+    const database = await openDatabase({ url: databaseUrl(DB_NAME) });
+    await database.migrate();
+    await seedDemoSite(database.db, { photosDir: join(pgDir, 'photos'), clock: systemClock });
+    await database.close();
+    await measure('memory_postgres', { DATABASE_URL: databaseUrl(DB_NAME) }, pgDir, TARGETS_MB.postgres);
   } finally {
     await dropDatabase(DB_NAME);
+    rmSync(pgDir, { recursive: true, force: true });
   }
-  await measure('pglite', { DATABASE_URL: '' });
+  const pgliteDir = mkdtempSync(join(tmpdir(), 'amora-bench-memory-pglite-'));
+  try {
+    await measure('memory_pglite_first_start', { DATABASE_URL: '' }, pgliteDir, TARGETS_MB.pglite);
+    await measure('memory_pglite', { DATABASE_URL: '' }, pgliteDir, TARGETS_MB.pglite);
+  } finally {
+    rmSync(pgliteDir, { recursive: true, force: true });
+  }
   finish();
 }
 
