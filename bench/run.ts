@@ -5,7 +5,6 @@
 const SCENARIOS: Record<string, string> = {
   search: 'member search on 1,000,000 profiles (PostgreSQL)',
   api: 'authenticated API requests/s against a bare node:http + pg baseline, and queries per request',
-  ssr: 'server-rendered pages/s against renderToString of the same tree without the router',
   memory: 'resident memory of the built server on PostgreSQL and on PGlite',
 };
 

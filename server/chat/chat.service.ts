@@ -166,41 +166,40 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
     async list(userId: number): Promise<ChatSummary[]> {
       const today = clock();
       const other = sql<number>`case when ${conversations.userLow} = ${userId} then ${conversations.userHigh} else ${conversations.userLow} end`;
+      // The last message of every listed conversation comes in the same statement (one index probe each).
+      const last = db
+        .select({ body: messages.body, senderId: messages.senderId, createdAt: messages.createdAt })
+        .from(messages)
+        .where(eq(messages.conversationId, conversations.id))
+        .orderBy(desc(messages.id))
+        .limit(1)
+        .as('last_message');
       const rows = await db
         .select({
           ...profileColumns,
           conversationId: conversations.id,
           lastMessageAt: conversations.lastMessageAt,
           unread: conversationMembers.unreadCount,
+          last: { body: last.body, senderId: last.senderId, createdAt: last.createdAt },
         })
         .from(conversationMembers)
         .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
         .innerJoin(profiles, eq(profiles.userId, other))
         .innerJoin(users, eq(users.id, profiles.userId))
         .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
+        .leftJoinLateral(last, sql`true`)
         .where(and(
           eq(conversationMembers.userId, userId), eq(conversationMembers.hidden, false), ne(users.status, 'deleted'),
           // A block hides the conversation from both members' lists.
           notBlockedWith(userId, profiles.userId),
         ))
         .orderBy(desc(conversations.lastMessageAt), desc(conversations.id));
-      // The last message of every listed conversation in one query.
-      const ids = rows.map((r) => r.conversationId);
-      const lastMessages = ids.length
-        ? await db.selectDistinctOn([messages.conversationId]).from(messages)
-          .where(inArray(messages.conversationId, ids))
-          .orderBy(messages.conversationId, desc(messages.id))
-        : [];
-      const lastByConversation = new Map(lastMessages.map((m) => [m.conversationId, m]));
-      return rows.map((r) => {
-        const last = lastByConversation.get(r.conversationId);
-        return {
-          conversation: { id: r.conversationId, last_message_at: r.lastMessageAt?.toISOString() ?? null },
-          profile: toProfileSummary(r as ProfileRow, today),
-          num_unread_messages: r.unread,
-          last_message: last ? { text: last.body.slice(0, 140), from_me: last.senderId === userId, created_at: last.createdAt.toISOString() } : null,
-        };
-      });
+      return rows.map((r) => ({
+        conversation: { id: r.conversationId, last_message_at: r.lastMessageAt?.toISOString() ?? null },
+        profile: toProfileSummary(r as ProfileRow, today),
+        num_unread_messages: r.unread,
+        last_message: r.last ? { text: r.last.body.slice(0, 140), from_me: r.last.senderId === userId, created_at: r.last.createdAt.toISOString() } : null,
+      }));
     },
 
     /**
