@@ -34,6 +34,35 @@ export function createAccountsService(deps: {
   limits: { loginPair: RateLimiter; loginEmail: RateLimiter; loginDevice: RateLimiter };
 }) {
   const { db, clock, limits } = deps;
+  // Every authenticated request runs these two: prepared once, so neither is built again per request.
+  const sessionQuery = db
+    .select({ userId: sessions.userId, status: users.status, expiresAt: sessions.expiresAt, lastUsedAt: sessions.lastUsedAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .prepare('session_user');
+  const memberQuery = db
+    .select({
+      ...profileColumns,
+      email: users.email, accountStatus: users.status, paidUser: users.paidUser, credits: users.credits,
+      notificationsDisabled: users.notificationsDisabled, language: users.language, signupDate: users.signupDate,
+      // A block hides the conversation, so its unread messages do not count either.
+      unread: sql<number>`(select coalesce(sum(cm.unread_count), 0)::int from conversation_members cm
+        where cm.user_id = ${sql.placeholder('userId')} and not cm.hidden
+        and not exists (select 1 from conversations c, blocks b where c.id = cm.conversation_id
+          and ((b.blocker_id = c.user_low and b.blocked_id = c.user_high) or (b.blocker_id = c.user_high and b.blocked_id = c.user_low))))`,
+      // Likes from invisible, deleted or blocked members are not in the likes list, so not in the badge either.
+      newLikes: sql<number>`(select count(*)::int from likes l join users liker on liker.id = l.liker_id
+        where l.liked_id = ${sql.placeholder('userId')} and l.is_new and not liker.invisible and liker.status <> 'deleted'
+        and not exists (select 1 from blocks b where (b.blocker_id = l.liker_id and b.blocked_id = l.liked_id)
+          or (b.blocker_id = l.liked_id and b.blocked_id = l.liker_id)))`,
+    })
+    .from(users)
+    // A member without a profile has no user object.
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('api_user');
 
   return {
     /**
@@ -99,11 +128,7 @@ export function createAccountsService(deps: {
     async sessionUserId(token: string | undefined): Promise<number | null> {
       if (!token || token.length > 100) return null;
       const id = hashToken(token);
-      const [row] = await db
-        .select({ userId: sessions.userId, status: users.status, expiresAt: sessions.expiresAt, lastUsedAt: sessions.lastUsedAt })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(eq(sessions.id, id));
+      const [row] = await sessionQuery.execute({ id });
       if (!row) return null;
       const now = clock();
       if (row.expiresAt <= now || now.getTime() - row.lastUsedAt.getTime() >= SESSION_IDLE_MS) {
@@ -135,27 +160,7 @@ export function createAccountsService(deps: {
      * (account, profile summary and both counters), as every signed-in page and the request context load it.
      */
     async apiUser(userId: number): Promise<ApiUser | null> {
-      const [row] = await db
-        .select({
-          ...profileColumns,
-          email: users.email, accountStatus: users.status, paidUser: users.paidUser, credits: users.credits,
-          notificationsDisabled: users.notificationsDisabled, language: users.language, signupDate: users.signupDate,
-          // A block hides the conversation, so its unread messages do not count either.
-          unread: sql<number>`(select coalesce(sum(cm.unread_count), 0)::int from conversation_members cm
-            where cm.user_id = ${userId} and not cm.hidden
-            and not exists (select 1 from conversations c, blocks b where c.id = cm.conversation_id
-              and ((b.blocker_id = c.user_low and b.blocked_id = c.user_high) or (b.blocker_id = c.user_high and b.blocked_id = c.user_low))))`,
-          // Likes from invisible, deleted or blocked members are not in the likes list, so not in the badge either.
-          newLikes: sql<number>`(select count(*)::int from likes l join users liker on liker.id = l.liker_id
-            where l.liked_id = ${userId} and l.is_new and not liker.invisible and liker.status <> 'deleted'
-            and not exists (select 1 from blocks b where (b.blocker_id = l.liker_id and b.blocked_id = l.liked_id)
-              or (b.blocker_id = l.liked_id and b.blocked_id = l.liker_id)))`,
-        })
-        .from(users)
-        // A member without a profile has no user object.
-        .innerJoin(profiles, eq(profiles.userId, users.id))
-        .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
-        .where(eq(users.id, userId));
+      const [row] = await memberQuery.execute({ userId });
       if (!row || row.accountStatus === 'deleted') return null;
       return {
         id: row.id,
