@@ -45,6 +45,39 @@ const SAME_TEXT_WINDOW_MS = 3_600_000;
 export function createChatService(deps: { db: Db; clock: Clock; events: EventBus; contactRules: ContactRules; live: LiveBus }) {
   const { db, clock } = deps;
 
+  // A member's conversations with the other member's profile and the last message, in one statement
+  // (the last message through a lateral join, one index probe each); prepared once, as every chat page asks.
+  const viewer = sql.placeholder('userId');
+  const other = sql<number>`case when ${conversations.userLow} = ${viewer} then ${conversations.userHigh} else ${conversations.userLow} end`;
+  const lastMessage = db
+    .select({ body: messages.body, senderId: messages.senderId, createdAt: messages.createdAt })
+    .from(messages)
+    .where(eq(messages.conversationId, conversations.id))
+    .orderBy(desc(messages.id))
+    .limit(1)
+    .as('last_message');
+  const listQuery = db
+    .select({
+      ...profileColumns,
+      conversationId: conversations.id,
+      lastMessageAt: conversations.lastMessageAt,
+      unread: conversationMembers.unreadCount,
+      last: { body: lastMessage.body, senderId: lastMessage.senderId, createdAt: lastMessage.createdAt },
+    })
+    .from(conversationMembers)
+    .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
+    .innerJoin(profiles, eq(profiles.userId, other))
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
+    .leftJoinLateral(lastMessage, sql`true`)
+    .where(and(
+      eq(conversationMembers.userId, viewer), eq(conversationMembers.hidden, false), ne(users.status, 'deleted'),
+      // A block hides the conversation from both members' lists.
+      notBlockedWith(viewer, profiles.userId),
+    ))
+    .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
+    .prepare('chat_list');
+
   async function conversationId(tx: Tx | Db, a: number, b: number): Promise<number> {
     const [low, high] = a < b ? [a, b] : [b, a];
     await tx.insert(conversations).values({ userLow: low, userHigh: high, createdAt: clock() }).onConflictDoNothing();
@@ -165,35 +198,7 @@ export function createChatService(deps: { db: Db; clock: Clock; events: EventBus
 
     async list(userId: number): Promise<ChatSummary[]> {
       const today = clock();
-      const other = sql<number>`case when ${conversations.userLow} = ${userId} then ${conversations.userHigh} else ${conversations.userLow} end`;
-      // The last message of every listed conversation comes in the same statement (one index probe each).
-      const last = db
-        .select({ body: messages.body, senderId: messages.senderId, createdAt: messages.createdAt })
-        .from(messages)
-        .where(eq(messages.conversationId, conversations.id))
-        .orderBy(desc(messages.id))
-        .limit(1)
-        .as('last_message');
-      const rows = await db
-        .select({
-          ...profileColumns,
-          conversationId: conversations.id,
-          lastMessageAt: conversations.lastMessageAt,
-          unread: conversationMembers.unreadCount,
-          last: { body: last.body, senderId: last.senderId, createdAt: last.createdAt },
-        })
-        .from(conversationMembers)
-        .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
-        .innerJoin(profiles, eq(profiles.userId, other))
-        .innerJoin(users, eq(users.id, profiles.userId))
-        .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
-        .leftJoinLateral(last, sql`true`)
-        .where(and(
-          eq(conversationMembers.userId, userId), eq(conversationMembers.hidden, false), ne(users.status, 'deleted'),
-          // A block hides the conversation from both members' lists.
-          notBlockedWith(userId, profiles.userId),
-        ))
-        .orderBy(desc(conversations.lastMessageAt), desc(conversations.id));
+      const rows = await listQuery.execute({ userId });
       return rows.map((r) => ({
         conversation: { id: r.conversationId, last_message_at: r.lastMessageAt?.toISOString() ?? null },
         profile: toProfileSummary(r as ProfileRow, today),
