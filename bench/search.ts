@@ -1,5 +1,5 @@
 /**
- * npm run bench: member search on 1,000,000 profiles in PostgreSQL.
+ * npm run bench -- search: member search on 1,000,000 profiles in PostgreSQL.
  *
  * Creates the database amora_bench (dropped again at the end) on BENCH_DATABASE_URL's server, seeds it with
  * INSERT … SELECT generate_series, then measures GET /api/members.php of the real app over HTTP on localhost
@@ -9,8 +9,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import http from 'node:http';
-import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { openDatabase } from '../server/db/client.ts';
@@ -21,33 +19,16 @@ import { createServices } from '../server/services.ts';
 import { localStorage } from '../server/infra/storage.ts';
 import { searchSchema } from '../common/schemas.ts';
 import { COUNTRIES } from '../common/constants.ts';
+import { admin, CLIENTS, databaseUrl, figure, finish, get, load as loadRuns, machine, target } from './lib.ts';
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 1_000_000);
-const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10);
 const REQUESTS_PER_CLIENT = Number(process.env.BENCH_REQUESTS ?? 40);
 const P95_TARGET_MS = 50;
 const DEEP_PAGE = 50;
 const DEEP_PAGE_FACTOR = 1.5;
 const DB_NAME = 'amora_bench';
 
-const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const benchUrl = new URL(baseUrl);
-benchUrl.pathname = `/${DB_NAME}`;
-
-const failures: string[] = [];
-const figure = (name: string, value: number | string, unit: string) =>
-  console.log(`${name}: ${typeof value === 'number' ? (Number.isInteger(value) ? value : value.toFixed(2)) : value} ${unit}`);
-const target = (ok: boolean, what: string) => { if (!ok) failures.push(what); };
-
-async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: baseUrl });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
+const benchUrl = new URL(databaseUrl(DB_NAME));
 
 const COMBOS: Record<string, string> = {
   no_filter: '',
@@ -121,42 +102,7 @@ async function checkPlans() {
   await database.close();
 }
 
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
-
-/** A GET over a kept-alive connection (node:http: the lightest client, so the figures measure the servers). */
-function get(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    http.get(url, { agent, headers: { host: 'localhost', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-      res.on('error', reject);
-    }).on('error', reject);
-  });
-}
-
-/** CLIENTS loops, each sending its requests one after another (keep-alive), like 10 busy browsers. */
-async function load(urls: string[], headers: Record<string, string>) {
-  const latencies: number[] = [];
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: CLIENTS }, async () => {
-    for (let i = 0; i < REQUESTS_PER_CLIENT; i++) {
-      const url = urls[next++ % urls.length];
-      const t0 = performance.now();
-      const res = await get(url, headers);
-      latencies.push(performance.now() - t0);
-      if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
-    }
-  }));
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), rps: latencies.length / seconds };
-}
+const load = (urls: string[], headers: Record<string, string>) => loadRuns(urls, headers, REQUESTS_PER_CLIENT);
 
 async function measure(appPort: number, baselinePort: number) {
   const base = `http://127.0.0.1:${appPort}`;
@@ -201,9 +147,7 @@ async function measure(appPort: number, baselinePort: number) {
 }
 
 async function main() {
-  // The figures depend on the machine: say what it was doing.
-  figure('machine_cpu_cores', os.cpus().length, 'cores');
-  figure('machine_load_1min_before', os.loadavg()[0], 'runnable');
+  machine('before');
   figure('bench_clients', CLIENTS, 'clients');
   figure('bench_requests_per_run', CLIENTS * REQUESTS_PER_CLIENT, 'requests');
   await seed();
@@ -220,10 +164,7 @@ async function main() {
     await new Promise((r) => worker.once('exit', r));
     if (!process.env.BENCH_KEEP) await admin((c) => c.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`));
   }
-  figure('machine_load_1min_after', os.loadavg()[0], 'runnable');
-  figure('targets_missed', failures.length, 'targets');
-  for (const f of failures) console.error(`MISSED: ${f}`);
-  process.exit(failures.length ? 1 : 0);
+  finish();
 }
 
 main().catch((error) => {

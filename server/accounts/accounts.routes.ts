@@ -42,7 +42,13 @@ async function userResponse(c: C, userId: number) {
 }
 
 export const accountsRoutes = new Hono<AppEnv>()
-  .get('/user.php', (c) => userResponse(c, requireUserId(c)))
+  .get('/user.php', async (c) => {
+    requireUserId(c);
+    // The request context's member: loaded once per request, also when the context needed it for the language.
+    const user = await c.get('ctx').user();
+    if (!user) throw authenticationRequired();
+    return c.json({ user });
+  })
 
   /** Log-in with {email, password}. */
   .post('/user.php', async (c) => {

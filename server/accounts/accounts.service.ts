@@ -4,11 +4,11 @@ import type { ApiUser } from '#common/api-types.ts';
 import { isLanguage, type Language } from '#common/languages.ts';
 import { AUTH_COOKIE_MAX_AGE, SESSION_IDLE_DAYS } from '#common/constants.ts';
 import type { Db } from '../db/client.ts';
-import { conversationMembers, likes, sessions, users } from '../db/schema.ts';
+import { photos, profiles, sessions, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { EventBus } from '../infra/events.ts';
 import type { RateLimiter } from '../infra/rate-limit.ts';
-import type { ProfilesService } from '../profiles/profiles.service.ts';
+import { profileColumns, toProfileSummary, type ProfileRow, type ProfilesService } from '../profiles/profiles.service.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
 
 /** Sessions are stored by this hash, so a leaked table holds no usable token. */
@@ -34,6 +34,35 @@ export function createAccountsService(deps: {
   limits: { loginPair: RateLimiter; loginEmail: RateLimiter; loginDevice: RateLimiter };
 }) {
   const { db, clock, limits } = deps;
+  // Every authenticated request runs these two: prepared once, so neither is built again per request.
+  const sessionQuery = db
+    .select({ userId: sessions.userId, status: users.status, expiresAt: sessions.expiresAt, lastUsedAt: sessions.lastUsedAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .prepare('session_user');
+  const memberQuery = db
+    .select({
+      ...profileColumns,
+      email: users.email, accountStatus: users.status, paidUser: users.paidUser, credits: users.credits,
+      notificationsDisabled: users.notificationsDisabled, language: users.language, signupDate: users.signupDate,
+      // A block hides the conversation, so its unread messages do not count either.
+      unread: sql<number>`(select coalesce(sum(cm.unread_count), 0)::int from conversation_members cm
+        where cm.user_id = ${sql.placeholder('userId')} and not cm.hidden
+        and not exists (select 1 from conversations c, blocks b where c.id = cm.conversation_id
+          and ((b.blocker_id = c.user_low and b.blocked_id = c.user_high) or (b.blocker_id = c.user_high and b.blocked_id = c.user_low))))`,
+      // Likes from invisible, deleted or blocked members are not in the likes list, so not in the badge either.
+      newLikes: sql<number>`(select count(*)::int from likes l join users liker on liker.id = l.liker_id
+        where l.liked_id = ${sql.placeholder('userId')} and l.is_new and not liker.invisible and liker.status <> 'deleted'
+        and not exists (select 1 from blocks b where (b.blocker_id = l.liker_id and b.blocked_id = l.liked_id)
+          or (b.blocker_id = l.liked_id and b.blocked_id = l.liker_id)))`,
+    })
+    .from(users)
+    // A member without a profile has no user object.
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('api_user');
 
   return {
     /**
@@ -99,11 +128,7 @@ export function createAccountsService(deps: {
     async sessionUserId(token: string | undefined): Promise<number | null> {
       if (!token || token.length > 100) return null;
       const id = hashToken(token);
-      const [row] = await db
-        .select({ userId: sessions.userId, status: users.status, expiresAt: sessions.expiresAt, lastUsedAt: sessions.lastUsedAt })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(eq(sessions.id, id));
+      const [row] = await sessionQuery.execute({ id });
       if (!row) return null;
       const now = clock();
       if (row.expiresAt <= now || now.getTime() - row.lastUsedAt.getTime() >= SESSION_IDLE_MS) {
@@ -130,43 +155,25 @@ export function createAccountsService(deps: {
       await db.update(users).set({ language }).where(eq(users.id, userId));
     },
 
-    /** The user object of spec section 3, with the counters the navigation badges need. */
+    /**
+     * The user object of spec section 3, with the counters the navigation badges need: one statement
+     * (account, profile summary and both counters), as every signed-in page and the request context load it.
+     */
     async apiUser(userId: number): Promise<ApiUser | null> {
-      const [user] = await db.select().from(users).where(eq(users.id, userId));
-      if (!user || user.status === 'deleted') return null;
-      const profile = await deps.profiles.summary(userId, true);
-      if (!profile) return null;
-      const [{ unread }] = await db
-        .select({ unread: sql<number>`coalesce(sum(${conversationMembers.unreadCount}), 0)::int` })
-        .from(conversationMembers)
-        .where(and(
-          eq(conversationMembers.userId, userId), eq(conversationMembers.hidden, false),
-          // A block hides the conversation, so its unread messages do not count either.
-          sql`not exists (select 1 from conversations c, blocks b where c.id = ${conversationMembers.conversationId}
-            and ((b.blocker_id = c.user_low and b.blocked_id = c.user_high) or (b.blocker_id = c.user_high and b.blocked_id = c.user_low)))`,
-        ));
-      // Likes from invisible, deleted or blocked members are not in the likes list, so not in the badge either.
-      const [{ newLikes }] = await db
-        .select({ newLikes: sql<number>`count(*)::int` })
-        .from(likes)
-        .innerJoin(users, eq(users.id, likes.likerId))
-        .where(and(
-          eq(likes.likedId, userId), eq(likes.isNew, true), eq(users.invisible, false), sql`${users.status} <> 'deleted'`,
-          sql`not exists (select 1 from blocks b where (b.blocker_id = ${likes.likerId} and b.blocked_id = ${likes.likedId})
-            or (b.blocker_id = ${likes.likedId} and b.blocked_id = ${likes.likerId}))`,
-        ));
+      const [row] = await memberQuery.execute({ userId });
+      if (!row || row.accountStatus === 'deleted') return null;
       return {
-        id: user.id,
-        email: user.email,
-        status: user.status === 'active' ? 'active' : 'not_confirmed',
-        paid_user: user.paidUser,
-        credits: user.credits,
-        notifications_disabled: user.notificationsDisabled,
-        language: isLanguage(user.language) ? user.language : 'en',
-        signup_date: user.signupDate.toISOString(),
-        num_unread_messages: unread,
-        num_new_likes: newLikes,
-        profile,
+        id: row.id,
+        email: row.email,
+        status: row.accountStatus === 'active' ? 'active' : 'not_confirmed',
+        paid_user: row.paidUser,
+        credits: row.credits,
+        notifications_disabled: row.notificationsDisabled,
+        language: isLanguage(row.language) ? row.language : 'en',
+        signup_date: row.signupDate.toISOString(),
+        num_unread_messages: row.unread,
+        num_new_likes: row.newLikes,
+        profile: toProfileSummary(row as ProfileRow, clock(), true),
       };
     },
   };

@@ -1,4 +1,4 @@
-import { and, eq, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, eq, or, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { blocks, profiles, users } from '../db/schema.ts';
 import { AppError, notFound } from '../infra/errors.ts';
@@ -7,7 +7,7 @@ import { AppError, notFound } from '../infra/errors.ts';
  * A listing filter: rows whose member (`otherColumn`) and the viewer have no block between them, either way.
  * Every list of members (likes, chats, search) uses it, so a blocked pair never meet in a list.
  */
-export function notBlockedWith(viewerId: number, otherColumn: AnyColumn): SQL {
+export function notBlockedWith(viewerId: number | Placeholder, otherColumn: AnyColumn): SQL {
   return sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${viewerId} and ${blocks.blockedId} = ${otherColumn}) or (${blocks.blockerId} = ${otherColumn} and ${blocks.blockedId} = ${viewerId}))`;
 }
 

@@ -94,6 +94,40 @@ export function createChatService(deps: {
     return toMessage(row, viewerId, await attachmentsOf([row]));
   }
 
+  // A member's conversations with the other member's profile and the last message, in one statement
+  // (the last message through a lateral join, one index probe each); prepared once, as every chat page asks.
+  const viewer = sql.placeholder('userId');
+  const other = sql<number>`case when ${conversations.userLow} = ${viewer} then ${conversations.userHigh} else ${conversations.userLow} end`;
+  const lastMessage = db
+    .select({ kind: messages.kind, body: messages.body, senderId: messages.senderId, createdAt: messages.createdAt })
+    .from(messages)
+    // A message the viewer's word filter hid is not theirs to see.
+    .where(and(eq(messages.conversationId, conversations.id), or(eq(messages.filtered, false), eq(messages.senderId, viewer))))
+    .orderBy(desc(messages.id))
+    .limit(1)
+    .as('last_message');
+  const listQuery = db
+    .select({
+      ...profileColumns,
+      conversationId: conversations.id,
+      lastMessageAt: conversations.lastMessageAt,
+      unread: conversationMembers.unreadCount,
+      last: { kind: lastMessage.kind, body: lastMessage.body, senderId: lastMessage.senderId, createdAt: lastMessage.createdAt },
+    })
+    .from(conversationMembers)
+    .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
+    .innerJoin(profiles, eq(profiles.userId, other))
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
+    .leftJoinLateral(lastMessage, sql`true`)
+    .where(and(
+      eq(conversationMembers.userId, viewer), eq(conversationMembers.hidden, false), ne(users.status, 'deleted'),
+      // A block hides the conversation from both members' lists.
+      notBlockedWith(viewer, profiles.userId),
+    ))
+    .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
+    .prepare('chat_list');
+
   /** The pair's conversation, created if need be; a new one stays out of `hiddenFor`'s list (a filtered first message). */
   async function conversationId(tx: Tx | Db, a: number, b: number, hiddenFor: number | null = null): Promise<number> {
     const [low, high] = a < b ? [a, b] : [b, a];
@@ -297,44 +331,13 @@ export function createChatService(deps: {
 
     async list(userId: number): Promise<ChatSummary[]> {
       const today = clock();
-      const other = sql<number>`case when ${conversations.userLow} = ${userId} then ${conversations.userHigh} else ${conversations.userLow} end`;
-      const rows = await db
-        .select({
-          ...profileColumns,
-          conversationId: conversations.id,
-          lastMessageAt: conversations.lastMessageAt,
-          unread: conversationMembers.unreadCount,
-        })
-        .from(conversationMembers)
-        .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
-        .innerJoin(profiles, eq(profiles.userId, other))
-        .innerJoin(users, eq(users.id, profiles.userId))
-        .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
-        .where(and(
-          eq(conversationMembers.userId, userId), eq(conversationMembers.hidden, false), ne(users.status, 'deleted'),
-          // A block hides the conversation from both members' lists.
-          notBlockedWith(userId, profiles.userId),
-        ))
-        .orderBy(desc(conversations.lastMessageAt), desc(conversations.id));
-      // The last message of every listed conversation in one query.
-      const ids = rows.map((r) => r.conversationId);
-      const lastMessages = ids.length
-        ? await db.selectDistinctOn([messages.conversationId]).from(messages)
-          .where(and(inArray(messages.conversationId, ids), or(eq(messages.filtered, false), eq(messages.senderId, userId))))
-          .orderBy(messages.conversationId, desc(messages.id))
-        : [];
-      const lastByConversation = new Map(lastMessages.map((m) => [m.conversationId, m]));
-      return rows.map((r) => {
-        const last = lastByConversation.get(r.conversationId);
-        return {
-          conversation: { id: r.conversationId, last_message_at: r.lastMessageAt?.toISOString() ?? null },
-          profile: toProfileSummary(r as ProfileRow, today),
-          num_unread_messages: r.unread,
-          last_message: last
-            ? { kind: last.kind, text: last.body.slice(0, 140), from_me: last.senderId === userId, created_at: last.createdAt.toISOString() }
-            : null,
-        };
-      });
+      const rows = await listQuery.execute({ userId });
+      return rows.map((r) => ({
+        conversation: { id: r.conversationId, last_message_at: r.lastMessageAt?.toISOString() ?? null },
+        profile: toProfileSummary(r as ProfileRow, today),
+        num_unread_messages: r.unread,
+        last_message: r.last ? { kind: r.last.kind, text: r.last.body.slice(0, 140), from_me: r.last.senderId === userId, created_at: r.last.createdAt.toISOString() } : null,
+      }));
     },
 
     /**

@@ -12,6 +12,9 @@ import { addCredits } from '../credits/ledger.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import type { Clock } from '../infra/clock.ts';
 
+// Every photo is processed once: libvips' operation cache (50 MB by default) would only hold memory.
+sharp.cache(false);
+
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_PASSWORD = 'amora-demo';
 export const DEMO_CREDITS = 50;

@@ -11,6 +11,9 @@ import { AppError, notFound } from '../infra/errors.ts';
 import type { PhotoStorage } from '../infra/storage.ts';
 import type { ContactRules } from '../accounts/contact-rules.ts';
 
+// Every photo is processed once: libvips' operation cache (50 MB by default) would only hold memory.
+sharp.cache(false);
+
 /** Formats we accept, judged by the decoded content (sharp), never by the file name or the browser's type. */
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'heif', 'avif', 'gif']);
 const ORIGINAL_MAX_SIDE = 1600;

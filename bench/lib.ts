@@ -1,0 +1,100 @@
+/** What every bench scenario shares: `name: value unit` figures, missed targets, a kept-alive HTTP client, databases. */
+import http from 'node:http';
+import os from 'node:os';
+import pg from 'pg';
+
+export const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10);
+
+const failures: string[] = [];
+
+export function figure(name: string, value: number | string, unit: string) {
+  console.log(`${name}: ${typeof value === 'number' ? (Number.isInteger(value) ? value : value.toFixed(2)) : value} ${unit}`);
+}
+
+/** Records a missed target; `finish` prints them all and sets the exit code. */
+export function target(ok: boolean, what: string) {
+  if (!ok) failures.push(what);
+}
+
+/** The figures depend on the machine: say what it was doing. */
+export function machine(when: 'before' | 'after') {
+  if (when === 'before') figure('machine_cpu_cores', os.cpus().length, 'cores');
+  figure(`machine_load_1min_${when}`, os.loadavg()[0], 'runnable');
+}
+
+export function finish(): never {
+  machine('after');
+  figure('targets_missed', failures.length, 'targets');
+  for (const f of failures) console.error(`MISSED: ${f}`);
+  process.exit(failures.length ? 1 : 0);
+}
+
+export const baseDatabaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** The URL of database `name` on the bench's PostgreSQL server. */
+export function databaseUrl(name: string): string {
+  const url = new URL(baseDatabaseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Runs `fn` on the server's maintenance database (CREATE/DROP DATABASE). */
+export async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: baseDatabaseUrl });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+export async function recreateDatabase(name: string) {
+  await admin(async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.query(`CREATE DATABASE ${name}`);
+  });
+}
+
+export async function dropDatabase(name: string) {
+  await admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+}
+
+export function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+
+export interface Reply { status: number; body: string; headers: http.IncomingHttpHeaders }
+
+/** A GET over a kept-alive connection (node:http: the lightest client, so the figures measure the servers). */
+export function get(url: string, headers: Record<string, string> = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent, headers: { host: 'localhost', ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), headers: res.headers }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/** CLIENTS loops, each sending `perClient` requests one after another (keep-alive), like 10 busy browsers. */
+export async function load(urls: string[], headers: Record<string, string>, perClient: number) {
+  const latencies: number[] = [];
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: CLIENTS }, async () => {
+    for (let i = 0; i < perClient; i++) {
+      const url = urls[next++ % urls.length];
+      const t0 = performance.now();
+      const res = await get(url, headers);
+      latencies.push(performance.now() - t0);
+      if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${res.body.slice(0, 200)}`);
+    }
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), rps: latencies.length / seconds };
+}

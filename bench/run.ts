@@ -1,0 +1,20 @@
+/**
+ * npm run bench -- <scenario>: runs one benchmark. Each prints `name: value unit` lines and exits with 1
+ * when it misses a target (see docs/decisions/024-benchmarks.md).
+ */
+const SCENARIOS: Record<string, string> = {
+  search: 'member search on 1,000,000 profiles (PostgreSQL)',
+  api: 'authenticated API requests/s against a bare node:http + pg baseline, and queries per request',
+  memory: 'resident memory of the built server on PostgreSQL and on PGlite',
+  chat: 'live chat: send-to-socket latency on one and two instances, delivery of 10,000 messages, paid sends/s, memory per connection',
+};
+
+const scenario = process.argv[2];
+if (!scenario || !Object.hasOwn(SCENARIOS, scenario)) {
+  console.error(`${scenario ? `Unknown scenario: ${scenario}` : 'Which scenario?'}\nUsage: npm run bench -- <scenario>\n\nScenarios:`);
+  for (const [key, what] of Object.entries(SCENARIOS)) console.error(`  ${key.padEnd(8)} ${what}`);
+  process.exit(2);
+}
+await import(`./${scenario}.ts`);
+
+export {};
