@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { idempotencyKeySchema } from '../schemas.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
@@ -34,7 +35,7 @@ export interface Contract {
   /** A multipart/form-data body instead of JSON. */
   form?: z.ZodObject;
   /** Request headers the endpoint needs (e.g. Idempotency-Key). */
-  headers?: Record<string, { description: string; required: boolean }>;
+  headers?: Record<string, { description: string; required: boolean; schema?: z.ZodType }>;
   /** Success answers by status; a JSON answer may come with a non-JSON alternative (e.g. an image). */
   responses: Partial<Record<200 | 201 | 204 | 302, ResponseSpec | ResponseSpec[]>>;
 }
@@ -45,5 +46,5 @@ export const isJsonResponse = (spec: ResponseSpec): spec is JsonResponse => 'sch
 export const contracts = <const T extends readonly Contract[]>(list: T): T => list;
 
 export const IDEMPOTENCY_KEY = {
-  'Idempotency-Key': { description: 'A key of 8–100 characters [A-Za-z0-9_-] the client keeps for all retries of this request.', required: true },
+  'Idempotency-Key': { description: 'A key the client keeps for all retries of this request: a retry never charges or sends twice.', required: true, schema: idempotencyKeySchema },
 } as const;

@@ -67,7 +67,7 @@ function operation(contract: Contract, tag: string, toSchema: (s: z.ZodType, io:
     }
   }
   for (const [name, header] of Object.entries(contract.headers ?? {})) {
-    parameters.push({ name, in: 'header', required: header.required, description: header.description, schema: { type: 'string' } });
+    parameters.push({ name, in: 'header', required: header.required, description: header.description, schema: header.schema ? toSchema(header.schema, 'input') : { type: 'string' } });
   }
 
   const responses: Record<string, unknown> = {};

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../constants.ts';
+import { MAX_ID } from '../input.ts';
 import { EMAIL_CATEGORIES } from '../notifications.ts';
 
 /**
@@ -18,7 +19,8 @@ function component<S extends z.ZodType>(id: string, schema: S, description?: str
 
 /** An instant as JSON carries it (Date#toJSON). */
 export const isoDateTime = z.iso.datetime({ offset: true });
-export const id = z.number().int().positive();
+/** Ids are PostgreSQL `integer` columns. */
+export const id = z.int().min(1).max(MAX_ID);
 const photoStatus = z.enum(['active', 'pending', 'rejected']);
 
 export const mainImageSchema = component('MainImage', z.strictObject({

@@ -49,6 +49,25 @@ describe('API contracts', () => {
     expect(contracted.size, 'one contract per method and path').toBe(CONTRACTS.length);
   });
 
+  it('refuses member-only endpoints to visitors and operator endpoints without the operator token, as their contracts say', async () => {
+    const visitor = t.client();
+    const member = t.client();
+    await member.login();
+    const call = (client: typeof visitor, c: (typeof CONTRACTS)[number]) => client.request(c.method.toUpperCase(), `${c.path}?id=ord_missing`, c.method === 'get' ? undefined : {});
+    const memberOnly = CONTRACTS.filter((c) => c.auth === 'member');
+    expect(memberOnly.length).toBeGreaterThan(25);
+    for (const contract of memberOnly) {
+      const res = await call(visitor, contract);
+      expect([res.status, res.body.error?.code], `${contract.method} ${contract.path}`).toEqual([403, 'authentication_required']);
+    }
+    const operatorOnly = CONTRACTS.filter((c) => c.auth === 'operator');
+    expect(operatorOnly.length).toBeGreaterThan(2);
+    for (const contract of operatorOnly) {
+      const res = await call(member, contract);
+      expect([res.status, res.body.error?.code], `${contract.method} ${contract.path}`).toEqual([403, 'forbidden']);
+    }
+  });
+
   it('finds an answer outside its contract', async () => {
     const user = (await t.client().login()) as Record<string, unknown>;
     expect(await contractProblem('GET', '/api/user.php', json(200, { user }))).toBeNull();
