@@ -1,150 +1,29 @@
-/** Shapes the JSON API returns (spec sections 3 and 7). */
-export interface MainImage {
-  filename: string;
-  thumb_filename: string;
-  status: 'active' | 'pending' | 'rejected';
-}
+import type { z } from 'zod';
+import type {
+  apiErrorSchema, apiUserSchema, chatMessageKindSchema, chatMessageSchema, chatPricesSchema, chatSummarySchema, giftSchema, creditPackageSchema, galleryPhotoSchema, mainImageSchema,
+  orderSchema, ownPhotoSchema, ownProfileSchema, profileDetailSchema, profileSummarySchema,
+} from './contracts/shapes.ts';
 
-export interface ProfileSummary {
-  id: number;
-  name: string;
-  age: number;
-  gender: 'male' | 'female';
-  country: string;
-  region: string | null;
-  status: 'active' | 'disabled';
-  main_image: MainImage | null;
-  fictional: boolean;
-}
-
-export interface ProfileDetail extends ProfileSummary {
-  about: string;
-  liked: boolean;
-  liked_me: boolean;
-  conversation_id: number | null;
-  /** The attributes the site shows (setting visible_profile_fields) and the member filled in. */
-  attributes: Record<string, string>;
-  interests: string[];
-  /** Photos as this viewer may see them; `locked` entries carry no file names. */
-  photos: GalleryPhoto[];
-  /** The viewer blocked this member (only the blocker ever sees a blocked profile). */
-  blocked: boolean;
-}
-
+/**
+ * Shapes the JSON API returns (spec sections 3 and 7). Each is inferred from its schema in
+ * common/contracts/shapes.ts, the contract the tests hold every answer to.
+ */
+export type MainImage = z.infer<typeof mainImageSchema>;
+export type ProfileSummary = z.infer<typeof profileSummarySchema>;
+export type ProfileDetail = z.infer<typeof profileDetailSchema>;
 /** A photo in a profile's gallery. `locked`: 'login' for visitors, 'premium' for free members. */
-export interface GalleryPhoto {
-  id: number;
-  filename: string | null;
-  thumb_filename: string | null;
-  status: 'active' | 'pending' | 'rejected';
-  is_private: boolean;
-  is_main: boolean;
-  locked: null | 'login' | 'premium';
-}
-
+export type GalleryPhoto = z.infer<typeof galleryPhotoSchema>;
 /** POST /api/photos.php and GET /api/photos.php: the member's own photos. */
-export interface OwnPhoto {
-  id: number;
-  filename: string;
-  thumb_filename: string;
-  status: 'active' | 'pending' | 'rejected';
-  is_private: boolean;
-  is_main: boolean;
-}
-
+export type OwnPhoto = z.infer<typeof ownPhotoSchema>;
 /** GET /api/profile.php (no id): the signed-in member's editable profile. */
-export interface OwnProfile {
-  id: number;
-  email: string;
-  name: string;
-  gender: 'male' | 'female';
-  sexuality: string | null;
-  hair_color: string | null;
-  eye_color: string | null;
-  body_type: string | null;
-  relationship_status: string | null;
-  tattoos: string | null;
-  signup_reason: string | null;
-  interests: string[];
-  about: string;
-  country: string;
-  region: string | null;
-}
-
-export interface ApiUser {
-  id: number;
-  email: string;
-  status: 'not_confirmed' | 'active';
-  paid_user: boolean;
-  credits: number;
-  notifications_disabled: string[];
-  language: string;
-  signup_date: string;
-  num_unread_messages: number;
-  num_new_likes: number;
-  profile: ProfileSummary;
-}
-
-export type ChatMessageKind = 'text' | 'gift' | 'photo';
-
-export interface ChatSummary {
-  conversation: { id: number; last_message_at: string | null };
-  profile: ProfileSummary;
-  num_unread_messages: number;
-  last_message: { kind: ChatMessageKind; text: string; from_me: boolean; created_at: string } | null;
-}
-
-export interface Gift {
-  id: number;
-  slug: string;
-  /** The image's path on the site (public/gifts/<slug>.svg). */
-  image: string;
-}
-
-export interface ChatMessage {
-  id: number;
-  conversation_id: number;
-  from_me: boolean;
-  kind: ChatMessageKind;
-  /** Empty for gifts and photos. */
-  text: string;
-  created_at: string;
-  gift?: Gift;
-  /** A photo in the chat; null once moderation removed it. */
-  photo?: { filename: string; thumb_filename: string; width: number; height: number } | null;
-  /** My messages only: the recipient's word filter hid it, and it cost nothing. */
-  filtered?: boolean;
-  /** My messages only, when both members show read receipts: whether the other member has seen it. */
-  read?: boolean;
-}
-
+export type OwnProfile = z.infer<typeof ownProfileSchema>;
+export type ApiUser = z.infer<typeof apiUserSchema>;
+export type ChatSummary = z.infer<typeof chatSummarySchema>;
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+export type ChatMessageKind = z.infer<typeof chatMessageKindSchema>;
+export type Gift = z.infer<typeof giftSchema>;
 /** What the chat's paid actions cost this member, in credits and (at their top-up bundle's rate) in money. */
-export interface ChatPrices {
-  message: number;
-  gift: number;
-  photo: number;
-  /** The bundle a member short of credits would buy, for the money shown on paid buttons; null when none is sold in their currency. */
-  credit_price: { amount: number; credits: number; currency: string } | null;
-}
-
-export interface CreditPackage {
-  id: number;
-  credits: number;
-  amount: number;
-  currency: string;
-  popular: boolean;
-}
-
-export interface Order {
-  id: string;
-  credits: number;
-  amount: number;
-  currency: string;
-  paymentmethod: string;
-  status: 'open' | 'pending' | 'completed' | 'failed' | 'cancelled';
-  payment_id: string | null;
-}
-
-export interface ApiErrorBody {
-  error: { code: string; message: string; details?: Record<string, string> };
-}
+export type ChatPrices = z.infer<typeof chatPricesSchema>;
+export type CreditPackage = z.infer<typeof creditPackageSchema>;
+export type Order = z.infer<typeof orderSchema>;
+export type ApiErrorBody = z.infer<typeof apiErrorSchema>;

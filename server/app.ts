@@ -38,6 +38,7 @@ import { pushRoutes } from './push/push.routes.ts';
 import { signupProfileRoutes } from './profiles/signup-profile.routes.ts';
 import { sameOrigin } from './http/origin.ts';
 import { compress } from './http/compress.ts';
+import { openApiRoutes } from './http/openapi.routes.ts';
 
 export interface AppDeps {
   services: Services;
@@ -190,6 +191,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', photosApiRoutes);
   api.route('/', blocksRoutes);
   api.route('/', geoRoutes);
+  api.route('/', openApiRoutes);
   app.route('/api', api);
   app.all('/api/*', (c) => c.json({ error: { code: 'not_found', message: translator.t(c.get('lang') ?? 'en', 'errors.not_found') } }, 404));
 

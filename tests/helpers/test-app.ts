@@ -15,6 +15,7 @@ import { createOutboxMailer, createSmtpMailer } from '../../server/infra/mail/tr
 import { eq } from 'drizzle-orm';
 import { users } from '../../server/db/schema.ts';
 import { localStorage } from '../../server/infra/storage.ts';
+import { checkContracts } from './contract-check.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -88,10 +89,15 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The whole API in-process (no port), on a fresh seeded database. */
+/**
+ * The whole API in-process (no port), on a fresh seeded database. Every answer of the JSON API is checked
+ * against its contract (common/contracts): one outside it fails the test, unless { contracts: false }.
+ */
 export async function createTestApp(
   kind: DatabaseKind,
-  options: { profiles?: number; smtpUrl?: string; env?: Record<string, string>; logger?: Logger; outbox?: boolean; freeMessages?: number } = {},
+  options: {
+    profiles?: number; smtpUrl?: string; env?: Record<string, string>; logger?: Logger; outbox?: boolean; freeMessages?: number; contracts?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase(kind);
   const clock = testClock();
@@ -110,6 +116,7 @@ export async function createTestApp(
   const app = createApp({
     services, translator: await translator, env, logger: options.logger ?? createLogger('silent'), outbox,
   });
+  if (options.contracts !== false) checkContracts(app);
   return {
     app, services, database, clock, siteId: seeded.siteId, demoUserId: seeded.demoUserId, photosDir, outbox,
     client: (o) => new TestClient(app, o?.host ?? 'localhost', o?.headers ?? {}, o?.ip),

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { giftSchema as giftBodySchema } from '../chat.ts';
+import { messageSchema } from '../schemas.ts';
+import { contracts, IDEMPOTENCY_KEY } from './contract.ts';
+import { chatMessageSchema, chatPricesSchema, chatSummarySchema, giftSchema, id, okSchema } from './shapes.ts';
+
+/** An id as JSON number or canonical decimal string (common/input.ts idSchema). */
+export const idParam = z.union([id, z.string().regex(/^[1-9][0-9]{0,9}$/)]);
+
+const paid = z.strictObject({
+  message: chatMessageSchema,
+  /** The member's credits after it. */
+  credits: z.number().int(),
+});
+
+const sent = z.strictObject({
+  message: chatMessageSchema,
+  /** The member's credits after the message. */
+  credits: z.number().int(),
+  /** Free messages the member may still send (0 when the site has none or they are used up). */
+  free_messages_left: z.number().int().nonnegative(),
+});
+
+export const chatContracts = contracts([
+  {
+    method: 'post', path: '/api/typing.php', auth: 'member', summary: 'I am typing to this member',
+    description: 'Passed on live to the other member\'s open tabs.',
+    body: z.object({ profile_id: idParam }),
+    responses: { 200: { description: 'Passed on.', schema: okSchema } },
+  },
+  {
+    method: 'get', path: '/api/chats.php', auth: 'member', summary: 'The member\'s conversations',
+    responses: { 200: { description: 'Newest first.', schema: z.strictObject({ chats: z.array(chatSummarySchema) }) } },
+  },
+  {
+    method: 'delete', path: '/api/chat.php', auth: 'member', summary: 'Remove a conversation from the list',
+    description: 'By {conversation} or by {profile_id}: every conversation with that profile.',
+    body: z.union([z.object({ conversation: z.union([idParam, z.object({ id: idParam })]) }), z.object({ profile_id: idParam })]),
+    responses: { 200: { description: 'Removed.', schema: z.strictObject({ ok: z.literal(true), conversations: z.array(id) }) } },
+  },
+  {
+    method: 'get', path: '/api/gifts.php', auth: 'member', summary: 'The gift catalogue and what the chat\'s paid actions cost',
+    responses: { 200: { description: 'The gifts in order.', schema: z.strictObject({ gifts: z.array(giftSchema), prices: chatPricesSchema }) } },
+  },
+  {
+    method: 'post', path: '/api/gift.php', auth: 'member', summary: 'Send a gift',
+    description: 'Charges gift_credits once per Idempotency-Key; a retry with the same key answers 200 with the first gift.',
+    headers: IDEMPOTENCY_KEY,
+    body: z.object({ profile_id: idParam, gift_id: giftBodySchema.shape.gift_id }),
+    responses: { 201: { description: 'Sent.', schema: paid }, 200: { description: 'Sent before under this Idempotency-Key.', schema: paid } },
+  },
+  {
+    method: 'post', path: '/api/chat-photo.php', auth: 'member', summary: 'Send a photo in the chat',
+    description: 'Charges photo_credits once per Idempotency-Key. Stored as WebP without metadata; only the two members can fetch it.',
+    headers: IDEMPOTENCY_KEY,
+    form: z.object({ photo: z.file(), profile_id: z.string().regex(/^[1-9][0-9]{0,9}$/) }),
+    responses: { 201: { description: 'Sent.', schema: paid }, 200: { description: 'Sent before under this Idempotency-Key.', schema: paid } },
+  },
+  {
+    method: 'post', path: '/api/viewing.php', auth: 'member', summary: 'The conversation on screen now',
+    description: 'While it is on screen its new messages send no push or e-mail; tabs repeat it, and it lapses after 45 s.',
+    body: z.object({ conversation: idParam.nullable() }),
+    responses: { 200: { description: 'Noted.', schema: okSchema } },
+  },
+  {
+    method: 'get', path: '/api/messages.php', auth: 'member', summary: 'A conversation\'s messages',
+    description: 'By ?conversation=id or ?profile=id, oldest first; ?after=id gives only newer ones. Marks the conversation read.',
+    query: z.object({ conversation: idParam.optional(), profile: idParam.optional(), after: z.string().optional() }),
+    responses: {
+      200: {
+        description: 'The messages; conversation is null when there is none with this member yet.',
+        schema: z.strictObject({
+          conversation: z.strictObject({ id }).nullable(), profile_id: id, messages: z.array(chatMessageSchema),
+          /** Older messages were left out (the chat history limit). */
+          truncated: z.boolean().optional(),
+        }),
+      },
+    },
+  },
+  {
+    method: 'post', path: '/api/messages.php', auth: 'member', summary: 'Send a message',
+    description: 'Charges message_credits once per Idempotency-Key; a retry with the same key answers 200 with the first message.',
+    headers: IDEMPOTENCY_KEY,
+    body: z.object({ profile_id: idParam, text: messageSchema.shape.text }),
+    responses: {
+      201: { description: 'Sent.', schema: sent },
+      200: { description: 'Sent before under this Idempotency-Key.', schema: sent },
+    },
+  },
+]);

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { DISABLED_REASONS, EMAIL_CATEGORIES } from '../notifications.ts';
+import { contracts } from './contract.ts';
+import { notificationSettingsSchema } from './shapes.ts';
+import { wordFilterSchema } from '../chat.ts';
+
+const settings = { description: 'The notification settings.', schema: notificationSettingsSchema };
+const unsubscribeQuery = z.object({ u: z.string(), c: z.enum(EMAIL_CATEGORIES), s: z.string() });
+
+export const notificationContracts = contracts([
+  {
+    method: 'get', path: '/api/notifications.php', auth: 'member', summary: 'E-mail and privacy settings',
+    responses: { 200: settings },
+  },
+  {
+    method: 'put', path: '/api/notifications.php', auth: 'member', summary: 'Change e-mail and privacy settings',
+    body: z.object({
+      email: z.partialRecord(z.enum(EMAIL_CATEGORIES), z.boolean()).optional(),
+      invisible: z.boolean().optional(),
+      read_receipts: z.boolean().optional(),
+      word_filter: wordFilterSchema.optional(),
+    }),
+    responses: { 200: settings },
+  },
+  {
+    method: 'delete', path: '/api/notifications-disabled.php', auth: 'member', summary: 'Turn e-mail on again',
+    description: 'The member fixed the cause (e.g. a full mailbox).',
+    body: z.object({ reason: z.enum(DISABLED_REASONS) }),
+    responses: { 200: settings },
+  },
+  {
+    method: 'get', path: '/api/unsubscribe.php', summary: 'The unsubscribe link of a category mail',
+    description: 'A page with a button, because link scanners open every link in a mail.',
+    query: unsubscribeQuery,
+    responses: { 200: { description: 'The confirmation page.', contentType: 'text/html' } },
+  },
+  {
+    method: 'post', path: '/api/unsubscribe.php', summary: 'One-click unsubscribe (RFC 8058)',
+    description: 'Turns exactly that category off, without a session.',
+    query: unsubscribeQuery,
+    responses: { 200: { description: 'The done page (a bad link answers a 400 page).', contentType: 'text/html' } },
+  },
+  {
+    method: 'post', path: '/api/mail-events.php', summary: 'Bounces and complaints from the mail provider',
+    description: 'Needs the header X-Mail-Webhook-Secret: MAIL_WEBHOOK_SECRET (without a configured secret the endpoint does not exist).',
+    headers: { 'X-Mail-Webhook-Secret': { description: 'The shared secret MAIL_WEBHOOK_SECRET.', required: true } },
+    body: z.object({ email: z.string(), type: z.enum(['bounce', 'spam_complaint', 'complaint', 'list_unsubscribe']), detail: z.string().optional() }),
+    responses: { 200: { description: 'How many accounts stopped receiving mail.', schema: z.strictObject({ ok: z.literal(true), accounts: z.number().int().nonnegative() }) } },
+  },
+]);

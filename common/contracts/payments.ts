@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { ORDER_STATUSES } from '../constants.ts';
+import { orderSchema as orderRequestSchema } from '../schemas.ts';
+import { contracts, IDEMPOTENCY_KEY } from './contract.ts';
+import { creditPackageSchema, orderSchema } from './shapes.ts';
+
+const reference = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+const orderWithCheckout = z.strictObject({
+  order: orderSchema,
+  /** Where the member pays; null once the payment is gone. */
+  checkout_url: z.string().nullable(),
+});
+
+export const paymentContracts = contracts([
+  {
+    method: 'get', path: '/api/packages.php', summary: 'Credit packages in the member\'s currency',
+    responses: { 200: { description: 'The packages.', schema: z.strictObject({ packages: z.array(creditPackageSchema) }) } },
+  },
+  {
+    method: 'post', path: '/api/order.php', auth: 'member', summary: 'Order a credit package',
+    description: 'A retry with the same Idempotency-Key answers the first order; the same key with another package or method is refused (422).',
+    headers: IDEMPOTENCY_KEY,
+    body: orderRequestSchema,
+    responses: { 201: { description: 'The order and where to pay it.', schema: orderWithCheckout } },
+  },
+  {
+    method: 'get', path: '/api/order.php', auth: 'member', summary: 'One of the member\'s orders',
+    description: 'An open or pending order is refreshed from the payment provider first.',
+    query: z.object({ id: reference }),
+    responses: { 200: { description: 'The order.', schema: orderWithCheckout } },
+  },
+  {
+    method: 'post', path: '/api/payment-webhook.php', summary: 'Payment provider notification',
+    description: 'The provider sends the payment id (form or JSON); the status is always fetched from the provider.',
+    query: z.object({ provider: z.string().optional() }),
+    body: z.object({ id: reference }),
+    responses: { 200: { description: 'The order\'s status now.', schema: z.strictObject({ ok: z.literal(true), status: z.enum(ORDER_STATUSES) }) } },
+  },
+  {
+    method: 'post', path: '/api/test-checkout.php', auth: 'member', summary: 'The simulated provider\'s checkout: pick the outcome',
+    body: z.object({ id: reference, outcome: z.enum(['paid', 'failed', 'canceled', 'pending']) }),
+    responses: { 200: { description: 'Where the payer returns to.', schema: z.strictObject({ redirect_url: z.string() }) } },
+  },
+]);

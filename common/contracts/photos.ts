@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { contracts } from './contract.ts';
+import { idParam } from './chat.ts';
+import { id, isoDateTime, ownPhotoSchema } from './shapes.ts';
+
+const ownPhotos = z.strictObject({ photos: z.array(ownPhotoSchema), limit: z.number().int().nonnegative() });
+const operator = 'Operators only: Authorization: Bearer OPERATOR_TOKEN (without a configured token the endpoint does not exist).';
+
+export const photoContracts = contracts([
+  {
+    method: 'get', path: '/api/photos.php', auth: 'member', summary: 'The member\'s own photos and upload limit',
+    responses: { 200: { description: 'The photos.', schema: ownPhotos } },
+  },
+  {
+    method: 'post', path: '/api/photos.php', auth: 'member', summary: 'Upload a photo',
+    description: 'JPEG, PNG, WebP, HEIF, AVIF or GIF; stored as WebP. Shown at once and reviewed afterwards, or pending until approved, as the site moderates.',
+    form: z.object({ photo: z.file(), private: z.enum(['1', 'true', '0', 'false']).optional() }),
+    responses: { 201: { description: 'The new photo.', schema: z.strictObject({ photo: ownPhotoSchema }) } },
+  },
+  {
+    method: 'put', path: '/api/photos.php', auth: 'member', summary: 'Make a photo the main one, or private or public',
+    body: z.union([z.object({ id: idParam, main: z.literal(true) }), z.object({ id: idParam, private: z.boolean() })]),
+    responses: { 200: { description: 'The photos after the change.', schema: ownPhotos } },
+  },
+  {
+    method: 'delete', path: '/api/photos.php', auth: 'member', summary: 'Delete a photo',
+    body: z.object({ id: idParam }),
+    responses: { 200: { description: 'The photos left.', schema: ownPhotos } },
+  },
+  {
+    method: 'get', path: '/api/moderation.php', auth: 'operator', summary: 'Pending photos, or one file\'s bytes',
+    description: `${operator} With ?file=name the file itself.`,
+    query: z.object({ file: z.string().optional() }),
+    responses: {
+      200: [
+        {
+          description: 'Profile and chat photos no moderator has looked at yet, oldest first.',
+          schema: z.strictObject({
+            photos: z.array(z.strictObject({
+              id, user_id: id, filename: z.string(), thumb_filename: z.string(), is_private: z.boolean(), status: z.enum(['pending', 'active']), created_at: isoDateTime,
+            })),
+            chat_photos: z.array(z.strictObject({ id, user_id: id, filename: z.string(), thumb_filename: z.string(), created_at: isoDateTime })),
+          }),
+        },
+        { description: 'With ?file: the image.', contentType: 'image/webp' },
+      ],
+    },
+  },
+  {
+    method: 'post', path: '/api/moderation.php', auth: 'operator', summary: 'Approve or reject a photo',
+    description: operator,
+    body: z.object({ id: idParam, action: z.enum(['approve', 'reject']), kind: z.enum(['profile', 'chat']).optional() }),
+    responses: { 200: { description: 'The decision.', schema: z.strictObject({ photo: z.strictObject({ id, status: z.enum(['active', 'rejected']) }) }) } },
+  },
+]);

@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import { ORDER_STATUSES } from '../constants.ts';
+import { MAX_ID } from '../input.ts';
+import { EMAIL_CATEGORIES } from '../notifications.ts';
+
+/**
+ * The shapes the JSON API answers with (spec sections 3 and 7), one zod schema each. Their TypeScript
+ * types (common/api-types.ts) are inferred from them, so the contract and the code cannot drift apart.
+ * Objects are strict: a field the contract does not name is an answer outside the contract.
+ */
+
+/** Schemas registered here become named components of the OpenAPI description. */
+export const apiComponents = z.registry<{ id: string; description?: string }>();
+
+function component<S extends z.ZodType>(id: string, schema: S, description?: string): S {
+  apiComponents.add(schema, { id, ...(description ? { description } : {}) });
+  return schema;
+}
+
+/** An instant as JSON carries it (Date#toJSON). */
+export const isoDateTime = z.iso.datetime({ offset: true });
+/** Ids are PostgreSQL `integer` columns. */
+export const id = z.int().min(1).max(MAX_ID);
+const photoStatus = z.enum(['active', 'pending', 'rejected']);
+
+export const mainImageSchema = component('MainImage', z.strictObject({
+  filename: z.string(),
+  thumb_filename: z.string(),
+  status: photoStatus,
+}));
+
+export const profileSummaryFields = {
+  id,
+  name: z.string(),
+  age: z.number().int(),
+  gender: z.enum(['male', 'female']),
+  country: z.string(),
+  region: z.string().nullable(),
+  status: z.enum(['active', 'disabled']),
+  main_image: mainImageSchema.nullable(),
+  fictional: z.boolean(),
+};
+
+export const profileSummarySchema = component('ProfileSummary', z.strictObject(profileSummaryFields), 'A member as lists and cards show them.');
+
+/** A photo in a profile's gallery. `locked`: 'login' for visitors, 'premium' for free members. */
+export const galleryPhotoSchema = component('GalleryPhoto', z.strictObject({
+  id,
+  filename: z.string().nullable(),
+  thumb_filename: z.string().nullable(),
+  status: photoStatus,
+  is_private: z.boolean(),
+  is_main: z.boolean(),
+  locked: z.enum(['login', 'premium']).nullable(),
+}));
+
+export const profileDetailSchema = component('ProfileDetail', z.strictObject({
+  ...profileSummaryFields,
+  about: z.string(),
+  liked: z.boolean(),
+  liked_me: z.boolean(),
+  conversation_id: id.nullable(),
+  /** The attributes the site shows (setting visible_profile_fields) and the member filled in. */
+  attributes: z.record(z.string(), z.string()),
+  interests: z.array(z.string()),
+  /** Photos as this viewer may see them; `locked` entries carry no file names. */
+  photos: z.array(galleryPhotoSchema),
+  /** The viewer blocked this member (only the blocker ever sees a blocked profile). */
+  blocked: z.boolean(),
+}), 'A member\'s profile as this viewer may see it.');
+
+/** The member's own photos (GET/POST/PUT/DELETE /api/photos.php). */
+export const ownPhotoSchema = component('OwnPhoto', z.strictObject({
+  id,
+  filename: z.string(),
+  thumb_filename: z.string(),
+  status: photoStatus,
+  is_private: z.boolean(),
+  is_main: z.boolean(),
+}));
+
+/** GET /api/profile.php (no id): the signed-in member's editable profile. */
+export const ownProfileSchema = component('OwnProfile', z.strictObject({
+  id,
+  email: z.string(),
+  name: z.string(),
+  gender: z.enum(['male', 'female']),
+  sexuality: z.string().nullable(),
+  hair_color: z.string().nullable(),
+  eye_color: z.string().nullable(),
+  body_type: z.string().nullable(),
+  relationship_status: z.string().nullable(),
+  tattoos: z.string().nullable(),
+  signup_reason: z.string().nullable(),
+  interests: z.array(z.string()),
+  about: z.string(),
+  country: z.string(),
+  region: z.string().nullable(),
+}));
+
+export const apiUserSchema = component('User', z.strictObject({
+  id,
+  email: z.string(),
+  status: z.enum(['not_confirmed', 'active']),
+  paid_user: z.boolean(),
+  credits: z.number().int(),
+  notifications_disabled: z.array(z.string()),
+  language: z.string(),
+  signup_date: z.string(),
+  num_unread_messages: z.number().int().nonnegative(),
+  num_new_likes: z.number().int().nonnegative(),
+  profile: profileSummarySchema,
+}), 'The signed-in member, with the counters the navigation badges need.');
+
+export const chatMessageKindSchema = z.enum(['text', 'gift', 'photo']);
+
+export const chatSummarySchema = component('ChatSummary', z.strictObject({
+  conversation: z.strictObject({ id, last_message_at: isoDateTime.nullable() }),
+  profile: profileSummarySchema,
+  num_unread_messages: z.number().int().nonnegative(),
+  last_message: z.strictObject({ kind: chatMessageKindSchema, text: z.string(), from_me: z.boolean(), created_at: isoDateTime }).nullable(),
+}));
+
+export const giftSchema = component('Gift', z.strictObject({
+  id,
+  slug: z.string(),
+  /** The image's path on the site (public/gifts/<slug>.svg). */
+  image: z.string(),
+}));
+
+export const chatMessageSchema = component('ChatMessage', z.strictObject({
+  id,
+  conversation_id: id,
+  from_me: z.boolean(),
+  kind: chatMessageKindSchema,
+  /** Empty for gifts and photos. */
+  text: z.string(),
+  created_at: isoDateTime,
+  gift: giftSchema.optional(),
+  /** A photo in the chat; null once moderation removed it. */
+  photo: z.strictObject({ filename: z.string(), thumb_filename: z.string(), width: z.number().int(), height: z.number().int() }).nullable().optional(),
+  /** My messages only: the recipient's word filter hid it, and it cost nothing. */
+  filtered: z.literal(true).optional(),
+  /** My messages only, when both members show read receipts: whether the other member has seen it. */
+  read: z.boolean().optional(),
+}));
+
+export const chatPricesSchema = component('ChatPrices', z.strictObject({
+  message: z.number().int().nonnegative(),
+  gift: z.number().int().nonnegative(),
+  photo: z.number().int().nonnegative(),
+  /** The bundle a member short of credits would buy, for the money shown on paid buttons; null when none is sold in their currency. */
+  credit_price: z.strictObject({ amount: z.number().int().positive(), credits: z.number().int().positive(), currency: z.string() }).nullable(),
+}), 'What the chat\'s paid actions cost this member, in credits and (at their top-up bundle\'s rate) in money.');
+
+export const creditPackageSchema = component('CreditPackage', z.strictObject({
+  id,
+  credits: z.number().int().positive(),
+  /** In cents of `currency`. */
+  amount: z.number().int().nonnegative(),
+  currency: z.string(),
+  popular: z.boolean(),
+}));
+
+export const orderSchema = component('Order', z.strictObject({
+  id: z.string(),
+  credits: z.number().int().positive(),
+  amount: z.number().int().nonnegative(),
+  currency: z.string(),
+  paymentmethod: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  payment_id: z.string().nullable(),
+}));
+
+export const notificationSettingsSchema = component('NotificationSettings', z.strictObject({
+  email: z.strictObject(Object.fromEntries(EMAIL_CATEGORIES.map((c) => [c, z.boolean()])) as Record<(typeof EMAIL_CATEGORIES)[number], z.ZodBoolean>),
+  notifications_disabled: z.array(z.string()),
+  invisible: z.boolean(),
+  /** Read receipts both ways (off: neither shown to others nor seen). */
+  read_receipts: z.boolean(),
+  /** Words and phrases whose messages are hidden from this member (and cost their sender nothing). */
+  word_filter: z.array(z.string()),
+}));
+
+/** Every refusal: `code` is stable for clients, `message` is in the member's language, `details` per field. */
+export const apiErrorSchema = component('Error', z.strictObject({
+  error: z.strictObject({
+    code: z.string(),
+    message: z.string(),
+    details: z.record(z.string(), z.string()).optional(),
+  }),
+}), 'A refused request.');
+
+export const okSchema = component('Ok', z.strictObject({ ok: z.literal(true) }));
