@@ -15,7 +15,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -27,6 +26,7 @@ import { createLogger } from '../server/infra/logger.ts';
 import { localStorage } from '../server/infra/storage.ts';
 import { createServices } from '../server/services.ts';
 import { AUTH_COOKIE } from '../common/constants.ts';
+import { freePort } from '../tests/helpers/free-port.ts';
 
 const CLIENTS = Number(process.env.BENCH_CHAT_CLIENTS ?? 1000);
 const LATENCY_SENDS = Number(process.env.BENCH_CHAT_LATENCY_SENDS ?? 2000);
@@ -49,16 +49,6 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function admin(sql: string) {
   const c = new pg.Client({ connectionString: baseUrl });

@@ -1,12 +1,10 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { giftSchema } from '#common/chat.ts';
 import { messageSchema } from '#common/schemas.ts';
 import type { AppEnv } from '../http/context.ts';
 import { idempotencyKey, jsonBody, parse, rateLimit, requireId, requireUserId } from '../http/helpers.ts';
 import { AppError } from '../infra/errors.ts';
-import { MAX_UPLOAD_BODY, photoUpload } from '../photos/photos-api.routes.ts';
-import { photoTooLarge } from '../photos/photos.service.ts';
+import { memberUpload, photoUpload, uploadBodyLimit } from '../photos/photos-api.routes.ts';
 import { chatPricesFor } from './chat-prices.server.ts';
 
 /** Chat photos have their own body limit (the upload's) instead of the JSON one. */
@@ -70,12 +68,8 @@ export const chatRoutes = new Hono<AppEnv>()
   /** multipart/form-data `photo` and `profile_id`, with an Idempotency-Key header: sends a photo and charges photo_credits once. */
   .post(
     '/chat-photo.php',
-    async (c, next) => {
-      requireUserId(c);
-      if (Number(c.req.header('content-length') ?? 0) > MAX_UPLOAD_BODY) throw photoTooLarge();
-      await next();
-    },
-    bodyLimit({ maxSize: MAX_UPLOAD_BODY, onError: () => { throw photoTooLarge(); } }),
+    memberUpload,
+    uploadBodyLimit,
     async (c) => {
       const ctx = c.get('ctx');
       const userId = requireUserId(c);

@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { PHOTO_MAX_BYTES } from '#common/profile.ts';
 import type { AppEnv } from '../http/context.ts';
@@ -11,6 +11,15 @@ export const PHOTO_UPLOAD_PATH = '/api/photos.php';
 
 /** The photo plus the multipart envelope around it. */
 export const MAX_UPLOAD_BODY = PHOTO_MAX_BYTES + 64 * 1024;
+
+/** A member's upload: a declared huge body is refused before any of it is read. */
+export const memberUpload: MiddlewareHandler<AppEnv> = async (c, next) => {
+  requireUserId(c);
+  if (Number(c.req.header('content-length') ?? 0) > MAX_UPLOAD_BODY) throw photoTooLarge();
+  await next();
+};
+/** The photo plus its multipart envelope, however the body is sent. */
+export const uploadBodyLimit = bodyLimit({ maxSize: MAX_UPLOAD_BODY, onError: () => { throw photoTooLarge(); } });
 
 /** The `photo` file of a multipart upload and its other text fields; a missing or empty file is refused. */
 export async function photoUpload(c: Context<AppEnv>): Promise<{ file: Buffer; fields: Record<string, string> }> {
@@ -35,13 +44,8 @@ export const photosApiRoutes = new Hono<AppEnv>()
   /** multipart/form-data: `photo` (the file), optional `private`=1 → 201 {photo}. */
   .post(
     '/photos.php',
-    async (c, next) => {
-      requireUserId(c);
-      // Refuse a declared huge body before reading any of it.
-      if (Number(c.req.header('content-length') ?? 0) > MAX_UPLOAD_BODY) throw photoTooLarge();
-      await next();
-    },
-    bodyLimit({ maxSize: MAX_UPLOAD_BODY, onError: () => { throw photoTooLarge(); } }),
+    memberUpload,
+    uploadBodyLimit,
     async (c) => {
       const ctx = c.get('ctx');
       const userId = requireUserId(c);

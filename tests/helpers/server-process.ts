@@ -1,24 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { openDatabase } from '../../server/db/client.ts';
 import { seedDemoSite } from '../../server/db/seed.ts';
 import { systemClock } from '../../server/infra/clock.ts';
 import { ROOT_DIR } from '../../server/paths.ts';
 import { clonePostgresTemplate, type DatabaseKind } from './test-app.ts';
+export { freePort } from './free-port.ts';
 
 /** Real server processes for tests that need them (shutdown, several instances). */
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Prepared { env: Record<string, string>; cleanup(): Promise<void> }
 
