@@ -19,6 +19,11 @@ export function usePageBounceLog() {
       navigator.sendBeacon('/api/page-bounce.php', new Blob([body], { type: 'application/json' }));
     };
     window.addEventListener('pagehide', leave);
-    return () => window.removeEventListener('pagehide', leave);
+    // Armed: `<html data-page-bounce>` says so (tests wait for it before leaving the page).
+    document.documentElement.dataset.pageBounce = 'armed';
+    return () => {
+      window.removeEventListener('pagehide', leave);
+      delete document.documentElement.dataset.pageBounce;
+    };
   }, []);
 }

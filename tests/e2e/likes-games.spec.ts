@@ -127,6 +127,8 @@ test('?lb logs how long a visitor stayed on the page they left; the operator rea
   const before = await visits();
   await page.goto('/pages/faq?lb=1');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // The beacon is armed once the page runs in the browser.
+  await expect(page.locator('html')).toHaveAttribute('data-page-bounce', 'armed');
   // Leaving the page (a full navigation) sends the beacon.
   await page.goto('/pricing');
   await expect.poll(visits).toBe(before + 1);
