@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import {
   isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData,
@@ -64,6 +64,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const [i18n] = useState(() => createI18n(loaderData.lang, loaderData.resources));
   const [queryClient] = useState(createQueryClient);
   usePageBounceLog();
+  // `<html data-hydrated>`: the page runs in the browser and its controls respond (tests wait for it).
+  useEffect(() => { document.documentElement.dataset.hydrated = 'true'; }, []);
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>

@@ -43,3 +43,8 @@ export async function openNav(page: Page, testId: string) {
   }
   await page.getByTestId(testId).click();
 }
+
+/** Waits until the page runs in the browser: a click before that would reach no handler. */
+export async function hydrated(page: Page) {
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+}

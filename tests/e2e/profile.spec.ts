@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { acceptEntryWarning, expect, test } from './fixtures.ts';
+import { acceptEntryWarning, expect, hydrated, test } from './fixtures.ts';
 
 const OPERATOR_TOKEN = process.env.OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789';
 let counter = 0;
@@ -43,6 +43,7 @@ test('edit every profile attribute and see the visible ones on the public profil
   await signUp(page.request, 'Editor', info.project.name);
   await page.goto('/profile');
   await expect(page.getByTestId('profile-form')).toBeVisible();
+  await hydrated(page);
   await page.locator('#profile-name').fill('@editor');
   await page.getByTestId('profile-save').click();
   await expect(page.getByText('Your name cannot start with @.')).toBeVisible();
@@ -180,6 +181,7 @@ test('block and unblock: the blocked member only sees "not found"', async ({ pag
   const me = await signUp(page.request, 'Blocker', info.project.name);
 
   await page.goto(`/members/${otherInfo.id}`);
+  await hydrated(page);
   await page.getByTestId('block-button').click();
   await expect(page.getByTestId('block-modal')).toContainText('Block Blocked?');
   await shot('profile-10-block-confirm');
@@ -193,6 +195,7 @@ test('block and unblock: the blocked member only sees "not found"', async ({ pag
   await expect(other.getByText('This page could not be found')).toBeVisible();
 
   await page.goto('/profile');
+  await hydrated(page);
   await expect(page.getByTestId('blocked-member')).toContainText('Blocked');
   await page.getByTestId('blocked-member').getByRole('button').click();
   await expect(page.getByTestId('blocked-list')).toContainText('You have not blocked anyone.');
