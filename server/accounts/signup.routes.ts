@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { messageSchema, signupSchema } from '#common/schemas.ts';
 import { AppError, authenticationRequired, isAppError } from '../infra/errors.ts';
-import { chatPricesFor } from '../chat/chat-prices.server.ts';
+import { chatCostsFor } from '../chat/chat-prices.server.ts';
 import type { AppEnv } from '../http/context.ts';
 import { jsonBody, parse, requireId, rateLimit } from '../http/helpers.ts';
 import { setSessionCookie } from './accounts.routes.ts';
@@ -50,7 +50,7 @@ export const signupRoutes = new Hono<AppEnv>()
       try {
         const sent = await ctx.services.chat.send({
           senderId: userId, recipientId: message.profileId, content: { kind: 'text', text: message.text }, idempotencyKey: `signup-${userId}`,
-          cost: (await chatPricesFor(ctx)).message, maxLength: ctx.site.messageLength, freeMessages: ctx.site.freeMessages,
+          cost: (await chatCostsFor(ctx)).message, maxLength: ctx.site.messageLength, freeMessages: ctx.site.freeMessages,
         });
         signupMessage = { status: 'sent', conversation_id: sent.message.conversation_id, credits: sent.credits };
       } catch (error) {

@@ -5,7 +5,7 @@ import type { AppEnv } from '../http/context.ts';
 import { idempotencyKey, jsonBody, parse, rateLimit, requireId, requireUserId } from '../http/helpers.ts';
 import { AppError } from '../infra/errors.ts';
 import { memberUpload, photoUpload, uploadBodyLimit } from '../photos/photos-api.routes.ts';
-import { chatPricesFor } from './chat-prices.server.ts';
+import { chatCostsFor, chatPricesFor } from './chat-prices.server.ts';
 
 /** Chat photos have their own body limit (the upload's) instead of the JSON one. */
 export const CHAT_PHOTO_PATH = '/api/chat-photo.php';
@@ -59,7 +59,7 @@ export const chatRoutes = new Hono<AppEnv>()
     const { gift_id: giftId } = parse(giftSchema, body);
     const recipientId = requireId(body.profile_id, 'profile_id');
     const result = await ctx.services.chat.send({
-      senderId: userId, recipientId, content: { kind: 'gift', giftId }, idempotencyKey: key, cost: (await chatPricesFor(ctx)).gift, maxLength: ctx.site.messageLength,
+      senderId: userId, recipientId, content: { kind: 'gift', giftId }, idempotencyKey: key, cost: (await chatCostsFor(ctx)).gift, maxLength: ctx.site.messageLength,
     });
     c.status(result.duplicate ? 200 : 201);
     return c.json({ message: result.message, credits: result.credits });
@@ -78,7 +78,7 @@ export const chatRoutes = new Hono<AppEnv>()
       const { file, fields } = await photoUpload(c);
       const recipientId = requireId(fields.profile_id, 'profile_id');
       const result = await ctx.services.chat.send({
-        senderId: userId, recipientId, content: { kind: 'photo', photo: file }, idempotencyKey: key, cost: (await chatPricesFor(ctx)).photo,
+        senderId: userId, recipientId, content: { kind: 'photo', photo: file }, idempotencyKey: key, cost: (await chatCostsFor(ctx)).photo,
         maxLength: ctx.site.messageLength,
       });
       c.status(result.duplicate ? 200 : 201);
@@ -131,7 +131,7 @@ export const chatRoutes = new Hono<AppEnv>()
     const recipientId = requireId(body.profile_id, 'profile_id');
     if (text.length > ctx.site.messageLength) throw new AppError(400, 'message_too_long', { max: ctx.site.messageLength });
     const result = await ctx.services.chat.send({
-      senderId: userId, recipientId, content: { kind: 'text', text }, idempotencyKey: key, cost: (await chatPricesFor(ctx)).message,
+      senderId: userId, recipientId, content: { kind: 'text', text }, idempotencyKey: key, cost: (await chatCostsFor(ctx)).message,
       maxLength: ctx.site.messageLength, freeMessages: ctx.site.freeMessages,
     });
     c.status(result.duplicate ? 200 : 201);
