@@ -144,10 +144,12 @@ test('alerts: disabled e-mail notifications link to the settings and can be dism
 
 test('the page-hidden beacon is sent when the page becomes hidden', async ({ page }, info) => {
   await page.addInitScript(() => {
-    const w = window as unknown as { beacons: { url: string; status: number }[] };
+    const w = window as unknown as { beacons: { url: string; status: number }[]; calls: number };
     w.beacons = [];
+    w.calls = 0;
     const send = navigator.sendBeacon.bind(navigator);
     navigator.sendBeacon = (url, data) => {
+      w.calls += 1;
       // Also sent for real; the answer is checked with the same request by fetch.
       void fetch(String(url), { method: 'POST', body: data as Blob, headers: { 'content-type': 'application/json' } }).then((r) => w.beacons.push({ url: String(url), status: r.status }));
       return send(url, data);
@@ -157,10 +159,11 @@ test('the page-hidden beacon is sent when the page becomes hidden', async ({ pag
   await page.goto('/members');
   await page.waitForFunction(() => document.readyState === 'complete');
   await page.evaluate(() => Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true }));
-  // The listener is attached once the page is interactive: hide the page until a beacon goes out.
+  // The listener is attached once the page is interactive: hide the page until a beacon goes out
+  // (counted when sent, so a slow answer does not make the test hide the page twice).
   await expect.poll(() => page.evaluate(() => {
-    const w = window as unknown as { beacons: unknown[] };
-    if (!w.beacons.length) document.dispatchEvent(new Event('visibilitychange'));
+    const w = window as unknown as { beacons: unknown[]; calls: number };
+    if (!w.calls) document.dispatchEvent(new Event('visibilitychange'));
     return w.beacons;
   }), { timeout: 15_000 }).toEqual([{ url: '/api/page-hidden.php', status: 204 }]);
 });
