@@ -11,7 +11,7 @@ import { z } from 'zod';
 export const MAX_ID = 2_147_483_647;
 
 /** "7", never " 7 ", "07", "1e2", "7.0" or "+7". */
-const CANONICAL_ID = /^[1-9][0-9]{0,9}$/;
+export const CANONICAL_ID = /^[1-9][0-9]{0,9}$/;
 
 /** A positive 32-bit id or null: from a JSON number or a canonical decimal string (query strings, route params). */
 export function toId(value: unknown): number | null {

@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import { LANGUAGE_CODES, type Language } from '../languages.ts';
 import { DELETE_REASONS } from '../notifications.ts';
-import { emailSchema, loginSchema, messageSchema, signupSchema } from '../schemas.ts';
+import { emailSchema, loginSchema, signupSchema } from '../schemas.ts';
+import { TRACKING_KEYS, type TrackingKey } from '../tracking.ts';
 import { contracts } from './contract.ts';
-import { apiUserSchema, id, isoDateTime, notificationSettingsSchema, okSchema } from './shapes.ts';
+import { apiUserSchema, id, idParam, isoDateTime, notificationSettingsSchema, okSchema } from './shapes.ts';
 
 const language = z.enum(LANGUAGE_CODES as [Language, ...Language[]]);
 const userAnswer = z.strictObject({ user: apiUserSchema });
 const ok = { description: 'Done.', schema: okSchema };
 const token = z.object({ token: z.string().optional() });
+export const languageBody = z.object({ language: z.enum(LANGUAGE_CODES as [Language, ...Language[]], { error: 'errors.language_invalid' }) });
 
 /** The push part of POST /api/user.php (with ?push=1): a PushSubscription, false, or 'denied'. */
 export const pushSubscriptionBodySchema = z.object({
@@ -27,16 +29,16 @@ const signupMessageResultSchema = z.discriminatedUnion('status', [
   z.strictObject({ status: z.literal('failed'), code: z.string() }),
 ]);
 
-const signupBodySchema = z.intersection(signupSchema(new Date()), z.object({
-  network: z.string().optional(),
-  ref: z.string().optional(),
-  sub1: z.string().optional(),
-  sub2: z.string().optional(),
-  sub3: z.string().optional(),
-  /** A first message to this member, sent once the account exists. */
-  profile_id: z.union([id, z.string(), z.null()]).optional(),
-  signup_message: messageSchema.shape.text.optional(),
-}));
+/** The sign-up body on a given day (the age rule): the form, the landing's tracking, and an optional first message. */
+export function signupBody(today: Date) {
+  return z.intersection(signupSchema(today), z.object({
+    ...Object.fromEntries(TRACKING_KEYS.map((k) => [k, z.string().optional()])) as Record<TrackingKey, z.ZodOptional<z.ZodString>>,
+    /** A first message to this member, sent once the account exists. */
+    profile_id: z.union([idParam, z.null(), z.literal('')]).optional(),
+    signup_message: z.string().optional(),
+  }));
+}
+const signupBodySchema = signupBody(new Date());
 
 const exportSchema = z.strictObject({
   exported_at: isoDateTime,
@@ -112,7 +114,7 @@ export const accountContracts = contracts([
   {
     method: 'put', path: '/api/user.php', summary: 'Choose the language',
     description: 'Kept in the locale cookie, and on the account when signed in.',
-    body: z.object({ language: language }),
+    body: languageBody,
     responses: {
       200: [
         { description: 'Signed in: the member.', schema: userAnswer },

@@ -2,10 +2,17 @@ import { z } from 'zod';
 import { giftSchema as giftBodySchema } from '../chat.ts';
 import { messageSchema } from '../schemas.ts';
 import { contracts, IDEMPOTENCY_KEY } from './contract.ts';
-import { chatMessageSchema, chatPricesSchema, chatSummarySchema, giftSchema, id, okSchema } from './shapes.ts';
+import { chatMessageSchema, chatPricesSchema, chatSummarySchema, giftSchema, id, idParam, okSchema, profileIdBody } from './shapes.ts';
 
-/** An id as JSON number or canonical decimal string (common/input.ts idSchema). */
-export const idParam = z.union([id, z.string().regex(/^[1-9][0-9]{0,9}$/)]);
+
+/** By {conversation} (an id, or {id}) or by {profile_id}: every conversation with that profile. */
+export const removeChatBody = z.union([
+  z.object({ profile_id: idParam }),
+  z.object({ conversation: z.union([idParam, z.object({ id: idParam }).transform((c) => c.id)]) }),
+]);
+export const giftBody = z.object({ gift_id: giftBodySchema.shape.gift_id, profile_id: idParam });
+export const viewingBody = z.object({ conversation: idParam.nullable() });
+export const messageBody = z.object({ text: messageSchema.shape.text, profile_id: idParam });
 
 const paid = z.strictObject({
   message: chatMessageSchema,
@@ -25,7 +32,7 @@ export const chatContracts = contracts([
   {
     method: 'post', path: '/api/typing.php', auth: 'member', summary: 'I am typing to this member',
     description: 'Passed on live to the other member\'s open tabs.',
-    body: z.object({ profile_id: idParam }),
+    body: profileIdBody,
     responses: { 200: { description: 'Passed on.', schema: okSchema } },
   },
   {
@@ -35,7 +42,7 @@ export const chatContracts = contracts([
   {
     method: 'delete', path: '/api/chat.php', auth: 'member', summary: 'Remove a conversation from the list',
     description: 'By {conversation} or by {profile_id}: every conversation with that profile.',
-    body: z.union([z.object({ conversation: z.union([idParam, z.object({ id: idParam })]) }), z.object({ profile_id: idParam })]),
+    body: removeChatBody,
     responses: { 200: { description: 'Removed.', schema: z.strictObject({ ok: z.literal(true), conversations: z.array(id) }) } },
   },
   {
@@ -46,7 +53,7 @@ export const chatContracts = contracts([
     method: 'post', path: '/api/gift.php', auth: 'member', summary: 'Send a gift',
     description: 'Charges gift_credits once per Idempotency-Key; a retry with the same key answers 200 with the first gift.',
     headers: IDEMPOTENCY_KEY,
-    body: z.object({ profile_id: idParam, gift_id: giftBodySchema.shape.gift_id }),
+    body: giftBody,
     responses: { 201: { description: 'Sent.', schema: paid }, 200: { description: 'Sent before under this Idempotency-Key.', schema: paid } },
   },
   {
@@ -59,7 +66,7 @@ export const chatContracts = contracts([
   {
     method: 'post', path: '/api/viewing.php', auth: 'member', summary: 'The conversation on screen now',
     description: 'While it is on screen its new messages send no push or e-mail; tabs repeat it, and it lapses after 45 s.',
-    body: z.object({ conversation: idParam.nullable() }),
+    body: viewingBody,
     responses: { 200: { description: 'Noted.', schema: okSchema } },
   },
   {
@@ -81,7 +88,7 @@ export const chatContracts = contracts([
     method: 'post', path: '/api/messages.php', auth: 'member', summary: 'Send a message',
     description: 'Charges message_credits once per Idempotency-Key; a retry with the same key answers 200 with the first message.',
     headers: IDEMPOTENCY_KEY,
-    body: z.object({ profile_id: idParam, text: messageSchema.shape.text }),
+    body: messageBody,
     responses: {
       201: { description: 'Sent.', schema: sent },
       200: { description: 'Sent before under this Idempotency-Key.', schema: sent },

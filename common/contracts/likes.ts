@@ -1,20 +1,18 @@
 import { z } from 'zod';
 import { contracts } from './contract.ts';
-import { idParam } from './chat.ts';
-import { mainImageSchema, okSchema, profileSummaryFields, profileSummarySchema } from './shapes.ts';
+import { mainImageSchema, okSchema, profileIdBody, profileSummaryFields, profileSummarySchema } from './shapes.ts';
 
 const likedBy = z.strictObject({ ...profileSummaryFields, like_new: z.boolean() });
-const profileId = z.object({ profile_id: idParam });
 
 export const likesContracts = contracts([
   {
     method: 'post', path: '/api/like.php', auth: 'member', summary: 'Like a member',
-    body: profileId,
+    body: profileIdBody,
     responses: { 200: { description: 'Liked; match when they liked the member too.', schema: z.strictObject({ match: z.boolean() }) } },
   },
   {
     method: 'delete', path: '/api/like.php', auth: 'member', summary: 'Take a like back',
-    body: profileId,
+    body: profileIdBody,
     responses: { 200: { description: 'Done.', schema: okSchema } },
   },
   {
@@ -49,12 +47,12 @@ export const likesContracts = contracts([
   },
   {
     method: 'post', path: '/api/block.php', auth: 'member', summary: 'Block a member',
-    body: profileId,
+    body: profileIdBody,
     responses: { 200: { description: 'Blocked.', schema: z.strictObject({ blocked: z.literal(true) }) } },
   },
   {
     method: 'delete', path: '/api/block.php', auth: 'member', summary: 'Unblock a member',
-    body: profileId,
+    body: profileIdBody,
     responses: { 200: { description: 'Unblocked.', schema: z.strictObject({ blocked: z.literal(false) }) } },
   },
 ]);

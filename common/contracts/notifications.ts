@@ -3,9 +3,28 @@ import { DISABLED_REASONS, EMAIL_CATEGORIES } from '../notifications.ts';
 import { contracts } from './contract.ts';
 import { notificationSettingsSchema } from './shapes.ts';
 import { wordFilterSchema } from '../chat.ts';
+import { hasOnlyAllowedCharacters } from '../input.ts';
 
 const settings = { description: 'The notification settings.', schema: notificationSettingsSchema };
 const unsubscribeQuery = z.object({ u: z.string(), c: z.enum(EMAIL_CATEGORIES), s: z.string() });
+
+export const notificationsBody = z.object({
+  email: z.partialRecord(z.enum(EMAIL_CATEGORIES), z.boolean()).optional(),
+  invisible: z.boolean().optional(),
+  read_receipts: z.boolean().optional(),
+  word_filter: wordFilterSchema.optional(),
+});
+export const reenableBody = z.object({ reason: z.enum(DISABLED_REASONS) });
+
+/** The names mail providers use for the same thing. */
+const MAIL_EVENT_ALIASES = { complaint: 'spam_complaint', spam: 'spam_complaint', unsubscribe: 'list_unsubscribe' } as const;
+export const mailEventBody = z.object({
+  email: z.string().trim().toLowerCase().max(254).refine((e) => e.includes('@') && hasOnlyAllowedCharacters(e)),
+  type: z.enum([...DISABLED_REASONS, ...(Object.keys(MAIL_EVENT_ALIASES) as (keyof typeof MAIL_EVENT_ALIASES)[])])
+    .transform((t) => (t in MAIL_EVENT_ALIASES ? MAIL_EVENT_ALIASES[t as keyof typeof MAIL_EVENT_ALIASES] : t as (typeof DISABLED_REASONS)[number])),
+  /** The provider's diagnostic text; kept without what the database cannot store. */
+  detail: z.string().optional(),
+});
 
 export const notificationContracts = contracts([
   {
@@ -14,18 +33,13 @@ export const notificationContracts = contracts([
   },
   {
     method: 'put', path: '/api/notifications.php', auth: 'member', summary: 'Change e-mail and privacy settings',
-    body: z.object({
-      email: z.partialRecord(z.enum(EMAIL_CATEGORIES), z.boolean()).optional(),
-      invisible: z.boolean().optional(),
-      read_receipts: z.boolean().optional(),
-      word_filter: wordFilterSchema.optional(),
-    }),
+    body: notificationsBody,
     responses: { 200: settings },
   },
   {
     method: 'delete', path: '/api/notifications-disabled.php', auth: 'member', summary: 'Turn e-mail on again',
     description: 'The member fixed the cause (e.g. a full mailbox).',
-    body: z.object({ reason: z.enum(DISABLED_REASONS) }),
+    body: reenableBody,
     responses: { 200: settings },
   },
   {
@@ -44,7 +58,7 @@ export const notificationContracts = contracts([
     method: 'post', path: '/api/mail-events.php', summary: 'Bounces and complaints from the mail provider',
     description: 'Needs the header X-Mail-Webhook-Secret: MAIL_WEBHOOK_SECRET (without a configured secret the endpoint does not exist).',
     headers: { 'X-Mail-Webhook-Secret': { description: 'The shared secret MAIL_WEBHOOK_SECRET.', required: true } },
-    body: z.object({ email: z.string(), type: z.enum(['bounce', 'spam_complaint', 'complaint', 'list_unsubscribe']), detail: z.string().optional() }),
+    body: mailEventBody,
     responses: { 200: { description: 'How many accounts stopped receiving mail.', schema: z.strictObject({ ok: z.literal(true), accounts: z.number().int().nonnegative() }) } },
   },
 ]);

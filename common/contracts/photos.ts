@@ -1,10 +1,14 @@
 import { z } from 'zod';
 import { contracts } from './contract.ts';
-import { idParam } from './chat.ts';
-import { id, isoDateTime, ownPhotoSchema } from './shapes.ts';
+import { id, idParam, isoDateTime, ownPhotoSchema } from './shapes.ts';
 
 const ownPhotos = z.strictObject({ photos: z.array(ownPhotoSchema), limit: z.number().int().nonnegative() });
 const operator = 'Operators only: Authorization: Bearer OPERATOR_TOKEN (without a configured token the endpoint does not exist).';
+
+/** {id, main: true} or {id, private: boolean}. */
+export const photoUpdateBody = z.union([z.object({ id: idParam, main: z.literal(true) }), z.object({ id: idParam, private: z.boolean() })]);
+export const photoIdBody = z.object({ id: idParam });
+export const moderationBody = z.object({ id: idParam, action: z.enum(['approve', 'reject']), kind: z.enum(['profile', 'chat']).default('profile') });
 
 export const photoContracts = contracts([
   {
@@ -19,12 +23,12 @@ export const photoContracts = contracts([
   },
   {
     method: 'put', path: '/api/photos.php', auth: 'member', summary: 'Make a photo the main one, or private or public',
-    body: z.union([z.object({ id: idParam, main: z.literal(true) }), z.object({ id: idParam, private: z.boolean() })]),
+    body: photoUpdateBody,
     responses: { 200: { description: 'The photos after the change.', schema: ownPhotos } },
   },
   {
     method: 'delete', path: '/api/photos.php', auth: 'member', summary: 'Delete a photo',
-    body: z.object({ id: idParam }),
+    body: photoIdBody,
     responses: { 200: { description: 'The photos left.', schema: ownPhotos } },
   },
   {
@@ -49,7 +53,7 @@ export const photoContracts = contracts([
   {
     method: 'post', path: '/api/moderation.php', auth: 'operator', summary: 'Approve or reject a photo',
     description: operator,
-    body: z.object({ id: idParam, action: z.enum(['approve', 'reject']), kind: z.enum(['profile', 'chat']).optional() }),
+    body: moderationBody,
     responses: { 200: { description: 'The decision.', schema: z.strictObject({ photo: z.strictObject({ id, status: z.enum(['active', 'rejected']) }) }) } },
   },
 ]);

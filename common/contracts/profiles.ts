@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { profileSchema } from '../profile.ts';
 import { signupProfileSchema } from '../schemas.ts';
 import { contracts } from './contract.ts';
-import { idParam } from './chat.ts';
-import { ownProfileSchema, profileDetailSchema, profileSummarySchema } from './shapes.ts';
+import { idParam, ownProfileSchema, profileDetailSchema, profileSummarySchema } from './shapes.ts';
 
 export const profileContracts = contracts([
   {

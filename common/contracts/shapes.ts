@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../constants.ts';
-import { MAX_ID } from '../input.ts';
+import { CANONICAL_ID, MAX_ID } from '../input.ts';
 import { EMAIL_CATEGORIES } from '../notifications.ts';
 
 /**
@@ -21,6 +21,13 @@ function component<S extends z.ZodType>(id: string, schema: S, description?: str
 export const isoDateTime = z.iso.datetime({ offset: true });
 /** Ids are PostgreSQL `integer` columns. */
 export const id = z.int().min(1).max(MAX_ID);
+/**
+ * An id in a request: a JSON number or a canonical decimal string (the rule of common/input.ts toId),
+ * parsed to the number. Endpoints parse their bodies with these request schemas, so the contract is the rule.
+ */
+export const idParam = z.union([id, z.string().regex(CANONICAL_ID).transform(Number).pipe(id)]);
+/** {profile_id}: the member a like, block or typing notice is about. */
+export const profileIdBody = z.object({ profile_id: idParam });
 const photoStatus = z.enum(['active', 'pending', 'rejected']);
 
 export const mainImageSchema = component('MainImage', z.strictObject({

@@ -2,11 +2,12 @@ import { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { randomBytes } from 'node:crypto';
 import { AUTH_COOKIE, AUTH_COOKIE_MAX_AGE, KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_COOKIE_MAX_AGE } from '#common/constants.ts';
-import { isLanguage, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from '#common/languages.ts';
+import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from '#common/languages.ts';
 import { loginSchema } from '#common/schemas.ts';
 import { AppError, authenticationRequired } from '../infra/errors.ts';
 import type { AppEnv } from '../http/context.ts';
-import { jsonBody, parse, rateLimit, requireUserId, tooManyRequests, type C } from '../http/helpers.ts';
+import { rateLimit, requireUserId, tooManyRequests, type C, validBody } from '../http/helpers.ts';
+import { languageBody } from '#common/contracts/accounts.ts';
 import type { KnownDevice } from './accounts.service.ts';
 
 const isHttps = (c: C) => c.get('ctx').secure;
@@ -54,7 +55,7 @@ export const accountsRoutes = new Hono<AppEnv>()
   .post('/user.php', async (c) => {
     const ctx = c.get('ctx');
     await rateLimit(c, ctx.services.rateLimits.login);
-    const body = parse(loginSchema, await jsonBody(c));
+    const body = await validBody(c, loginSchema);
     const result = await ctx.services.accounts.attemptLogin(body.email, body.password, { ip: ctx.clientIp, device: await knownDevice(c) });
     if (result.userId === null) {
       if (result.retryAfter) throw tooManyRequests(c, result.retryAfter, 'login_throttled');
@@ -72,8 +73,7 @@ export const accountsRoutes = new Hono<AppEnv>()
   /** {language}: kept in the locale cookie, and on the account when signed in. */
   .put('/user.php', async (c) => {
     const ctx = c.get('ctx');
-    const body = await jsonBody(c);
-    if (!isLanguage(body.language)) throw new AppError(400, 'language_invalid');
+    const body = await validBody(c, languageBody);
     setLocaleCookie(c, body.language);
     if (ctx.userId) {
       await ctx.services.accounts.setLanguage(ctx.userId, body.language);

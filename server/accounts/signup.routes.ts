@@ -1,11 +1,13 @@
 import { Hono } from 'hono';
-import { messageSchema, signupSchema } from '#common/schemas.ts';
+import { signupBody } from '#common/contracts/accounts.ts';
+import { messageSchema } from '#common/schemas.ts';
 import { AppError, authenticationRequired, isAppError } from '../infra/errors.ts';
 import { chatCostsFor } from '../chat/chat-prices.server.ts';
 import type { AppEnv } from '../http/context.ts';
-import { jsonBody, parse, requireId, rateLimit } from '../http/helpers.ts';
+import { jsonBody, parse, rateLimit } from '../http/helpers.ts';
 import { setSessionCookie } from './accounts.routes.ts';
-import { signupAllowed, trackingFrom } from './signup.service.ts';
+import { trackingFrom } from '#common/tracking.ts';
+import { signupAllowed } from './signup.service.ts';
 
 export type SignupMessageResult =
   | { status: 'sent'; conversation_id: number; credits: number }
@@ -27,18 +29,14 @@ export const signupRoutes = new Hono<AppEnv>()
     const stored = ctx.tracking ?? {};
     const tracking = Object.keys(stored).length ? stored : trackingFrom(body);
     if (!signupAllowed(ctx.site.signups, tracking)) throw new AppError(403, 'signup_disabled');
-    const input = parse(signupSchema(ctx.services.clock()), body);
+    const input = parse(signupBody(ctx.services.clock()), body);
 
     let message: { profileId: number; text: string } | null = null;
-    if (body.profile_id !== undefined && body.profile_id !== null && body.profile_id !== '') {
-      const profileId = requireId(body.profile_id, 'profile_id');
-      const text = typeof body.signup_message === 'string' ? body.signup_message : '';
-      if (text.trim()) {
-        const parsed = parse(messageSchema, { text });
-        if (parsed.text.length > ctx.site.messageLength) throw new AppError(400, 'message_too_long', { max: ctx.site.messageLength });
-        await ctx.services.signup.assertRecipient(profileId);
-        message = { profileId, text: parsed.text };
-      }
+    if (typeof input.profile_id === 'number' && input.signup_message?.trim()) {
+      const { text } = parse(messageSchema, { text: input.signup_message });
+      if (text.length > ctx.site.messageLength) throw new AppError(400, 'message_too_long', { max: ctx.site.messageLength });
+      await ctx.services.signup.assertRecipient(input.profile_id);
+      message = { profileId: input.profile_id, text };
     }
 
     const userId = await ctx.services.signup.signup(ctx.site.id, ctx.site.signupCredits, input, ctx.lang, tracking);

@@ -1,3 +1,4 @@
+import type { Tracking } from '#common/tracking.ts';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Language } from '#common/languages.ts';
 import { REACTIVATION_WINDOW_DAYS } from '#common/constants.ts';
@@ -11,28 +12,6 @@ import { addCredits } from '../credits/ledger.ts';
 import { hashPassword } from './passwords.ts';
 import { assertAcceptablePassword } from './password-policy.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { hasOnlyAllowedCharacters } from '#common/input.ts';
-
-export interface Tracking {
-  network?: string | null;
-  ref?: string | null;
-  sub1?: string | null;
-  sub2?: string | null;
-  sub3?: string | null;
-}
-
-export const TRACKING_KEYS = ['network', 'ref', 'sub1', 'sub2', 'sub3'] as const;
-
-/** Tracking values from a query string or body: trimmed, at most 100 characters, empty ones left out. */
-export function trackingFrom(source: Record<string, unknown>): Tracking {
-  const tracking: Tracking = {};
-  for (const key of TRACKING_KEYS) {
-    const v = source[key];
-    // Landing URLs are anyone's to write: a value the text rule refuses is dropped, not stored.
-    if (typeof v === 'string' && v.trim() && hasOnlyAllowedCharacters(v)) tracking[key] = v.normalize('NFC').trim().slice(0, 100);
-  }
-  return tracking;
-}
 
 /** Spec section 4: signups = all; with_trafficsource only with a (stored) network; anything else is invite-only. */
 export function signupAllowed(signups: string, tracking: Tracking): boolean {

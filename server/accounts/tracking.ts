@@ -3,7 +3,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { TRACKING_COOKIE, TRACKING_COOKIE_MAX_AGE } from '#common/constants.ts';
 import type { AppEnv } from '../http/context.ts';
 import type { CookieSigner } from '../infra/cookie-signer.ts';
-import { trackingFrom, type Tracking } from './signup.service.ts';
+import { trackingFrom, type Tracking } from '#common/tracking.ts';
 
 const PURPOSE = 'tracking';
 

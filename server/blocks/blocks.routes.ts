@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
+import { profileIdBody } from '#common/contracts/shapes.ts';
 import type { AppEnv } from '../http/context.ts';
-import { jsonBody, requireId, requireUserId } from '../http/helpers.ts';
+import { requireUserId, validBody } from '../http/helpers.ts';
 
 export const blocksRoutes = new Hono<AppEnv>()
   /** The members I blocked → {profiles}. */
@@ -12,15 +13,13 @@ export const blocksRoutes = new Hono<AppEnv>()
   .post('/block.php', async (c) => {
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
-    const body = await jsonBody(c);
-    await ctx.services.blocks.block(userId, requireId(body.profile_id, 'profile_id'));
+    await ctx.services.blocks.block(userId, (await validBody(c, profileIdBody)).profile_id);
     return c.json({ blocked: true });
   })
   /** {profile_id} → {blocked: false} */
   .delete('/block.php', async (c) => {
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
-    const body = await jsonBody(c);
-    await ctx.services.blocks.unblock(userId, requireId(body.profile_id, 'profile_id'));
+    await ctx.services.blocks.unblock(userId, (await validBody(c, profileIdBody)).profile_id);
     return c.json({ blocked: false });
   });

@@ -1,9 +1,8 @@
 import { Hono } from 'hono';
-import { giftSchema } from '#common/chat.ts';
-import { messageSchema } from '#common/schemas.ts';
+import { giftBody, messageBody, removeChatBody, viewingBody } from '#common/contracts/chat.ts';
+import { profileIdBody } from '#common/contracts/shapes.ts';
 import type { AppEnv } from '../http/context.ts';
-import { idempotencyKey, jsonBody, parse, rateLimit, requireId, requireUserId } from '../http/helpers.ts';
-import { AppError } from '../infra/errors.ts';
+import { idempotencyKey, rateLimit, requireId, requireUserId, validBody } from '../http/helpers.ts';
 import { memberUpload, photoUpload, uploadBodyLimit } from '../photos/photos-api.routes.ts';
 import { chatCostsFor, chatPricesFor } from './chat-prices.server.ts';
 
@@ -15,7 +14,7 @@ export const chatRoutes = new Hono<AppEnv>()
   .post('/typing.php', async (c) => {
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
-    const recipientId = requireId((await jsonBody(c)).profile_id, 'profile_id');
+    const { profile_id: recipientId } = await validBody(c, profileIdBody);
     await rateLimit(c, [ctx.services.rateLimits.typingPerMinute], String(userId));
     await ctx.services.chat.typing(userId, recipientId);
     return c.json({ ok: true });
@@ -30,16 +29,10 @@ export const chatRoutes = new Hono<AppEnv>()
   .delete('/chat.php', async (c) => {
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
-    const body = await jsonBody(c);
-    if (body.profile_id !== undefined) {
-      const removed = await ctx.services.chat.removeWith(userId, requireId(body.profile_id, 'profile_id'));
-      return c.json({ ok: true, conversations: removed });
-    }
-    const raw = body.conversation;
-    const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : raw;
-    const convId = requireId(id, 'conversation');
-    await ctx.services.chat.remove(userId, convId);
-    return c.json({ ok: true, conversations: [convId] });
+    const body = await validBody(c, removeChatBody);
+    if ('profile_id' in body) return c.json({ ok: true, conversations: await ctx.services.chat.removeWith(userId, body.profile_id) });
+    await ctx.services.chat.remove(userId, body.conversation);
+    return c.json({ ok: true, conversations: [body.conversation] });
   })
 
   /** The gift catalogue with what a gift and the other paid actions cost this member. */
@@ -55,9 +48,7 @@ export const chatRoutes = new Hono<AppEnv>()
     const userId = requireUserId(c);
     const key = idempotencyKey(c);
     await rateLimit(c, [ctx.services.rateLimits.messagesPerMinute, ctx.services.rateLimits.messagesPerHour], String(userId));
-    const body = await jsonBody(c);
-    const { gift_id: giftId } = parse(giftSchema, body);
-    const recipientId = requireId(body.profile_id, 'profile_id');
+    const { gift_id: giftId, profile_id: recipientId } = await validBody(c, giftBody);
     const result = await ctx.services.chat.send({
       senderId: userId, recipientId, content: { kind: 'gift', giftId }, idempotencyKey: key, cost: (await chatCostsFor(ctx)).gift, maxLength: ctx.site.messageLength,
     });
@@ -93,9 +84,8 @@ export const chatRoutes = new Hono<AppEnv>()
   .post('/viewing.php', async (c) => {
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
-    const body = await jsonBody(c);
-    const convId = body.conversation === null ? null : requireId(body.conversation, 'conversation');
-    await ctx.services.chat.setViewing(userId, convId);
+    const { conversation } = await validBody(c, viewingBody);
+    await ctx.services.chat.setViewing(userId, conversation);
     return c.json({ ok: true });
   })
 
@@ -126,10 +116,7 @@ export const chatRoutes = new Hono<AppEnv>()
     const userId = requireUserId(c);
     const key = idempotencyKey(c);
     await rateLimit(c, [ctx.services.rateLimits.messagesPerMinute, ctx.services.rateLimits.messagesPerHour], String(userId));
-    const body = await jsonBody(c);
-    const { text } = parse(messageSchema, body);
-    const recipientId = requireId(body.profile_id, 'profile_id');
-    if (text.length > ctx.site.messageLength) throw new AppError(400, 'message_too_long', { max: ctx.site.messageLength });
+    const { text, profile_id: recipientId } = await validBody(c, messageBody);
     const result = await ctx.services.chat.send({
       senderId: userId, recipientId, content: { kind: 'text', text }, idempotencyKey: key, cost: (await chatCostsFor(ctx)).message,
       maxLength: ctx.site.messageLength, freeMessages: ctx.site.freeMessages,

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { matchPreferencesSchema, swipeSchema } from '#common/games.ts';
 import type { AppEnv } from '../http/context.ts';
 import { isAppError } from '../infra/errors.ts';
-import { jsonBody, parse, rateLimit, requireUserId, type C } from '../http/helpers.ts';
+import { rateLimit, requireUserId, validBody, type C } from '../http/helpers.ts';
 
 /** Game likes count with the other likes: a like/unlike loop is one thing wherever it comes from. */
 const limitLikes = (c: C, userId: number) => {
@@ -16,7 +16,7 @@ export const gamesRoutes = new Hono<AppEnv>()
 
   .post('/swipe-game.php', async (c) => {
     const userId = requireUserId(c);
-    const { profile_id, action } = parse(swipeSchema, await jsonBody(c));
+    const { profile_id, action } = await validBody(c, swipeSchema);
     await limitLikes(c, userId);
     const { games } = c.get('ctx').services;
     if (action === 'pass') return c.json(await games.swipePass(userId, profile_id));
@@ -36,6 +36,6 @@ export const gamesRoutes = new Hono<AppEnv>()
 
   .put('/match-finder.php', async (c) => {
     const userId = requireUserId(c);
-    const input = parse(matchPreferencesSchema, await jsonBody(c));
+    const input = await validBody(c, matchPreferencesSchema);
     return c.json(await c.get('ctx').services.games.saveMatchPreferences(userId, input));
   });

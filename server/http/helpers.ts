@@ -50,6 +50,14 @@ export async function jsonBody(c: C): Promise<Record<string, unknown>> {
   throw new AppError(400, 'invalid_input');
 }
 
+/**
+ * The JSON body checked and converted by the endpoint's request schema, the one its contract in
+ * common/contracts names: the contract is the rule, and a handler never inspects raw fields itself.
+ */
+export async function validBody<S extends z.ZodType>(c: C, schema: S): Promise<z.infer<S>> {
+  return parse(schema, await jsonBody(c));
+}
+
 /** The client retries every request: anything that spends or sends needs an Idempotency-Key header. */
 export function idempotencyKey(c: C): string {
   const key = c.req.header('idempotency-key');

@@ -6,7 +6,7 @@ import { orNotFound } from '../http/page-guards.server.ts';
 import { parseLanderSlug, type LanderAudience } from './landers.service.ts';
 import { hasMap, landerMap } from './map.ts';
 import { pageTokenTarget } from './page-tokens.ts';
-import { trackingFrom } from '../accounts/signup.service.ts';
+import { trackingFrom } from '#common/tracking.ts';
 
 /** Landers are for visitors from campaigns: a signed-in member goes where a member belongs. */
 function visitorsOnly(ctx: RequestContext, memberPage: string) {

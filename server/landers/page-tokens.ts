@@ -1,11 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { hasOnlyAllowedCharacters } from '#common/input.ts';
 import { LANDER_NAMES, SLUGLESS_LANDERS, URL_WORD } from '#common/landers.ts';
 import { PAGE_SLUGS } from '../content/content.service.ts';
-import { TRACKING_KEYS } from '../accounts/signup.service.ts';
-
-const trackingValue = z.string().trim().min(1).max(100).refine((v) => hasOnlyAllowedCharacters(v));
+import { TRACKING_KEYS, trackingValueSchema } from '#common/tracking.ts';
 
 /** One short path: it opens a lander (with an optional slug) or a static page, with its own tracking parameters. */
 const pageTokenSchema = z
@@ -13,7 +10,7 @@ const pageTokenSchema = z
     lander: z.enum(LANDER_NAMES).optional(),
     slug: z.string().regex(URL_WORD).optional(),
     page: z.enum(PAGE_SLUGS).optional(),
-    tracking: z.object(Object.fromEntries(TRACKING_KEYS.map((k) => [k, trackingValue.optional()]))).strict().default({}),
+    tracking: z.object(Object.fromEntries(TRACKING_KEYS.map((k) => [k, trackingValueSchema.optional()]))).strict().default({}),
   })
   .strict()
   .refine((t) => Boolean(t.lander) !== Boolean(t.page), 'a token opens either a lander or a page')

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { jsonBody, parse, rateLimit, requireUserId, type C } from '../http/helpers.ts';
-import { wordFilterSchema } from '#common/chat.ts';
+import { rateLimit, requireUserId, validBody, type C } from '../http/helpers.ts';
+import { mailEventBody, notificationsBody, reenableBody } from '#common/contracts/notifications.ts';
 import { AppError, isAppError } from '../infra/errors.ts';
 import { isLanguage, type Language } from '#common/languages.ts';
 
@@ -24,15 +24,13 @@ export const notificationsRoutes = new Hono<AppEnv>()
   /** {email?: {category: boolean}, invisible?: boolean, read_receipts?: boolean} */
   .put('/notifications.php', async (c) => {
     const userId = requireUserId(c);
-    const body = await jsonBody(c);
-    return c.json(await c.get('ctx').services.notifications.update(userId, { email: body.email as Record<string, unknown> | undefined, invisible: body.invisible, read_receipts: body.read_receipts, word_filter: body.word_filter === undefined ? undefined : parse(wordFilterSchema, body.word_filter) }));
+    return c.json(await c.get('ctx').services.notifications.update(userId, await validBody(c, notificationsBody)));
   })
 
   /** {reason}: the member fixed the cause (e.g. a full mailbox) and turns e-mail on again. */
   .delete('/notifications-disabled.php', async (c) => {
     const userId = requireUserId(c);
-    const body = await jsonBody(c);
-    return c.json(await c.get('ctx').services.notifications.reenable(userId, body.reason));
+    return c.json(await c.get('ctx').services.notifications.reenable(userId, (await validBody(c, reenableBody)).reason));
   })
 
   /** The unsubscribe link of a category mail: a button, because link scanners open every link in a mail. */
@@ -74,6 +72,5 @@ export const notificationsRoutes = new Hono<AppEnv>()
     const given = Buffer.from(c.req.header('x-mail-webhook-secret') ?? '');
     const expected = Buffer.from(secret);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new AppError(403, 'forbidden');
-    const body = await jsonBody(c);
-    return c.json({ ok: true, ...(await ctx.services.notifications.recordMailEvent({ email: body.email, type: body.type, detail: body.detail })) });
+    return c.json({ ok: true, ...(await ctx.services.notifications.recordMailEvent(await validBody(c, mailEventBody))) });
   });

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import {
-  EMAIL_CATEGORIES, isDisabledReason, type DisabledReason, type EmailCategory, type NotificationSettings,
+  EMAIL_CATEGORIES, type DisabledReason, type EmailCategory, type NotificationSettings,
 } from '#common/notifications.ts';
 import type { Db } from '../db/client.ts';
 import { appSecrets, mailEvents, profiles, sites, users } from '../db/schema.ts';
@@ -10,7 +10,9 @@ import { AppError } from '../infra/errors.ts';
 import type { AppEvents } from '../infra/events.ts';
 import type { RateLimiter } from '../infra/rate-limit.ts';
 import type { MailService } from './mail.service.ts';
-import { hasOnlyAllowedCharacters, withoutRefusedCharacters } from '#common/input.ts';
+import { withoutRefusedCharacters } from '#common/input.ts';
+import type { z } from 'zod';
+import type { mailEventBody, notificationsBody } from '#common/contracts/notifications.ts';
 
 const SIGNING_KEY = 'mail_signing_key';
 
@@ -125,27 +127,21 @@ export function createNotificationsService(deps: {
     unsubscribeUrl,
     sendCategoryMail,
 
-    async update(userId: number, input: { email?: Partial<Record<string, unknown>>; invisible?: unknown; read_receipts?: unknown; word_filter?: string[] }): Promise<NotificationSettings> {
+    /** Input checked by the endpoint's schema (common/contracts/notifications.ts notificationsBody). */
+    async update(userId: number, input: z.infer<typeof notificationsBody>): Promise<NotificationSettings> {
       const current = await settings(userId);
-      const email = { ...current.email };
-      for (const [category, on] of Object.entries(input.email ?? {})) {
-        if (!(EMAIL_CATEGORIES as readonly string[]).includes(category) || typeof on !== 'boolean') throw new AppError(400, 'invalid_input');
-        email[category as EmailCategory] = on;
-      }
-      if (input.invisible !== undefined && typeof input.invisible !== 'boolean') throw new AppError(400, 'invalid_input');
-      if (input.read_receipts !== undefined && typeof input.read_receipts !== 'boolean') throw new AppError(400, 'invalid_input');
+      const email = { ...current.email, ...input.email };
       await db.update(users).set({
         emailOptOut: EMAIL_CATEGORIES.filter((c) => !email[c]),
-        ...(typeof input.invisible === 'boolean' ? { invisible: input.invisible } : {}),
-        ...(typeof input.read_receipts === 'boolean' ? { readReceipts: input.read_receipts } : {}),
+        ...(input.invisible !== undefined ? { invisible: input.invisible } : {}),
+        ...(input.read_receipts !== undefined ? { readReceipts: input.read_receipts } : {}),
         ...(input.word_filter ? { wordFilter: input.word_filter } : {}),
       }).where(eq(users.id, userId));
       return settings(userId);
     },
 
     /** The member fixed what stopped their mail (e.g. a full mailbox) and turns e-mail back on. */
-    async reenable(userId: number, reason: unknown): Promise<NotificationSettings> {
-      if (!isDisabledReason(reason)) throw new AppError(400, 'invalid_input');
+    async reenable(userId: number, reason: DisabledReason): Promise<NotificationSettings> {
       await db.update(users)
         .set({ notificationsDisabled: sql`coalesce((select jsonb_agg(r) from jsonb_array_elements_text(${users.notificationsDisabled}) r where r <> ${reason}), '[]'::jsonb)` })
         .where(eq(users.id, userId));
@@ -170,13 +166,10 @@ export function createNotificationsService(deps: {
      * A bounce, spam complaint or list-unsubscribe reported by the mail provider. The event is
      * kept, and every account with that address stops getting notification mails for that reason.
      */
-    async recordMailEvent(input: { email: unknown; type: unknown; detail?: unknown }): Promise<{ accounts: number }> {
-      const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : '';
-      const aliases: Record<string, DisabledReason> = { complaint: 'spam_complaint', spam: 'spam_complaint', unsubscribe: 'list_unsubscribe' };
-      const reason = typeof input.type === 'string' ? (aliases[input.type] ?? input.type) : '';
-      if (!email || email.length > 254 || !email.includes('@') || !hasOnlyAllowedCharacters(email) || !isDisabledReason(reason)) throw new AppError(400, 'invalid_input');
+    async recordMailEvent(input: z.infer<typeof mailEventBody>): Promise<{ accounts: number }> {
+      const { email, type: reason } = input;
       // The provider's diagnostic text is kept (a bounce must not be lost), without what the database cannot store.
-      const detail = typeof input.detail === 'string' ? withoutRefusedCharacters(input.detail, true).slice(0, 500) : '';
+      const detail = withoutRefusedCharacters(input.detail ?? '', true).slice(0, 500);
       await db.insert(mailEvents).values({ email, type: reason as 'bounce', detail, createdAt: clock() });
       const updated = await db.update(users)
         .set({ notificationsDisabled: sql`(select jsonb_agg(distinct r) from jsonb_array_elements_text(${users.notificationsDisabled} || ${JSON.stringify([reason])}::jsonb) r)` })

@@ -3,7 +3,7 @@ import { isReference } from '#common/input.ts';
 import { orderSchema } from '#common/schemas.ts';
 import type { AppEnv } from '../http/context.ts';
 import { currencyFor, packagesFor } from './payment-pages.server.ts';
-import { idempotencyKey, isJsonContentType, jsonBody, parse, requireUserId } from '../http/helpers.ts';
+import { idempotencyKey, isJsonContentType, jsonBody, requireUserId, validBody } from '../http/helpers.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import { TEST_OUTCOMES, type TestOutcome } from '../infra/payments/test-provider.ts';
 
@@ -20,7 +20,7 @@ export const paymentsRoutes = new Hono<AppEnv>()
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
     const key = idempotencyKey(c);
-    const input = parse(orderSchema, await jsonBody(c));
+    const input = await validBody(c, orderSchema);
     const result = await ctx.services.payments.createOrder({
       userId, packageId: input.package_id, paymentmethod: input.paymentmethod,
       currency: await currencyFor(ctx), idempotencyKey: key, baseUrl: ctx.baseUrl,

@@ -1,8 +1,9 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { PHOTO_MAX_BYTES } from '#common/profile.ts';
+import { moderationBody, photoIdBody, photoUpdateBody } from '#common/contracts/photos.ts';
 import type { AppEnv } from '../http/context.ts';
-import { jsonBody, requireId, requireOperator, requireUserId } from '../http/helpers.ts';
+import { requireOperator, requireUserId, validBody } from '../http/helpers.ts';
 import { AppError } from '../infra/errors.ts';
 import { photoTooLarge } from './photos.service.ts';
 
@@ -60,8 +61,7 @@ export const photosApiRoutes = new Hono<AppEnv>()
   .delete('/photos.php', async (c) => {
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
-    const body = await jsonBody(c);
-    await ctx.services.photos.remove(userId, requireId(body.id, 'id'));
+    await ctx.services.photos.remove(userId, (await validBody(c, photoIdBody)).id);
     return c.json(await ctx.services.photos.list(userId));
   })
 
@@ -69,11 +69,9 @@ export const photosApiRoutes = new Hono<AppEnv>()
   .put('/photos.php', async (c) => {
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
-    const body = await jsonBody(c);
-    const id = requireId(body.id, 'id');
-    if (body.main === true) await ctx.services.photos.setMain(userId, id);
-    else if (typeof body.private === 'boolean') await ctx.services.photos.setPrivate(userId, id, body.private);
-    else throw new AppError(400, 'invalid_input');
+    const body = await validBody(c, photoUpdateBody);
+    if ('main' in body) await ctx.services.photos.setMain(userId, body.id);
+    else await ctx.services.photos.setPrivate(userId, body.id, body.private);
     return c.json(await ctx.services.photos.list(userId));
   })
 
@@ -95,10 +93,7 @@ export const photosApiRoutes = new Hono<AppEnv>()
   .post('/moderation.php', async (c) => {
     requireOperator(c);
     const ctx = c.get('ctx');
-    const body = await jsonBody(c);
-    if (body.action !== 'approve' && body.action !== 'reject') throw new AppError(400, 'invalid_input');
-    if (body.kind !== undefined && body.kind !== 'profile' && body.kind !== 'chat') throw new AppError(400, 'invalid_input');
-    const id = requireId(body.id, 'id');
-    const photo = body.kind === 'chat' ? await ctx.services.chat.moderatePhoto(id, body.action) : await ctx.services.photos.moderate(id, body.action);
+    const { id, action, kind } = await validBody(c, moderationBody);
+    const photo = kind === 'chat' ? await ctx.services.chat.moderatePhoto(id, action) : await ctx.services.photos.moderate(id, action);
     return c.json({ photo });
   });

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
+import { profileIdBody } from '#common/contracts/shapes.ts';
 import type { AppEnv } from '../http/context.ts';
-import { jsonBody, rateLimit, requireId, requireUserId, type C } from '../http/helpers.ts';
+import { rateLimit, requireId, requireUserId, validBody, type C } from '../http/helpers.ts';
 
 /** Likes and unlikes count together: a like/unlike loop is one thing. */
 const limitLikes = (c: C, userId: number) => {
@@ -23,16 +24,14 @@ export const membersRoutes = new Hono<AppEnv>()
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
     await limitLikes(c, userId);
-    const body = await jsonBody(c);
-    return c.json(await ctx.services.likes.like(userId, requireId(body.profile_id, 'profile_id')));
+    return c.json(await ctx.services.likes.like(userId, (await validBody(c, profileIdBody)).profile_id));
   })
 
   .delete('/like.php', async (c) => {
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
     await limitLikes(c, userId);
-    const body = await jsonBody(c);
-    await ctx.services.likes.unlike(userId, requireId(body.profile_id, 'profile_id'));
+    await ctx.services.likes.unlike(userId, (await validBody(c, profileIdBody)).profile_id);
     return c.json({ ok: true });
   })
 

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { signupProfileSchema } from '#common/schemas.ts';
 import { profiles, regions } from '../db/schema.ts';
 import type { AppEnv } from '../http/context.ts';
-import { jsonBody, parse, requireUserId } from '../http/helpers.ts';
+import { requireUserId, validBody } from '../http/helpers.ts';
 import { AppError } from '../infra/errors.ts';
 
 export const signupProfileRoutes = new Hono<AppEnv>()
@@ -14,7 +14,7 @@ export const signupProfileRoutes = new Hono<AppEnv>()
   .put('/signup-profile.php', async (c) => {
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
-    const input = parse(signupProfileSchema, await jsonBody(c));
+    const input = await validBody(c, signupProfileSchema);
     const db = ctx.services.db;
     const [current] = await db.select({ country: profiles.country }).from(profiles).where(eq(profiles.userId, userId));
     if (!current) throw new AppError(404, 'not_found');

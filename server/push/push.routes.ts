@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { jsonBody, requireUserId } from '../http/helpers.ts';
+import { pushSubscriptionBodySchema } from '#common/contracts/accounts.ts';
+import { requireUserId, validBody } from '../http/helpers.ts';
 
 export const pushRoutes = new Hono<AppEnv>()
   /**
@@ -11,8 +12,8 @@ export const pushRoutes = new Hono<AppEnv>()
     if (c.req.query('push') !== '1') return next();
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
-    const body = await jsonBody(c);
-    const state = await ctx.services.push.setSubscription(userId, body.subscription);
+    const { subscription } = await validBody(c, pushSubscriptionBodySchema);
+    const state = await ctx.services.push.setSubscription(userId, subscription);
     return c.json({ push: { state } });
   })
 

@@ -4,7 +4,7 @@ import { pageBounceSchema } from '#common/page-bounce.ts';
 import type { Db } from '../db/client.ts';
 import { pageBounces } from '../db/schema.ts';
 import type { AppEnv } from '../http/context.ts';
-import { jsonBody, parse, rateLimit, requireOperator } from '../http/helpers.ts';
+import { rateLimit, requireOperator, validBody } from '../http/helpers.ts';
 import type { Clock } from '../infra/clock.ts';
 
 /** Page-bounce logging (`?lb`): visitors' stays on a page, for the operator's landing-page work. */
@@ -40,7 +40,7 @@ export const pageBounceRoutes = new Hono<AppEnv>()
   .post('/page-bounce.php', async (c) => {
     const ctx = c.get('ctx');
     await rateLimit(c, ctx.services.rateLimits.pageBounces);
-    const input = parse(pageBounceSchema, await jsonBody(c));
+    const input = await validBody(c, pageBounceSchema);
     await ctx.services.pageBounces.record(ctx.site.id, input, ctx.tracking);
     return c.body(null, 204);
   })

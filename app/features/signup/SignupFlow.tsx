@@ -15,11 +15,11 @@ import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
 import { PushSettings } from '../push/PushSettings.tsx';
 import { pushCapable } from '../push/push.ts';
 import { uploadPhoto } from '../../lib/upload.ts';
+import { TRACKING_KEYS } from '#common/tracking.ts';
 
 export const SIGNUP_STEPS = ['account', 'photo', 'looking', 'location', 'about', 'push', 'complete'] as const;
 export type SignupStep = (typeof SIGNUP_STEPS)[number];
 
-const TRACKING = ['network', 'ref', 'sub1', 'sub2', 'sub3'] as const;
 type Field = 'email' | 'name' | 'password' | 'date_of_birth' | 'gender' | 'country' | 'signup_message';
 type SignupMessage = { status: 'sent'; conversation_id: number } | { status: 'draft' | 'failed'; code: string };
 
@@ -152,7 +152,7 @@ function AccountStep({ profile, onStarted, onDone }: { profile: ProfileSummary |
     setFormError(null);
     setOffer(null);
     setBusy(true);
-    const tracking = Object.fromEntries(TRACKING.flatMap((k) => (params.get(k) ? [[k, params.get(k)]] : [])));
+    const tracking = Object.fromEntries(TRACKING_KEYS.flatMap((k) => (params.get(k) ? [[k, params.get(k)]] : [])));
     const extra = profile && values.signup_message?.trim() ? { profile_id: profile.id, signup_message: values.signup_message } : {};
     try {
       const res = await api<{ user: ApiUser; signup_message?: SignupMessage }>('/api/signup.php', {
