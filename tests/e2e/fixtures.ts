@@ -20,6 +20,16 @@ export const test = base.extend<{ shot: (name: string) => Promise<void> }>({
       // browser contexts and says so on the console.
       if (m.type() === 'error' && !/status of (400|401|402|404|409|413|415|429)|Push API in incognito/.test(m.text())) errors.push(m.text());
     });
+    // A click before the page has hydrated reaches no handler (under load the first paint comes long
+    // before the scripts run): every navigation to a page waits until its controls respond.
+    const goto = page.goto.bind(page);
+    page.goto = async (url, options) => {
+      const response = await goto(url, options);
+      if (response?.ok() && (response.headers()['content-type'] ?? '').startsWith('text/html') && (await page.evaluate(() => Boolean(document.querySelector('script[type=module]'))))) {
+        await hydrated(page);
+      }
+      return response;
+    };
     await use(page);
     expect(errors, 'browser errors').toEqual([]);
   },
