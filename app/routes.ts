@@ -38,6 +38,7 @@ export default [
     route('reset-password', 'routes/reset-password.tsx', { id: 'reset-password' }),
     route('reset-password/do', 'routes/reset-password-do.tsx', { id: 'reset-password-do' }),
     route('mail-change/do', 'routes/mail-change-do.tsx', { id: 'mail-change-do' }),
+    route('lang-config', 'routes/lang-config.tsx', { id: 'lang-config' }),
   ]),
   layout('layouts/chat.tsx', [
     route('chats', 'routes/chats.tsx', { id: 'chats' }, [

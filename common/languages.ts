@@ -24,8 +24,11 @@ export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGE_CODES as string[]).includes(value);
 }
 
-export function languageIso(code: Language): string {
-  return LANGUAGES.find((l) => l.code === code)?.iso ?? 'en-GB';
+/** Dates and numbers follow the language's region; without a known language, Dutch (the spec's default date locale). */
+export const DEFAULT_DATE_LOCALE = 'nl-NL';
+
+export function languageIso(code: string | null | undefined): string {
+  return LANGUAGES.find((l) => l.code === code)?.iso ?? DEFAULT_DATE_LOCALE;
 }
 
 /** Locale choices by country (spec section 9). */
@@ -34,3 +37,13 @@ export const COUNTRY_LANGUAGES: Record<string, Language[]> = {
   DE: ['de'], AT: ['de'], IE: ['en'], GB: ['en'], AU: ['en'], NZ: ['en'], CA: ['en', 'fr'],
   PL: ['pl'], CH: ['de', 'it', 'fr', 'en'], DK: ['da'], FI: ['fi', 'sv'], NO: ['nb'], SE: ['sv'],
 };
+
+/**
+ * The languages the menu offers a visitor from `country` (spec section 9), with the current one first
+ * when the country's list lacks it. A country without a list (or an unknown one) gets every language.
+ */
+export function languageChoices(country: string | null | undefined, current: Language): Language[] {
+  const choices = COUNTRY_LANGUAGES[(country ?? '').toUpperCase()];
+  if (!choices) return [...LANGUAGE_CODES];
+  return choices.includes(current) ? choices : [current, ...choices];
+}

@@ -73,3 +73,25 @@ test('a member landing page invites visitors to sign up and keeps the tracking p
   const tracking = (await page.context().cookies()).find((c) => c.name === 'amora.tracking');
   expect(JSON.parse(Buffer.from(tracking!.value.split('.')[0], 'base64url').toString())).toEqual({ network: 'partner', sub1: 'spring' });
 });
+
+test('the language menu offers the languages of the visitor\'s country; /lang-config offers every language', async ({ page, shot }) => {
+  await page.context().setExtraHTTPHeaders({ 'cf-ipcountry': 'BE' });
+  await page.goto('/');
+  await acceptEntryWarning(page);
+  const toggle = page.locator('.navbar-toggler');
+  if (await toggle.isVisible()) await toggle.click();
+  await page.locator('#language-dropdown').click();
+  // Belgium: Dutch, French and German (spec section 9), with the current language kept at the top.
+  const items = page.locator('#language-dropdown + .dropdown-menu [data-testid^="language-"]');
+  await expect(items).toHaveText(['English', 'Nederlands', 'Français', 'Deutsch', 'More languages…']);
+  await page.getByTestId('language-more').click();
+  await expect(page).toHaveURL(/\/lang-config$/);
+  await expect(page.getByTestId('lang-config-country')).toContainText('Languages in Belgium');
+  await expect(page.getByTestId('lang-config-country').getByRole('button')).toHaveCount(4);
+  await expect(page.getByTestId('lang-config-all').getByRole('button')).toHaveCount(7);
+  await shot('lang-config');
+  await page.getByTestId('lang-config-sv').click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'sv-SE');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Språk');
+  await expect(page.getByTestId('lang-config-sv')).toHaveAttribute('aria-pressed', 'true');
+});
