@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import {
-  isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData,
+  isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteError, useRouteLoaderData,
 } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { languageIso } from '#common/languages.ts';
 import type { Route } from './+types/root';
 import { requestContext } from './context.ts';
 import { usePageBounceLog } from './lib/page-bounce.ts';
+import { pageMeta } from './lib/seo.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { createI18n } from './lib/i18n.ts';
 import { LoadingBar } from './components/LoadingBar.tsx';
@@ -27,6 +28,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     trafficsource: Boolean(ctx.tracking?.network),
     user,
     nonce: ctx.nonce,
+    /** The site's canonical origin: canonical URLs and Open Graph name pages there, whatever host served them. */
+    origin: ctx.baseUrl,
     /** Simulated payments show a banner (see TestPaymentsBanner). */
     testPayments: await ctx.services.payments.testPayments(),
   };
@@ -48,6 +51,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#2b1740" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {data && <SiteMeta data={data} />}
         <Meta />
         <Links />
       </head>
@@ -57,6 +61,21 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Scripts nonce={data?.nonce} />
       </body>
     </html>
+  );
+}
+
+/** The canonical URL (the language is not in it: one URL per page, served in the reader's language) and the site's Open Graph tags. */
+function SiteMeta({ data }: { data: RootData }) {
+  const { pathname } = useLocation();
+  const url = data.origin + pathname;
+  return (
+    <>
+      <link rel="canonical" href={url} />
+      <meta property="og:site_name" content={data.settings.name} />
+      <meta property="og:type" content="website" />
+      <meta property="og:url" content={url} />
+      <meta property="og:locale" content={languageIso(data.lang).replace('-', '_')} />
+    </>
   );
 }
 
@@ -78,11 +97,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta({ data }: Route.MetaArgs) {
-  return [
-    { title: data?.settings.index_title || data?.settings.name || 'Amora' },
-    { name: 'description', content: data?.settings.description ?? '' },
-  ];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches);
 }
 
 function ErrorContent() {

@@ -12,6 +12,7 @@ import type { Env } from './env.ts';
 import type { AppEnv, RequestContext } from './http/context.ts';
 import { requestBodyLimit } from './http/body-limit.ts';
 import { resolveLanguage } from './http/language.ts';
+import { seoRoutes } from './seo/seo.routes.ts';
 import { clientAddress, forwardedProto } from './http/client-address.ts';
 import type { Translator } from './i18n/i18n.ts';
 import { isAppError } from './infra/errors.ts';
@@ -193,6 +194,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', geoRoutes);
   api.route('/', openApiRoutes);
   app.route('/api', api);
+  app.route('/', seoRoutes);
   app.all('/api/*', (c) => c.json({ error: { code: 'not_found', message: translator.t(c.get('lang') ?? 'en', 'errors.not_found') } }, 404));
 
   app.onError((error, c) => {

@@ -7,6 +7,7 @@ import { landerPage } from '#server/landers/lander-pages.server.ts';
 import type { LanderHandle } from '../layouts/lander.tsx';
 import { LanderLogin, LanderPhoto, memberSignupHref, signupHref } from '../features/landers/shared.tsx';
 import '../features/landers/collagelanding.scss';
+import { pageMeta } from '../lib/seo.ts';
 
 export const handle: LanderHandle = { lander: 'collagelanding' };
 
@@ -26,8 +27,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   return { ...page, title: ctx.translator.t(ctx.lang, 'landers.collagelanding.title') };
 }
 
-export function meta({ data }: Route.MetaArgs) {
-  return data ? [{ title: data.title }] : [];
+export function meta({ data, matches }: Route.MetaArgs) {
+  return pageMeta(matches, { title: data?.title });
 }
 
 /** Snapshots of members pinned to a blush board with tape, around a white card with the invitation. */

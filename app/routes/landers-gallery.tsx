@@ -8,6 +8,7 @@ import { LanderLogin, LanderPhoto, memberSignupHref, signupHref, usePlace } from
 import { Icon } from '../features/landers/icons.tsx';
 import { FictionalNotice } from '../components/FictionalNotice.tsx';
 import '../features/landers/gallery.scss';
+import { pageMeta } from '../lib/seo.ts';
 
 export const handle: LanderHandle = { lander: 'gallery' };
 
@@ -20,8 +21,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   return { ...page, title: ctx.translator.t(ctx.lang, 'landers.gallery.title') };
 }
 
-export function meta({ data }: Route.MetaArgs) {
-  return data ? [{ title: data.title }] : [];
+export function meta({ data, matches }: Route.MetaArgs) {
+  return pageMeta(matches, { title: data?.title });
 }
 
 /** A light portrait gallery: filter chips, a grid of members, the last row veiled until sign-up. */

@@ -7,6 +7,7 @@ import type { LanderHandle } from '../layouts/lander.tsx';
 import { LanderLogin, LanderPhoto, memberSignupHref, signupHref } from '../features/landers/shared.tsx';
 import { Icon, type IconName } from '../features/landers/icons.tsx';
 import '../features/landers/iconslanding.scss';
+import { pageMeta } from '../lib/seo.ts';
 
 export const handle: LanderHandle = { lander: 'iconslanding' };
 
@@ -16,8 +17,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   return { ...page, title: ctx.translator.t(ctx.lang, 'landers.iconslanding.title') };
 }
 
-export function meta({ data }: Route.MetaArgs) {
-  return data ? [{ title: data.title }] : [];
+export function meta({ data, matches }: Route.MetaArgs) {
+  return pageMeta(matches, { title: data?.title });
 }
 
 const FEATURE_TEXT = {

@@ -10,6 +10,7 @@ import { LanderLogin, LanderPhoto, memberSignupHref, signupHref, usePlace } from
 import { Icon } from '../features/landers/icons.tsx';
 import { FictionalNotice } from '../components/FictionalNotice.tsx';
 import '../features/landers/maplanding.scss';
+import { pageMeta } from '../lib/seo.ts';
 
 export const handle: LanderHandle = { lander: 'maplanding' };
 
@@ -19,8 +20,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   return { ...page, title: ctx.translator.t(ctx.lang, 'landers.map.title') };
 }
 
-export function meta({ data }: Route.MetaArgs) {
-  return data ? [{ title: data.title }] : [];
+export function meta({ data, matches }: Route.MetaArgs) {
+  return pageMeta(matches, { title: data?.title });
 }
 
 /** A night-blue dot map of the visitor's country with members pinned where they live, and a list of them. */

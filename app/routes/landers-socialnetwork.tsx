@@ -8,6 +8,7 @@ import { LanderLogin, LanderPhoto, memberSignupHref, signupHref, usePlace } from
 import { Icon } from '../features/landers/icons.tsx';
 import { FictionalNotice } from '../components/FictionalNotice.tsx';
 import '../features/landers/socialnetwork.scss';
+import { pageMeta } from '../lib/seo.ts';
 
 export const handle: LanderHandle = { lander: 'socialnetwork' };
 
@@ -17,8 +18,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   return { ...page, title: ctx.translator.t(ctx.lang, 'landers.socialnetwork.title') };
 }
 
-export function meta({ data }: Route.MetaArgs) {
-  return data ? [{ title: data.title }] : [];
+export function meta({ data, matches }: Route.MetaArgs) {
+  return pageMeta(matches, { title: data?.title });
 }
 
 /** A social feed: stories, a composer, members' posts and people to know; every action asks to join first. */

@@ -6,6 +6,7 @@ import type { LanderHandle } from '../layouts/lander.tsx';
 import { LanderLogin } from '../features/landers/shared.tsx';
 import { SwipeDeck } from '../features/landers/SwipeDeck.tsx';
 import '../features/landers/tinderswipe.scss';
+import { pageMeta } from '../lib/seo.ts';
 
 export const handle: LanderHandle = { lander: 'tinderswipe' };
 
@@ -15,8 +16,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   return { ...page, title: ctx.translator.t(ctx.lang, 'landers.tinderswipe.title') };
 }
 
-export function meta({ data }: Route.MetaArgs) {
-  return data ? [{ title: data.title }] : [];
+export function meta({ data, matches }: Route.MetaArgs) {
+  return pageMeta(matches, { title: data?.title });
 }
 
 /** Swipe members like cards; the first like is a match that leads into sign-up with them. */

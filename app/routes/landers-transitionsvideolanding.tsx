@@ -7,6 +7,7 @@ import type { LanderHandle } from '../layouts/lander.tsx';
 import { LanderLogin, LanderPhoto, memberSignupHref, signupHref, usePlace } from '../features/landers/shared.tsx';
 import { Icon } from '../features/landers/icons.tsx';
 import '../features/landers/transitionsvideolanding.scss';
+import { pageMeta } from '../lib/seo.ts';
 
 export const handle: LanderHandle = { lander: 'transitionsvideolanding' };
 
@@ -19,8 +20,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   return { ...page, title: ctx.translator.t(ctx.lang, 'landers.transitions.title') };
 }
 
-export function meta({ data }: Route.MetaArgs) {
-  return data ? [{ title: data.title }] : [];
+export function meta({ data, matches }: Route.MetaArgs) {
+  return pageMeta(matches, { title: data?.title });
 }
 
 /**

@@ -7,9 +7,11 @@ import { chooseLanguage } from '../components/LanguageDropdown.tsx';
 import { countryName } from '../lib/format.ts';
 import { useHydrated } from '../lib/hydrated.ts';
 import { useRootData } from '../root.tsx';
+import type { Route } from './+types/lang-config';
+import { pageMeta } from '../lib/seo.ts';
 
-export function meta() {
-  return [{ name: 'robots', content: 'noindex' }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, { titleKey: 'lang_config.title', noindex: true });
 }
 
 /** A fixed day, so every language shows how it writes dates and amounts. */

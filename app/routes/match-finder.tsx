@@ -9,14 +9,15 @@ import { requestContext } from '../context.ts';
 import { requireMemberId } from '#server/http/page-guards.server.ts';
 import { api } from '../lib/api.ts';
 import { ProfileCard } from '../components/ProfileCard.tsx';
+import { pageMeta } from '../lib/seo.ts';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   return ctx.services.games.matchFinder(requireMemberId(ctx, url.pathname));
 }
 
-export function meta() {
-  return [{ title: 'Match finder' }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, { titleKey: 'match_finder.title' });
 }
 
 const AGES = Array.from({ length: MAX_AGE - MIN_AGE + 1 }, (_, i) => MIN_AGE + i);

@@ -5,6 +5,7 @@ import { requestContext } from '../context.ts';
 import { orNotFound } from '#server/http/page-guards.server.ts';
 import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
 import { toId } from '#common/input.ts';
+import { pageMeta } from '../lib/seo.ts';
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
@@ -16,8 +17,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   return { profile, search: url.search };
 }
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return d ? [{ title: `${d.profile.name}, ${d.profile.age}` }] : [];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return pageMeta(matches, { title: d && `${d.profile.name}, ${d.profile.age}` });
 }
 
 /** A member's landing page for visitors: their photo and a sign-up call to action (tracking parameters kept). */

@@ -8,6 +8,7 @@ import { LanderLogin, LanderPhoto, memberSignupHref, usePlace } from '../feature
 import { Icon } from '../features/landers/icons.tsx';
 import { FictionalNotice } from '../components/FictionalNotice.tsx';
 import '../features/landers/member-landing2.scss';
+import { pageMeta } from '../lib/seo.ts';
 
 export const handle: LanderHandle = { lander: 'landing2' };
 
@@ -15,8 +16,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   return memberLanderPage(context.get(requestContext), { id: params.id, slug: params.slug, search: url.search });
 }
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return d ? [{ title: `${d.profile.name}, ${d.profile.age}` }] : [];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return pageMeta(matches, { title: d && `${d.profile.name}, ${d.profile.age}` });
 }
 
 const OPENERS = ['landers.landing2.opener_hi', 'landers.landing2.opener_tonight', 'landers.landing2.opener_photo'] as const;

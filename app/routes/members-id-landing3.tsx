@@ -9,6 +9,7 @@ import { Icon } from '../features/landers/icons.tsx';
 import { FictionalNotice } from '../components/FictionalNotice.tsx';
 import { attributeValueLabel } from '../features/profile/labels.ts';
 import '../features/landers/member-landing3.scss';
+import { pageMeta } from '../lib/seo.ts';
 
 export const handle: LanderHandle = { lander: 'landing3' };
 
@@ -16,8 +17,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   return memberLanderPage(context.get(requestContext), { id: params.id, slug: params.slug, search: url.search });
 }
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return d ? [{ title: `${d.profile.name}, ${d.profile.age}` }] : [];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return pageMeta(matches, { title: d && `${d.profile.name}, ${d.profile.age}` });
 }
 
 /** The member in the spotlight: a large portrait, their locked photos, what they are like, two calls to action. */

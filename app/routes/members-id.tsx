@@ -13,6 +13,7 @@ import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
 import { FictionalNotice } from '../components/FictionalNotice.tsx';
 import { attributeValueLabel } from '../features/profile/labels.ts';
 import { toId } from '#common/input.ts';
+import { pageMeta } from '../lib/seo.ts';
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
@@ -23,8 +24,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   return { profile, signedIn: Boolean(ctx.userId), own: ctx.userId === id };
 }
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return d ? [{ title: `${d.profile.name}, ${d.profile.age}` }] : [];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return pageMeta(matches, { title: d && `${d.profile.name}, ${d.profile.age}` });
 }
 
 type Notice = 'login_like' | 'login_chat' | 'login_gift' | 'login_photos' | 'premium_photos' | { text: string; variant?: 'info' | 'success' | 'danger' };

@@ -8,6 +8,7 @@ import { ProfileForm } from '../features/profile/ProfileForm.tsx';
 import { PhotoManager } from '../features/profile/PhotoManager.tsx';
 import { BlockedList } from '../features/profile/BlockedList.tsx';
 import { useUser } from '../lib/user.ts';
+import { pageMeta } from '../lib/seo.ts';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
@@ -25,8 +26,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return d ? [{ title: d.title }] : [];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return pageMeta(matches, { title: d?.title, noindex: true });
 }
 
 export default function ProfilePage({ loaderData }: Route.ComponentProps) {

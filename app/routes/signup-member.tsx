@@ -7,6 +7,7 @@ import type { Route } from './+types/signup-member';
 import { requestContext } from '../context.ts';
 import { SignupFlow } from '../features/signup/SignupFlow.tsx';
 import { toId } from '#common/input.ts';
+import { pageMeta } from '../lib/seo.ts';
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
@@ -16,8 +17,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   return { profile: await orNotFound(ctx.services.profiles.detail(null, id)) };
 }
 
-export function meta({ data: d }: Route.MetaArgs) {
-  return d ? [{ title: `${d.profile.name}, ${d.profile.age}` }] : [];
+export function meta({ data: d, matches }: Route.MetaArgs) {
+  return pageMeta(matches, { title: d && `${d.profile.name}, ${d.profile.age}` });
 }
 
 /** Sign-up in the context of a member: step 0 is a first message to them. */

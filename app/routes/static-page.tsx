@@ -2,13 +2,14 @@ import { useMatches } from 'react-router';
 import type { Route } from './+types/static-page';
 import { requestContext } from '../context.ts';
 import { staticPage } from '#server/content/content-pages.server.ts';
+import { pageMeta } from '../lib/seo.ts';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   return staticPage(context.get(requestContext), url.pathname);
 }
 
-export function meta({ data }: Route.MetaArgs) {
-  return data ? [{ title: data.title }] : [];
+export function meta({ data, matches }: Route.MetaArgs) {
+  return pageMeta(matches, { title: data?.title });
 }
 
 /** Terms, privacy, cookies, ban, return policy, FAQ, service and complaints, in the member's language. */

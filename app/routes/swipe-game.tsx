@@ -11,6 +11,7 @@ import { api, ApiError } from '../lib/api.ts';
 import { countryName } from '../lib/format.ts';
 import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
 import { FictionalNotice } from '../components/FictionalNotice.tsx';
+import { pageMeta } from '../lib/seo.ts';
 
 interface Deck { profiles: ProfileSummary[]; likes_left: number; likes_per_day: number; resets_at: string }
 
@@ -19,8 +20,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   return ctx.services.games.swipeDeck(requireMemberId(ctx, url.pathname));
 }
 
-export function meta() {
-  return [{ title: 'Swipe' }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, { titleKey: 'nav.swipe' });
 }
 
 /** How far a card must be dragged to count as a like (right) or a pass (left). */

@@ -9,6 +9,7 @@ import { requestContext } from '../context.ts';
 import { orNotFound, requireMemberId } from '#server/http/page-guards.server.ts';
 import { api, ApiError } from '../lib/api.ts';
 import { formatMoney } from '../lib/format.ts';
+import { pageMeta } from '../lib/seo.ts';
 
 /** Only the member who placed the order sees its checkout; nobody does where simulated payments are refused. */
 export async function loader({ context, params, url }: Route.LoaderArgs) {
@@ -19,8 +20,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   return { id: checkout.id, amount: checkout.amountCents, currency: checkout.currency, description: checkout.description, method: checkout.method, status: checkout.status };
 }
 
-export function meta() {
-  return [{ title: 'Test checkout' }, { name: 'robots', content: 'noindex' }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, { titleKey: 'test_checkout.title', noindex: true });
 }
 
 const OUTCOMES = [

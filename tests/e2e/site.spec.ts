@@ -95,3 +95,23 @@ test('the language menu offers the languages of the visitor\'s country; /lang-co
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Språk');
   await expect(page.getByTestId('lang-config-sv')).toHaveAttribute('aria-pressed', 'true');
 });
+
+test('public pages carry a title, a description, Open Graph tags and a canonical URL without the query', async ({ page }) => {
+  for (const path of ['/', '/pages/terms', '/landers/gallery', '/pricing']) {
+    const html = await (await page.request.get(`${path}?network=adnet&ref=x`)).text();
+    const tag = (re: RegExp) => html.match(re)?.[1];
+    const canonical = tag(/<link rel="canonical" href="([^"]+)"/);
+    expect(canonical, path).toMatch(new RegExp(`^https?://[^/]+${path.replace(/\//g, '\\/')}$`));
+    expect(tag(/<meta property="og:url" content="([^"]+)"/), path).toBe(canonical);
+    const title = tag(/<title>([^<]+)<\/title>/);
+    expect(title, path).toBeTruthy();
+    expect(tag(/<meta property="og:title" content="([^"]+)"/), path).toBe(title);
+    expect(tag(/<meta name="description" content="([^"]+)"/), path).toBeTruthy();
+    expect(tag(/<meta property="og:site_name" content="([^"]+)"/), path).toBe('Amora');
+  }
+  const terms = await (await page.request.get('/pages/terms')).text();
+  expect(terms).toMatch(/<title>[^<]+ · Amora<\/title>/);
+  const robots = await (await page.request.get('/robots.txt')).text();
+  expect(robots).toContain('Disallow: /chats');
+  expect(robots).toMatch(/Sitemap: https?:\/\/[^/]+\/sitemap\.xml/);
+});
