@@ -28,7 +28,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     user,
     nonce: ctx.nonce,
     /** Simulated payments show a banner (see TestPaymentsBanner). */
-    testPayments: await ctx.services.payments.testPayments(),
+    testPayments: await ctx.services.payments.testPayments(ctx.site.id),
   };
 }
 

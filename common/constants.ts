@@ -51,7 +51,11 @@ export function currencyForCountry(country: string | null | undefined): string {
   return (country && COUNTRY_CURRENCY[country]) || 'EUR';
 }
 
-export const PAYMENT_METHODS = ['ideal', 'creditcard', 'paypal', 'bancontact', 'banktransfer', 'sofort', 'eps', 'blik', 'applepay'] as const;
+/** Mollie's method ids that the site may offer; which ones a member sees, the site's provider says (per country and amount). */
+export const PAYMENT_METHODS = [
+  'ideal', 'creditcard', 'paypal', 'bancontact', 'banktransfer', 'sofort', 'eps', 'blik', 'applepay',
+  'directdebit', 'giropay', 'przelewy24', 'kbc', 'belfius', 'trustly', 'twint',
+] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const ORDER_STATUSES = ['open', 'pending', 'completed', 'failed', 'cancelled'] as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../constants.ts';
-import { orderSchema as orderRequestSchema } from '../schemas.ts';
+import { orderSchema as orderRequestSchema, repeatOrderSchema } from '../schemas.ts';
 import { contracts, IDEMPOTENCY_KEY } from './contract.ts';
 import { creditPackageSchema, orderSchema } from './shapes.ts';
 
@@ -9,6 +9,22 @@ const orderWithCheckout = z.strictObject({
   order: orderSchema,
   /** Where the member pays; null once the payment is gone. */
   checkout_url: z.string().nullable(),
+});
+
+const methodAvailability = z.strictObject({
+  /** A provider method id (Mollie's: ideal, creditcard, paypal, directdebit …). */
+  id: z.string(),
+  /** The bundles whose amount this method can pay. */
+  package_ids: z.array(z.number().int()),
+});
+
+const mandateSchema = z.strictObject({
+  id: z.number().int(),
+  method: z.string(),
+  /** Masked: a card's or IBAN's last 4 digits, never the full number. */
+  details: z.string(),
+  status: z.enum(['valid', 'pending']),
+  created_at: z.string(),
 });
 
 export const paymentContracts = contracts([
@@ -24,6 +40,28 @@ export const paymentContracts = contracts([
     responses: { 201: { description: 'The order and where to pay it.', schema: orderWithCheckout } },
   },
   {
+    method: 'get', path: '/api/payment-methods.php', summary: 'Payment methods the site\'s provider offers the payer',
+    description: 'Per country and amount (each bundle); `recurring` lists the methods that can keep a mandate for repeat orders. Cached briefly.',
+    responses: { 200: { description: 'The methods.', schema: z.strictObject({ methods: z.array(methodAvailability), recurring: z.array(methodAvailability) }) } },
+  },
+  {
+    method: 'post', path: '/api/repeat-order.php', auth: 'member', summary: 'Repeat order: buy a bundle on a stored mandate',
+    description: 'No checkout: the provider charges the mandate. A retry with the same Idempotency-Key answers the first order.',
+    headers: IDEMPOTENCY_KEY,
+    body: repeatOrderSchema,
+    responses: { 201: { description: 'The order (its status page shows the outcome).', schema: orderWithCheckout } },
+  },
+  {
+    method: 'get', path: '/api/mandates.php', auth: 'member', summary: 'The member\'s stored mandates',
+    responses: { 200: { description: 'Valid and pending mandates, masked.', schema: z.strictObject({ mandates: z.array(mandateSchema) }) } },
+  },
+  {
+    method: 'delete', path: '/api/mandates.php', auth: 'member', summary: 'Cancel a stored mandate',
+    description: 'Revokes the mandate at the provider; it is no longer offered for repeat orders.',
+    query: z.object({ id: z.string() }),
+    responses: { 200: { description: 'Cancelled.', schema: z.strictObject({ ok: z.literal(true) }) } },
+  },
+  {
     method: 'get', path: '/api/order.php', auth: 'member', summary: 'One of the member\'s orders',
     description: 'An open or pending order is refreshed from the payment provider first.',
     query: z.object({ id: reference }),
@@ -32,7 +70,7 @@ export const paymentContracts = contracts([
   {
     method: 'post', path: '/api/payment-webhook.php', summary: 'Payment provider notification',
     description: 'The provider sends the payment id (form or JSON); the status is always fetched from the provider.',
-    query: z.object({ provider: z.string().optional() }),
+    query: z.object({ provider: z.enum(['test', 'mollie']).optional() }),
     body: z.object({ id: reference }),
     responses: { 200: { description: 'The order\'s status now.', schema: z.strictObject({ ok: z.literal(true), status: z.enum(ORDER_STATUSES) }) } },
   },
