@@ -29,6 +29,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     nonce: ctx.nonce,
     /** Simulated payments show a banner (see TestPaymentsBanner). */
     testPayments: await ctx.services.payments.testPayments(ctx.site.id),
+    /** A stored payment method: the credits item leads to one-click repeat orders. */
+    repeatOrder: user?.paid_user ? await ctx.services.payments.hasRepeatOrder(user.id) : false,
   };
 }
 
