@@ -284,4 +284,16 @@ describe.each(DATABASE_KINDS)('repeat orders with the built-in test provider on 
     expect((await client.delete(`/api/mandates.php?id=${mandate.id}`)).status).toBe(200);
     expect(await t.services.payments.hasRepeatOrder(user.id)).toBe(false);
   });
+
+  it('the operator sets a site\'s or company\'s account; listings mask the key; a malformed key is refused', async () => {
+    const key = 'live_abcdefghijklmnopqrstuvwxyz123456';
+    await expect(t.services.paymentProviders.setAccount({ siteId: t.siteId }, 'mollie', 'sk_live_123')).rejects.toThrow(/Mollie API key/);
+    await t.services.paymentProviders.setAccount({ siteId: t.siteId }, 'mollie', key);
+    const listed = await t.services.paymentProviders.accounts();
+    expect(listed).toEqual([expect.objectContaining({ site: 'localhost', provider: 'mollie', key: 'live_••••3456' })]);
+    expect(JSON.stringify(listed)).not.toContain(key);
+    expect((await t.services.paymentProviders.forSite(t.siteId)).provider.name).toBe('mollie');
+    await t.services.paymentProviders.setAccount({ siteId: t.siteId }, 'test');
+    expect((await t.services.paymentProviders.forSite(t.siteId)).provider.name).toBe('test');
+  });
 });

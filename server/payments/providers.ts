@@ -1,6 +1,6 @@
-import { eq, or, sql } from 'drizzle-orm';
+import { asc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { paymentAccounts, sites } from '../db/schema.ts';
+import { companies, paymentAccounts, sites } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { createMollieProvider } from '../infra/payments/mollie-provider.ts';
 import type { MethodsQuery, PaymentProvider } from '../infra/payments/provider.ts';
@@ -13,6 +13,15 @@ export interface SiteProvider {
 }
 
 const METHODS_TTL_MS = 5 * 60_000;
+
+/** Mollie API keys: test_ or live_ followed by 30 letters and digits. */
+export const MOLLIE_API_KEY = /^(test|live)_[A-Za-z0-9]{30,}$/;
+
+/** A key shown to the operator: its mode and last 4 characters only. */
+export function maskApiKey(key: string | null): string {
+  if (!key) return '';
+  return `${key.slice(0, key.indexOf('_') + 1)}••••${key.slice(-4)}`;
+}
 const METHODS_MAX_ENTRIES = 2_000;
 
 /**
@@ -54,6 +63,37 @@ export function createPaymentProviders(deps: { db: Db; clock: Clock; testProvide
       const [account] = await db.select().from(paymentAccounts).where(eq(paymentAccounts.id, accountId));
       if (!account) throw new Error(`Payment account ${accountId} is gone`);
       return fromAccount(account);
+    },
+
+    /**
+     * Sets (or replaces) the payment account of a site or of a company: `test` needs no key, `mollie`
+     * a Mollie API key. For the operator's command line; nothing on the web reaches it.
+     */
+    async setAccount(owner: { siteId: number } | { companyId: number }, provider: 'test' | 'mollie', apiKey?: string) {
+      if (provider === 'mollie' && !(apiKey && MOLLIE_API_KEY.test(apiKey))) throw new Error('A Mollie API key starts with test_ or live_ followed by at least 30 letters and digits');
+      const values = { provider, apiKey: provider === 'mollie' ? apiKey! : null };
+      await db.transaction(async (tx) => {
+        if ('siteId' in owner) {
+          await tx.delete(paymentAccounts).where(eq(paymentAccounts.siteId, owner.siteId));
+          await tx.insert(paymentAccounts).values({ siteId: owner.siteId, ...values });
+        } else {
+          await tx.delete(paymentAccounts).where(eq(paymentAccounts.companyId, owner.companyId));
+          await tx.insert(paymentAccounts).values({ companyId: owner.companyId, ...values });
+        }
+      });
+      methodsCache.clear();
+    },
+
+    /** Every payment account with its owner; keys masked. */
+    async accounts() {
+      const rows = await db.select({
+        id: paymentAccounts.id, provider: paymentAccounts.provider, apiKey: paymentAccounts.apiKey,
+        site: sites.domain, company: companies.name,
+      }).from(paymentAccounts)
+        .leftJoin(sites, eq(sites.id, paymentAccounts.siteId))
+        .leftJoin(companies, eq(companies.id, paymentAccounts.companyId))
+        .orderBy(asc(paymentAccounts.id));
+      return rows.map(({ apiKey, ...r }) => ({ ...r, key: maskApiKey(apiKey) }));
     },
 
     /** The provider by the name a webhook gives. */
