@@ -39,6 +39,7 @@ test('keeps a payment method, buys again in one click and removes the method', a
   await expect(page).toHaveURL(/\/credits\/ord_/);
   await expect(page.getByTestId('payment-status')).toHaveAttribute('data-status', 'completed');
   await expect(page.getByTestId('payment-completed')).toBeVisible();
+  await page.getByTestId('payment-status').scrollIntoViewIfNeeded();
   await shot('repeat-order-paid');
 
   await page.goto('/credits/repeat-order');
