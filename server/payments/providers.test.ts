@@ -213,6 +213,23 @@ describe.each(DATABASE_KINDS)('Mollie, per-site providers and repeat orders on %
     expect(await credits(user.id)).toBe(200);
   });
 
+  it('a SEPA direct debit repeat order stays pending until Mollie reports it paid through the webhook', async () => {
+    const { client, user } = await member();
+    const first = await order(client, 'mollie-first-sepa1', { paymentmethod: 'ideal', recurring: true });
+    mollie.setStatus(first.body.order.payment_id, 'paid');
+    await webhook(`id=${first.body.order.payment_id}`);
+    const [m] = (await client.get('/api/mandates.php')).body.mandates;
+    const pk = await packages(client);
+    const res = await client.post('/api/repeat-order.php', { package_id: pk[0].id, mandate_id: m.id }, { 'idempotency-key': 'repeat-sepa-0001' });
+    expect(res.status).toBe(201);
+    expect(res.body.order.status).toBe('pending');
+    expect(await credits(user.id)).toBe(50);
+    mollie.setStatus(res.body.order.payment_id, 'paid');
+    await Promise.all([webhook(`id=${res.body.order.payment_id}`), webhook(`id=${res.body.order.payment_id}`)]);
+    expect((await client.get(`/api/order.php?id=${res.body.order.id}`)).body.order.status).toBe('completed');
+    expect(await credits(user.id)).toBe(100);
+  });
+
   it('a mandate revoked at the bank is refused with mandate_invalid and charges nothing', async () => {
     const { client, user } = await member();
     const first = await order(client, 'mollie-first-0002', { paymentmethod: 'ideal', recurring: true });
