@@ -72,15 +72,11 @@ export function createPaymentProviders(deps: { db: Db; clock: Clock; testProvide
     async setAccount(owner: { siteId: number } | { companyId: number }, provider: 'test' | 'mollie', apiKey?: string) {
       if (provider === 'mollie' && !(apiKey && MOLLIE_API_KEY.test(apiKey))) throw new Error('A Mollie API key starts with test_ or live_ followed by at least 30 letters and digits');
       const values = { provider, apiKey: provider === 'mollie' ? apiKey! : null };
-      await db.transaction(async (tx) => {
-        if ('siteId' in owner) {
-          await tx.delete(paymentAccounts).where(eq(paymentAccounts.siteId, owner.siteId));
-          await tx.insert(paymentAccounts).values({ siteId: owner.siteId, ...values });
-        } else {
-          await tx.delete(paymentAccounts).where(eq(paymentAccounts.companyId, owner.companyId));
-          await tx.insert(paymentAccounts).values({ companyId: owner.companyId, ...values });
-        }
-      });
+      // Updated in place: stored payments and mandates keep pointing at the account (a rotated key
+      // fetches them as before).
+      const where = 'siteId' in owner ? eq(paymentAccounts.siteId, owner.siteId) : eq(paymentAccounts.companyId, owner.companyId);
+      const [updated] = await db.update(paymentAccounts).set(values).where(where).returning({ id: paymentAccounts.id });
+      if (!updated) await db.insert(paymentAccounts).values({ ...owner, ...values });
       methodsCache.clear();
     },
 
