@@ -31,7 +31,9 @@ export async function loader({ context }: Route.LoaderArgs) {
     /** The site's canonical origin: canonical URLs and Open Graph name pages there, whatever host served them. */
     origin: ctx.baseUrl,
     /** Simulated payments show a banner (see TestPaymentsBanner). */
-    testPayments: await ctx.services.payments.testPayments(),
+    testPayments: await ctx.services.payments.testPayments(ctx.site.id),
+    /** A stored payment method: the credits item leads to one-click repeat orders. */
+    repeatOrder: user?.paid_user ? await ctx.services.payments.hasRepeatOrder(user.id) : false,
   };
 }
 

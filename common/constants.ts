@@ -51,7 +51,11 @@ export function currencyForCountry(country: string | null | undefined): string {
   return (country && COUNTRY_CURRENCY[country]) || 'EUR';
 }
 
-export const PAYMENT_METHODS = ['ideal', 'creditcard', 'paypal', 'bancontact', 'banktransfer', 'sofort', 'eps', 'blik', 'applepay'] as const;
+/** Mollie's method ids that the site may offer; which ones a member sees, the site's provider says (per country and amount). */
+export const PAYMENT_METHODS = [
+  'ideal', 'creditcard', 'paypal', 'bancontact', 'banktransfer', 'sofort', 'eps', 'blik', 'applepay',
+  'directdebit', 'giropay', 'przelewy24', 'kbc', 'belfius', 'trustly', 'twint',
+] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const ORDER_STATUSES = ['open', 'pending', 'completed', 'failed', 'cancelled'] as const;
@@ -80,3 +84,6 @@ export const DISMISS_KEYS = {
 /** The site's niche setting 1–7, in order (spec section 3: niche). */
 export const NICHES = ['default', 'she', 'bdsm', 'bbw', 'gilf', 'milf', 'gay'] as const;
 export type Niche = (typeof NICHES)[number];
+
+/** What the payer can choose on the test provider's hosted checkout. */
+export const TEST_OUTCOMES = ['paid', 'failed', 'canceled', 'pending'] as const;

@@ -60,8 +60,11 @@ export function withoutRefusedCharacters(value: string, multiline = false): stri
 }
 
 /** An opaque reference the server or a payment provider issued (`ord_…`, `tr_…`): nothing else reaches a query. */
+/** An order or payment reference (ours or a provider's): letters, digits, _ and -, at most 64. */
+export const REFERENCE = /^[A-Za-z0-9_-]{1,64}$/;
+
 export function isReference(value: unknown): value is string {
-  return typeof value === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value);
+  return typeof value === 'string' && REFERENCE.test(value);
 }
 
 /** How many characters a reader sees (zero-width characters, spaces and combining marks do not count). */

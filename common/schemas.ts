@@ -102,6 +102,14 @@ export const messageSchema = z.object({
 export const orderSchema = z.object({
   package_id: idSchema('errors.package_not_found'),
   paymentmethod: z.enum(PAYMENT_METHODS, { error: 'errors.payment_method_invalid' }),
+  /** Keep the payment method (a mandate) for one-click repeat orders. */
+  recurring: z.boolean().optional(),
+});
+
+/** A one-click repeat order: a bundle charged on one of the member's stored mandates. */
+export const repeatOrderSchema = z.object({
+  package_id: idSchema('errors.package_not_found'),
+  mandate_id: idSchema('errors.mandate_not_found'),
 });
 
 export const idempotencyKeySchema = z.string().min(8).max(100).regex(/^[A-Za-z0-9_-]+$/);

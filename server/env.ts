@@ -11,7 +11,13 @@ const schema = z.object({
     .optional(),
   DATA_DIR: z.string().default('./data'),
   PUBLIC_URL: z.url('must be an absolute URL such as https://example.com').optional(),
+  /**
+   * The provider of sites (and companies) without a payment account of their own (table payment_accounts):
+   * only the built-in test provider, since a real one needs the site's own credentials.
+   */
   PAYMENT_PROVIDER: z.enum(['test']).default('test'),
+  /** Where the Mollie client sends its requests; only for a staging or test double of Mollie's API. */
+  MOLLIE_API_ENDPOINT: z.url('must be an absolute URL such as https://api.mollie.com/v2/').optional(),
   /** The test provider simulates payments; on a public origin it stays off unless the operator turns it on here. */
   ALLOW_TEST_PAYMENTS: z.enum(['0', '1', 'true', 'false']).default('0').transform((v) => v === '1' || v === 'true'),
   /** How many proxies in front of the server append to X-Forwarded-For (0: none; true means 1). */

@@ -14,6 +14,7 @@ import { createAccountsService } from './accounts/accounts.service.ts';
 import { createChatService } from './chat/chat.service.ts';
 import { createLikesService } from './likes/likes.service.ts';
 import { createPaymentsService } from './payments/payments.service.ts';
+import { createPaymentProviders } from './payments/providers.ts';
 import { createProfilesService } from './profiles/profiles.service.ts';
 import { createSearchService } from './search/search.service.ts';
 import { createSettingsService } from './settings/settings.service.ts';
@@ -52,7 +53,7 @@ export function createServices(deps: {
   /** COOKIE_SECRET; without it a key is generated once and kept in the database. */
   cookieSecret?: string;
   /** Where the sites live (PUBLIC_URL, PORT) and whether simulated payments may run on a public origin; defaults as in env.ts. */
-  config?: Pick<Env, 'PUBLIC_URL' | 'PORT' | 'ALLOW_TEST_PAYMENTS'>;
+  config?: Pick<Env, 'PUBLIC_URL' | 'PORT' | 'ALLOW_TEST_PAYMENTS'> & Partial<Pick<Env, 'MOLLIE_API_ENDPOINT'>>;
   /** Memos and version stamps shared by every instance: Redis when configured, else the database. */
   sharedCache?: SharedCache;
   siteCache?: SiteCacheOptions;
@@ -82,6 +83,7 @@ export function createServices(deps: {
   const photos = createPhotosService({ db, clock, storage, contactRules });
   const profiles = createProfilesService({ db, clock, contactRules, gallery: photos.gallery });
   const testProvider = createTestProvider({ db, clock });
+  const paymentProviders = createPaymentProviders({ db, clock, testProvider, mollieApiEndpoint: config.MOLLIE_API_ENDPOINT });
   const likes = createLikesService({ db, clock, events, contactRules });
   const search = createSearchService({ db, clock, memo: sharedCache });
   return {
@@ -111,8 +113,9 @@ export function createServices(deps: {
     pageBounces: createPageBounces({ db, clock }),
     chat: createChatService({ db, clock, events, contactRules, live, storage, presence: sharedCache }),
     testProvider,
+    paymentProviders,
     payments: createPaymentsService({
-      db, clock, provider: testProvider, testCheckouts: testProvider,
+      db, clock, providers: paymentProviders, testCheckouts: testProvider,
       allowTestPaymentsOnPublic: config.ALLOW_TEST_PAYMENTS, isPublicDeployment: settings.isPublicDeployment, events,
     }),
     rateLimitStore,

@@ -5,7 +5,7 @@ import { Link, NavLink, useMatches } from 'react-router';
 import type { ApiUser } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
 import { api } from '../lib/api.ts';
-import { capBadge, creditsBadgeVariant } from '../lib/badges.ts';
+import { capBadge, creditsBadgeVariant, creditsPath } from '../lib/badges.ts';
 import { LanguageDropdown } from './LanguageDropdown.tsx';
 
 const BACK_BUTTON_ROUTES = new Set(['members-id', 'likes-type', 'likes-m-id', 'credits', 'credits-id-paymentmethod']);
@@ -24,7 +24,7 @@ async function logout() {
   window.location.assign('/');
 }
 
-export function TopNav({ user, siteName, lang }: { user: ApiUser | null; siteName: string; lang: Language }) {
+export function TopNav({ user, siteName, lang, repeatOrder = false }: { user: ApiUser | null; siteName: string; lang: Language; repeatOrder?: boolean }) {
   const { t } = useTranslation();
   const matches = useMatches();
   const hideLanguage = matches.some((m) => m.id === 'complete-signup');
@@ -55,7 +55,7 @@ export function TopNav({ user, siteName, lang }: { user: ApiUser | null; siteNam
               <Nav.Link as={NavLink} to="/swipe-game" eventKey="swipe-game" data-testid="nav-swipe">{t('nav.swipe')}</Nav.Link>
               <Nav.Link as={NavLink} to="/match-finder" eventKey="match-finder" data-testid="nav-match-finder">{t('nav.match_finder')}</Nav.Link>
               {user.paid_user ? (
-                <Nav.Link as={NavLink} to="/credits/repeat-order" eventKey="credits" data-testid="nav-credits">
+                <Nav.Link as={NavLink} to={creditsPath(repeatOrder)} end eventKey="credits" data-testid="nav-credits">
                   {t('nav.credits')}
                   {creditsBadge && (
                     <Badge pill bg={creditsBadge} text={creditsBadge === 'warning' ? 'dark' : undefined} className="ms-1" data-testid="credits-badge">

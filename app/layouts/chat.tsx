@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
 import type { ApiUser } from '#common/api-types.ts';
 import { EntryWarning } from '../components/EntryWarning.tsx';
-import { capBadge } from '../lib/badges.ts';
+import { capBadge, creditsPath } from '../lib/badges.ts';
 import { useUser } from '../lib/user.ts';
 import { useRootData } from '../root.tsx';
 import { usePageTitlePrefix } from '../lib/title.ts';
@@ -11,7 +11,7 @@ import { useLoggedOutRedirect } from './default.tsx';
 import { useMemberActivity } from '../lib/member-activity.ts';
 
 /** The chat's only bar: the way back to the site, the unread total and the credit balance. */
-function ChatBar({ user, siteName }: { user: ApiUser | null; siteName: string }) {
+function ChatBar({ user, siteName, repeatOrder }: { user: ApiUser | null; siteName: string; repeatOrder: boolean }) {
   const { t } = useTranslation();
   return (
     <nav className="chat-bar d-flex align-items-center gap-3 px-3" aria-label={t('chat.bar')} data-testid="chat-bar">
@@ -22,7 +22,7 @@ function ChatBar({ user, siteName }: { user: ApiUser | null; siteName: string })
         </Badge>
       )}
       {user && (
-        <Link to={user.paid_user ? '/credits/repeat-order' : '/credits'} className="ms-auto btn btn-sm btn-outline-light" data-testid="nav-credits">
+        <Link to={user.paid_user ? creditsPath(repeatOrder) : '/credits'} className="ms-auto btn btn-sm btn-outline-light" data-testid="nav-credits">
           {t('chat.balance', { count: user.credits })}
         </Link>
       )}
@@ -32,7 +32,7 @@ function ChatBar({ user, siteName }: { user: ApiUser | null; siteName: string })
 
 /** Bare: no top navigation, only the chat bar and the conversation; the entry warning only for NL and DE. */
 export default function ChatLayout() {
-  const { settings } = useRootData();
+  const { settings, repeatOrder } = useRootData();
   const user = useUser();
   useLoggedOutRedirect();
   usePageTitlePrefix(user);
@@ -40,7 +40,7 @@ export default function ChatLayout() {
   const warnCountry = settings.geoip_country === 'NL' || settings.geoip_country === 'DE';
   return (
     <>
-      <ChatBar user={user} siteName={settings.name} />
+      <ChatBar user={user} siteName={settings.name} repeatOrder={repeatOrder} />
       <Outlet />
       <EntryWarning enabled={settings.enable_site_entry_popup && warnCountry} signedIn={Boolean(user)} country={settings.geoip_country} countries={settings.countries} />
     </>

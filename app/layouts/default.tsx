@@ -14,14 +14,14 @@ import { LikeOverlayHost } from '../features/likes/LikeOverlay.tsx';
 
 /** Top navigation, alert area, page, footer with disclaimer, the entry warning and the sign-up modal. */
 export default function DefaultLayout() {
-  const { settings, lang } = useRootData();
+  const { settings, lang, repeatOrder } = useRootData();
   const user = useUser();
   useLoggedOutRedirect();
   usePageTitlePrefix(user);
   useMemberActivity(user);
   return (
     <SignupProvider signedIn={Boolean(user)}>
-      <TopNav user={user} siteName={settings.name} lang={lang} />
+      <TopNav user={user} siteName={settings.name} lang={lang} repeatOrder={repeatOrder} />
       <Alerts user={user} />
       <main>
         <Outlet />

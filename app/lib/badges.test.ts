@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capBadge, creditsBadgeVariant } from './badges.ts';
+import { capBadge, creditsBadgeVariant, creditsPath } from './badges.ts';
 
 describe('navigation badges', () => {
   it('caps the unread count at 99+ from 100', () => {
@@ -12,5 +12,9 @@ describe('navigation badges', () => {
     expect(creditsBadgeVariant(10)).toBe('warning');
     expect(creditsBadgeVariant(1)).toBe('warning');
     expect(creditsBadgeVariant(0)).toBe('danger');
+  });
+  it('leads the credits item to repeat order only when a payment method is stored', () => {
+    expect(creditsPath(true)).toBe('/credits/repeat-order');
+    expect(creditsPath(false)).toBe('/credits');
   });
 });

@@ -10,3 +10,8 @@ export function creditsBadgeVariant(credits: number): 'warning' | 'danger' | nul
   if (credits > CREDITS_BADGE_THRESHOLD) return null;
   return credits > 0 ? 'warning' : 'danger';
 }
+
+/** The paid members' credits item: repeat order when a payment method is stored (one click), else the credits page. */
+export function creditsPath(repeatOrder: boolean): string {
+  return repeatOrder ? '/credits/repeat-order' : '/credits';
+}

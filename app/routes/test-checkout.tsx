@@ -17,7 +17,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   if (!isReference(params.ref)) throw data(null, { status: 404 });
   const userId = requireMemberId(ctx, url.pathname);
   const checkout = await orNotFound(ctx.services.payments.testCheckout(userId, params.ref));
-  return { id: checkout.id, amount: checkout.amountCents, currency: checkout.currency, description: checkout.description, method: checkout.method, status: checkout.status };
+  return { id: checkout.id, amount: checkout.amountCents, currency: checkout.currency, description: checkout.description, method: checkout.method, status: checkout.status, keepsMandate: checkout.sequenceType === 'first' };
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -63,6 +63,7 @@ export default function TestCheckout({ loaderData }: Route.ComponentProps) {
               <dt className="col-5">{t('test_checkout.method')}</dt>
               <dd className="col-7">{t(`payment_methods.${loaderData.method}`)}</dd>
             </dl>
+            {loaderData.keepsMandate && <Alert variant="light" className="small" data-testid="keeps-mandate">{t('test_checkout.keeps_mandate')}</Alert>}
             {error && <Alert variant="danger">{error}</Alert>}
             <div className="d-grid gap-2">
               {OUTCOMES.map(([outcome, variant]) => (

@@ -1,14 +1,34 @@
 import { z } from 'zod';
-import { ORDER_STATUSES } from '../constants.ts';
-import { orderSchema as orderRequestSchema } from '../schemas.ts';
+import { ORDER_STATUSES, TEST_OUTCOMES } from '../constants.ts';
+import { REFERENCE } from '../input.ts';
+import { orderSchema as orderRequestSchema, repeatOrderSchema } from '../schemas.ts';
 import { contracts, IDEMPOTENCY_KEY } from './contract.ts';
 import { creditPackageSchema, orderSchema } from './shapes.ts';
 
-const reference = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+const reference = z.string().regex(REFERENCE);
+/** A provider's notification names only the payment; its state is always fetched from the provider. */
+export const webhookBody = z.object({ id: reference });
+export const testCheckoutBody = z.object({ id: reference, outcome: z.enum(TEST_OUTCOMES) });
 const orderWithCheckout = z.strictObject({
   order: orderSchema,
   /** Where the member pays; null once the payment is gone. */
   checkout_url: z.string().nullable(),
+});
+
+const methodAvailability = z.strictObject({
+  /** A provider method id (Mollie's: ideal, creditcard, paypal, directdebit …). */
+  id: z.string(),
+  /** The bundles whose amount this method can pay. */
+  package_ids: z.array(z.number().int()),
+});
+
+const mandateSchema = z.strictObject({
+  id: z.number().int(),
+  method: z.string(),
+  /** Masked: a card's or IBAN's last 4 digits, never the full number. */
+  details: z.string(),
+  status: z.enum(['valid', 'pending']),
+  created_at: z.string(),
 });
 
 export const paymentContracts = contracts([
@@ -24,6 +44,28 @@ export const paymentContracts = contracts([
     responses: { 201: { description: 'The order and where to pay it.', schema: orderWithCheckout } },
   },
   {
+    method: 'get', path: '/api/payment-methods.php', summary: 'Payment methods the site\'s provider offers the payer',
+    description: 'Per country and amount (each bundle); `recurring` lists the methods that can keep a mandate for repeat orders. Cached briefly.',
+    responses: { 200: { description: 'The methods.', schema: z.strictObject({ methods: z.array(methodAvailability), recurring: z.array(methodAvailability) }) } },
+  },
+  {
+    method: 'post', path: '/api/repeat-order.php', auth: 'member', summary: 'Repeat order: buy a bundle on a stored mandate',
+    description: 'No checkout: the provider charges the mandate. A retry with the same Idempotency-Key answers the first order.',
+    headers: IDEMPOTENCY_KEY,
+    body: repeatOrderSchema,
+    responses: { 201: { description: 'The order (its status page shows the outcome).', schema: orderWithCheckout } },
+  },
+  {
+    method: 'get', path: '/api/mandates.php', auth: 'member', summary: 'The member\'s stored mandates',
+    responses: { 200: { description: 'Valid and pending mandates, masked.', schema: z.strictObject({ mandates: z.array(mandateSchema) }) } },
+  },
+  {
+    method: 'delete', path: '/api/mandates.php', auth: 'member', summary: 'Cancel a stored mandate',
+    description: 'Revokes the mandate at the provider; it is no longer offered for repeat orders.',
+    query: z.object({ id: z.string() }),
+    responses: { 200: { description: 'Cancelled.', schema: z.strictObject({ ok: z.literal(true) }) } },
+  },
+  {
     method: 'get', path: '/api/order.php', auth: 'member', summary: 'One of the member\'s orders',
     description: 'An open or pending order is refreshed from the payment provider first.',
     query: z.object({ id: reference }),
@@ -32,13 +74,13 @@ export const paymentContracts = contracts([
   {
     method: 'post', path: '/api/payment-webhook.php', summary: 'Payment provider notification',
     description: 'The provider sends the payment id (form or JSON); the status is always fetched from the provider.',
-    query: z.object({ provider: z.string().optional() }),
-    body: z.object({ id: reference }),
+    query: z.object({ provider: z.enum(['test', 'mollie']).optional() }),
+    body: webhookBody,
     responses: { 200: { description: 'The order\'s status now.', schema: z.strictObject({ ok: z.literal(true), status: z.enum(ORDER_STATUSES) }) } },
   },
   {
     method: 'post', path: '/api/test-checkout.php', auth: 'member', summary: 'The simulated provider\'s checkout: pick the outcome',
-    body: z.object({ id: reference, outcome: z.enum(['paid', 'failed', 'canceled', 'pending']) }),
+    body: testCheckoutBody,
     responses: { 200: { description: 'Where the payer returns to.', schema: z.strictObject({ redirect_url: z.string() }) } },
   },
 ]);

@@ -315,10 +315,61 @@ export const payments = pgTable('payments', {
   provider: text().notNull(),
   providerRef: text().notNull(),
   status: text().notNull().default('open'),
-  checkoutUrl: text().notNull(),
+  /** Where the payer pays; null for a recurring payment (charged on a mandate, no checkout). */
+  checkoutUrl: text(),
+  /** The payment account whose credentials opened it (null: the built-in test provider); webhooks fetch it with the same ones. */
+  accountId: integer().references(() => paymentAccounts.id),
+  /** Mollie's sequenceType: 'first' asks for a mandate, 'recurring' charges one. */
+  sequenceType: text().$type<'oneoff' | 'first' | 'recurring'>().notNull().default('oneoff'),
   createdAt: createdAt(),
   updatedAt: createdAt(),
 }, (t) => [uniqueIndex('payments_provider_ref').on(t.provider, t.providerRef), index('payments_order').on(t.orderId)]);
+
+/**
+ * Which payment provider a site (or every site of a company) uses, with its credentials. A site's own row
+ * wins over its company's; without either the built-in test provider takes the payments. The API key never
+ * leaves the server: no endpoint selects this table's secret column.
+ */
+export const paymentAccounts = pgTable('payment_accounts', {
+  id: serial().primaryKey(),
+  siteId: integer().references(() => sites.id, { onDelete: 'cascade' }),
+  companyId: integer().references(() => companies.id, { onDelete: 'cascade' }),
+  provider: text().$type<'test' | 'mollie'>().notNull(),
+  apiKey: text(),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('payment_accounts_site').on(t.siteId),
+  uniqueIndex('payment_accounts_company').on(t.companyId),
+  check('payment_accounts_owner', sql`(${t.siteId} is null) <> (${t.companyId} is null)`),
+  check('payment_accounts_provider', sql`${t.provider} in ('test', 'mollie')`),
+]);
+
+/** The member's customer at a provider account (Mollie: cst_…), made for the first recurring payment. */
+export const paymentCustomers = pgTable('payment_customers', {
+  id: serial().primaryKey(),
+  userId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  provider: text().notNull(),
+  /** 0: the built-in test provider (no account row). */
+  accountKey: integer().notNull().default(0),
+  customerId: text().notNull(),
+  createdAt: createdAt(),
+}, (t) => [uniqueIndex('payment_customers_user').on(t.userId, t.provider, t.accountKey)]);
+
+/** Mandates for repeat orders: what the provider holds, with masked details only (card or IBAN last 4). */
+export const paymentMandates = pgTable('payment_mandates', {
+  id: serial().primaryKey(),
+  userId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  provider: text().notNull(),
+  accountId: integer().references(() => paymentAccounts.id),
+  customerId: text().notNull(),
+  mandateId: text().notNull(),
+  method: text().notNull(),
+  /** e.g. "Mastercard •••• 4242" or "NL•• •••• 1234"; never a full number. */
+  details: text().notNull().default(''),
+  status: text().$type<'valid' | 'pending' | 'invalid' | 'revoked'>().notNull(),
+  createdAt: createdAt(),
+  updatedAt: createdAt(),
+}, (t) => [uniqueIndex('payment_mandates_ref').on(t.provider, t.mandateId), index('payment_mandates_user').on(t.userId)]);
 
 /** The test provider's own side: what a hosted checkout would keep on the provider's servers. */
 export const testCheckouts = pgTable('test_checkouts', {
@@ -330,6 +381,20 @@ export const testCheckouts = pgTable('test_checkouts', {
   status: text().$type<'open' | 'paid' | 'failed' | 'canceled' | 'pending'>().notNull().default('open'),
   redirectUrl: text().notNull(),
   webhookUrl: text().notNull(),
+  sequenceType: text().$type<'oneoff' | 'first' | 'recurring'>().notNull().default('oneoff'),
+  customerId: text(),
+  /** Set when a first payment is paid (the mandate it created) or for a recurring one (the mandate it charged). */
+  mandateId: text(),
+  createdAt: createdAt(),
+});
+
+/** The test provider's mandates, as a provider keeps them. */
+export const testMandates = pgTable('test_mandates', {
+  id: text().primaryKey(),
+  customerId: text().notNull(),
+  method: text().notNull(),
+  details: text().notNull(),
+  status: text().$type<'valid' | 'invalid'>().notNull().default('valid'),
   createdAt: createdAt(),
 });
 

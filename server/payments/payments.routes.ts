@@ -1,11 +1,12 @@
 import { Hono } from 'hono';
 import { isReference } from '#common/input.ts';
-import { orderSchema } from '#common/schemas.ts';
+import { orderSchema, repeatOrderSchema } from '#common/schemas.ts';
 import type { AppEnv } from '../http/context.ts';
-import { currencyFor, packagesFor } from './payment-pages.server.ts';
-import { idempotencyKey, isJsonContentType, jsonBody, requireUserId, validBody } from '../http/helpers.ts';
+import { currencyFor, methodsFor, packagesFor, payerCountry } from './payment-pages.server.ts';
+import { idempotencyKey, isJsonContentType, parse, requireUserId, validBody } from '../http/helpers.ts';
+import { toId } from '#common/input.ts';
 import { AppError, notFound } from '../infra/errors.ts';
-import { TEST_OUTCOMES, type TestOutcome } from '../infra/payments/test-provider.ts';
+import { testCheckoutBody, webhookBody } from '#common/contracts/payments.ts';
 
 
 export const paymentsRoutes = new Hono<AppEnv>()
@@ -24,8 +25,44 @@ export const paymentsRoutes = new Hono<AppEnv>()
     const result = await ctx.services.payments.createOrder({
       userId, packageId: input.package_id, paymentmethod: input.paymentmethod,
       currency: await currencyFor(ctx), idempotencyKey: key, baseUrl: ctx.baseUrl,
+      country: await payerCountry(ctx), recurring: input.recurring === true,
     });
     return c.json(result, 201);
+  })
+
+  /** The methods the site's provider offers this payer, per bundle; `recurring`: those that can keep a mandate. */
+  .get('/payment-methods.php', async (c) => {
+    const { methods, recurring } = await methodsFor(c.get('ctx'));
+    return c.json({ methods, recurring });
+  })
+
+  /** One click: a bundle charged on a stored mandate ({package_id, mandate_id} with an Idempotency-Key header). */
+  .post('/repeat-order.php', async (c) => {
+    const ctx = c.get('ctx');
+    const userId = requireUserId(c);
+    const key = idempotencyKey(c);
+    const input = await validBody(c, repeatOrderSchema);
+    const result = await ctx.services.payments.repeatOrder({
+      userId, packageId: input.package_id, mandateId: input.mandate_id,
+      currency: await currencyFor(ctx), idempotencyKey: key, baseUrl: ctx.baseUrl,
+    });
+    return c.json(result, 201);
+  })
+
+  /** The member's stored mandates (masked). */
+  .get('/mandates.php', async (c) => {
+    const ctx = c.get('ctx');
+    return c.json({ mandates: await ctx.services.payments.mandates(requireUserId(c)) });
+  })
+
+  /** Cancels a stored mandate (?id=): revoked at the provider, then no longer offered. */
+  .delete('/mandates.php', async (c) => {
+    const ctx = c.get('ctx');
+    const userId = requireUserId(c);
+    const id = toId(c.req.query('id'));
+    if (id === null) throw new AppError(400, 'invalid_input');
+    await ctx.services.payments.revokeMandate(userId, id);
+    return c.json({ ok: true as const });
   })
 
   .get('/order.php', async (c) => {
@@ -38,16 +75,14 @@ export const paymentsRoutes = new Hono<AppEnv>()
   /** The provider calls this with `id` (form or JSON); the status is always fetched from the provider, never trusted from the body. */
   .post('/payment-webhook.php', async (c) => {
     const ctx = c.get('ctx');
-    if ((c.req.query('provider') ?? 'test') !== ctx.services.testProvider.name) throw notFound();
-    if ((await ctx.services.payments.testPayments()) === 'refused') throw notFound();
-    const body: unknown = isJsonContentType(c.req.header('content-type'))
-      ? await c.req.json().catch(() => null)
-      : await c.req.parseBody().catch(() => null);
-    // null, an array or a number is no notification: refuse it rather than read fields of it.
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AppError(400, 'invalid_input');
-    const id = (body as Record<string, unknown>).id;
-    if (!isReference(id)) throw new AppError(400, 'invalid_input');
-    const status = await ctx.services.payments.sync(id);
+    const provider = c.req.query('provider') ?? 'test';
+    if (!ctx.services.paymentProviders.isKnown(provider)) throw notFound();
+    if (provider === ctx.services.testProvider.name && (await ctx.services.payments.testPayments()) === 'refused') throw notFound();
+    // Providers post a form (Mollie: id=tr_…) or JSON; either way only the id counts.
+    const { id } = isJsonContentType(c.req.header('content-type'))
+      ? await validBody(c, webhookBody)
+      : parse(webhookBody, await c.req.parseBody().catch(() => null));
+    const status = await ctx.services.payments.sync(provider, id);
     if (!status) throw notFound();
     return c.json({ ok: true, status });
   })
@@ -56,8 +91,6 @@ export const paymentsRoutes = new Hono<AppEnv>()
   .post('/test-checkout.php', async (c) => {
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
-    const body = await jsonBody(c);
-    const outcome = body.outcome as TestOutcome;
-    if (!isReference(body.id) || !TEST_OUTCOMES.includes(outcome)) throw new AppError(400, 'invalid_input');
-    return c.json({ redirect_url: await ctx.services.payments.decideTestCheckout(userId, body.id, outcome) });
+    const { id, outcome } = await validBody(c, testCheckoutBody);
+    return c.json({ redirect_url: await ctx.services.payments.decideTestCheckout(userId, id, outcome) });
   });

@@ -1,17 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { CreditPackage, Order } from '#common/api-types.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { creditPackagePrices, creditPackages, orders, payments, users } from '../db/schema.ts';
+import { creditPackagePrices, creditPackages, orders, paymentCustomers, paymentMandates, payments, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { EventBus } from '../infra/events.ts';
 import { AppError, notFound } from '../infra/errors.ts';
-import type { PaymentProvider, ProviderStatus } from '../infra/payments/provider.ts';
+import { ProviderUnavailableError, type ProviderStatus, type SequenceType } from '../infra/payments/provider.ts';
 import { addCredits } from '../credits/ledger.ts';
 import type { TestOutcome, TestProvider } from '../infra/payments/test-provider.ts';
+import type { PaymentProviders, SiteProvider } from './providers.ts';
 
 type OrderRow = typeof orders.$inferSelect;
 type OrderStatus = OrderRow['status'];
+type MandateRow = typeof paymentMandates.$inferSelect;
 
 const STATUS_MAP: Record<ProviderStatus, OrderStatus> = {
   open: 'open', pending: 'pending', authorized: 'pending', paid: 'completed',
@@ -25,27 +27,46 @@ function toOrder(row: OrderRow, paymentRef: string | null): Order {
   };
 }
 
+/** A stored mandate as the member sees it: masked details only. */
+export function toMandate(row: MandateRow) {
+  return { id: row.id, method: row.method, details: row.details, status: row.status, created_at: row.createdAt.toISOString() };
+}
+
+/** The provider did not answer: the order stays open and a retry with the same key opens its payment. */
+async function atProvider<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof ProviderUnavailableError) throw new AppError(502, 'payment_provider_unavailable');
+    throw error;
+  }
+}
+
 /**
  * Simulated payments: 'local' on a developer's machine, 'public' when the operator allowed them on a public
  * origin (ALLOW_TEST_PAYMENTS), 'refused' on a public origin otherwise; 'none' when a real provider is used.
  */
 export type TestPaymentsMode = 'none' | 'local' | 'public' | 'refused';
 
+/** How an order's payment is made: once, as the first of a recurring sequence (a mandate), or on a mandate. */
+type PaymentPlan = { sequenceType: 'oneoff' | 'first' } | { sequenceType: 'recurring'; mandate: MandateRow };
+
 export function createPaymentsService(deps: {
   db: Db;
   clock: Clock;
-  provider: PaymentProvider;
-  /** The test provider's checkouts, when it is the provider. */
+  /** Which provider (and credentials) each site uses. */
+  providers: PaymentProviders;
+  /** The test provider's checkouts. */
   testCheckouts?: TestProvider;
   /** ALLOW_TEST_PAYMENTS: the operator's explicit consent to simulated payments on a public origin. */
   allowTestPaymentsOnPublic?: boolean;
   isPublicDeployment: () => Promise<boolean>;
   events: EventBus;
 }) {
-  const { db, clock, provider, testCheckouts } = deps;
+  const { db, clock, providers, testCheckouts } = deps;
 
   async function latestPayment(orderId: string, q: Db | Tx = db) {
-    const [p] = await q.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(asc(payments.id));
+    const [p] = await q.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(desc(payments.id));
     return p ?? null;
   }
 
@@ -54,17 +75,50 @@ export function createPaymentsService(deps: {
     return { order: toOrder(row, payment?.providerRef ?? null), checkout_url: payment?.checkoutUrl ?? null };
   }
 
-  /** Opens the provider's payment for an order and records it, inside the caller's transaction. */
-  async function openPayment(tx: Tx, row: OrderRow, baseUrl: string) {
-    const created = await provider.createPayment({
-      orderId: row.id, amountCents: row.amountCents, currency: row.currency, description: `${row.credits} credits`,
-      method: row.paymentmethod, redirectUrl: `${baseUrl}/credits/${row.id}`,
-      webhookUrl: `${baseUrl}/api/payment-webhook.php?provider=${provider.name}`,
-    }, tx);
-    await tx.insert(payments).values({
-      orderId: row.id, provider: provider.name, providerRef: created.ref, checkoutUrl: created.checkoutUrl, createdAt: clock(), updatedAt: clock(),
+  async function siteOf(userId: number): Promise<number> {
+    const [u] = await db.select({ siteId: users.siteId }).from(users).where(eq(users.id, userId));
+    if (!u) throw notFound();
+    return u.siteId;
+  }
+
+  /** The member's customer at the provider account, made once (first payments need one). */
+  async function customerFor(tx: Tx, userId: number, sp: SiteProvider): Promise<string> {
+    const accountKey = sp.accountId ?? 0;
+    const where = and(eq(paymentCustomers.userId, userId), eq(paymentCustomers.provider, sp.provider.name), eq(paymentCustomers.accountKey, accountKey));
+    const [held] = await tx.select().from(paymentCustomers).where(where);
+    if (held) return held.customerId;
+    const [u] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
+    const customerId = await atProvider(() => sp.provider.createCustomer({ name: `member ${userId}`, email: u.email, userId }));
+    await tx.insert(paymentCustomers).values({ userId, provider: sp.provider.name, accountKey, customerId, createdAt: clock() });
+    return customerId;
+  }
+
+  /**
+   * Opens the provider's payment for an open order that has none, under the order's lock: concurrent
+   * retries wait and find the payment the first one made. A provider that fails leaves the order open and
+   * without a payment; the next retry with the same key tries again.
+   */
+  async function openPayment(row: OrderRow, sp: SiteProvider, plan: PaymentPlan, baseUrl: string, lockKey: string) {
+    return db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`);
+      const [fresh] = await tx.select().from(orders).where(eq(orders.id, row.id));
+      const found = await orderWithPayment(fresh, tx);
+      if (found.order.payment_id !== null || fresh.status !== 'open') return found;
+      const customerId = plan.sequenceType === 'first' ? await customerFor(tx, fresh.userId, sp)
+        : plan.sequenceType === 'recurring' ? plan.mandate.customerId : undefined;
+      const created = await atProvider(() => sp.provider.createPayment({
+        orderId: fresh.id, amountCents: fresh.amountCents, currency: fresh.currency, description: `${fresh.credits} credits`,
+        method: plan.sequenceType === 'recurring' ? '' : fresh.paymentmethod, redirectUrl: `${baseUrl}/credits/${fresh.id}`,
+        webhookUrl: `${baseUrl}/api/payment-webhook.php?provider=${sp.provider.name}`,
+        sequenceType: plan.sequenceType, customerId,
+        mandateId: plan.sequenceType === 'recurring' ? plan.mandate.mandateId : undefined,
+      }, tx));
+      await tx.insert(payments).values({
+        orderId: fresh.id, provider: sp.provider.name, providerRef: created.ref, checkoutUrl: created.checkoutUrl,
+        accountId: sp.accountId, sequenceType: plan.sequenceType, createdAt: clock(), updatedAt: clock(),
+      });
+      return { order: toOrder(fresh, created.ref), checkout_url: created.checkoutUrl };
     });
-    return { order: toOrder(row, created.ref), checkout_url: created.checkoutUrl };
   }
 
   /** The member's own test checkout; anybody else's, or any when simulated payments are refused, does not exist. */
@@ -79,9 +133,72 @@ export function createPaymentsService(deps: {
     return { checkouts: testCheckouts, checkout };
   }
 
+  /** Whether the site's provider offers the method for this amount and country (a provider that is down: 502). */
+  async function requireMethod(sp: SiteProvider, query: { amountCents: number; currency: string; country: string; sequenceType: SequenceType }, method: string) {
+    const offered = await atProvider(() => providers.methods(sp, query));
+    if (!offered.includes(method)) throw new AppError(422, 'payment_method_unavailable');
+  }
+
+  /**
+   * Creates an order (or finds the one of a retried request) and then its payment at the provider. The
+   * order commits first: a remote provider is never called while the order is uncommitted, and a
+   * provider that fails leaves an open order that the retry (same key) pays.
+   */
+  async function placeOrder(input: {
+    userId: number; packageId: number; paymentmethod: string; currency: string; idempotencyKey: string; baseUrl: string;
+  }, sp: SiteProvider, plan: PaymentPlan, country: string) {
+    const lockKey = `order:${input.userId}:${input.idempotencyKey}`;
+    const placed = await db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`);
+      const [existing] = await tx.select().from(orders)
+        .where(and(eq(orders.userId, input.userId), eq(orders.idempotencyKey, input.idempotencyKey)));
+      if (existing) {
+        if (existing.packageId !== input.packageId || existing.paymentmethod !== input.paymentmethod) {
+          throw new AppError(422, 'idempotency_key_reused');
+        }
+        return { row: existing, isNew: false };
+      }
+      const [pkg] = await tx
+        .select({ credits: creditPackages.credits, amount: creditPackagePrices.amountCents })
+        .from(creditPackages)
+        .innerJoin(creditPackagePrices, and(eq(creditPackagePrices.packageId, creditPackages.id), eq(creditPackagePrices.currency, input.currency)))
+        .where(and(eq(creditPackages.id, input.packageId), eq(creditPackages.active, true)));
+      if (!pkg) throw new AppError(404, 'package_not_found');
+      if (plan.sequenceType !== 'recurring') {
+        await requireMethod(sp, { amountCents: pkg.amount, currency: input.currency, country, sequenceType: plan.sequenceType }, input.paymentmethod);
+      }
+      const [row] = await tx.insert(orders).values({
+        id: `ord_${randomBytes(12).toString('base64url')}`, userId: input.userId, packageId: input.packageId, credits: pkg.credits,
+        amountCents: pkg.amount, currency: input.currency, paymentmethod: input.paymentmethod,
+        idempotencyKey: input.idempotencyKey, createdAt: clock(),
+      }).returning();
+      return { row, isNew: true };
+    });
+    if (!placed.isNew) {
+      const found = await orderWithPayment(placed.row);
+      if (found.order.payment_id !== null || placed.row.status !== 'open') return found;
+    }
+    return openPayment(placed.row, sp, plan, input.baseUrl, lockKey);
+  }
+
+  /** Stores (or refreshes) the mandate a paid first payment created, with masked details only. */
+  async function storeMandate(userId: number, sp: SiteProvider, customerId: string, mandateId: string) {
+    const mandate = await sp.provider.getMandate(customerId, mandateId).catch(() => null);
+    if (!mandate) return;
+    await db.insert(paymentMandates).values({
+      userId, provider: sp.provider.name, accountId: sp.accountId, customerId, mandateId,
+      method: mandate.method, details: mandate.details, status: mandate.status, createdAt: clock(), updatedAt: clock(),
+    }).onConflictDoUpdate({
+      target: [paymentMandates.provider, paymentMandates.mandateId],
+      set: { status: sql`case when ${paymentMandates.status} = 'revoked' then 'revoked' else excluded.status end`, updatedAt: clock() },
+    });
+  }
+
   const service = {
-    async testPayments(): Promise<TestPaymentsMode> {
-      if (!testCheckouts || provider.name !== testCheckouts.name) return 'none';
+    /** Simulated payments for a site (or, without one, for the deployment's default provider). */
+    async testPayments(siteId?: number): Promise<TestPaymentsMode> {
+      if (!testCheckouts) return 'none';
+      if (siteId !== undefined && (await providers.forSite(siteId)).provider.name !== testCheckouts.name) return 'none';
       if (!(await deps.isPublicDeployment())) return 'local';
       return deps.allowTestPaymentsOnPublic ? 'public' : 'refused';
     },
@@ -96,7 +213,7 @@ export function createPaymentsService(deps: {
       const { checkouts, checkout } = await ownTestCheckout(userId, ref);
       const decided = await checkouts.decide(checkout.id, outcome);
       if (!decided) throw notFound();
-      await service.sync(checkout.id);
+      await service.sync(checkouts.name, checkout.id);
       return decided.redirectUrl;
     },
 
@@ -111,55 +228,98 @@ export function createPaymentsService(deps: {
     },
 
     /**
-     * Creates an order and its payment at the provider. A retried request (same key, same package and
-     * method) returns the first order; the same key with another package or method is refused.
-     * Retries wait for the first request under a lock on (member, key), and the order and its payment
-     * commit together: no retry ever sees an order it cannot pay.
+     * The methods the site's provider offers the member, per bundle (methods depend on amount, currency
+     * and country). `recurring`: the methods that can start a mandate for repeat orders.
+     */
+    async methods(siteId: number, input: { currency: string; country: string }) {
+      const sp = await providers.forSite(siteId);
+      const packages = await service.packages(input.currency);
+      const forSequence = async (sequenceType: 'oneoff' | 'first') => {
+        const byPackage = await Promise.all(packages.map(async (p) => ({
+          id: p.id, methods: await atProvider(() => providers.methods(sp, { amountCents: p.amount, currency: input.currency, country: input.country, sequenceType })),
+        })));
+        const all = [...new Set(byPackage.flatMap((p) => p.methods))];
+        return all.map((id) => ({ id, package_ids: byPackage.filter((p) => p.methods.includes(id)).map((p) => p.id) }));
+      };
+      const [methods, recurring] = await Promise.all([forSequence('oneoff'), forSequence('first')]);
+      return { provider: sp.provider.name, methods, recurring };
+    },
+
+    /**
+     * Creates an order and its payment at the site's provider. A retried request (same key, same package
+     * and method) returns the first order; the same key with another package or method is refused.
+     * Retries wait for the first request under a lock on (member, key). `recurring`: the payment is the
+     * first of a sequence and leaves a mandate for repeat orders.
      */
     async createOrder(input: {
       userId: number; packageId: number; paymentmethod: string; currency: string; idempotencyKey: string; baseUrl: string;
+      country?: string; recurring?: boolean;
     }) {
+      const siteId = await siteOf(input.userId);
       // Simulated payments on a public origin would hand out credits for nothing.
-      if ((await service.testPayments()) === 'refused') throw new AppError(503, 'payments_unavailable');
-      return db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`order:${input.userId}:${input.idempotencyKey}`}, 0))`);
-        const [existing] = await tx.select().from(orders)
-          .where(and(eq(orders.userId, input.userId), eq(orders.idempotencyKey, input.idempotencyKey)));
-        if (existing) {
-          if (existing.packageId !== input.packageId || existing.paymentmethod !== input.paymentmethod) {
-            throw new AppError(422, 'idempotency_key_reused');
-          }
-          const found = await orderWithPayment(existing, tx);
-          // An order left without a payment (e.g. by an older version) gets one now instead of staying unpayable.
-          if (found.checkout_url === null && existing.status === 'open') return openPayment(tx, existing, input.baseUrl);
-          return found;
-        }
-        const [pkg] = await tx
-          .select({ credits: creditPackages.credits, amount: creditPackagePrices.amountCents })
-          .from(creditPackages)
-          .innerJoin(creditPackagePrices, and(eq(creditPackagePrices.packageId, creditPackages.id), eq(creditPackagePrices.currency, input.currency)))
-          .where(and(eq(creditPackages.id, input.packageId), eq(creditPackages.active, true)));
-        if (!pkg) throw new AppError(404, 'package_not_found');
-        const [row] = await tx.insert(orders).values({
-          id: `ord_${randomBytes(12).toString('base64url')}`, userId: input.userId, packageId: input.packageId, credits: pkg.credits,
-          amountCents: pkg.amount, currency: input.currency, paymentmethod: input.paymentmethod,
-          idempotencyKey: input.idempotencyKey, createdAt: clock(),
-        }).returning();
-        // A provider that fails rolls the order back too, so a retry starts afresh.
-        return openPayment(tx, row, input.baseUrl);
-      });
+      if ((await service.testPayments(siteId)) === 'refused') throw new AppError(503, 'payments_unavailable');
+      const sp = await providers.forSite(siteId);
+      return placeOrder(input, sp, { sequenceType: input.recurring ? 'first' : 'oneoff' }, input.country ?? 'NL');
+    },
+
+    /** One click: buys a bundle on a stored valid mandate (no checkout); the status page shows the outcome. */
+    async repeatOrder(input: { userId: number; packageId: number; mandateId: number; currency: string; idempotencyKey: string; baseUrl: string }) {
+      const [mandate] = await db.select().from(paymentMandates)
+        .where(and(eq(paymentMandates.id, input.mandateId), eq(paymentMandates.userId, input.userId)));
+      if (!mandate || mandate.status === 'revoked') throw new AppError(404, 'mandate_not_found');
+      const sp = await providers.forAccount(mandate.accountId);
+      if (sp.provider.name === 'test' && ['refused'].includes(await service.testPayments())) throw new AppError(503, 'payments_unavailable');
+      // The provider decides whether the mandate still holds (the payer may have revoked it at the bank).
+      const current = await atProvider(() => sp.provider.getMandate(mandate.customerId, mandate.mandateId));
+      if (!current || current.status !== 'valid') {
+        await db.update(paymentMandates).set({ status: current?.status ?? 'invalid', updatedAt: clock() }).where(eq(paymentMandates.id, mandate.id));
+        throw new AppError(409, 'mandate_invalid');
+      }
+      const placed = await placeOrder({ ...input, paymentmethod: mandate.method }, sp, { sequenceType: 'recurring', mandate }, '');
+      // A charge on a mandate is decided without the payer: apply what the provider knows now.
+      if (placed.order.payment_id && placed.order.status === 'open') {
+        await service.sync(sp.provider.name, placed.order.payment_id).catch(() => null);
+        const [fresh] = await db.select().from(orders).where(eq(orders.id, placed.order.id));
+        return orderWithPayment(fresh);
+      }
+      return placed;
+    },
+
+    /** The member's stored mandates that can still be charged or are being set up. */
+    async mandates(userId: number) {
+      const rows = await db.select().from(paymentMandates)
+        .where(and(eq(paymentMandates.userId, userId), inArray(paymentMandates.status, ['valid', 'pending'])))
+        .orderBy(desc(paymentMandates.id));
+      return rows.map(toMandate);
+    },
+
+    /** Whether the member can repeat an order in one click (the navigation links there then). */
+    async hasRepeatOrder(userId: number): Promise<boolean> {
+      return (await db.$count(paymentMandates, and(eq(paymentMandates.userId, userId), eq(paymentMandates.status, 'valid')))) > 0;
+    },
+
+    /** Cancels a stored mandate: revoked at the provider first, then here. */
+    async revokeMandate(userId: number, id: number): Promise<void> {
+      const [mandate] = await db.select().from(paymentMandates).where(and(eq(paymentMandates.id, id), eq(paymentMandates.userId, userId)));
+      if (!mandate || mandate.status === 'revoked') throw new AppError(404, 'mandate_not_found');
+      const sp = await providers.forAccount(mandate.accountId);
+      await atProvider(() => sp.provider.revokeMandate(mandate.customerId, mandate.mandateId));
+      await db.update(paymentMandates).set({ status: 'revoked', updatedAt: clock() }).where(eq(paymentMandates.id, mandate.id));
     },
 
     /**
      * Asks the provider for the payment's status and applies it. Webhooks and the return page may call
      * this any number of times, in any order: the order moves to completed once, and only that move books
-     * the credits (and makes the member premium on their first bundle).
+     * the credits (and makes the member premium on their first bundle). A paid first payment stores the
+     * mandate it created. Unknown ids (here or at the provider) change nothing and answer null.
      */
-    async sync(providerRef: string): Promise<OrderStatus | null> {
-      const [payment] = await db.select().from(payments).where(and(eq(payments.provider, provider.name), eq(payments.providerRef, providerRef)));
+    async sync(providerName: string, providerRef: string): Promise<OrderStatus | null> {
+      const [payment] = await db.select().from(payments).where(and(eq(payments.provider, providerName), eq(payments.providerRef, providerRef)));
       if (!payment) return null;
-      const providerStatus = await provider.getStatus(providerRef);
-      if (!providerStatus) return null;
+      const sp = await providers.forAccount(payment.accountId);
+      const remote = await atProvider(() => sp.provider.getPayment(providerRef));
+      if (!remote) return null;
+      const providerStatus = remote.status;
       const status = STATUS_MAP[providerStatus];
       let booked: number | null = null;
       const result = await db.transaction(async (tx): Promise<OrderStatus> => {
@@ -178,6 +338,10 @@ export function createPaymentsService(deps: {
           .where(and(eq(orders.id, payment.orderId), ne(orders.status, 'completed'))).returning({ status: orders.status });
         return order?.status ?? 'completed';
       });
+      if (result === 'completed' && payment.sequenceType === 'first' && remote.customerId && remote.mandateId) {
+        const [order] = await db.select({ userId: orders.userId }).from(orders).where(eq(orders.id, payment.orderId));
+        await storeMandate(order.userId, sp, remote.customerId, remote.mandateId);
+      }
       if (booked !== null) deps.events.emit('credits.changed', { userId: booked });
       return result;
     },
@@ -188,7 +352,8 @@ export function createPaymentsService(deps: {
       if (!row) throw notFound();
       if (row.status === 'open' || row.status === 'pending') {
         const payment = await latestPayment(row.id);
-        if (payment) await service.sync(payment.providerRef);
+        // The status page keeps working while the provider is down: it shows what is known.
+        if (payment) await service.sync(payment.provider, payment.providerRef).catch(() => null);
         const [fresh] = await db.select().from(orders).where(eq(orders.id, orderId));
         return orderWithPayment(fresh);
       }

@@ -1,16 +1,41 @@
+import { TEST_OUTCOMES } from '#common/constants.ts';
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { testCheckouts } from '../../db/schema.ts';
+import { testCheckouts, testMandates } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
-import type { PaymentProvider, ProviderStatus } from './provider.ts';
+import type { MethodsQuery, PaymentProvider, ProviderMandate, ProviderPayment, ProviderStatus } from './provider.ts';
 
-export const TEST_OUTCOMES = ['paid', 'failed', 'canceled', 'pending'] as const;
+export { TEST_OUTCOMES };
 export type TestOutcome = (typeof TEST_OUTCOMES)[number];
 
+/** Which methods the simulated provider offers where, shaped like Mollie's availability. */
+const TEST_METHODS: { id: string; countries?: string[]; currencies?: string[]; sequences: MethodsQuery['sequenceType'][] }[] = [
+  { id: 'ideal', countries: ['NL'], currencies: ['EUR'], sequences: ['oneoff', 'first'] },
+  { id: 'bancontact', countries: ['BE'], currencies: ['EUR'], sequences: ['oneoff', 'first'] },
+  { id: 'eps', countries: ['AT'], currencies: ['EUR'], sequences: ['oneoff', 'first'] },
+  { id: 'blik', countries: ['PL'], currencies: ['PLN'], sequences: ['oneoff'] },
+  { id: 'creditcard', sequences: ['oneoff', 'first', 'recurring'] },
+  { id: 'applepay', sequences: ['oneoff', 'first'] },
+  { id: 'paypal', sequences: ['oneoff', 'first', 'recurring'] },
+  { id: 'banktransfer', currencies: ['EUR'], sequences: ['oneoff'] },
+  { id: 'directdebit', currencies: ['EUR'], sequences: ['recurring'] },
+];
+
+/** The mandate a paid first payment leaves behind: bank methods become SEPA direct debit, as at Mollie. */
+function mandateFor(method: string): { method: string; details: string } {
+  if (method === 'creditcard' || method === 'applepay') return { method: 'creditcard', details: 'Visa •••• 4242' };
+  if (method === 'paypal') return { method: 'paypal', details: 't•••@example.com' };
+  return { method: 'directdebit', details: 'NL•• •••• 4300' };
+}
+
+const newId = (prefix: string) => `${prefix}_${randomBytes(9).toString('base64url').replace(/[-_]/g, 'x')}`;
+
 /**
- * A local stand-in for a hosted checkout. It keeps "the provider's side" in its own table and
- * serves a checkout page at /test-checkout/{ref} where the payer picks the outcome.
+ * A local stand-in for a hosted checkout. It keeps "the provider's side" in its own tables and
+ * serves a checkout page at /test-checkout/{ref} where the payer picks the outcome. A first payment
+ * that is paid leaves a mandate; a recurring payment on a valid mandate is paid at once (as a card
+ * charge is), on any other it fails.
  */
 export function createTestProvider(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
@@ -22,17 +47,47 @@ export function createTestProvider(deps: { db: Db; clock: Clock }) {
     name: 'test',
 
     async createPayment(input, tx) {
-      const ref = `tr_${randomBytes(9).toString('base64url')}`;
-      await (tx ?? db).insert(testCheckouts).values({
+      const ref = newId('tr');
+      const q = tx ?? db;
+      let status: ProviderStatus = 'open';
+      if (input.sequenceType === 'recurring') {
+        const [mandate] = input.mandateId ? await q.select().from(testMandates).where(eq(testMandates.id, input.mandateId)) : [];
+        status = mandate && mandate.status === 'valid' && mandate.customerId === input.customerId ? 'paid' : 'failed';
+      }
+      await q.insert(testCheckouts).values({
         id: ref, amountCents: input.amountCents, currency: input.currency, description: input.description,
-        method: input.method, redirectUrl: input.redirectUrl, webhookUrl: input.webhookUrl, createdAt: clock(),
+        method: input.method, redirectUrl: input.redirectUrl, webhookUrl: input.webhookUrl, createdAt: clock(), status,
+        sequenceType: input.sequenceType ?? 'oneoff', customerId: input.customerId ?? null,
+        mandateId: input.sequenceType === 'recurring' ? input.mandateId ?? null : null,
       });
-      return { ref, checkoutUrl: `/test-checkout/${ref}` };
+      return { ref, checkoutUrl: input.sequenceType === 'recurring' ? null : `/test-checkout/${ref}` };
     },
 
-    async getStatus(ref): Promise<ProviderStatus | null> {
-      const [row] = await db.select({ status: testCheckouts.status }).from(testCheckouts).where(eq(testCheckouts.id, ref));
-      return row?.status ?? null;
+    async getPayment(ref): Promise<ProviderPayment | null> {
+      const [row] = await db.select().from(testCheckouts).where(eq(testCheckouts.id, ref));
+      if (!row) return null;
+      return { status: row.status, sequenceType: row.sequenceType, customerId: row.customerId, mandateId: row.mandateId };
+    },
+
+    async methods(query) {
+      return TEST_METHODS.filter((m) => m.sequences.includes(query.sequenceType)
+        && (!m.countries || m.countries.includes(query.country))
+        && (!m.currencies || m.currencies.includes(query.currency))).map((m) => m.id);
+    },
+
+    async createCustomer() {
+      return newId('cst');
+    },
+
+    async getMandate(customerId, mandateId): Promise<ProviderMandate | null> {
+      const [row] = await db.select().from(testMandates).where(eq(testMandates.id, mandateId));
+      if (!row || row.customerId !== customerId) return null;
+      return { id: row.id, status: row.status, method: row.method, details: row.details };
+    },
+
+    async revokeMandate(customerId, mandateId) {
+      const [row] = await db.select().from(testMandates).where(eq(testMandates.id, mandateId));
+      if (row && row.customerId === customerId) await db.update(testMandates).set({ status: 'invalid' }).where(eq(testMandates.id, mandateId));
     },
 
     async checkout(ref) {
@@ -42,13 +97,19 @@ export function createTestProvider(deps: { db: Db; clock: Clock }) {
 
     /** The payer's choice. A final outcome cannot be changed afterwards, as at a real provider. */
     async decide(ref, outcome) {
-      const [row] = await db.select().from(testCheckouts).where(eq(testCheckouts.id, ref));
-      if (!row) return null;
-      if (row.status === 'open' || row.status === 'pending') {
-        const [updated] = await db.update(testCheckouts).set({ status: outcome }).where(eq(testCheckouts.id, ref)).returning();
+      return db.transaction(async (tx) => {
+        const [row] = await tx.select().from(testCheckouts).where(eq(testCheckouts.id, ref)).for('update');
+        if (!row) return null;
+        if (row.status !== 'open' && row.status !== 'pending') return row;
+        let mandateId: string | null = null;
+        if (outcome === 'paid' && row.sequenceType === 'first' && row.customerId) {
+          mandateId = newId('mdt');
+          await tx.insert(testMandates).values({ id: mandateId, customerId: row.customerId, ...mandateFor(row.method), createdAt: clock() });
+        }
+        const [updated] = await tx.update(testCheckouts).set({ status: outcome, ...(mandateId ? { mandateId } : {}) })
+          .where(eq(testCheckouts.id, ref)).returning();
         return updated;
-      }
-      return row;
+      });
     },
   };
   return provider;
