@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { GENDERS, MIN_AGE, MAX_AGE, COUNTRIES, PAYMENT_METHODS } from './constants.ts';
 import { newPasswordSchema, passwordProblem } from './passwords.ts';
 import { idSchema, textSchema } from './input.ts';
+import { discountCodeSchema } from './discounts.ts';
 
 /**
  * One zod schema per form, shared by the browser and the server. Messages are i18n keys;
@@ -102,6 +103,10 @@ export const messageSchema = z.object({
 export const orderSchema = z.object({
   package_id: idSchema('errors.package_not_found'),
   paymentmethod: z.enum(PAYMENT_METHODS, { error: 'errors.payment_method_invalid' }),
+  /** A discount code the member brought (link or field); the time bonus and the welcome code apply by themselves. */
+  discount_code: discountCodeSchema.optional(),
+  /** The price the member saw, in cents: when the price is no longer that (a bonus ran out), the order is refused (409 price_changed). */
+  amount: z.int().positive().max(100_000_000).optional(),
 });
 
 export const idempotencyKeySchema = z.string().min(8).max(100).regex(/^[A-Za-z0-9_-]+$/);

@@ -14,6 +14,7 @@ import { createAccountsService } from './accounts/accounts.service.ts';
 import { createChatService } from './chat/chat.service.ts';
 import { createLikesService } from './likes/likes.service.ts';
 import { createPaymentsService } from './payments/payments.service.ts';
+import { createDiscountsService } from './payments/discounts.service.ts';
 import { createProfilesService } from './profiles/profiles.service.ts';
 import { createSearchService } from './search/search.service.ts';
 import { createSettingsService } from './settings/settings.service.ts';
@@ -84,6 +85,7 @@ export function createServices(deps: {
   const testProvider = createTestProvider({ db, clock });
   const likes = createLikesService({ db, clock, events, contactRules });
   const search = createSearchService({ db, clock, memo: sharedCache });
+  const discounts = createDiscountsService({ db, clock });
   return {
     db,
     clock,
@@ -111,8 +113,9 @@ export function createServices(deps: {
     pageBounces: createPageBounces({ db, clock }),
     chat: createChatService({ db, clock, events, contactRules, live, storage, presence: sharedCache }),
     testProvider,
+    discounts,
     payments: createPaymentsService({
-      db, clock, provider: testProvider, testCheckouts: testProvider,
+      db, clock, provider: testProvider, testCheckouts: testProvider, discounts,
       allowTestPaymentsOnPublic: config.ALLOW_TEST_PAYMENTS, isPublicDeployment: settings.isPublicDeployment, events,
     }),
     rateLimitStore,

@@ -24,6 +24,7 @@ export const paymentsRoutes = new Hono<AppEnv>()
     const result = await ctx.services.payments.createOrder({
       userId, packageId: input.package_id, paymentmethod: input.paymentmethod,
       currency: await currencyFor(ctx), idempotencyKey: key, baseUrl: ctx.baseUrl,
+      discountCode: input.discount_code, expectedAmount: input.amount,
     });
     return c.json(result, 201);
   })

@@ -9,6 +9,7 @@ import { AppError, notFound } from '../infra/errors.ts';
 import type { PaymentProvider, ProviderStatus } from '../infra/payments/provider.ts';
 import { addCredits } from '../credits/ledger.ts';
 import type { TestOutcome, TestProvider } from '../infra/payments/test-provider.ts';
+import type { DiscountsService } from './discounts.service.ts';
 
 type OrderRow = typeof orders.$inferSelect;
 type OrderStatus = OrderRow['status'];
@@ -22,6 +23,7 @@ function toOrder(row: OrderRow, paymentRef: string | null): Order {
   return {
     id: row.id, credits: row.credits, amount: row.amountCents, currency: row.currency,
     paymentmethod: row.paymentmethod, status: row.status, payment_id: paymentRef,
+    original_amount: row.originalAmountCents, discount_code: row.discountCode, discount_percentage: row.discountBp === null ? null : row.discountBp / 100,
   };
 }
 
@@ -41,6 +43,8 @@ export function createPaymentsService(deps: {
   allowTestPaymentsOnPublic?: boolean;
   isPublicDeployment: () => Promise<boolean>;
   events: EventBus;
+  /** Prices an order with the member's active discount and books the code's use on completion. */
+  discounts?: DiscountsService;
 }) {
   const { db, clock, provider, testCheckouts } = deps;
 
@@ -118,6 +122,8 @@ export function createPaymentsService(deps: {
      */
     async createOrder(input: {
       userId: number; packageId: number; paymentmethod: string; currency: string; idempotencyKey: string; baseUrl: string;
+      /** A code the member brought; `expectedAmount`: the price they saw (a different price is refused). */
+      discountCode?: string | null; expectedAmount?: number;
     }) {
       // Simulated payments on a public origin would hand out credits for nothing.
       if ((await service.testPayments()) === 'refused') throw new AppError(503, 'payments_unavailable');
@@ -140,9 +146,14 @@ export function createPaymentsService(deps: {
           .innerJoin(creditPackagePrices, and(eq(creditPackagePrices.packageId, creditPackages.id), eq(creditPackagePrices.currency, input.currency)))
           .where(and(eq(creditPackages.id, input.packageId), eq(creditPackages.active, true)));
         if (!pkg) throw new AppError(404, 'package_not_found');
+        // The same rule as the credits page (discounts.priceOrder), so the price shown is the price charged.
+        const price = deps.discounts
+          ? await deps.discounts.priceOrder(tx, { userId: input.userId, amount: pkg.amount, currency: input.currency, code: input.discountCode })
+          : { amountCents: pkg.amount };
+        if (input.expectedAmount !== undefined && input.expectedAmount !== price.amountCents) throw new AppError(409, 'price_changed');
         const [row] = await tx.insert(orders).values({
           id: `ord_${randomBytes(12).toString('base64url')}`, userId: input.userId, packageId: input.packageId, credits: pkg.credits,
-          amountCents: pkg.amount, currency: input.currency, paymentmethod: input.paymentmethod,
+          ...price, currency: input.currency, paymentmethod: input.paymentmethod,
           idempotencyKey: input.idempotencyKey, createdAt: clock(),
         }).returning();
         // A provider that fails rolls the order back too, so a retry starts afresh.
@@ -169,6 +180,7 @@ export function createPaymentsService(deps: {
             .where(and(eq(orders.id, payment.orderId), ne(orders.status, 'completed'))).returning();
           if (order) {
             await addCredits(tx, order.userId, order.credits, 'purchase', order.id);
+            await deps.discounts?.redeem(tx, order);
             await tx.update(users).set({ paidUser: true }).where(eq(users.id, order.userId));
             booked = order.userId;
           }
