@@ -1,6 +1,8 @@
 import { expect, hydrated, test } from './fixtures.ts';
 import { asNewVisitor, signUpByApi } from './account-helpers.ts';
 
+test.use({ timeBonusModal: true });
+
 const seconds = (text: string) => {
   const [h, m, s] = text.split(':').map(Number);
   return h * 3600 + m * 60 + s;
