@@ -85,8 +85,10 @@ export function TimeBonus({ user, banner = true }: { user: ApiUser | null; banne
       {banner && (
         <div className="time-bonus-banner" data-testid="time-bonus-banner">
           <div className="container d-flex flex-wrap align-items-center justify-content-center gap-2 py-2">
-            <Star className="time-bonus-star flex-shrink-0" size={20} fill="currentColor" aria-hidden="true" />
-            <strong className="text-center">{t('time_bonus.banner_title', { percent })}</strong>
+            <span className="d-inline-flex align-items-center gap-2">
+              <Star className="time-bonus-star flex-shrink-0" size={20} fill="currentColor" aria-hidden="true" />
+              <strong>{t('time_bonus.banner_title', { percent })}</strong>
+            </span>
             <span className="d-inline-flex align-items-center gap-2">
               <span className="small opacity-75">{t('time_bonus.ends_in')}</span>
               <Countdown parts={countdown} />
