@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { countdownParts, discountedCents, timeBonusSecondsLeft } from '#common/discounts.ts';
-import { discountRedemptions, orders, testCheckouts, users } from '../db/schema.ts';
+import { discountCodes, discountRedemptions, orders, testCheckouts, users } from '../db/schema.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
 describe('discount arithmetic', () => {
@@ -177,6 +177,21 @@ describe.each(DATABASE_KINDS)('discount codes and the welcome time bonus on %s',
     // Each member has their own use.
     const other = await lateMember();
     expect((await order(other.client, { discount_code: 'SPRING20' }, 1)).status).toBe(201);
+  });
+
+  it('the welcome code is for a first purchase; an unlimited code may be used on every order', async () => {
+    const { client, user } = await lateMember();
+    await t.database.db.update(users).set({ paidUser: true }).where(eq(users.id, user.id));
+    const welcome = await client.get('/api/discountcode.php?code=WELCOME10');
+    expect([welcome.status, welcome.body.error.code]).toEqual([409, 'discount_new_members_only']);
+    await t.database.db.insert(discountCodes).values({ siteId: t.siteId, code: 'FRIENDS5', percentBp: 500, validity: 'unlimited' });
+    for (let i = 0; i < 2; i++) {
+      const res = await order(client, { discount_code: 'friends5' });
+      expect(res.body.order).toMatchObject({ amount: discountedCents(995, 500), discount_code: 'FRIENDS5', discount_percentage: 5 });
+      await pay(client, res.body.order.payment_id);
+    }
+    expect(await redemptions(user.id)).toHaveLength(2);
+    expect((await client.get('/api/discountcode.php?code=FRIENDS5')).status).toBe(200);
   });
 
   it('the larger discount wins: a code never makes a bundle dearer than the time bonus', async () => {
