@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type {
   apiErrorSchema, apiUserSchema, chatMessageKindSchema, chatMessageSchema, chatPricesSchema, chatSummarySchema, giftSchema, creditPackageSchema, galleryPhotoSchema, mainImageSchema,
-  orderSchema, ownPhotoSchema, ownProfileSchema, profileDetailSchema, profileSummarySchema,
+  discountCodeRecordSchema, orderSchema, ownPhotoSchema, packagePriceSchema, welcomeBonusRecordSchema, ownProfileSchema, profileDetailSchema, profileSummarySchema,
 } from './contracts/shapes.ts';
 
 /**
@@ -27,3 +27,7 @@ export type ChatPrices = z.infer<typeof chatPricesSchema>;
 export type CreditPackage = z.infer<typeof creditPackageSchema>;
 export type Order = z.infer<typeof orderSchema>;
 export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
+export type DiscountCodeRecord = z.infer<typeof discountCodeRecordSchema>;
+export type WelcomeBonusRecord = z.infer<typeof welcomeBonusRecordSchema>;
+/** A bundle's price for one member with the active discount. */
+export type PackagePrice = z.infer<typeof packagePriceSchema>;

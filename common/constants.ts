@@ -79,6 +79,7 @@ export const DISMISS_KEYS = {
   enrich: 'hide-enrich-alert',
   push: 'hide-push-notification-alert',
   disabledNotifications: 'hide-disabled-notifications-alert',
+  timeBonusModal: 'hide-time-bonus-modal',
 } as const;
 
 /** The site's niche setting 1–7, in order (spec section 3: niche). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { GENDERS, MIN_AGE, MAX_AGE, COUNTRIES, PAYMENT_METHODS } from './constants.ts';
 import { newPasswordSchema, passwordProblem } from './passwords.ts';
 import { idSchema, textSchema } from './input.ts';
+import { discountCodeSchema } from './discounts.ts';
 
 /**
  * One zod schema per form, shared by the browser and the server. Messages are i18n keys;
@@ -104,6 +105,10 @@ export const orderSchema = z.object({
   paymentmethod: z.enum(PAYMENT_METHODS, { error: 'errors.payment_method_invalid' }),
   /** Keep the payment method (a mandate) for one-click repeat orders. */
   recurring: z.boolean().optional(),
+  /** A discount code the member brought (link or field); the time bonus and the welcome code apply by themselves. */
+  discount_code: discountCodeSchema.optional(),
+  /** The price the member saw, in cents: when the price is no longer that (a bonus ran out), the order is refused (409 price_changed). */
+  amount: z.int().positive().max(100_000_000).optional(),
 });
 
 /** A one-click repeat order: a bundle charged on one of the member's stored mandates. */

@@ -14,6 +14,7 @@ import { createAccountsService } from './accounts/accounts.service.ts';
 import { createChatService } from './chat/chat.service.ts';
 import { createLikesService } from './likes/likes.service.ts';
 import { createPaymentsService } from './payments/payments.service.ts';
+import { createDiscountsService } from './payments/discounts.service.ts';
 import { createPaymentProviders } from './payments/providers.ts';
 import { createProfilesService } from './profiles/profiles.service.ts';
 import { createSearchService } from './search/search.service.ts';
@@ -86,6 +87,7 @@ export function createServices(deps: {
   const paymentProviders = createPaymentProviders({ db, clock, testProvider, mollieApiEndpoint: config.MOLLIE_API_ENDPOINT });
   const likes = createLikesService({ db, clock, events, contactRules });
   const search = createSearchService({ db, clock, memo: sharedCache });
+  const discounts = createDiscountsService({ db, clock });
   return {
     db,
     clock,
@@ -114,8 +116,9 @@ export function createServices(deps: {
     chat: createChatService({ db, clock, events, contactRules, live, storage, presence: sharedCache }),
     testProvider,
     paymentProviders,
+    discounts,
     payments: createPaymentsService({
-      db, clock, providers: paymentProviders, testCheckouts: testProvider,
+      db, clock, providers: paymentProviders, testCheckouts: testProvider, discounts,
       allowTestPaymentsOnPublic: config.ALLOW_TEST_PAYMENTS, isPublicDeployment: settings.isPublicDeployment, events,
     }),
     rateLimitStore,

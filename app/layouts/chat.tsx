@@ -9,6 +9,7 @@ import { useRootData } from '../root.tsx';
 import { usePageTitlePrefix } from '../lib/title.ts';
 import { useLoggedOutRedirect } from './default.tsx';
 import { useMemberActivity } from '../lib/member-activity.ts';
+import { TimeBonus } from '../features/bonus/TimeBonus.tsx';
 
 /** The chat's only bar: the way back to the site, the unread total and the credit balance. */
 function ChatBar({ user, siteName, repeatOrder }: { user: ApiUser | null; siteName: string; repeatOrder: boolean }) {
@@ -42,6 +43,8 @@ export default function ChatLayout() {
     <>
       <ChatBar user={user} siteName={settings.name} repeatOrder={repeatOrder} />
       <Outlet />
+      {/* The chat fills the screen below its bar: the time bonus comes as the modal only, no banner. */}
+      <TimeBonus user={user} banner={false} />
       <EntryWarning enabled={settings.enable_site_entry_popup && warnCountry} signedIn={Boolean(user)} country={settings.geoip_country} countries={settings.countries} />
     </>
   );

@@ -11,6 +11,7 @@ import { useMemberActivity } from '../lib/member-activity.ts';
 import { Alerts } from '../features/alerts/Alerts.tsx';
 import { SignupProvider } from '../features/signup/SignupModal.tsx';
 import { LikeOverlayHost } from '../features/likes/LikeOverlay.tsx';
+import { TimeBonus } from '../features/bonus/TimeBonus.tsx';
 
 /** Top navigation, alert area, page, footer with disclaimer, the entry warning and the sign-up modal. */
 export default function DefaultLayout() {
@@ -22,6 +23,7 @@ export default function DefaultLayout() {
   return (
     <SignupProvider signedIn={Boolean(user)}>
       <TopNav user={user} siteName={settings.name} lang={lang} repeatOrder={repeatOrder} />
+      <TimeBonus user={user} />
       <Alerts user={user} />
       <main>
         <Outlet />

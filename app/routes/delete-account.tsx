@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Form } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { useNavigate } from 'react-router';
+import type { DiscountCodeRecord } from '#common/api-types.ts';
 import { DELETE_REASONS } from '#common/notifications.ts';
 import type { Route } from './+types/delete-account';
 import { requestContext } from '../context.ts';
@@ -24,6 +25,21 @@ export default function DeleteAccount({ loaderData }: Route.ComponentProps) {
   const [paused, setPaused] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [claiming, setClaiming] = useState(false);
+  const navigate = useNavigate();
+
+  // The offer is real: a personal code for this member, applied on the credits page and charged as shown.
+  const claimDiscount = async () => {
+    setClaiming(true);
+    setError(null);
+    try {
+      const { discount } = await api<{ discount: DiscountCodeRecord }>('/api/delete-offer.php', { method: 'POST', body: {} });
+      await navigate(`/credits?discount=${encodeURIComponent(discount.code)}`);
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : t('errors.server_error'));
+      setClaiming(false);
+    }
+  };
 
   const pause = async () => {
     await api('/api/account-pause.php', { method: 'POST', body: {} });
@@ -59,7 +75,7 @@ export default function DeleteAccount({ loaderData }: Route.ComponentProps) {
             <Card className="h-100 border-primary" data-testid="offer-discount"><Card.Body>
               <p className="fs-4 fw-bold text-primary mb-1">{loaderData.deleteDiscount}%</p>
               <p>{t('delete_account.discount_offer', { percent: loaderData.deleteDiscount })}</p>
-              <Link to="/credits" className="btn btn-primary btn-sm">{t('delete_account.discount_button')}</Link>
+              <Button size="sm" onClick={() => void claimDiscount()} disabled={!hydrated || claiming} data-testid="claim-discount">{t('delete_account.discount_button')}</Button>
             </Card.Body></Card>
           </div>
         )}

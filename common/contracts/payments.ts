@@ -3,7 +3,7 @@ import { ORDER_STATUSES, TEST_OUTCOMES } from '../constants.ts';
 import { REFERENCE } from '../input.ts';
 import { orderSchema as orderRequestSchema, repeatOrderSchema } from '../schemas.ts';
 import { contracts, IDEMPOTENCY_KEY } from './contract.ts';
-import { creditPackageSchema, orderSchema } from './shapes.ts';
+import { creditPackageSchema, discountCodeRecordSchema, orderSchema, welcomeBonusRecordSchema } from './shapes.ts';
 
 const reference = z.string().regex(REFERENCE);
 /** A provider's notification names only the payment; its state is always fetched from the provider. */
@@ -38,7 +38,7 @@ export const paymentContracts = contracts([
   },
   {
     method: 'post', path: '/api/order.php', auth: 'member', summary: 'Order a credit package',
-    description: 'A retry with the same Idempotency-Key answers the first order; the same key with another package or method is refused (422).',
+    description: 'A retry with the same Idempotency-Key answers the first order; the same key with another package or method is refused (422). The active discount (the welcome time bonus, else `discount_code`, else the site\'s welcome code; the largest wins) is applied in whole cents, rounded down; with `amount`, a price that changed since the member saw it is refused (409 price_changed).',
     headers: IDEMPOTENCY_KEY,
     body: orderRequestSchema,
     responses: { 201: { description: 'The order and where to pay it.', schema: orderWithCheckout } },
@@ -77,6 +77,18 @@ export const paymentContracts = contracts([
     query: z.object({ provider: z.enum(['test', 'mollie']).optional() }),
     body: webhookBody,
     responses: { 200: { description: 'The order\'s status now.', schema: z.strictObject({ ok: z.literal(true), status: z.enum(ORDER_STATUSES) }) } },
+  },
+  {
+    method: 'get', path: '/api/discountcode.php', auth: 'member', summary: 'A discount code, or the welcome time bonus',
+    description: 'With `code`: the code as this member may use it; refused when unknown (404 discount_not_found), already used (409 discount_already_used), expired (410), for another country (422 discount_wrong_country) or for new members only (409). With `welcome=true`: the welcome time bonus TIMEBONUS25 for a member who never paid, within 14,400 s of signing up and not used yet; otherwise 404. Other query parameters are ignored.',
+    query: z.object({ code: z.string().optional(), welcome: z.literal('true').optional() }),
+    responses: { 200: { description: 'The code (with `code`) or the welcome time bonus (with `welcome=true`).', schema: z.union([discountCodeRecordSchema, welcomeBonusRecordSchema]) } },
+  },
+  {
+    method: 'post', path: '/api/delete-offer.php', auth: 'member', summary: 'Accept the deletion page\'s discount offer',
+    description: 'Makes (or gives again, while usable) a personal once-per-user code at the company\'s delete_discount percentage; 404 when the company makes no such offer.',
+    body: z.object({}),
+    responses: { 200: { description: 'The member\'s personal code.', schema: z.strictObject({ discount: discountCodeRecordSchema }) } },
   },
   {
     method: 'post', path: '/api/test-checkout.php', auth: 'member', summary: 'The simulated provider\'s checkout: pick the outcome',

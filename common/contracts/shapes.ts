@@ -172,12 +172,57 @@ export const creditPackageSchema = component('CreditPackage', z.strictObject({
 export const orderSchema = component('Order', z.strictObject({
   id: z.string(),
   credits: z.number().int().positive(),
+  /** What is charged, in cents of `currency` (after the discount, if any). */
   amount: z.number().int().nonnegative(),
   currency: z.string(),
   paymentmethod: z.string(),
   status: z.enum(ORDER_STATUSES),
   payment_id: z.string().nullable(),
+  /** With a discount: the price before it, the code and its percentage; otherwise null. */
+  original_amount: z.number().int().positive().nullable(),
+  discount_code: z.string().nullable(),
+  discount_percentage: z.number().positive().nullable(),
 }));
+
+export const discountKindSchema = z.enum(['code', 'welcome', 'time_bonus', 'personal']);
+
+/** GET /api/discountcode.php?code= (spec section 3: code, percentage, minimum, country). */
+export const discountCodeRecordSchema = component('DiscountCode', z.strictObject({
+  code: z.string(),
+  kind: discountKindSchema,
+  /** Percent off, e.g. 25 or 12.5. */
+  percentage: z.number().positive().max(90),
+  /** The least order value in cents of `currency` (the member's); 0 when there is none. */
+  minimum: z.number().int().nonnegative(),
+  currency: z.string(),
+  /** Only for members of this country; null: any. */
+  country: z.string().nullable(),
+  /** A code made for this member alone (e.g. the deletion offer). */
+  personal: z.boolean(),
+  expires: isoDateTime.nullable(),
+}), 'A discount code as this member may use it.');
+
+/** GET /api/discountcode.php?welcome=true, exactly as spec section 3 names it. */
+export const welcomeBonusRecordSchema = component('WelcomeTimeBonus', z.strictObject({
+  code: z.literal('TIMEBONUS25'),
+  country: z.string(),
+  user_id: id,
+  expires: isoDateTime,
+  value_percentage: z.string().regex(/^\d+\.\d$/),
+  currency: z.string(),
+  minimum_order_value: z.number().int().nonnegative(),
+  status: z.literal('active'),
+  validity: z.literal('once-per-user'),
+  expired: z.literal(false),
+  paymentmethods: z.array(z.string()),
+}), 'The welcome time bonus: 25% once per member, within 14,400 s of signing up.');
+
+/** A bundle's price for this member: with the active discount, `original_amount` is the price before it. */
+export const packagePriceSchema = z.strictObject({
+  amount: z.number().int().positive(),
+  original_amount: z.number().int().positive().nullable(),
+  discount: z.strictObject({ code: z.string(), kind: discountKindSchema, percentage: z.number().positive() }).nullable(),
+});
 
 export const notificationSettingsSchema = component('NotificationSettings', z.strictObject({
   email: z.strictObject(Object.fromEntries(EMAIL_CATEGORIES.map((c) => [c, z.boolean()])) as Record<(typeof EMAIL_CATEGORIES)[number], z.ZodBoolean>),

@@ -305,9 +305,57 @@ export const orders = pgTable('orders', {
   paymentmethod: text().notNull(),
   status: text().$type<'open' | 'pending' | 'completed' | 'failed' | 'cancelled'>().notNull().default('open'),
   idempotencyKey: text().notNull(),
+  /** With a discount: the bundle's price before it (amountCents is what is charged), the code and its percentage. */
+  originalAmountCents: integer(),
+  discountCodeId: integer().references(() => discountCodes.id),
+  discountCode: text(),
+  discountBp: integer(),
   createdAt: createdAt(),
   completedAt: timestamp({ withTimezone: true }),
 }, (t) => [uniqueIndex('orders_idempotency').on(t.userId, t.idempotencyKey), index('orders_user').on(t.userId)]);
+
+/**
+ * Discount codes. `siteId` null: every site (the welcome time bonus TIMEBONUS25). `userId`: a personal
+ * code only that member may use (the deletion offer). Percentages in basis points (2500 = 25%).
+ * `minimums`: the least order value in cents per currency; empty means none, and a code with minimums
+ * is valid only in the currencies it names.
+ */
+export const discountCodes = pgTable('discount_codes', {
+  id: serial().primaryKey(),
+  siteId: integer().references(() => sites.id, { onDelete: 'cascade' }),
+  /** Stored in capitals; members may type it in any case. */
+  code: text().notNull(),
+  kind: text().$type<'code' | 'welcome' | 'time_bonus' | 'personal'>().notNull().default('code'),
+  percentBp: integer().notNull(),
+  minimums: jsonb().$type<Record<string, number>>().notNull().default({}),
+  /** Only members of this country (ISO 3166-1 alpha-2); null: any. */
+  country: text(),
+  validity: text().$type<'once-per-user' | 'unlimited'>().notNull().default('once-per-user'),
+  userId: integer().references(() => users.id, { onDelete: 'cascade' }),
+  active: boolean().notNull().default(true),
+  expiresAt: timestamp({ withTimezone: true }),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('discount_codes_code').on(sql`coalesce(${t.siteId}, 0)`, t.code),
+  index('discount_codes_user').on(t.userId),
+  check('discount_codes_percent', sql`${t.percentBp} between 1 and 9000`),
+  check('discount_codes_kind', sql`${t.kind} in ('code', 'welcome', 'time_bonus', 'personal')`),
+  check('discount_codes_validity', sql`${t.validity} in ('once-per-user', 'unlimited')`),
+  check('discount_codes_upper', sql`${t.code} = upper(${t.code})`),
+]);
+
+/**
+ * A code used by a member: written in the transaction that completes the order and books its credits.
+ * The partial unique index keeps a once-per-user code to one use per member, also when two orders complete at once.
+ */
+export const discountRedemptions = pgTable('discount_redemptions', {
+  id: serial().primaryKey(),
+  userId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  codeId: integer().notNull().references(() => discountCodes.id, { onDelete: 'cascade' }),
+  orderId: text().notNull().unique().references(() => orders.id, { onDelete: 'cascade' }),
+  oncePerUser: boolean().notNull(),
+  createdAt: createdAt(),
+}, (t) => [uniqueIndex('discount_redemptions_once').on(t.userId, t.codeId).where(sql`once_per_user`)]);
 
 export const payments = pgTable('payments', {
   id: serial().primaryKey(),

@@ -50,3 +50,17 @@ export const PACKAGES: { credits: number; popular: boolean; prices: Record<strin
   { credits: 400, popular: false, prices: { EUR: 5495, GBP: 4795, USD: 5999, CAD: 7999, AUD: 8999, NZD: 9699, CHF: 5495, PLN: 23799, DKK: 40995, NOK: 63900, SEK: 62900 } },
   { credits: 1000, popular: false, prices: { EUR: 9995, GBP: 8695, USD: 10999, CAD: 14999, AUD: 16499, NZD: 17999, CHF: 9995, PLN: 42999, DKK: 74595, NOK: 115900, SEK: 114900 } },
 ];
+
+/**
+ * The demo site's discount codes (percentages in basis points). WELCOME10 is the welcome code: it applies
+ * by itself to a member's first purchase once the 4-hour time bonus is over.
+ */
+export const DISCOUNT_CODES: {
+  code: string; kind: 'code' | 'welcome'; percentBp: number; minimums?: Record<string, number>; country?: string; expired?: boolean;
+}[] = [
+  { code: 'WELCOME10', kind: 'welcome', percentBp: 1000 },
+  // From the second bundle up, in every currency the site sells in.
+  { code: 'SPRING20', kind: 'code', percentBp: 2000, minimums: { EUR: 2000, GBP: 1800, USD: 2200, CAD: 3000, AUD: 3400, NZD: 3600, CHF: 2000, PLN: 8600, DKK: 14900, NOK: 23000, SEK: 23000 } },
+  { code: 'HOLLAND15', kind: 'code', percentBp: 1500, country: 'NL' },
+  { code: 'SUMMER30', kind: 'code', percentBp: 3000, expired: true },
+];

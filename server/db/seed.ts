@@ -6,8 +6,8 @@ import sharp from 'sharp';
 import type { PhotoStorage } from '../infra/storage.ts';
 import { COUNTRIES } from '#common/constants.ts';
 import type { Db } from './client.ts';
-import { companies, creditPackagePrices, creditPackages, photos, profiles, regions, sites, users } from './schema.ts';
-import { ABOUT_TEXTS, FEMALE_NAMES, MALE_NAMES, PACKAGES, REGIONS } from './seed-data.ts';
+import { companies, creditPackagePrices, creditPackages, discountCodes, photos, profiles, regions, sites, users } from './schema.ts';
+import { ABOUT_TEXTS, DISCOUNT_CODES, FEMALE_NAMES, MALE_NAMES, PACKAGES, REGIONS } from './seed-data.ts';
 import { addCredits } from '../credits/ledger.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import type { Clock } from '../infra/clock.ts';
@@ -108,6 +108,11 @@ export async function seedDemoSite(db: Db, options: { photosDir: string; clock: 
     const [pkg] = await db.insert(creditPackages).values({ credits: p.credits, popular: p.popular, sort: i }).returning();
     await db.insert(creditPackagePrices).values(Object.entries(p.prices).map(([currency, amountCents]) => ({ packageId: pkg.id, currency, amountCents })));
   }
+
+  await db.insert(discountCodes).values(DISCOUNT_CODES.map((d) => ({
+    siteId: site.id, code: d.code, kind: d.kind, percentBp: d.percentBp, minimums: d.minimums ?? {}, country: d.country ?? null,
+    expiresAt: d.expired ? new Date(now.getTime() - 86_400_000) : null, createdAt: now,
+  })));
 
   // Demo profiles cannot log in: their password hash is not a valid argon2 string.
   const countries = COUNTRIES;

@@ -30,6 +30,8 @@ export const LIMITS = {
   /** Messages sent, per member. */
   messagesPerMinute: { limit: 20, windowMs: MINUTE },
   messagesPerHour: { limit: 300, windowMs: HOUR },
+  /** Discount codes tried, per member (the code field and codes in links): enough for people, too few for guessing. */
+  discountCodes: { limit: 30, windowMs: HOUR },
   /** Typing signals, per member (the page sends at most one every 3 seconds). */
   typingPerMinute: { limit: 40, windowMs: MINUTE },
 

@@ -26,6 +26,7 @@ export const paymentsRoutes = new Hono<AppEnv>()
       userId, packageId: input.package_id, paymentmethod: input.paymentmethod,
       currency: await currencyFor(ctx), idempotencyKey: key, baseUrl: ctx.baseUrl,
       country: await payerCountry(ctx), recurring: input.recurring === true,
+      discountCode: input.discount_code, expectedAmount: input.amount,
     });
     return c.json(result, 201);
   })

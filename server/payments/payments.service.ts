@@ -9,6 +9,7 @@ import { AppError, notFound } from '../infra/errors.ts';
 import { ProviderUnavailableError, type ProviderStatus, type SequenceType } from '../infra/payments/provider.ts';
 import { addCredits } from '../credits/ledger.ts';
 import type { TestOutcome, TestProvider } from '../infra/payments/test-provider.ts';
+import type { DiscountsService } from './discounts.service.ts';
 import type { PaymentProviders, SiteProvider } from './providers.ts';
 
 type OrderRow = typeof orders.$inferSelect;
@@ -24,6 +25,7 @@ function toOrder(row: OrderRow, paymentRef: string | null): Order {
   return {
     id: row.id, credits: row.credits, amount: row.amountCents, currency: row.currency,
     paymentmethod: row.paymentmethod, status: row.status, payment_id: paymentRef,
+    original_amount: row.originalAmountCents, discount_code: row.discountCode, discount_percentage: row.discountBp === null ? null : row.discountBp / 100,
   };
 }
 
@@ -62,6 +64,8 @@ export function createPaymentsService(deps: {
   allowTestPaymentsOnPublic?: boolean;
   isPublicDeployment: () => Promise<boolean>;
   events: EventBus;
+  /** Prices an order with the member's active discount and books the code's use on completion. */
+  discounts?: DiscountsService;
 }) {
   const { db, clock, providers, testCheckouts } = deps;
 
@@ -146,6 +150,7 @@ export function createPaymentsService(deps: {
    */
   async function placeOrder(input: {
     userId: number; packageId: number; paymentmethod: string; currency: string; idempotencyKey: string; baseUrl: string;
+    discountCode?: string | null; expectedAmount?: number;
   }, sp: SiteProvider, plan: PaymentPlan, country: string) {
     const lockKey = `order:${input.userId}:${input.idempotencyKey}`;
     const placed = await db.transaction(async (tx) => {
@@ -164,12 +169,17 @@ export function createPaymentsService(deps: {
         .innerJoin(creditPackagePrices, and(eq(creditPackagePrices.packageId, creditPackages.id), eq(creditPackagePrices.currency, input.currency)))
         .where(and(eq(creditPackages.id, input.packageId), eq(creditPackages.active, true)));
       if (!pkg) throw new AppError(404, 'package_not_found');
+      // The same rule as the credits page (discounts.priceOrder), so the price shown is the price charged.
+      const price = deps.discounts
+        ? await deps.discounts.priceOrder(tx, { userId: input.userId, amount: pkg.amount, currency: input.currency, code: input.discountCode })
+        : { amountCents: pkg.amount };
+      if (input.expectedAmount !== undefined && input.expectedAmount !== price.amountCents) throw new AppError(409, 'price_changed');
       if (plan.sequenceType !== 'recurring') {
-        await requireMethod(sp, { amountCents: pkg.amount, currency: input.currency, country, sequenceType: plan.sequenceType }, input.paymentmethod);
+        await requireMethod(sp, { amountCents: price.amountCents, currency: input.currency, country, sequenceType: plan.sequenceType }, input.paymentmethod);
       }
       const [row] = await tx.insert(orders).values({
         id: `ord_${randomBytes(12).toString('base64url')}`, userId: input.userId, packageId: input.packageId, credits: pkg.credits,
-        amountCents: pkg.amount, currency: input.currency, paymentmethod: input.paymentmethod,
+        ...price, currency: input.currency, paymentmethod: input.paymentmethod,
         idempotencyKey: input.idempotencyKey, createdAt: clock(),
       }).returning();
       return { row, isNew: true };
@@ -254,6 +264,8 @@ export function createPaymentsService(deps: {
     async createOrder(input: {
       userId: number; packageId: number; paymentmethod: string; currency: string; idempotencyKey: string; baseUrl: string;
       country?: string; recurring?: boolean;
+      /** A code the member brought; `expectedAmount`: the price they saw (a different price is refused). */
+      discountCode?: string | null; expectedAmount?: number;
     }) {
       const siteId = await siteOf(input.userId);
       // Simulated payments on a public origin would hand out credits for nothing.
@@ -329,6 +341,7 @@ export function createPaymentsService(deps: {
             .where(and(eq(orders.id, payment.orderId), ne(orders.status, 'completed'))).returning();
           if (order) {
             await addCredits(tx, order.userId, order.credits, 'purchase', order.id);
+            await deps.discounts?.redeem(tx, order);
             await tx.update(users).set({ paidUser: true }).where(eq(users.id, order.userId));
             booked = order.userId;
           }

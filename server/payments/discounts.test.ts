@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { countdownParts, discountedCents, timeBonusSecondsLeft } from '#common/discounts.ts';
+import { discountCodes, discountRedemptions, orders, testCheckouts, users } from '../db/schema.ts';
+import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
+
+describe('discount arithmetic', () => {
+  it('rounds the discounted price down to the cent, never below 1 cent', () => {
+    expect(discountedCents(995, 2500)).toBe(746); // 746.25
+    expect(discountedCents(2495, 2000)).toBe(1996);
+    expect(discountedCents(995, 5000)).toBe(497); // 497.5
+    expect(discountedCents(995, 1000)).toBe(895); // 895.5
+    expect(discountedCents(1, 9000)).toBe(1);
+    expect(() => discountedCents(995, 10_000)).toThrow();
+    expect(() => discountedCents(9.5, 100)).toThrow();
+  });
+
+  it('counts the time bonus down from 14,400 s after sign-up', () => {
+    const signup = '2026-06-01T12:00:00.000Z';
+    const at = (s: number) => Date.parse(signup) + s * 1000;
+    expect(timeBonusSecondsLeft(signup, at(0))).toBe(14_400);
+    expect(timeBonusSecondsLeft(signup, at(14_399))).toBe(1);
+    expect(timeBonusSecondsLeft(signup, at(14_400))).toBe(0);
+    expect(timeBonusSecondsLeft(signup, at(99_999))).toBe(0);
+    expect(timeBonusSecondsLeft('not a date', at(0))).toBe(0);
+    expect(countdownParts(14_400)).toEqual({ hours: '04', minutes: '00', seconds: '00' });
+    expect(countdownParts(3_723)).toEqual({ hours: '01', minutes: '02', seconds: '03' });
+    expect(countdownParts(-5)).toEqual({ hours: '00', minutes: '00', seconds: '00' });
+  });
+});
+
+describe.each(DATABASE_KINDS)('discount codes and the welcome time bonus on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind, { profiles: 0 });
+  });
+  afterAll(() => t.close());
+
+  type Client = ReturnType<TestApp['client']>;
+  const HOUR4 = 14_400_000;
+  let keyCounter = 0;
+  const packages = async (client: Client) => (await client.get('/api/packages.php')).body.packages as { id: number; amount: number }[];
+  const order = async (client: Client, body: Record<string, unknown> = {}, pkgIndex = 0) => {
+    const pkgs = await packages(client);
+    return client.post('/api/order.php', { package_id: pkgs[pkgIndex].id, paymentmethod: 'ideal', ...body }, { 'idempotency-key': `discount-order-${++keyCounter}` });
+  };
+  const pay = async (client: Client, ref: string) => {
+    const res = await client.post('/api/test-checkout.php', { id: ref, outcome: 'paid' });
+    expect(res.status).toBe(200);
+  };
+  /** A member whose 4-hour bonus is over (the clock moves on; the member stays a non-paying one). */
+  const lateMember = async (overrides: Record<string, unknown> = {}) => {
+    const m = await signUp(t, overrides);
+    await t.database.db.update(users).set({ signupDate: new Date(t.clock().getTime() - HOUR4 - 1000) }).where(eq(users.id, m.user.id));
+    return m;
+  };
+  const redemptions = (userId: number) => t.database.db.select().from(discountRedemptions).where(eq(discountRedemptions.userId, userId));
+
+  it('gives a new member the welcome time bonus record exactly as specified, up to 14,399 s after sign-up', async () => {
+    const { client, user } = await signUp(t, { country: 'DE' });
+    const res = await client.get('/api/discountcode.php?welcome=true');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      code: 'TIMEBONUS25', country: 'DE', user_id: user.id, expires: new Date(t.clock().getTime() + HOUR4).toISOString(),
+      value_percentage: '25.0', currency: 'EUR', minimum_order_value: 0, status: 'active', validity: 'once-per-user', expired: false,
+      paymentmethods: expect.arrayContaining(['ideal', 'creditcard', 'paypal']),
+    });
+    t.clock.advance(14_399_000);
+    expect((await client.get('/api/discountcode.php?welcome=true')).status).toBe(200);
+    t.clock.advance(1000);
+    const over = await client.get('/api/discountcode.php?welcome=true');
+    expect(over.status).toBe(404);
+    expect(over.body.error.code).toBe('discount_not_found');
+    // After the window the order is priced without it (the welcome code WELCOME10 applies instead).
+    const late = await order(client);
+    expect(late.body.order).toMatchObject({ amount: 895, original_amount: 995, discount_code: 'WELCOME10', discount_percentage: 10 });
+  });
+
+  it('the time bonus is for signed-in members who never paid', async () => {
+    expect((await t.client().get('/api/discountcode.php?welcome=true')).status).toBe(403);
+    const { client, user } = await signUp(t);
+    await t.database.db.update(users).set({ paidUser: true }).where(eq(users.id, user.id));
+    expect((await client.get('/api/discountcode.php?welcome=true')).status).toBe(404);
+    expect((await client.get('/api/discountcode.php?code=timebonus25')).body.error.code).toBe('discount_new_members_only');
+    // A paid member pays the full price: no time bonus, no welcome code.
+    const full = await order(client);
+    expect(full.body.order).toMatchObject({ amount: 995, original_amount: null, discount_code: null, discount_percentage: null });
+  });
+
+  it('charges 25% less with the time bonus, books its use with the credits, and never gives it again', async () => {
+    const { client, user } = await signUp(t);
+    const created = await order(client);
+    expect(created.status).toBe(201);
+    expect(created.body.order).toMatchObject({ amount: 746, original_amount: 995, discount_code: 'TIMEBONUS25', discount_percentage: 25 });
+    // The provider is asked for the discounted amount.
+    const [checkout] = await t.database.db.select().from(testCheckouts).where(eq(testCheckouts.id, created.body.order.payment_id));
+    expect(checkout.amountCents).toBe(746);
+    expect(await redemptions(user.id)).toHaveLength(0);
+    await pay(client, created.body.order.payment_id);
+    const me = (await client.get('/api/user.php')).body.user;
+    expect(me).toMatchObject({ credits: 50, paid_user: true });
+    const used = await redemptions(user.id);
+    expect(used.map((r) => r.orderId)).toEqual([created.body.order.id]);
+    expect((await client.get('/api/discountcode.php?welcome=true')).status).toBe(404);
+    expect((await client.get('/api/discountcode.php?code=TIMEBONUS25')).body.error.code).toBe('discount_already_used');
+    expect((await order(client)).body.order.amount).toBe(995);
+  });
+
+  it('the price shown on the credits page is the price charged, for every bundle', async () => {
+    for (const m of [await signUp(t), await lateMember(), await lateMember({ country: 'GB' })]) {
+      const pkgs = (await m.client.get('/api/packages.php')).body.packages;
+      for (const code of [null, 'SPRING20']) {
+        const quote = await t.services.discounts.quote(m.user.id, pkgs, code);
+        for (const [i, p] of pkgs.entries()) {
+          const shown = quote.prices[p.id];
+          const charged = await order(m.client, code && shown.discount?.code === code ? { discount_code: code, amount: shown.amount } : { amount: shown.amount }, i);
+          expect(charged.status, JSON.stringify(charged.body)).toBe(201);
+          expect(charged.body.order.amount).toBe(shown.amount);
+          expect(charged.body.order.original_amount).toBe(shown.original_amount);
+        }
+      }
+    }
+    // A price that changed since the member saw it (the bonus ran out) is refused, not charged.
+    const { client } = await signUp(t);
+    const stale = await order(client, { amount: 995 });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error.code).toBe('price_changed');
+  });
+
+  it('looks codes up with percentage, minimum and country; unknown, expired and foreign ones are refused', async () => {
+    const nl = await lateMember({ country: 'NL' });
+    const gb = await lateMember({ country: 'GB' });
+    // Query parameters are passed through and ignored; codes are compared in capitals.
+    const spring = await nl.client.get('/api/discountcode.php?code=spring20&utm_source=mail&x[]=1&welcome=no');
+    expect(spring.status).toBe(200);
+    expect(spring.body).toEqual({
+      code: 'SPRING20', kind: 'code', percentage: 20, minimum: 2000, currency: 'EUR', country: null, personal: false, expires: null,
+    });
+    expect((await gb.client.get('/api/discountcode.php?code=SPRING20')).body).toMatchObject({ minimum: 1800, currency: 'GBP' });
+    expect((await nl.client.get('/api/discountcode.php?code=HOLLAND15')).body).toMatchObject({ percentage: 15, country: 'NL', minimum: 0 });
+    const foreign = await gb.client.get('/api/discountcode.php?code=HOLLAND15');
+    expect([foreign.status, foreign.body.error.code]).toEqual([422, 'discount_wrong_country']);
+    expect(foreign.body.error.message).toBe('This code is not valid in your country.');
+    const unknown = await nl.client.get('/api/discountcode.php?code=NOSUCHCODE');
+    expect([unknown.status, unknown.body.error.code]).toEqual([404, 'discount_not_found']);
+    const expired = await nl.client.get('/api/discountcode.php?code=SUMMER30');
+    expect([expired.status, expired.body.error.code]).toEqual([410, 'discount_expired']);
+    // The same refusals when ordering with the code; nothing is created.
+    for (const [code, status] of [['NOSUCHCODE', 404], ['SUMMER30', 410]] as const) {
+      expect((await order(nl.client, { discount_code: code })).status).toBe(status);
+    }
+    expect((await order(gb.client, { discount_code: 'HOLLAND15' })).status).toBe(422);
+    expect(await t.database.db.$count(orders, eq(orders.userId, gb.user.id))).toBe(0);
+  });
+
+  it('applies the minimum order value: below it the code is refused with the minimum', async () => {
+    const { client } = await lateMember();
+    const below = await order(client, { discount_code: 'SPRING20' }, 0);
+    expect([below.status, below.body.error.code]).toEqual([422, 'discount_below_minimum']);
+    expect(below.body.error.message).toContain('20.00 EUR');
+    const above = await order(client, { discount_code: 'SPRING20' }, 1);
+    expect(above.body.order).toMatchObject({ amount: 1996, original_amount: 2495, discount_code: 'SPRING20', discount_percentage: 20 });
+  });
+
+  it('a code is used once per member, also when two orders with it are paid at the same time', async () => {
+    const { client, user } = await lateMember();
+    const [a, b] = await Promise.all([order(client, { discount_code: 'SPRING20' }, 1), order(client, { discount_code: 'SPRING20' }, 2)]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    await Promise.all([pay(client, a.body.order.payment_id), pay(client, b.body.order.payment_id)]);
+    for (const o of [a, b]) expect((await client.get(`/api/order.php?id=${o.body.order.id}`)).body.order.status).toBe('completed');
+    const used = await redemptions(user.id);
+    expect(used).toHaveLength(1);
+    expect([a.body.order.id, b.body.order.id]).toContain(used[0].orderId);
+    const again = await order(client, { discount_code: 'SPRING20' }, 1);
+    expect([again.status, again.body.error.code]).toEqual([409, 'discount_already_used']);
+    expect((await client.get('/api/discountcode.php?code=SPRING20')).status).toBe(409);
+    // Each member has their own use.
+    const other = await lateMember();
+    expect((await order(other.client, { discount_code: 'SPRING20' }, 1)).status).toBe(201);
+  });
+
+  it('the welcome code is for a first purchase; an unlimited code may be used on every order', async () => {
+    const { client, user } = await lateMember();
+    await t.database.db.update(users).set({ paidUser: true }).where(eq(users.id, user.id));
+    const welcome = await client.get('/api/discountcode.php?code=WELCOME10');
+    expect([welcome.status, welcome.body.error.code]).toEqual([409, 'discount_new_members_only']);
+    await t.database.db.insert(discountCodes).values({ siteId: t.siteId, code: 'FRIENDS5', percentBp: 500, validity: 'unlimited' });
+    for (let i = 0; i < 2; i++) {
+      const res = await order(client, { discount_code: 'friends5' });
+      expect(res.body.order).toMatchObject({ amount: discountedCents(995, 500), discount_code: 'FRIENDS5', discount_percentage: 5 });
+      await pay(client, res.body.order.payment_id);
+    }
+    expect(await redemptions(user.id)).toHaveLength(2);
+    expect((await client.get('/api/discountcode.php?code=FRIENDS5')).status).toBe(200);
+  });
+
+  it('the larger discount wins: a code never makes a bundle dearer than the time bonus', async () => {
+    const { client } = await signUp(t);
+    // SPRING20 (20%) is less than the time bonus (25%): the bonus applies.
+    const res = await order(client, { discount_code: 'SPRING20' }, 1);
+    expect(res.body.order).toMatchObject({ discount_code: 'TIMEBONUS25', amount: discountedCents(2495, 2500) });
+  });
+
+  it('the deletion offer makes a personal code that really is charged, once', async () => {
+    const { client, user } = await lateMember();
+    const offer = await client.post('/api/delete-offer.php', {});
+    expect(offer.status).toBe(200);
+    const discount = offer.body.discount;
+    expect(discount).toMatchObject({ kind: 'personal', percentage: 50, personal: true, minimum: 0, currency: 'EUR' });
+    expect(discount.code).toMatch(/^STAY50-[0-9A-F]{10}$/);
+    // Asking again gives the same code; nobody else can use it.
+    expect((await client.post('/api/delete-offer.php', {})).body.discount.code).toBe(discount.code);
+    const stranger = await lateMember();
+    expect((await stranger.client.get(`/api/discountcode.php?code=${discount.code}`)).status).toBe(404);
+    expect((await order(stranger.client, { discount_code: discount.code })).status).toBe(404);
+
+    const pkgs = await packages(client);
+    const quote = await t.services.discounts.quote(user.id, (await client.get('/api/packages.php')).body.packages, discount.code);
+    expect(quote.prices[pkgs[0].id]).toEqual({ amount: 497, original_amount: 995, discount: { code: discount.code, kind: 'personal', percentage: 50 } });
+    const created = await order(client, { discount_code: discount.code, amount: 497 });
+    expect(created.body.order).toMatchObject({ amount: 497, original_amount: 995, discount_code: discount.code, discount_percentage: 50 });
+    const checkoutPage = await client.get(`/api/order.php?id=${created.body.order.id}`);
+    expect(checkoutPage.body.checkout_url).toBe(`/test-checkout/${created.body.order.payment_id}`);
+    expect((await t.services.payments.testCheckout(user.id, created.body.order.payment_id)).amountCents).toBe(497);
+    await pay(client, created.body.order.payment_id);
+    expect((await client.get('/api/user.php')).body.user.credits).toBe(50);
+    expect((await client.get(`/api/discountcode.php?code=${discount.code}`)).body.error.code).toBe('discount_already_used');
+    const [used] = await t.database.db.select().from(discountRedemptions)
+      .where(and(eq(discountRedemptions.userId, user.id), eq(discountRedemptions.orderId, created.body.order.id)));
+    expect(used).toBeTruthy();
+    expect((await t.client().post('/api/delete-offer.php', {})).status).toBe(403);
+  });
+
+  it('refuses bad input with 4xx and changes nothing', async () => {
+    const { client, user } = await lateMember();
+    for (const query of ['', '?code=', `?code=${'A'.repeat(5000)}`, '?code=AB%00CD', '?code=AB%0ACD', '?code=%E2%80%AEX', '?welcome=1', '?code=spring%2020']) {
+      const res = await client.get(`/api/discountcode.php${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.error.code, query).toMatch(/^(invalid_input|discount_code_invalid)$/);
+    }
+    for (const body of [
+      { discount_code: 20 }, { discount_code: ['SPRING20'] }, { discount_code: 'X'.repeat(33) }, { discount_code: 'SPRING\u000020' },
+      { amount: 'cheap' }, { amount: -1 }, { amount: 1.5 }, { amount: 1e12 },
+    ]) {
+      const res = await order(client, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await client.post('/api/delete-offer.php', [1, 2])).status).toBe(400);
+    expect(await t.database.db.$count(orders, eq(orders.userId, user.id))).toBe(0);
+  });
+});
