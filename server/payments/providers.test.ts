@@ -107,7 +107,8 @@ describe.each(DATABASE_KINDS)('Mollie, per-site providers and repeat orders on %
     expect(created.body.checkout_url).toMatch(/^https:\/\/www\.mollie\.com\/checkout\//);
     const ref = created.body.order.payment_id as string;
     const remote = mollie.payment(ref)!;
-    expect(remote).toMatchObject({ amount: { value: '9.95', currency: 'EUR' }, method: 'ideal', sequenceType: 'oneoff', metadata: { order_id: created.body.order.id } });
+    // A new member's first bundle carries the 25% welcome time bonus: Mollie is asked for the discounted price of the 9.95 bundle.
+    expect(remote).toMatchObject({ amount: { value: '7.46', currency: 'EUR' }, method: 'ideal', sequenceType: 'oneoff', metadata: { order_id: created.body.order.id } });
     expect(remote.webhookUrl).toBe('http://localhost:3000/api/payment-webhook.php?provider=mollie');
     expect(mollie.requests.filter((r) => r.method === 'POST' && r.path === '/v2/payments').at(-1)!.key).toBe(KEY_A);
 
