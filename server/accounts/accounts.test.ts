@@ -114,6 +114,14 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
     const v = await visitor.put('/api/user.php', { language: 'sv' });
     expect(v.status).toBe(200);
     expect(visitor.cookies.get('locale')).toBe('sv');
+    // Another device without a locale cookie: once signed in, the member's stored language applies and is kept.
+    const device = t.client({ headers: { 'accept-language': 'de-DE,de;q=0.9' } });
+    await device.login();
+    device.cookies.delete('locale');
+    const again = await device.get('/api/settings.php');
+    expect(again.status).toBe(200);
+    expect(device.cookies.get('locale')).toBe('fi');
+    expect((await device.put('/api/user.php', { language: 'zz' })).body.error.message).toBe('Tämä kieli ei ole käytettävissä.');
   });
 
   it('rate-limits log-in attempts per IP with 429 and recovers after the window', async () => {
