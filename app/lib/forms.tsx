@@ -1,10 +1,9 @@
 import { useForm, type FieldMetadata, type FormMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Alert, Form as BsForm } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { Form, useActionData, useNavigation } from 'react-router';
 import type { z } from 'zod';
-import { issueMessages } from '#common/form-messages.ts';
+import { parseForm } from '#common/forms.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- fields are looked up by name; the schema checks the values
 type Values = Record<string, any>;
@@ -38,9 +37,7 @@ export function useAppForm<S extends z.ZodType>(schema: S, options: {
     defaultValue: options.defaultValue,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, {
-      schema, formatError: (issues: ReadonlyArray<{ message: string }>) => issueMessages(issues, (key, params) => t(key, params)),
-    }) as Submission<Values>,
+    onValidate: ({ formData }) => parseForm(formData, schema, (key, params) => t(key, params)) as Submission<Values>,
   });
   const sending = navigation.formData;
   const busy = Boolean(sending) && (options.intent === undefined || sending?.get('intent') === options.intent);

@@ -1,8 +1,7 @@
-import { parseWithZod } from '@conform-to/zod/v4';
 import type { SubmissionResult } from '@conform-to/react';
 import { data } from 'react-router';
 import type { z } from 'zod';
-import { issueMessages } from '#common/form-messages.ts';
+import { parseForm } from '#common/forms.ts';
 import { AppError, isAppError } from '../infra/errors.ts';
 import type { RateLimiter } from '../infra/rate-limit.ts';
 import type { RequestContext } from './context.ts';
@@ -42,7 +41,7 @@ export async function submitForm<S extends z.ZodType, T>(
   ctx: RequestContext, formData: FormData, schema: S, work: (value: z.output<S>) => Promise<T>, options: FormOptions = {},
 ) {
   const translate = (key: string, params: Record<string, unknown>) => ctx.translator.t(ctx.lang, key, params);
-  const submission = parseWithZod(formData, { schema, formatError: (issues: ReadonlyArray<{ message: string }>) => issueMessages(issues, translate) });
+  const submission = parseForm(formData, schema, translate);
   const hideFields = [...formData.keys()].filter(secret);
   const reply = (result: SubmissionResult<string[]>, status: number, extra: { done?: Exclude<T, Response>; code?: string } = {}) =>
     data<FormReply<Exclude<T, Response>>>({ intent: options.intent, result, ...extra }, { status, headers: options.headers });
