@@ -139,11 +139,17 @@ export const passwordResetSchema = z.object({
   ...newPasswordTwice,
 }).refine(...passwordsMatch);
 
-/** Changing the password while signed in: the old one, then the new one twice. */
-export const passwordChangeSchema = z.object({
-  old_password: z.string({ error: 'errors.old_password_wrong' }).min(1, 'errors.old_password_wrong').max(200, 'errors.old_password_wrong'),
-  ...newPasswordTwice,
-}).refine(...passwordsMatch);
+/** Changing the password while signed in: the old one, then the new one twice, which may not be the member's address or name. */
+export function passwordChangeSchema(who: { email?: string | null; name?: string | null } = {}) {
+  return z.object({
+    old_password: z.string({ error: 'errors.old_password_wrong' }).min(1, 'errors.old_password_wrong').max(200, 'errors.old_password_wrong'),
+    ...newPasswordTwice,
+  }).superRefine((v, ctx) => {
+    const problem = passwordProblem(v.password, who);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: problem });
+    else if (!passwordsMatch[0](v)) ctx.addIssue({ code: 'custom', ...passwordsMatch[1] });
+  });
+}
 
 /** Changing the e-mail address: the new one, and the password to prove it is the member. */
 export const mailChangeSchema = z.object({

@@ -9,7 +9,7 @@ import { parseForm } from '#common/forms.ts';
 type Values = Record<string, any>;
 
 /** What a page action answers (server/http/forms.server.ts FormReply), as the page receives it. */
-interface Reply { intent?: string; result: SubmissionResult<string[]>; done?: unknown; code?: string }
+interface Reply { intent?: string; result: SubmissionResult<string[]>; ok?: true; done?: unknown; code?: string }
 
 /**
  * The one form pattern (docs/decisions/033): a React Router `<Form method="post">` whose action
@@ -44,7 +44,7 @@ export function useAppForm<S extends z.ZodType>(schema: S, options: {
   return {
     form, fields, busy,
     /** The answer of a successful send, for the page to show (e.g. "the link is on its way"). */
-    done: mine?.result.status === 'success' ? (mine.done ?? true) : undefined,
+    done: mine?.ok ? (mine.done ?? true) : undefined,
     /** The code of the rule the server refused the last send with. */
     errorCode: mine?.code,
   };

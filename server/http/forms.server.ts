@@ -13,6 +13,8 @@ export interface FormReply<Done = undefined> {
   /** Which of the page's forms was sent (pages with several post one `intent` field). */
   intent?: string;
   result: SubmissionResult<string[]>;
+  /** The use case ran (Conform's result of a form it resets carries no status of its own). */
+  ok?: true;
   done?: Done;
   /** The code of the rule the use case refused with (e.g. reset_link_invalid), for pages that show more than the message. */
   code?: string;
@@ -43,7 +45,7 @@ export async function submitForm<S extends z.ZodType, T>(
   const translate = (key: string, params: Record<string, unknown>) => ctx.translator.t(ctx.lang, key, params);
   const submission = parseForm(formData, schema, translate);
   const hideFields = [...formData.keys()].filter(secret);
-  const reply = (result: SubmissionResult<string[]>, status: number, extra: { done?: Exclude<T, Response>; code?: string } = {}) =>
+  const reply = (result: SubmissionResult<string[]>, status: number, extra: { ok?: true; done?: Exclude<T, Response>; code?: string } = {}) =>
     data<FormReply<Exclude<T, Response>>>({ intent: options.intent, result, ...extra }, { status, headers: options.headers });
   if (submission.status !== 'success') return reply(submission.reply({ hideFields }), 400);
   try {
@@ -53,7 +55,7 @@ export async function submitForm<S extends z.ZodType, T>(
     }
     const done = await work(submission.value);
     if (done instanceof Response) return done;
-    return reply(submission.reply({ resetForm: options.resetForm, hideFields }), 200, { done: done as Exclude<T, Response> });
+    return reply(submission.reply({ resetForm: options.resetForm, hideFields }), 200, { ok: true, done: done as Exclude<T, Response> });
   } catch (error) {
     if (!isAppError(error)) throw error;
     const { message, details } = appErrorText(ctx.translator, ctx.lang, error);
