@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { jsonBody, parse, rateLimit, requireUserId, type C } from '../http/helpers.ts';
-import { wordFilterSchema } from '#common/chat.ts';
+import { notificationsUpdateSchema } from '#common/notifications.ts';
 import { AppError, isAppError } from '../infra/errors.ts';
 import { isLanguage, type Language } from '#common/languages.ts';
 
@@ -25,7 +25,7 @@ export const notificationsRoutes = new Hono<AppEnv>()
   .put('/notifications.php', async (c) => {
     const userId = requireUserId(c);
     const body = await jsonBody(c);
-    return c.json(await c.get('ctx').services.notifications.update(userId, { email: body.email as Record<string, unknown> | undefined, invisible: body.invisible, read_receipts: body.read_receipts, word_filter: body.word_filter === undefined ? undefined : parse(wordFilterSchema, body.word_filter) }));
+    return c.json(await c.get('ctx').services.notifications.update(userId, parse(notificationsUpdateSchema, body)));
   })
 
   /** {reason}: the member fixed the cause (e.g. a full mailbox) and turns e-mail on again. */

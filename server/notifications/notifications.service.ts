@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import {
-  EMAIL_CATEGORIES, isDisabledReason, type DisabledReason, type EmailCategory, type NotificationSettings,
+  EMAIL_CATEGORIES, isDisabledReason, type DisabledReason, type EmailCategory, type NotificationSettings, type NotificationsUpdate,
 } from '#common/notifications.ts';
 import type { Db } from '../db/client.ts';
 import { appSecrets, mailEvents, profiles, sites, users } from '../db/schema.ts';
@@ -125,19 +125,14 @@ export function createNotificationsService(deps: {
     unsubscribeUrl,
     sendCategoryMail,
 
-    async update(userId: number, input: { email?: Partial<Record<string, unknown>>; invisible?: unknown; read_receipts?: unknown; word_filter?: string[] }): Promise<NotificationSettings> {
+    /** Checked input (notificationsUpdateSchema, or the settings page's forms): only what is given changes. */
+    async update(userId: number, input: NotificationsUpdate): Promise<NotificationSettings> {
       const current = await settings(userId);
-      const email = { ...current.email };
-      for (const [category, on] of Object.entries(input.email ?? {})) {
-        if (!(EMAIL_CATEGORIES as readonly string[]).includes(category) || typeof on !== 'boolean') throw new AppError(400, 'invalid_input');
-        email[category as EmailCategory] = on;
-      }
-      if (input.invisible !== undefined && typeof input.invisible !== 'boolean') throw new AppError(400, 'invalid_input');
-      if (input.read_receipts !== undefined && typeof input.read_receipts !== 'boolean') throw new AppError(400, 'invalid_input');
+      const email = { ...current.email, ...input.email };
       await db.update(users).set({
         emailOptOut: EMAIL_CATEGORIES.filter((c) => !email[c]),
-        ...(typeof input.invisible === 'boolean' ? { invisible: input.invisible } : {}),
-        ...(typeof input.read_receipts === 'boolean' ? { readReceipts: input.read_receipts } : {}),
+        ...(input.invisible === undefined ? {} : { invisible: input.invisible }),
+        ...(input.read_receipts === undefined ? {} : { readReceipts: input.read_receipts }),
         ...(input.word_filter ? { wordFilter: input.word_filter } : {}),
       }).where(eq(users.id, userId));
       return settings(userId);
