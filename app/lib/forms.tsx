@@ -55,7 +55,8 @@ export function AppForm({ form, intent, children, ...rest }: {
   form: FormMetadata<Values>; intent?: string; children: React.ReactNode; className?: string; 'data-testid'?: string;
 }) {
   return (
-    <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate {...rest}>
+    // The answer renders the same page: it stays where the member was (a switch far down the settings).
+    <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate preventScrollReset {...rest}>
       {intent && <input type="hidden" name="intent" value={intent} />}
       {children}
     </Form>
