@@ -17,6 +17,23 @@ export const wordFilterSchema = z
   .max(WORD_FILTER_MAX, 'errors.word_filter_limit')
   .transform((words) => [...new Set(words.map((w) => w.toLowerCase()))]);
 
+/**
+ * The settings page's word filter form: the words it shows, a word to add and (from a word's ×
+ * button) a word to remove; what it saves is checked by wordFilterSchema.
+ */
+export const wordFilterFormSchema = z
+  .object({
+    word_filter: z.array(z.string({ error: 'errors.invalid_input' }), { error: 'errors.invalid_input' }),
+    word: z.string({ error: 'errors.invalid_input' }).optional(),
+    remove: z.string({ error: 'errors.invalid_input' }).optional(),
+  })
+  .transform((v) => ({
+    word_filter: v.remove === undefined
+      ? [...v.word_filter, ...(v.word?.trim() ? [v.word] : [])]
+      : v.word_filter.filter((w) => w.trim().toLowerCase() !== v.remove?.trim().toLowerCase()),
+  }))
+  .pipe(z.object({ word_filter: wordFilterSchema }));
+
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**

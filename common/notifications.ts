@@ -1,8 +1,31 @@
+import { z } from 'zod';
+import { wordFilterSchema } from './chat.ts';
 /** The 8 e-mail categories (spec section 1), named for what a member receives. All are on by default. */
 export const EMAIL_CATEGORIES = [
   'new_message', 'new_like', 'new_match', 'profile_visit', 'gift', 'photo_approved', 'special_offers', 'newsletter',
 ] as const;
 export type EmailCategory = (typeof EMAIL_CATEGORIES)[number];
+
+/** PUT /api/notifications.php: only what is given changes. */
+export const notificationsUpdateSchema = z.object({
+  email: z.partialRecord(z.enum(EMAIL_CATEGORIES), z.boolean()).optional(),
+  invisible: z.boolean().optional(),
+  read_receipts: z.boolean().optional(),
+  word_filter: wordFilterSchema.optional(),
+});
+export type NotificationsUpdate = z.infer<typeof notificationsUpdateSchema>;
+
+/**
+ * The settings page's switches as a form: every switch is sent, a switch that is off is absent from
+ * the form, so absent means off (the JSON endpoint, by contrast, changes only what it is given).
+ */
+export const notificationSwitchesSchema = z.object({
+  email: z.object(Object.fromEntries(EMAIL_CATEGORIES.map((c) => [c, z.boolean({ error: 'errors.invalid_input' }).default(false)])) as Record<EmailCategory, z.ZodDefault<z.ZodBoolean>>).default(
+    Object.fromEntries(EMAIL_CATEGORIES.map((c) => [c, false])) as Record<EmailCategory, boolean>,
+  ),
+  invisible: z.boolean({ error: 'errors.invalid_input' }).default(false),
+  read_receipts: z.boolean({ error: 'errors.invalid_input' }).default(false),
+});
 
 export function isEmailCategory(value: unknown): value is EmailCategory {
   return typeof value === 'string' && (EMAIL_CATEGORIES as readonly string[]).includes(value);

@@ -135,3 +135,37 @@ export const signupProfileSchema = z
   })
   .strict();
 export type SignupProfileInput = z.infer<typeof signupProfileSchema>;
+
+/** A new password typed twice: the second must match the first. */
+const newPasswordTwice = { password: newPasswordSchema, password_confirm: z.string({ error: 'errors.passwords_mismatch' }) };
+const passwordsMatch: [(v: { password: string; password_confirm: string }) => boolean, { path: string[]; message: string }] = [
+  (v) => v.password === v.password_confirm,
+  { path: ['password_confirm'], message: 'errors.passwords_mismatch' },
+];
+
+/** The reset form, step 1: where to send the link. */
+export const passwordResetRequestSchema = z.object({ email: emailSchema });
+
+/** The reset form, step 2: the link's token and the new password twice. */
+export const passwordResetSchema = z.object({
+  token: z.string({ error: 'errors.reset_link_invalid' }).min(1, 'errors.reset_link_invalid').max(200, 'errors.reset_link_invalid'),
+  ...newPasswordTwice,
+}).refine(...passwordsMatch);
+
+/** Changing the password while signed in: the old one, then the new one twice, which may not be the member's address or name. */
+export function passwordChangeSchema(who: { email?: string | null; name?: string | null } = {}) {
+  return z.object({
+    old_password: z.string({ error: 'errors.old_password_wrong' }).min(1, 'errors.old_password_wrong').max(200, 'errors.old_password_wrong'),
+    ...newPasswordTwice,
+  }).superRefine((v, ctx) => {
+    const problem = passwordProblem(v.password, who);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: problem });
+    else if (!passwordsMatch[0](v)) ctx.addIssue({ code: 'custom', ...passwordsMatch[1] });
+  });
+}
+
+/** Changing the e-mail address: the new one, and the password to prove it is the member. */
+export const mailChangeSchema = z.object({
+  email: emailSchema,
+  password: z.string({ error: 'errors.password_wrong' }).min(1, 'errors.password_wrong').max(200, 'errors.password_wrong'),
+});

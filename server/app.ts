@@ -4,7 +4,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { secureHeaders, NONCE } from 'hono/secure-headers';
-import { AUTH_COOKIE, MIN_AGE } from '#common/constants.ts';
+import { AUTH_COOKIE } from '#common/constants.ts';
 import { LOCALE_COOKIE } from '#common/languages.ts';
 import { accountsRoutes, setLocaleCookie } from './accounts/accounts.routes.ts';
 import { CHAT_PHOTO_PATH, chatRoutes } from './chat/chat.routes.ts';
@@ -39,6 +39,7 @@ import { signupRoutes } from './accounts/signup.routes.ts';
 import { pushRoutes } from './push/push.routes.ts';
 import { signupProfileRoutes } from './profiles/signup-profile.routes.ts';
 import { sameOrigin } from './http/origin.ts';
+import { appErrorText } from './http/error-text.ts';
 import { compress } from './http/compress.ts';
 import { openApiRoutes } from './http/openapi.routes.ts';
 
@@ -202,8 +203,9 @@ export function createApp(deps: AppDeps) {
   app.onError((error, c) => {
     const lang = c.get('lang') ?? 'en';
     if (isAppError(error)) {
-      const details = Object.fromEntries(Object.entries(error.details).map(([k, v]) => [k, translator.t(lang, v, { min_age: MIN_AGE, ...error.params })]));
-      const body = { error: { code: error.code, message: translator.t(lang, `errors.${error.code}`, { min_age: MIN_AGE, ...error.params }), ...(Object.keys(details).length ? { details } : {}) } };
+      const { message, details } = appErrorText(translator, lang, error);
+      if (typeof error.params.retry_after === 'number') c.header('Retry-After', String(error.params.retry_after));
+      const body = { error: { code: error.code, message, ...(Object.keys(details).length ? { details } : {}) } };
       return c.json(body, error.status);
     }
     logger.error(`${c.req.method} ${c.req.path} failed`, { reqId: c.get('requestId') }, error);

@@ -1,15 +1,27 @@
-import { useState } from 'react';
-import { Alert, Button, Card, Form } from 'react-bootstrap';
+import { Button, Card, Form } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
-import { Link, redirect, useSearchParams } from 'react-router';
+import { Link, redirect, redirectDocument } from 'react-router';
 import type { Route } from './+types/login';
+import { loginSchema } from '#common/schemas.ts';
 import { requestContext } from '../context.ts';
-import { api, ApiError } from '../lib/api.ts';
-import { useHydrated } from '../lib/hydrated.ts';
+import { AppForm, FormError, fieldProps, useAppForm } from '../lib/forms.tsx';
+import { requestCookieJar } from '#server/http/cookie-jar.ts';
+import { submitForm } from '#server/http/forms.server.ts';
+import { logIn } from '#server/accounts/session-cookies.ts';
 
 export function loader({ context }: Route.LoaderArgs) {
   if (context.get(requestContext).userId) throw redirect('/members');
   return null;
+}
+
+/** The same log-in as POST /api/user.php; the new session's first page loads afresh. */
+export async function action({ context, request }: Route.ActionArgs) {
+  const ctx = context.get(requestContext);
+  const jar = requestCookieJar(request);
+  return submitForm(ctx, await request.formData(), loginSchema, async (input) => {
+    await logIn(jar, ctx, input, request.headers.get('user-agent') ?? undefined);
+    return redirectDocument(safeRedirect(new URL(request.url).searchParams.get('redirect')), { headers: jar.headers });
+  }, { limits: ctx.services.rateLimits.login });
 }
 
 /** Only same-site paths are followed after log-in. */
@@ -19,43 +31,28 @@ export function safeRedirect(to: string | null, fallback = '/members'): string {
 
 export default function Login() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  // Forms submit through the API; until the page is interactive the button waits.
-  const hydrated = useHydrated();
-
-  const submit = async (e: React.FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    setBusy(true);
-    setError(null);
-    try {
-      await api('/api/user.php', { method: 'POST', body: { email: form.get('email'), password: form.get('password') }, retries: 0 });
-      window.location.assign(safeRedirect(params.get('redirect')));
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : t('errors.server_error'));
-      setBusy(false);
-    }
-  };
+  const { form, fields, busy } = useAppForm(loginSchema);
+  // A wrong address and a wrong password read the same, at the top of the form.
+  const fieldError = fields.email.errors?.[0] ?? fields.password.errors?.[0];
 
   return (
     <div className="container py-5" style={{ maxWidth: 460 }}>
       <Card className="shadow-sm">
         <Card.Body className="p-4">
           <h1 className="h3 mb-3">{t('login.title')}</h1>
-          {error && <Alert variant="danger" data-testid="login-error">{error}</Alert>}
-          <Form method="post" onSubmit={submit} noValidate>
+          <FormError form={form} testId="login-error" />
+          {!form.errors?.length && fieldError && <div className="alert alert-danger" role="alert" data-testid="login-error">{fieldError}</div>}
+          <AppForm form={form}>
             <Form.Group className="mb-3" controlId="login-email">
               <Form.Label>{t('fields.email')}</Form.Label>
-              <Form.Control name="email" type="email" autoComplete="username" required />
+              <Form.Control {...fieldProps(fields.email)} type="email" autoComplete="username" required />
             </Form.Group>
             <Form.Group className="mb-3" controlId="login-password">
               <Form.Label>{t('fields.password')}</Form.Label>
-              <Form.Control name="password" type="password" autoComplete="current-password" required />
+              <Form.Control {...fieldProps(fields.password)} type="password" autoComplete="current-password" required />
             </Form.Group>
-            <Button type="submit" className="w-100" disabled={busy || !hydrated} data-testid="login-submit">{t('login.submit')}</Button>
-          </Form>
+            <Button type="submit" className="w-100" disabled={busy} data-testid="login-submit">{t('login.submit')}</Button>
+          </AppForm>
           <p className="mt-3 mb-0 text-center"><Link to="/reset-password" data-testid="forgot-password">{t('login.forgot_password')}</Link></p>
           <p className="mt-3 mb-0 text-center">
             {t('login.no_account')} <Link to="/signup">{t('login.signup_link')}</Link>

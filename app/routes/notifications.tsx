@@ -1,12 +1,19 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Form } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { EMAIL_CATEGORIES, type EmailCategory, type NotificationSettings } from '#common/notifications.ts';
+import { data, Link } from 'react-router';
+import { wordFilterFormSchema } from '#common/chat.ts';
+import { AUTH_COOKIE } from '#common/constants.ts';
+import { EMAIL_CATEGORIES, notificationSwitchesSchema, type NotificationSettings } from '#common/notifications.ts';
+import { mailChangeSchema, passwordChangeSchema } from '#common/schemas.ts';
 import type { Route } from './+types/notifications';
 import { requestContext } from '../context.ts';
 import { requireMemberId } from '#server/http/page-guards.server.ts';
-import { api, ApiError } from '../lib/api.ts';
+import { requestCookieJar } from '#server/http/cookie-jar.ts';
+import { formIntent, submitForm } from '#server/http/forms.server.ts';
+import { api } from '../lib/api.ts';
+import { AppForm, useAppForm } from '../lib/forms.tsx';
+import { useHydrated } from '../lib/hydrated.ts';
 import { AccountSettings } from '../features/settings/AccountSettings.tsx';
 import { PushSettings } from '../features/push/PushSettings.tsx';
 import { WordFilter } from '../features/settings/WordFilter.tsx';
@@ -15,7 +22,36 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const userId = requireMemberId(ctx, url.pathname);
   const user = await ctx.user();
-  return { settings: await ctx.services.notifications.settings(userId), email: user?.email ?? '' };
+  return { settings: await ctx.services.notifications.settings(userId), email: user?.email ?? '', name: user?.profile.name ?? null };
+}
+
+/** The page's forms (named by `intent`) call the same use cases as their JSON endpoints. */
+export async function action({ context, request }: Route.ActionArgs) {
+  const ctx = context.get(requestContext);
+  const userId = requireMemberId(ctx, '/notifications');
+  const formData = await request.formData();
+  const intent = formIntent(formData);
+  const save = (input: Parameters<typeof ctx.services.notifications.update>[1]) => ctx.services.notifications.update(userId, input);
+  switch (intent) {
+    case 'settings':
+      return submitForm(ctx, formData, notificationSwitchesSchema, save, { intent });
+    case 'word-filter':
+      return submitForm(ctx, formData, wordFilterFormSchema, save, { intent });
+    case 'mail-change':
+      return submitForm(ctx, formData, mailChangeSchema, async ({ email, password }) => {
+        await ctx.services.lifecycle.requestEmailChange(userId, email, password);
+        return { email };
+      }, { intent, limits: ctx.services.rateLimits.mail, resetForm: true });
+    case 'password-change': {
+      const user = await ctx.user();
+      const session = requestCookieJar(request).get(AUTH_COOKIE);
+      return submitForm(ctx, formData, passwordChangeSchema({ email: user?.email, name: user?.profile.name }), async (input) => {
+        await ctx.services.lifecycle.changePassword(userId, session, input.old_password, input.password, input.password_confirm);
+      }, { intent, limits: ctx.services.rateLimits.login, resetForm: true });
+    }
+    default:
+      throw data(null, { status: 400 });
+  }
 }
 
 /** Why mail stopped, with what the member can do about it, and a way to turn it back on. */
@@ -40,24 +76,24 @@ function DisabledReasons({ reasons, email, onChange }: { reasons: string[]; emai
 /** Settings (spec route "notifications"): e-mail categories, privacy and the account. */
 export default function Notifications({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const hydrated = useHydrated();
   const [settings, setSettings] = useState(loaderData.settings);
-  const [saved, setSaved] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const save = async (body: { email?: Partial<Record<EmailCategory, boolean>>; invisible?: boolean; read_receipts?: boolean }) => {
-    setError(null);
-    setSaved(false);
-    // The switch moves at once; the server's answer (or the old state on failure) follows.
-    const before = settings;
-    setSettings({ ...settings, email: { ...settings.email, ...body.email }, invisible: body.invisible ?? settings.invisible, read_receipts: body.read_receipts ?? settings.read_receipts });
-    try {
-      setSettings(await api<NotificationSettings>('/api/notifications.php', { method: 'PUT', body }));
-      setSaved(true);
-    } catch (e) {
-      setSettings(before);
-      setError(e instanceof ApiError ? e.message : t('errors.server_error'));
-    }
+  // A new answer from the server (after any of the page's forms) is what the switches show.
+  const [shown, setShown] = useState(loaderData.settings);
+  if (shown !== loaderData.settings) {
+    setShown(loaderData.settings);
+    setSettings(loaderData.settings);
+  }
+  const switches = useAppForm(notificationSwitchesSchema, { intent: 'settings' });
+  // Each switch sends the whole form at once; without JavaScript the save button below does.
+  // "Saved" stands for the newest change only: it goes when a switch moves and comes back with the answer.
+  const [before, setBefore] = useState<unknown>();
+  const send = (e: React.ChangeEvent<HTMLInputElement>) => {
+    setBefore(switches.done);
+    e.currentTarget.form?.requestSubmit();
   };
+  const saved = switches.done !== undefined && switches.done !== before;
+  const error = switches.form.errors?.[0] ?? Object.values(switches.form.allErrors).flat()[0];
 
   return (
     <div className="container py-4" style={{ maxWidth: 760 }}>
@@ -70,54 +106,62 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
       <DisabledReasons reasons={settings.notifications_disabled} email={loaderData.email} onChange={setSettings} />
       {error && <Alert variant="danger">{error}</Alert>}
 
-      <Card as="section" className="mb-4" aria-labelledby="email-heading" data-testid="email-settings">
-        <Card.Body>
-          <div className="d-flex justify-content-between align-items-baseline">
-            <h2 className="h5" id="email-heading">{t('notifications.email_heading')}</h2>
-            {saved && <span className="text-success small" role="status" data-testid="settings-saved">{t('notifications.saved')}</span>}
-          </div>
-          <p className="text-muted small">{t('notifications.email_intro')}</p>
-          {EMAIL_CATEGORIES.map((category) => (
+      <AppForm form={switches.form} intent="settings">
+        <Card as="section" className="mb-4" aria-labelledby="email-heading" data-testid="email-settings">
+          <Card.Body>
+            <div className="d-flex justify-content-between align-items-baseline">
+              <h2 className="h5" id="email-heading">{t('notifications.email_heading')}</h2>
+              {saved && <span className="text-success small" role="status" data-testid="settings-saved">{t('notifications.saved')}</span>}
+            </div>
+            <p className="text-muted small">{t('notifications.email_intro')}</p>
+            {EMAIL_CATEGORIES.map((category) => (
+              <Form.Check
+                key={`${category}-${settings.email[category]}`}
+                type="switch"
+                id={`email-${category}`}
+                name={`email.${category}`}
+                className="mb-2"
+                defaultChecked={settings.email[category]}
+                onChange={send}
+                data-testid={`email-switch-${category}`}
+                label={<><span className="fw-semibold">{t(`notifications.categories.${category}.label`)}</span><br /><small className="text-muted">{t(`notifications.categories.${category}.description`)}</small></>}
+              />
+            ))}
+          </Card.Body>
+        </Card>
+
+        <Card as="section" className="mb-4" aria-labelledby="privacy-heading">
+          <Card.Body>
+            <h2 className="h5" id="privacy-heading">{t('notifications.privacy.heading')}</h2>
             <Form.Check
-              key={category}
+              key={`invisible-${settings.invisible}`}
               type="switch"
-              id={`email-${category}`}
-              className="mb-2"
-              checked={settings.email[category]}
-              onChange={(e) => void save({ email: { [category]: e.currentTarget.checked } })}
-              data-testid={`email-switch-${category}`}
-              label={<><span className="fw-semibold">{t(`notifications.categories.${category}.label`)}</span><br /><small className="text-muted">{t(`notifications.categories.${category}.description`)}</small></>}
+              id="invisible"
+              name="invisible"
+              defaultChecked={settings.invisible}
+              onChange={send}
+              data-testid="invisible-switch"
+              label={<><span className="fw-semibold">{t('notifications.privacy.invisible')}</span><br /><small className="text-muted">{t('notifications.privacy.invisible_help')}</small></>}
             />
-          ))}
-        </Card.Body>
-      </Card>
+            <Form.Check
+              key={`read-receipts-${settings.read_receipts}`}
+              type="switch"
+              id="read-receipts"
+              name="read_receipts"
+              className="mt-3"
+              defaultChecked={settings.read_receipts}
+              onChange={send}
+              data-testid="read-receipts-switch"
+              label={<><span className="fw-semibold">{t('notifications.privacy.read_receipts')}</span><br /><small className="text-muted">{t('notifications.privacy.read_receipts_help')}</small></>}
+            />
+            {!hydrated && <Button type="submit" variant="outline-primary" className="mt-3" data-testid="settings-save">{t('notifications.save')}</Button>}
+          </Card.Body>
+        </Card>
+      </AppForm>
 
-      <Card as="section" className="mb-4" aria-labelledby="privacy-heading">
-        <Card.Body>
-          <h2 className="h5" id="privacy-heading">{t('notifications.privacy.heading')}</h2>
-          <Form.Check
-            type="switch"
-            id="invisible"
-            checked={settings.invisible}
-            onChange={(e) => void save({ invisible: e.currentTarget.checked })}
-            data-testid="invisible-switch"
-            label={<><span className="fw-semibold">{t('notifications.privacy.invisible')}</span><br /><small className="text-muted">{t('notifications.privacy.invisible_help')}</small></>}
-          />
-          <Form.Check
-            type="switch"
-            id="read-receipts"
-            className="mt-3"
-            checked={settings.read_receipts}
-            onChange={(e) => void save({ read_receipts: e.currentTarget.checked })}
-            data-testid="read-receipts-switch"
-            label={<><span className="fw-semibold">{t('notifications.privacy.read_receipts')}</span><br /><small className="text-muted">{t('notifications.privacy.read_receipts_help')}</small></>}
-          />
-        </Card.Body>
-      </Card>
+      <WordFilter words={settings.word_filter} />
 
-      <WordFilter words={settings.word_filter} onSaved={setSettings} />
-
-      <AccountSettings email={loaderData.email} />
+      <AccountSettings email={loaderData.email} name={loaderData.name} />
       <p className="text-end"><Link to="/delete-account" className="link-danger" data-testid="delete-account-link">{t('notifications.account.delete_link')}</Link></p>
     </div>
   );

@@ -4,6 +4,8 @@ import { Link, useRevalidator } from 'react-router';
 import type { Route } from './+types/profile';
 import { requestContext } from '../context.ts';
 import { requireMemberId } from '#server/http/page-guards.server.ts';
+import { submitForm } from '#server/http/forms.server.ts';
+import { profileSchema } from '#common/profile.ts';
 import { ProfileForm } from '../features/profile/ProfileForm.tsx';
 import { PhotoManager } from '../features/profile/PhotoManager.tsx';
 import { BlockedList } from '../features/profile/BlockedList.tsx';
@@ -24,6 +26,16 @@ export async function loader({ context }: Route.LoaderArgs) {
     interests: settings.interests.map((key) => ({ key, name: tr(`interests.${key}`) })),
     countries: settings.countries, visibleFields: settings.visible_profile_fields, showNotes: settings.visible_profile_notes,
   };
+}
+
+/** The same save as PUT /api/profile.php: the schema knows the member's address (a name may not be it). */
+export async function action({ context, request }: Route.ActionArgs) {
+  const ctx = context.get(requestContext);
+  const userId = requireMemberId(ctx, '/profile');
+  const current = await ctx.services.profiles.own(userId);
+  return submitForm(ctx, await request.formData(), profileSchema(current.email), async (input) => {
+    await ctx.services.profiles.update(userId, input);
+  });
 }
 
 export function meta({ data: d, matches }: Route.MetaArgs) {

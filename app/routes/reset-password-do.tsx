@@ -1,12 +1,13 @@
-import { useState } from 'react';
 import { Alert, Button, Card, Form } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Route } from './+types/reset-password-do';
-import { passwordProblem } from '#common/passwords.ts';
+import { passwordResetSchema } from '#common/schemas.ts';
 import { requestContext } from '../context.ts';
-import { api, ApiError } from '../lib/api.ts';
-import { useHydrated } from '../lib/hydrated.ts';
+import { AppForm, FieldError, FormError, fieldProps, useAppForm } from '../lib/forms.tsx';
+import { requestCookieJar } from '#server/http/cookie-jar.ts';
+import { submitForm } from '#server/http/forms.server.ts';
+import { resetPassword } from '#server/accounts/session-cookies.ts';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
@@ -15,36 +16,20 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   return { token, valid: await ctx.services.lifecycle.tokenIsValid(token, 'password_reset') };
 }
 
+/** The same reset as PUT /api/password-reset.php: every session ends, this device is remembered. */
+export async function action({ context, request }: Route.ActionArgs) {
+  const ctx = context.get(requestContext);
+  const jar = requestCookieJar(request);
+  return submitForm(ctx, await request.formData(), passwordResetSchema, async (input) => {
+    await resetPassword(jar, ctx, input.token, input.password, input.password_confirm);
+  }, { limits: ctx.services.rateLimits.links, headers: jar.headers });
+}
+
 /** Step 2 of the password reset: two new passwords that must match. */
 export default function ResetPasswordDo({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const hydrated = useHydrated();
-  const [done, setDone] = useState(false);
-  const [error, setError] = useState<{ code: string; message: string } | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<'password' | 'password_confirm', string>>>({});
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: React.FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    const password = String(form.get('password') ?? '');
-    // The shared rule first; the list of common passwords is checked by the server.
-    const problem = passwordProblem(password);
-    const mismatch = !problem && password !== form.get('password_confirm');
-    setFieldErrors(problem ? { password: t(problem) } : mismatch ? { password_confirm: t('errors.passwords_mismatch') } : {});
-    setError(null);
-    if (problem || mismatch) return;
-    setBusy(true);
-    try {
-      await api('/api/password-reset.php', { method: 'PUT', body: { token: loaderData.token, password, password_confirm: form.get('password_confirm') }, retries: 0 });
-      setDone(true);
-    } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.details).length) setFieldErrors(err.details);
-      else setError(err instanceof ApiError ? { code: err.code, message: err.message } : { code: 'server_error', message: t('errors.server_error') });
-    } finally {
-      setBusy(false);
-    }
-  };
-  const invalid = !loaderData.valid || error?.code === 'reset_link_invalid';
+  const { form, fields, busy, done, errorCode } = useAppForm(passwordResetSchema);
+  const invalid = !loaderData.valid || errorCode === 'reset_link_invalid' || Boolean(fields.token.errors);
   return (
     <div className="container py-5" style={{ maxWidth: 460 }}>
       <Card className="shadow-sm"><Card.Body className="p-4">
@@ -60,20 +45,21 @@ export default function ResetPasswordDo({ loaderData }: Route.ComponentProps) {
             <Link to="/reset-password" className="btn btn-primary w-100">{t('reset_password.request_new')}</Link>
           </>
         ) : (
-          <Form onSubmit={submit} noValidate>
-            {error && <Alert variant="danger" data-testid="reset-error">{error.message}</Alert>}
+          <AppForm form={form}>
+            <FormError form={form} testId="reset-error" />
+            <input type="hidden" name="token" value={loaderData.token} />
             <Form.Group className="mb-3" controlId="reset-password">
               <Form.Label>{t('notifications.account.new_password')}</Form.Label>
-              <Form.Control name="password" type="password" autoComplete="new-password" required minLength={8} isInvalid={Boolean(fieldErrors.password)} aria-describedby="reset-password-error" />
-              <Form.Control.Feedback type="invalid" id="reset-password-error" data-testid="reset-password-error">{fieldErrors.password}</Form.Control.Feedback>
+              <Form.Control {...fieldProps(fields.password)} type="password" autoComplete="new-password" required minLength={8} />
+              <FieldError field={fields.password} testId="reset-password-error" />
             </Form.Group>
             <Form.Group className="mb-3" controlId="reset-password-confirm">
               <Form.Label>{t('notifications.account.confirm_password')}</Form.Label>
-              <Form.Control name="password_confirm" type="password" autoComplete="new-password" required minLength={8} isInvalid={Boolean(fieldErrors.password_confirm)} aria-describedby="reset-password-confirm-error" />
-              <Form.Control.Feedback type="invalid" id="reset-password-confirm-error" data-testid="reset-password-confirm-error">{fieldErrors.password_confirm}</Form.Control.Feedback>
+              <Form.Control {...fieldProps(fields.password_confirm)} type="password" autoComplete="new-password" required minLength={8} />
+              <FieldError field={fields.password_confirm} testId="reset-password-confirm-error" />
             </Form.Group>
-            <Button type="submit" className="w-100" disabled={busy || !hydrated} data-testid="reset-do-submit">{t('reset_password.do_submit')}</Button>
-          </Form>
+            <Button type="submit" className="w-100" disabled={busy} data-testid="reset-do-submit">{t('reset_password.do_submit')}</Button>
+          </AppForm>
         )}
       </Card.Body></Card>
     </div>

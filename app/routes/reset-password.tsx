@@ -1,31 +1,26 @@
-import { useState } from 'react';
 import { Alert, Button, Card, Form } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, ApiError } from '../lib/api.ts';
-import { useHydrated } from '../lib/hydrated.ts';
+import type { Route } from './+types/reset-password';
+import { passwordResetRequestSchema } from '#common/schemas.ts';
+import { requestContext } from '../context.ts';
+import { AppForm, FieldError, FormError, fieldProps, useAppForm } from '../lib/forms.tsx';
+import { submitForm } from '#server/http/forms.server.ts';
+
+/** The same request as POST /api/password-reset.php: the link goes to the address. */
+export async function action({ context, request }: Route.ActionArgs) {
+  const ctx = context.get(requestContext);
+  return submitForm(ctx, await request.formData(), passwordResetRequestSchema, async ({ email }) => {
+    await ctx.services.lifecycle.requestPasswordReset(email);
+    return { sentTo: email };
+  }, { limits: ctx.services.rateLimits.mail });
+}
 
 /** Step 1 of the password reset: the e-mail address. */
 export default function ResetPassword() {
   const { t } = useTranslation();
-  const hydrated = useHydrated();
-  const [sentTo, setSentTo] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: React.FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const email = String(new FormData(e.currentTarget).get('email') ?? '');
-    setBusy(true);
-    setError(null);
-    try {
-      await api('/api/password-reset.php', { method: 'POST', body: { email }, retries: 0 });
-      setSentTo(email);
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : t('errors.server_error'));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { form, fields, busy, done } = useAppForm(passwordResetRequestSchema);
+  const sentTo = (done as { sentTo?: string } | undefined)?.sentTo;
   return (
     <div className="container py-5" style={{ maxWidth: 460 }}>
       <Card className="shadow-sm"><Card.Body className="p-4">
@@ -35,14 +30,15 @@ export default function ResetPassword() {
         ) : (
           <>
             <p>{t('reset_password.intro')}</p>
-            {error && <Alert variant="danger" data-testid="reset-error">{error}</Alert>}
-            <Form onSubmit={submit} noValidate>
+            <FormError form={form} testId="reset-error" />
+            <AppForm form={form}>
               <Form.Group className="mb-3" controlId="reset-email">
                 <Form.Label>{t('fields.email')}</Form.Label>
-                <Form.Control name="email" type="email" autoComplete="email" required />
+                <Form.Control {...fieldProps(fields.email)} type="email" autoComplete="email" required />
+                <FieldError field={fields.email} testId="reset-email-error" />
               </Form.Group>
-              <Button type="submit" className="w-100" disabled={busy || !hydrated} data-testid="reset-submit">{t('reset_password.submit')}</Button>
-            </Form>
+              <Button type="submit" className="w-100" disabled={busy} data-testid="reset-submit">{t('reset_password.submit')}</Button>
+            </AppForm>
           </>
         )}
         <p className="mt-3 mb-0 text-center"><Link to="/login">{t('reset_password.to_login')}</Link></p>

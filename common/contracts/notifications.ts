@@ -1,19 +1,12 @@
 import { z } from 'zod';
-import { DISABLED_REASONS, EMAIL_CATEGORIES } from '../notifications.ts';
+import { DISABLED_REASONS, EMAIL_CATEGORIES, notificationsUpdateSchema } from '../notifications.ts';
 import { contracts } from './contract.ts';
 import { notificationSettingsSchema } from './shapes.ts';
-import { wordFilterSchema } from '../chat.ts';
 import { hasOnlyAllowedCharacters } from '../input.ts';
 
 const settings = { description: 'The notification settings.', schema: notificationSettingsSchema };
 const unsubscribeQuery = z.object({ u: z.string(), c: z.enum(EMAIL_CATEGORIES), s: z.string() });
 
-export const notificationsBody = z.object({
-  email: z.partialRecord(z.enum(EMAIL_CATEGORIES), z.boolean()).optional(),
-  invisible: z.boolean().optional(),
-  read_receipts: z.boolean().optional(),
-  word_filter: wordFilterSchema.optional(),
-});
 export const reenableBody = z.object({ reason: z.enum(DISABLED_REASONS) });
 
 /** The names mail providers use for the same thing. */
@@ -33,7 +26,7 @@ export const notificationContracts = contracts([
   },
   {
     method: 'put', path: '/api/notifications.php', auth: 'member', summary: 'Change e-mail and privacy settings',
-    body: notificationsBody,
+    body: notificationsUpdateSchema,
     responses: { 200: settings },
   },
   {

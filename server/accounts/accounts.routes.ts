@@ -1,39 +1,23 @@
 import { Hono } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { randomBytes } from 'node:crypto';
-import { AUTH_COOKIE, AUTH_COOKIE_MAX_AGE, KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_COOKIE_MAX_AGE } from '#common/constants.ts';
-import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from '#common/languages.ts';
+import { deleteCookie, getCookie } from 'hono/cookie';
+import { AUTH_COOKIE } from '#common/constants.ts';
+import { languageBody } from '#common/contracts/accounts.ts';
 import { loginSchema } from '#common/schemas.ts';
 import { AppError, authenticationRequired } from '../infra/errors.ts';
 import type { AppEnv } from '../http/context.ts';
-import { rateLimit, requireUserId, tooManyRequests, type C, validBody } from '../http/helpers.ts';
-import { languageBody } from '#common/contracts/accounts.ts';
-import type { KnownDevice } from './accounts.service.ts';
+import { rateLimit, requireUserId, validBody, type C } from '../http/helpers.ts';
+import { honoCookieJar } from '../http/cookie-jar.ts';
+import { logIn, setLocaleCookie as setLocale, setSessionCookie as setSession } from './session-cookies.ts';
 
 const isHttps = (c: C) => c.get('ctx').secure;
 
+/** The session cookie of this answer (signed up, a new password): see session-cookies.ts. */
 export function setSessionCookie(c: C, token: string) {
-  setCookie(c, AUTH_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'Lax', secure: isHttps(c), maxAge: AUTH_COOKIE_MAX_AGE });
+  setSession(honoCookieJar(c), c.get('ctx'), token);
 }
 
 export function setLocaleCookie(c: C, lang: string) {
-  setCookie(c, LOCALE_COOKIE, lang, { path: '/', sameSite: 'Lax', secure: isHttps(c), maxAge: LOCALE_COOKIE_MAX_AGE });
-}
-
-const DEVICE_PURPOSE = 'known-device';
-
-/** The account this device logged in to before, from its signed cookie; a tampered cookie counts as none. */
-async function knownDevice(c: C): Promise<KnownDevice | null> {
-  const value = await c.get('ctx').services.cookies.verify(DEVICE_PURPOSE, getCookie(c, KNOWN_DEVICE_COOKIE));
-  const m = value ? /^(\d{1,10})\.([A-Za-z0-9_-]{22})$/.exec(value) : null;
-  return m ? { userId: Number(m[1]), id: m[2] } : null;
-}
-
-/** After a log-in (or a password reset from the mail link) this device is known to the account. */
-export async function rememberDevice(c: C, userId: number) {
-  if ((await knownDevice(c))?.userId === userId) return;
-  const value = await c.get('ctx').services.cookies.sign(DEVICE_PURPOSE, `${userId}.${randomBytes(16).toString('base64url')}`);
-  setCookie(c, KNOWN_DEVICE_COOKIE, value, { path: '/', httpOnly: true, sameSite: 'Lax', secure: isHttps(c), maxAge: KNOWN_DEVICE_COOKIE_MAX_AGE });
+  setLocale(honoCookieJar(c), c.get('ctx'), lang);
 }
 
 async function userResponse(c: C, userId: number) {
@@ -56,17 +40,7 @@ export const accountsRoutes = new Hono<AppEnv>()
     const ctx = c.get('ctx');
     await rateLimit(c, ctx.services.rateLimits.login);
     const body = await validBody(c, loginSchema);
-    const result = await ctx.services.accounts.attemptLogin(body.email, body.password, { ip: ctx.clientIp, device: await knownDevice(c) });
-    if (result.userId === null) {
-      if (result.retryAfter) throw tooManyRequests(c, result.retryAfter, 'login_throttled');
-      throw new AppError(401, 'login_failed');
-    }
-    const userId = result.userId;
-    await rememberDevice(c, userId);
-    const token = await ctx.services.accounts.createSession(userId, c.req.header('user-agent'));
-    setSessionCookie(c, token);
-    const user = await ctx.services.accounts.apiUser(userId);
-    if (user) setLocaleCookie(c, user.language);
+    const user = await logIn(honoCookieJar(c), ctx, body, c.req.header('user-agent'));
     return c.json({ user });
   })
 

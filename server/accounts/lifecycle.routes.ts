@@ -1,11 +1,13 @@
 import { Hono } from 'hono';
 import { deleteCookie } from 'hono/cookie';
 import { AUTH_COOKIE } from '#common/constants.ts';
-import { emailSchema } from '#common/schemas.ts';
+import { emailSchema, mailChangeSchema, passwordResetRequestSchema } from '#common/schemas.ts';
 import type { AppEnv } from '../http/context.ts';
-import { jsonBody, rateLimit, requireUserId, type C } from '../http/helpers.ts';
+import { honoCookieJar } from '../http/cookie-jar.ts';
+import { jsonBody, parse, rateLimit, requireUserId, type C } from '../http/helpers.ts';
 import { AppError } from '../infra/errors.ts';
-import { rememberDevice, setSessionCookie } from './accounts.routes.ts';
+import { setSessionCookie } from './accounts.routes.ts';
+import { resetPassword } from './session-cookies.ts';
 
 const ok = (c: C) => c.json({ ok: true });
 
@@ -35,7 +37,7 @@ export const lifecycleRoutes = new Hono<AppEnv>()
   .post('/password-reset.php', async (c) => {
     const ctx = c.get('ctx');
     await rateLimit(c, ctx.services.rateLimits.mail);
-    const body = await jsonBody(c);
+    const body = parse(passwordResetRequestSchema, await jsonBody(c));
     await ctx.services.lifecycle.requestPasswordReset(body.email);
     return ok(c);
   })
@@ -45,11 +47,7 @@ export const lifecycleRoutes = new Hono<AppEnv>()
     const ctx = c.get('ctx');
     await rateLimit(c, ctx.services.rateLimits.links);
     const body = await jsonBody(c);
-    const { userId, email } = await ctx.services.lifecycle.resetPassword(body.token, body.password, body.password_confirm);
-    // The mail link proves the mailbox: this device may log in again whatever an attacker tried elsewhere.
-    await ctx.services.accounts.clearLoginThrottle(email);
-    await rememberDevice(c, userId);
-    deleteCookie(c, AUTH_COOKIE, { path: '/' });
+    await resetPassword(honoCookieJar(c), ctx, body.token, body.password, body.password_confirm);
     return ok(c);
   })
 
@@ -68,7 +66,7 @@ export const lifecycleRoutes = new Hono<AppEnv>()
     const ctx = c.get('ctx');
     const userId = requireUserId(c);
     await rateLimit(c, ctx.services.rateLimits.mail);
-    const body = await jsonBody(c);
+    const body = parse(mailChangeSchema, await jsonBody(c));
     await ctx.services.lifecycle.requestEmailChange(userId, body.email, body.password);
     return ok(c);
   })

@@ -79,12 +79,19 @@ export function tooManyRequests(c: C, waitSeconds: number, code = 'too_many_requ
   return new AppError(429, code, { minutes: Math.ceil(waitSeconds / 60) });
 }
 
-/** Counts one hit against each limiter for `key` (the client IP unless given); over any, 429. */
-export async function rateLimit(c: C, limiters: RateLimiter | RateLimiter[], key: string = c.get('ctx').clientIp) {
+/** Counts one hit against each limiter for `key`; the seconds to wait when over any, else 0. */
+export async function limitWait(limiters: RateLimiter | RateLimiter[], key: string): Promise<number> {
   for (const limiter of Array.isArray(limiters) ? limiters : [limiters]) {
     const wait = await limiter.hit(key);
-    if (wait > 0) throw tooManyRequests(c, wait);
+    if (wait > 0) return wait;
   }
+  return 0;
+}
+
+/** Counts one hit against each limiter for `key` (the client IP unless given); over any, 429. */
+export async function rateLimit(c: C, limiters: RateLimiter | RateLimiter[], key: string = c.get('ctx').clientIp) {
+  const wait = await limitWait(limiters, key);
+  if (wait > 0) throw tooManyRequests(c, wait);
 }
 
 /** Operator endpoints (Authorization: Bearer OPERATOR_TOKEN); without a configured token they do not exist. */

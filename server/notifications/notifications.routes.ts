@@ -2,7 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { rateLimit, requireUserId, validBody, type C } from '../http/helpers.ts';
-import { mailEventBody, notificationsBody, reenableBody } from '#common/contracts/notifications.ts';
+import { mailEventBody, reenableBody } from '#common/contracts/notifications.ts';
+import { notificationsUpdateSchema } from '#common/notifications.ts';
 import { AppError, isAppError } from '../infra/errors.ts';
 import { isLanguage, type Language } from '#common/languages.ts';
 
@@ -24,7 +25,7 @@ export const notificationsRoutes = new Hono<AppEnv>()
   /** {email?: {category: boolean}, invisible?: boolean, read_receipts?: boolean} */
   .put('/notifications.php', async (c) => {
     const userId = requireUserId(c);
-    return c.json(await c.get('ctx').services.notifications.update(userId, await validBody(c, notificationsBody)));
+    return c.json(await c.get('ctx').services.notifications.update(userId, await validBody(c, notificationsUpdateSchema)));
   })
 
   /** {reason}: the member fixed the cause (e.g. a full mailbox) and turns e-mail on again. */

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import {
-  EMAIL_CATEGORIES, type DisabledReason, type EmailCategory, type NotificationSettings,
+  EMAIL_CATEGORIES, type DisabledReason, type EmailCategory, type NotificationSettings, type NotificationsUpdate,
 } from '#common/notifications.ts';
 import type { Db } from '../db/client.ts';
 import { appSecrets, mailEvents, profiles, sites, users } from '../db/schema.ts';
@@ -12,7 +12,7 @@ import type { RateLimiter } from '../infra/rate-limit.ts';
 import type { MailService } from './mail.service.ts';
 import { withoutRefusedCharacters } from '#common/input.ts';
 import type { z } from 'zod';
-import type { mailEventBody, notificationsBody } from '#common/contracts/notifications.ts';
+import type { mailEventBody } from '#common/contracts/notifications.ts';
 
 const SIGNING_KEY = 'mail_signing_key';
 
@@ -127,14 +127,14 @@ export function createNotificationsService(deps: {
     unsubscribeUrl,
     sendCategoryMail,
 
-    /** Input checked by the endpoint's schema (common/contracts/notifications.ts notificationsBody). */
-    async update(userId: number, input: z.infer<typeof notificationsBody>): Promise<NotificationSettings> {
+    /** Checked input (notificationsUpdateSchema, or the settings page's forms): only what is given changes. */
+    async update(userId: number, input: NotificationsUpdate): Promise<NotificationSettings> {
       const current = await settings(userId);
       const email = { ...current.email, ...input.email };
       await db.update(users).set({
         emailOptOut: EMAIL_CATEGORIES.filter((c) => !email[c]),
-        ...(input.invisible !== undefined ? { invisible: input.invisible } : {}),
-        ...(input.read_receipts !== undefined ? { readReceipts: input.read_receipts } : {}),
+        ...(input.invisible === undefined ? {} : { invisible: input.invisible }),
+        ...(input.read_receipts === undefined ? {} : { readReceipts: input.read_receipts }),
         ...(input.word_filter ? { wordFilter: input.word_filter } : {}),
       }).where(eq(users.id, userId));
       return settings(userId);

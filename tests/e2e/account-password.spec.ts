@@ -11,7 +11,7 @@ test('password reset by mail; wrong passwords elsewhere never lock the owner out
   await expect(page).toHaveURL(/\/reset-password$/);
   await page.locator('#reset-email').fill('nobody.at.all@example.org');
   await page.getByTestId('reset-submit').click();
-  await expect(page.getByTestId('reset-error')).toHaveText('We could not find an account with this e-mail address.');
+  await expect(page.getByTestId('reset-email-error')).toHaveText('We could not find an account with this e-mail address.');
   await page.locator('#reset-email').fill(email);
   await page.getByTestId('reset-submit').click();
   await expect(page.getByTestId('reset-sent')).toContainText(email);

@@ -39,7 +39,7 @@ test('activation link from the mail, notification settings, invisible mode, e-ma
   await page.locator('#mail-change-email').fill('demo@example.com');
   await page.locator('#mail-change-password').fill(password);
   await page.getByTestId('mail-change-submit').click();
-  await expect(page.getByTestId('mail-change-error')).toHaveText('An account with this e-mail address already exists. Please log in instead.');
+  await expect(page.getByTestId('mail-change-email-error')).toHaveText('An account with this e-mail address already exists. Please log in instead.');
   const newEmail = `changed.${email}`;
   await page.locator('#mail-change-email').fill(newEmail);
   await page.locator('#mail-change-password').fill(password);

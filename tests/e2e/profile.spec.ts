@@ -69,6 +69,8 @@ test('edit every profile attribute and see the visible ones on the public profil
   await page.reload();
   await expect(page.locator('#profile-sexuality')).toHaveValue('bi');
   await expect(page.locator('#interest-wine')).toBeChecked();
+  // The banners that appear once the page runs move the link: click after that.
+  await hydrated(page);
 
   await page.getByTestId('view-public').click();
   await expect(page.getByTestId('profile-name')).toContainText('Eva');

@@ -6,31 +6,39 @@ import type { OwnProfile } from '#common/api-types.ts';
 import { COUNTRIES } from '#common/constants.ts';
 import type { Language } from '#common/languages.ts';
 import { ABOUT_MAX, ATTRIBUTE_KEYS, ATTRIBUTE_OPTIONS, profileSchema, type AttributeKey } from '#common/profile.ts';
-import { api, ApiError } from '../../lib/api.ts';
+import { api } from '../../lib/api.ts';
 import { countryName } from '../../lib/format.ts';
-import { useHydrated } from '../../lib/hydrated.ts';
+import { AppForm, FieldError, fieldProps, useAppForm } from '../../lib/forms.tsx';
 import { attributeValueLabel } from './labels.ts';
 
 export interface Region { country: string; code: string; name: string }
 export interface Interest { key: string; name: string }
 
-type Values = Omit<OwnProfile, 'id' | 'email'>;
+/** The profile as form values: "not said" is an empty choice. */
+function formValues(profile: OwnProfile): Record<string, string | string[]> {
+  const { id: _id, email: _email, interests, ...rest } = profile;
+  return { ...Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, v ?? ''])), interests };
+}
 
-/** The /profile form: every member attribute, checked by the same schema as PUT /api/profile.php. */
-export function ProfileForm({ profile, countries, regions, interests, visibleFields, showNotes, onSaved }: {
+/**
+ * The /profile form: every member attribute, checked by the same schema as PUT /api/profile.php,
+ * in the browser and in the page's action (which saves it without JavaScript too).
+ */
+export function ProfileForm({ profile, countries, regions, interests, visibleFields, showNotes }: {
   profile: OwnProfile; countries: string[]; regions: Region[]; interests: Interest[];
-  visibleFields: string[]; showNotes: boolean; onSaved?: (p: OwnProfile) => void;
+  visibleFields: string[]; showNotes: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
-  const hydrated = useHydrated();
-  const [values, setValues] = useState<Values>(() => {
-    const { id: _id, email: _email, ...rest } = profile;
-    return rest;
-  });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [status, setStatus] = useState<{ variant: 'success' | 'danger'; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const schema = useMemo(() => profileSchema(profile.email), [profile.email]);
+  const { form, fields, busy, done } = useAppForm(schema, { defaultValue: formValues(profile) });
+  // What the form started from: the saved profile, or what a page without JavaScript sent and got back.
+  const start = form.initialValue as Record<string, string | string[] | undefined>;
+  // The region list follows the country, and the about-me counter the text, so these three are React state.
+  const [country, setCountry] = useState(String(start.country ?? profile.country));
+  const [region, setRegion] = useState(String(start.region ?? ''));
+  const [about, setAbout] = useState(String(start.about ?? ''));
+  const [chosen, setChosen] = useState<string[]>(() => [start.interests ?? []].flat());
 
   // Reference data is fetched once per visit (spec section 7); the page's loader already brings it.
   const regionQuery = useQuery({
@@ -43,54 +51,28 @@ export function ProfileForm({ profile, countries, regions, interests, visibleFie
     () => (countries.length ? countries : COUNTRIES).map((c) => ({ code: c, name: countryName(c, lang) })).sort((a, b) => a.name.localeCompare(b.name, lang)),
     [countries, lang],
   );
-  const countryRegions = regionQuery.data.filter((r) => r.country === values.country);
+  const countryRegions = regionQuery.data.filter((r) => r.country === country);
 
-  const set = <K extends keyof Values>(key: K, value: Values[K]) => setValues((v) => ({ ...v, [key]: value }));
   const note = (key: string) => showNotes && (
     <Form.Text className="d-block" data-testid={`note-${key}`}>{visibleFields.includes(key) ? t('profile_edit.visible_note') : t('profile_edit.hidden_note')}</Form.Text>
   );
-  const feedback = (key: string) => <Form.Control.Feedback type="invalid">{errors[key]}</Form.Control.Feedback>;
-
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    setStatus(null);
-    const checked = profileSchema(profile.email).safeParse(values);
-    if (!checked.success) {
-      const next: Record<string, string> = {};
-      for (const issue of checked.error.issues) next[String(issue.path[0])] ??= t(issue.message);
-      setErrors(next);
-      setStatus({ variant: 'danger', text: t('profile_edit.fix_errors') });
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      const res = await api<{ profile: OwnProfile }>('/api/profile.php', { method: 'PUT', body: checked.data });
-      setStatus({ variant: 'success', text: t('profile_edit.saved') });
-      onSaved?.(res.profile);
-    } catch (err) {
-      if (err instanceof ApiError) {
-        const details = Object.fromEntries(Object.entries(err.details).map(([k, v]) => [k.split('.')[0], v]));
-        setErrors(details);
-        setStatus({ variant: 'danger', text: Object.keys(details).length ? t('profile_edit.fix_errors') : err.message });
-      } else setStatus({ variant: 'danger', text: t('errors.server_error') });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const field = (key: string) => fields[key];
+  // An error of one listed interest ("interests[2]") shows at the list.
+  const interestError = Object.values(fields.interests.allErrors)[0]?.[0];
+  const fieldErrors = Object.keys(form.allErrors).some((name) => name !== '');
+  const status = done ? { variant: 'success', text: t('profile_edit.saved') }
+    : form.errors?.length ? { variant: 'danger', text: form.errors[0] }
+      : fieldErrors ? { variant: 'danger', text: t('profile_edit.fix_errors') } : null;
 
   const select = (key: AttributeKey) => (
     <Col sm={6} key={key}>
       <Form.Group controlId={`profile-${key}`}>
         <Form.Label>{t(`profile_fields.${key}`)}</Form.Label>
-        <Form.Select
-          value={values[key] ?? ''} isInvalid={Boolean(errors[key])}
-          onChange={(e) => set(key, e.target.value === '' ? null : e.target.value as never)}
-        >
+        <Form.Select {...fieldProps(field(key))}>
           {key !== 'gender' && <option value="">{t('profile_fields.not_said')}</option>}
           {ATTRIBUTE_OPTIONS[key].map((v) => <option key={v} value={v}>{attributeValueLabel(t, key, v)}</option>)}
         </Form.Select>
-        {feedback(key)}
+        <FieldError field={field(key)} />
         {note(key)}
       </Form.Group>
     </Col>
@@ -100,33 +82,36 @@ export function ProfileForm({ profile, countries, regions, interests, visibleFie
     <Card className="shadow-sm mb-4">
       <Card.Body>
         <h2 className="h5 mb-3">{t('profile_edit.details')}</h2>
-        <Form onSubmit={submit} noValidate data-testid="profile-form">
+        <AppForm form={form} data-testid="profile-form">
           <Row className="g-3">
             <Col sm={6}>
               <Form.Group controlId="profile-name">
                 <Form.Label>{t('profile_fields.name')}</Form.Label>
-                <Form.Control value={values.name} maxLength={40} isInvalid={Boolean(errors.name)} onChange={(e) => set('name', e.target.value)} autoComplete="nickname" />
-                {feedback('name')}
+                <Form.Control {...fieldProps(fields.name)} maxLength={40} autoComplete="nickname" />
+                <FieldError field={fields.name} />
               </Form.Group>
             </Col>
             {ATTRIBUTE_KEYS.map(select)}
             <Col sm={6}>
               <Form.Group controlId="profile-country">
                 <Form.Label>{t('profile_fields.country')}</Form.Label>
-                <Form.Select value={values.country} isInvalid={Boolean(errors.country)} onChange={(e) => setValues((v) => ({ ...v, country: e.target.value, region: null }))}>
+                <Form.Select
+                  {...fieldProps(fields.country)} defaultValue={undefined} value={country}
+                  onChange={(e) => { setCountry(e.target.value); setRegion(''); }}
+                >
                   {countryList.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
                 </Form.Select>
-                {feedback('country')}
+                <FieldError field={fields.country} />
               </Form.Group>
             </Col>
             <Col sm={6}>
               <Form.Group controlId="profile-region">
                 <Form.Label>{t('profile_fields.region')}</Form.Label>
-                <Form.Select value={values.region ?? ''} isInvalid={Boolean(errors.region)} onChange={(e) => set('region', e.target.value || null)}>
+                <Form.Select {...fieldProps(fields.region)} defaultValue={undefined} value={region} onChange={(e) => setRegion(e.target.value)}>
                   <option value="">{t('profile_fields.choose_region')}</option>
                   {countryRegions.map((r) => <option key={r.code} value={r.name}>{r.name}</option>)}
                 </Form.Select>
-                {feedback('region')}
+                <FieldError field={fields.region} />
               </Form.Group>
             </Col>
             <Col xs={12}>
@@ -134,33 +119,34 @@ export function ProfileForm({ profile, countries, regions, interests, visibleFie
                 <legend className="form-label fs-6">{t('profile_fields.interests')}</legend>
                 <div className="d-flex flex-wrap gap-2" data-testid="profile-interests">
                   {interestQuery.data.map((i) => {
-                    const on = values.interests.includes(i.key);
+                    const on = chosen.includes(i.key);
                     return (
                       <Form.Check
                         key={i.key} id={`interest-${i.key}`} type="checkbox" className="interest-chip" label={i.name} checked={on}
-                        onChange={() => set('interests', on ? values.interests.filter((k) => k !== i.key) : [...values.interests, i.key])}
+                        name={fields.interests.name} value={i.key}
+                        onChange={() => setChosen(on ? chosen.filter((k) => k !== i.key) : [...chosen, i.key])}
                       />
                     );
                   })}
                 </div>
-                {errors.interests && <div className="invalid-feedback d-block">{errors.interests}</div>}
+                {interestError && <div className="invalid-feedback d-block" id={fields.interests.errorId}>{interestError}</div>}
                 {note('interests')}
               </fieldset>
             </Col>
             <Col xs={12}>
               <Form.Group controlId="profile-about">
                 <Form.Label>{t('profile_fields.about')}</Form.Label>
-                <Form.Control as="textarea" rows={5} value={values.about} isInvalid={Boolean(errors.about)} onChange={(e) => set('about', e.target.value)} />
-                {feedback('about')}
-                <Form.Text>{t('profile_edit.about_help', { used: values.about.length, max: ABOUT_MAX })}</Form.Text>
+                <Form.Control {...fieldProps(fields.about)} defaultValue={undefined} as="textarea" rows={5} value={about} onChange={(e) => setAbout(e.target.value)} />
+                <FieldError field={fields.about} />
+                <Form.Text>{t('profile_edit.about_help', { used: about.length, max: ABOUT_MAX })}</Form.Text>
               </Form.Group>
             </Col>
           </Row>
           {status && <Alert variant={status.variant} className="mt-3 mb-0" data-testid="profile-status">{status.text}</Alert>}
-          <Button type="submit" className="mt-3" disabled={busy || !hydrated} data-testid="profile-save">
+          <Button type="submit" className="mt-3" disabled={busy} data-testid="profile-save">
             {busy ? t('profile_edit.saving') : t('profile_edit.save')}
           </Button>
-        </Form>
+        </AppForm>
       </Card.Body>
     </Card>
   );

@@ -1,76 +1,15 @@
-import { useState } from 'react';
 import { Alert, Button, Card, Form } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
-import { passwordProblem } from '#common/passwords.ts';
-import { api, ApiError } from '../../lib/api.ts';
-import { useHydrated } from '../../lib/hydrated.ts';
-
-type Result = { ok: string } | { error: string } | null;
-
-function Feedback({ result, testId }: { result: Result; testId: string }) {
-  if (!result) return null;
-  return 'ok' in result
-    ? <Alert variant="success" data-testid={`${testId}-ok`}>{result.ok}</Alert>
-    : <Alert variant="danger" data-testid={`${testId}-error`}>{result.error}</Alert>;
-}
+import { mailChangeSchema, passwordChangeSchema } from '#common/schemas.ts';
+import { AppForm, FieldError, FormError, fieldProps, useAppForm } from '../../lib/forms.tsx';
 
 /** Change the e-mail address (confirmed from the new address), change the password, download my data. */
-export function AccountSettings({ email }: { email: string }) {
+export function AccountSettings({ email, name }: { email: string; name: string | null }) {
   const { t } = useTranslation();
-  const hydrated = useHydrated();
-  const [mailResult, setMailResult] = useState<Result>(null);
-  const [passwordResult, setPasswordResult] = useState<Result>(null);
-  const [passwordErrors, setPasswordErrors] = useState<Partial<Record<'old_password' | 'password' | 'password_confirm', string>>>({});
-
-  const run = async (set: (r: Result) => void, work: () => Promise<string>, form: HTMLFormElement) => {
-    set(null);
-    try {
-      set({ ok: await work() });
-      form.reset();
-    } catch (e) {
-      set({ error: e instanceof ApiError ? e.message : t('errors.server_error') });
-    }
-  };
-
-  const changeEmail = (e: React.FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const newEmail = String(f.get('email') ?? '');
-    void run(setMailResult, async () => {
-      await api('/api/mail-change.php', { method: 'POST', body: { email: newEmail, password: f.get('password') }, retries: 0 });
-      return t('notifications.account.email_sent', { email: newEmail });
-    }, e.currentTarget);
-  };
-
-  const changePassword = (e: React.FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = e.currentTarget;
-    const f = new FormData(form);
-    const password = String(f.get('password') ?? '');
-    // The shared rule first (the server also knows the name and the list of common passwords).
-    const problem = passwordProblem(password, { email });
-    const mismatch = !problem && password !== f.get('password_confirm');
-    setPasswordErrors(problem ? { password: t(problem) } : mismatch ? { password_confirm: t('errors.passwords_mismatch') } : {});
-    setPasswordResult(null);
-    if (problem || mismatch) return;
-    void (async () => {
-      try {
-        await api('/api/password.php', { method: 'PUT', body: { old_password: f.get('old_password'), password, password_confirm: f.get('password_confirm') }, retries: 0 });
-        setPasswordResult({ ok: t('notifications.account.password_changed') });
-        form.reset();
-      } catch (err) {
-        if (err instanceof ApiError && Object.keys(err.details).length) setPasswordErrors(err.details);
-        else setPasswordResult({ error: err instanceof ApiError ? err.message : t('errors.server_error') });
-      }
-    })();
-  };
-
-  const passwordField = (name: 'old_password' | 'password' | 'password_confirm') => ({
-    name, isInvalid: Boolean(passwordErrors[name]), 'aria-describedby': `${name}-change-error`,
-  });
-  const passwordFeedback = (name: 'old_password' | 'password' | 'password_confirm') => (
-    <Form.Control.Feedback type="invalid" id={`${name}-change-error`} data-testid={`change-${name}-error`}>{passwordErrors[name]}</Form.Control.Feedback>
-  );
+  const mail = useAppForm(mailChangeSchema, { intent: 'mail-change' });
+  const sentTo = (mail.done as { email?: string } | undefined)?.email;
+  const password = useAppForm(passwordChangeSchema({ email, name }), { intent: 'password-change' });
+  const { fields: pw } = password;
 
   return (
     <Card as="section" className="mb-3" aria-labelledby="account-heading">
@@ -79,39 +18,43 @@ export function AccountSettings({ email }: { email: string }) {
 
         <h3 className="h6 mt-3">{t('notifications.account.email_heading')}</h3>
         <p className="small text-muted" data-testid="current-email">{t('notifications.account.current_email', { email })}</p>
-        <Feedback result={mailResult} testId="mail-change" />
-        <Form onSubmit={changeEmail} noValidate className="row g-2">
+        {sentTo && <Alert variant="success" data-testid="mail-change-ok">{t('notifications.account.email_sent', { email: sentTo })}</Alert>}
+        <FormError form={mail.form} testId="mail-change-error" />
+        <AppForm form={mail.form} intent="mail-change" className="row g-2">
           <Form.Group className="col-md-6" controlId="mail-change-email">
             <Form.Label>{t('notifications.account.new_email')}</Form.Label>
-            <Form.Control name="email" type="email" autoComplete="email" required />
+            <Form.Control {...fieldProps(mail.fields.email)} type="email" autoComplete="email" required />
+            <FieldError field={mail.fields.email} testId="mail-change-email-error" />
           </Form.Group>
           <Form.Group className="col-md-6" controlId="mail-change-password">
             <Form.Label>{t('notifications.account.password')}</Form.Label>
-            <Form.Control name="password" type="password" autoComplete="current-password" required />
+            <Form.Control {...fieldProps(mail.fields.password)} type="password" autoComplete="current-password" required />
+            <FieldError field={mail.fields.password} testId="mail-change-password-error" />
           </Form.Group>
-          <div className="col-12"><Button type="submit" variant="outline-primary" disabled={!hydrated} data-testid="mail-change-submit">{t('notifications.account.email_submit')}</Button></div>
-        </Form>
+          <div className="col-12"><Button type="submit" variant="outline-primary" disabled={mail.busy} data-testid="mail-change-submit">{t('notifications.account.email_submit')}</Button></div>
+        </AppForm>
 
         <h3 className="h6 mt-4">{t('notifications.account.password_heading')}</h3>
-        <Feedback result={passwordResult} testId="password-change" />
-        <Form onSubmit={changePassword} noValidate className="row g-2">
+        {password.done && <Alert variant="success" data-testid="password-change-ok">{t('notifications.account.password_changed')}</Alert>}
+        <FormError form={password.form} testId="password-change-error" />
+        <AppForm form={password.form} intent="password-change" className="row g-2">
           <Form.Group className="col-md-4" controlId="old-password">
             <Form.Label>{t('notifications.account.old_password')}</Form.Label>
-            <Form.Control {...passwordField('old_password')} type="password" autoComplete="current-password" required />
-            {passwordFeedback('old_password')}
+            <Form.Control {...fieldProps(pw.old_password)} type="password" autoComplete="current-password" required />
+            <FieldError field={pw.old_password} testId="change-old_password-error" />
           </Form.Group>
           <Form.Group className="col-md-4" controlId="new-password">
             <Form.Label>{t('notifications.account.new_password')}</Form.Label>
-            <Form.Control {...passwordField('password')} type="password" autoComplete="new-password" required minLength={8} />
-            {passwordFeedback('password')}
+            <Form.Control {...fieldProps(pw.password)} type="password" autoComplete="new-password" required minLength={8} />
+            <FieldError field={pw.password} testId="change-password-error" />
           </Form.Group>
           <Form.Group className="col-md-4" controlId="new-password-confirm">
             <Form.Label>{t('notifications.account.confirm_password')}</Form.Label>
-            <Form.Control {...passwordField('password_confirm')} type="password" autoComplete="new-password" required minLength={8} />
-            {passwordFeedback('password_confirm')}
+            <Form.Control {...fieldProps(pw.password_confirm)} type="password" autoComplete="new-password" required minLength={8} />
+            <FieldError field={pw.password_confirm} testId="change-password_confirm-error" />
           </Form.Group>
-          <div className="col-12"><Button type="submit" variant="outline-primary" disabled={!hydrated} data-testid="password-change-submit">{t('notifications.account.password_submit')}</Button></div>
-        </Form>
+          <div className="col-12"><Button type="submit" variant="outline-primary" disabled={password.busy} data-testid="password-change-submit">{t('notifications.account.password_submit')}</Button></div>
+        </AppForm>
 
         <h3 className="h6 mt-4">{t('notifications.account.export')}</h3>
         <p className="small text-muted mb-2">{t('notifications.account.export_help')}</p>

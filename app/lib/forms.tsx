@@ -1,0 +1,86 @@
+import { useForm, type FieldMetadata, type FormMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
+import { Alert, Form as BsForm } from 'react-bootstrap';
+import { useTranslation } from 'react-i18next';
+import { Form, useActionData, useNavigation } from 'react-router';
+import type { z } from 'zod';
+import { parseForm } from '#common/forms.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- fields are looked up by name; the schema checks the values
+type Values = Record<string, any>;
+
+/** What a page action answers (server/http/forms.server.ts FormReply), as the page receives it. */
+interface Reply { intent?: string; result: SubmissionResult<string[]>; ok?: true; done?: unknown; code?: string }
+
+/**
+ * The one form pattern (docs/decisions/033): a React Router `<Form method="post">` whose action
+ * parses the same zod schema from common/ that the JSON endpoint checks. In the browser Conform
+ * checks that schema before sending; the server's answer puts its errors beside their fields.
+ * Without JavaScript the form posts as any HTML form and the page comes back with the errors.
+ *
+ * `intent` names the form on a page with several; only that form takes the action's answer.
+ */
+export function useAppForm<S extends z.ZodType>(schema: S, options: {
+  intent?: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Conform's default values follow the schema's input
+  defaultValue?: Record<string, any>;
+  /** The action's answer when the page reads it itself; by default the route's action data. */
+  reply?: Reply;
+} = {}) {
+  const { t } = useTranslation();
+  const actionData = useActionData() as Reply | undefined;
+  const reply = options.reply ?? actionData;
+  const mine = reply && (reply.intent ?? '') === (options.intent ?? '') ? reply : undefined;
+  const navigation = useNavigation();
+  const [form, fields] = useForm<Values>({
+    id: options.intent ? `form-${options.intent}` : undefined,
+    lastResult: mine?.result,
+    defaultValue: options.defaultValue,
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseForm(formData, schema, (key, params) => t(key, params)) as Submission<Values>,
+  });
+  const sending = navigation.formData;
+  const busy = Boolean(sending) && (options.intent === undefined || sending?.get('intent') === options.intent);
+  return {
+    form, fields, busy,
+    /** The answer of a successful send, for the page to show (e.g. "the link is on its way"). */
+    done: mine?.ok ? (mine.done ?? true) : undefined,
+    /** The code of the rule the server refused the last send with. */
+    errorCode: mine?.code,
+  };
+}
+
+/** The `<Form>` of useAppForm: posts to the route's action, with the form's `intent` when it has one. */
+export function AppForm({ form, intent, children, ...rest }: {
+  form: FormMetadata<Values>; intent?: string; children: React.ReactNode; className?: string; 'data-testid'?: string;
+}) {
+  return (
+    // The answer renders the same page: it stays where the member was (a switch far down the settings).
+    <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate preventScrollReset {...rest}>
+      {intent && <input type="hidden" name="intent" value={intent} />}
+      {children}
+    </Form>
+  );
+}
+
+/** The props a react-bootstrap control needs from its field: name, value the server echoed, invalid state. */
+export function fieldProps(field: FieldMetadata<unknown>) {
+  return {
+    name: field.name,
+    defaultValue: field.initialValue === undefined ? undefined : String(field.initialValue),
+    isInvalid: Boolean(field.errors?.length),
+    'aria-invalid': field.errors?.length ? true : undefined,
+    'aria-describedby': field.errors?.length ? field.errorId : undefined,
+  };
+}
+
+/** The field's error under it (Bootstrap shows it when the control before it is invalid). */
+export function FieldError({ field, testId }: { field: FieldMetadata<unknown>; testId?: string }) {
+  return <BsForm.Control.Feedback type="invalid" id={field.errorId} data-testid={testId}>{field.errors?.[0]}</BsForm.Control.Feedback>;
+}
+
+/** The error of the form as a whole (wrong password, a limit reached, a link that expired). */
+export function FormError({ form, testId, className }: { form: FormMetadata<Values>; testId?: string; className?: string }) {
+  if (!form.errors?.length) return null;
+  return <Alert variant="danger" id={form.errorId} className={className} data-testid={testId}>{form.errors[0]}</Alert>;
+}

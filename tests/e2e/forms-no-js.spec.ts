@@ -1,0 +1,64 @@
+import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
+
+/**
+ * Every form is a plain HTML form posting to its page's action: without JavaScript a member logs
+ * in, gets the server's errors beside their fields and saves the profile. A post from another site
+ * is refused.
+ */
+test('forms work without JavaScript: log in, a field error from the server, save the profile', async ({ browser, playwright }, info) => {
+  const baseURL = info.project.use.baseURL;
+  const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+  const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': ip } });
+  const email = `nojs.${info.project.name}.${Date.now()}@example.org`;
+  const signup = await api.post('/api/signup.php', {
+    data: { email, name: 'Noor', password: 'nojs password', date_of_birth: '1990-03-03', gender: 'female', country: 'NL' },
+  });
+  expect(signup.status(), await signup.text()).toBe(201);
+  await api.dispose();
+
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': ip } });
+  const page = await context.newPage();
+
+  // Log-in: a wrong password comes back from the server as the form's message.
+  await page.goto('/login?redirect=/profile');
+  await page.locator('#login-email').fill(email);
+  await page.locator('#login-password').fill('wrong password');
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByTestId('login-error')).toHaveText('The e-mail address or password is incorrect. Please try again.');
+  // The address stays filled in, the password does not travel back.
+  await expect(page.locator('#login-email')).toHaveValue(email);
+  await expect(page.locator('#login-password')).toHaveValue('');
+  await page.locator('#login-password').fill('nojs password');
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/\/profile$/);
+
+  // A field the shared schema refuses: the server's message stands under that field, and the value stays.
+  await page.locator('#profile-name').fill('@noor');
+  await page.getByTestId('profile-save').click();
+  await expect(page.locator('#profile-name')).toHaveClass(/is-invalid/);
+  await expect(page.locator('#profile-name ~ .invalid-feedback')).toHaveText('Your name cannot start with @.');
+  await expect(page.locator('#profile-name')).toHaveValue('@noor');
+  await expect(page.getByTestId('profile-status')).toHaveText('Some fields need your attention.');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/${info.project.name}-forms-no-js-field-error.png`, fullPage: false });
+
+  await page.locator('#profile-name').fill('Noor van Dijk');
+  await page.locator('#profile-about').fill('Saved without a line of JavaScript.');
+  await page.getByTestId('profile-save').click();
+  await expect(page.getByTestId('profile-status')).toHaveText('Your profile has been saved.');
+  await page.goto('/profile');
+  await expect(page.locator('#profile-name')).toHaveValue('Noor van Dijk');
+  await expect(page.locator('#profile-about')).toHaveValue('Saved without a line of JavaScript.');
+  await context.close();
+});
+
+test('a form post from another site is refused and changes nothing', async ({ playwright }, info) => {
+  const request = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
+  const res = await request.post('/login', {
+    form: { email: 'demo@example.com', password: 'amora-demo' },
+    headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    maxRedirects: 0,
+  });
+  expect(res.status()).toBe(403);
+  expect(res.headers()['set-cookie'] ?? '').not.toContain('auth.session');
+  await request.dispose();
+});
