@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type {
   apiErrorSchema, apiUserSchema, chatMessageKindSchema, chatMessageSchema, chatPricesSchema, chatSummarySchema, giftSchema, creditPackageSchema, galleryPhotoSchema, mainImageSchema,
   orderSchema, ownPhotoSchema, ownProfileSchema, profileDetailSchema, profileSummarySchema,
+  ledgerEntrySchema, spendCapSchema, transactionOrderDetailSchema, transactionOrderSchema,
 } from './contracts/shapes.ts';
 
 /**
@@ -27,3 +28,8 @@ export type ChatPrices = z.infer<typeof chatPricesSchema>;
 export type CreditPackage = z.infer<typeof creditPackageSchema>;
 export type Order = z.infer<typeof orderSchema>;
 export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
+/** The member's records: orders, their detail, the credit ledger and the spend cap. */
+export type TransactionOrder = z.infer<typeof transactionOrderSchema>;
+export type TransactionOrderDetail = z.infer<typeof transactionOrderDetailSchema>;
+export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
+export type SpendCap = z.infer<typeof spendCapSchema>;

@@ -80,3 +80,10 @@ export const DISMISS_KEYS = {
 /** The site's niche setting 1–7, in order (spec section 3: niche). */
 export const NICHES = ['default', 'she', 'bdsm', 'bbw', 'gilf', 'milf', 'gay'] as const;
 export type Niche = (typeof NICHES)[number];
+
+/** A member's own spend cap: credits per local day or calendar month. */
+export const SPEND_CAP_PERIODS = ['day', 'month'] as const;
+export type SpendCapPeriod = (typeof SPEND_CAP_PERIODS)[number];
+export const SPEND_CAP_MAX = 1_000_000;
+/** Raising or removing a spend cap takes effect only after this cooling-off period; lowering it applies at once. */
+export const SPEND_CAP_COOLING_OFF_HOURS = 24;

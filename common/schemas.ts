@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GENDERS, MIN_AGE, MAX_AGE, COUNTRIES, PAYMENT_METHODS } from './constants.ts';
+import { GENDERS, MIN_AGE, MAX_AGE, COUNTRIES, PAYMENT_METHODS, SPEND_CAP_MAX, SPEND_CAP_PERIODS } from './constants.ts';
 import { newPasswordSchema, passwordProblem } from './passwords.ts';
 import { idSchema, textSchema } from './input.ts';
 
@@ -102,6 +102,8 @@ export const messageSchema = z.object({
 export const orderSchema = z.object({
   package_id: idSchema('errors.package_not_found'),
   paymentmethod: z.enum(PAYMENT_METHODS, { error: 'errors.payment_method_invalid' }),
+  /** EU right of withdrawal: the member agrees that delivery starts at once and the right lapses; required. */
+  withdrawal_consent: z.literal(true, { error: 'errors.withdrawal_consent_required' }),
 });
 
 export const idempotencyKeySchema = z.string().min(8).max(100).regex(/^[A-Za-z0-9_-]+$/);
@@ -122,3 +124,12 @@ export const signupProfileSchema = z
   })
   .strict();
 export type SignupProfileInput = z.infer<typeof signupProfileSchema>;
+
+/** PUT /api/spend-cap.php: a cap of `credits` per local day or month, or `credits: null` to remove it. */
+export const spendCapRequestSchema = z.union([
+  z.object({
+    period: z.enum(SPEND_CAP_PERIODS, { error: 'errors.spend_cap_invalid' }),
+    credits: z.number({ error: 'errors.spend_cap_invalid' }).int('errors.spend_cap_invalid').min(1, 'errors.spend_cap_invalid').max(SPEND_CAP_MAX, 'errors.spend_cap_invalid'),
+  }),
+  z.object({ credits: z.null() }),
+], { error: 'errors.spend_cap_invalid' });

@@ -17,6 +17,7 @@ import type { Translator } from './i18n/i18n.ts';
 import { isAppError } from './infra/errors.ts';
 import type { Logger } from './infra/logger.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
+import { recordsRoutes } from './payments/records.routes.ts';
 import { membersRoutes } from './profiles/members.routes.ts';
 import { gamesRoutes } from './games/games.routes.ts';
 import { pageBounceRoutes } from './tracking/page-bounces.ts';
@@ -185,6 +186,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', pageBounceRoutes);
   api.route('/', chatRoutes);
   api.route('/', paymentsRoutes);
+  api.route('/', recordsRoutes);
   api.route('/', lifecycleRoutes);
   api.route('/', notificationsRoutes);
   api.route('/', profileRoutes);

@@ -14,6 +14,7 @@ import { createAccountsService } from './accounts/accounts.service.ts';
 import { createChatService } from './chat/chat.service.ts';
 import { createLikesService } from './likes/likes.service.ts';
 import { createPaymentsService } from './payments/payments.service.ts';
+import { createRecordsService } from './payments/records.service.ts';
 import { createProfilesService } from './profiles/profiles.service.ts';
 import { createSearchService } from './search/search.service.ts';
 import { createSettingsService } from './settings/settings.service.ts';
@@ -84,6 +85,10 @@ export function createServices(deps: {
   const testProvider = createTestProvider({ db, clock });
   const likes = createLikesService({ db, clock, events, contactRules });
   const search = createSearchService({ db, clock, memo: sharedCache });
+  const payments = createPaymentsService({
+    db, clock, provider: testProvider, testCheckouts: testProvider,
+    allowTestPaymentsOnPublic: config.ALLOW_TEST_PAYMENTS, isPublicDeployment: settings.isPublicDeployment, events,
+  });
   return {
     db,
     clock,
@@ -111,10 +116,8 @@ export function createServices(deps: {
     pageBounces: createPageBounces({ db, clock }),
     chat: createChatService({ db, clock, events, contactRules, live, storage, presence: sharedCache }),
     testProvider,
-    payments: createPaymentsService({
-      db, clock, provider: testProvider, testCheckouts: testProvider,
-      allowTestPaymentsOnPublic: config.ALLOW_TEST_PAYMENTS, isPublicDeployment: settings.isPublicDeployment, events,
-    }),
+    payments,
+    records: createRecordsService({ db, clock, provider: testProvider, payments, events }),
     rateLimitStore,
     sharedCache,
     /** Every limit of infra/limits.ts; the per-IP ones are applied by the routes. */

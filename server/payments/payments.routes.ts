@@ -23,7 +23,7 @@ export const paymentsRoutes = new Hono<AppEnv>()
     const input = parse(orderSchema, await jsonBody(c));
     const result = await ctx.services.payments.createOrder({
       userId, packageId: input.package_id, paymentmethod: input.paymentmethod,
-      currency: await currencyFor(ctx), idempotencyKey: key, baseUrl: ctx.baseUrl,
+      currency: await currencyFor(ctx), idempotencyKey: key, baseUrl: ctx.baseUrl, withdrawalConsent: input.withdrawal_consent,
     });
     return c.json(result, 201);
   })

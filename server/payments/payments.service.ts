@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { CreditPackage, Order } from '#common/api-types.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { creditPackagePrices, creditPackages, orders, payments, users } from '../db/schema.ts';
+import { creditPackagePrices, creditPackages, invoiceNumbers, orders, payments, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { EventBus } from '../infra/events.ts';
 import { AppError, notFound } from '../infra/errors.ts';
@@ -118,7 +118,10 @@ export function createPaymentsService(deps: {
      */
     async createOrder(input: {
       userId: number; packageId: number; paymentmethod: string; currency: string; idempotencyKey: string; baseUrl: string;
+      /** The member agreed that delivery starts at once and their right of withdrawal lapses (EU); no order without it. */
+      withdrawalConsent: boolean;
     }) {
+      if (input.withdrawalConsent !== true) throw new AppError(400, 'withdrawal_consent_required');
       // Simulated payments on a public origin would hand out credits for nothing.
       if ((await service.testPayments()) === 'refused') throw new AppError(503, 'payments_unavailable');
       return db.transaction(async (tx) => {
@@ -143,7 +146,7 @@ export function createPaymentsService(deps: {
         const [row] = await tx.insert(orders).values({
           id: `ord_${randomBytes(12).toString('base64url')}`, userId: input.userId, packageId: input.packageId, credits: pkg.credits,
           amountCents: pkg.amount, currency: input.currency, paymentmethod: input.paymentmethod,
-          idempotencyKey: input.idempotencyKey, createdAt: clock(),
+          idempotencyKey: input.idempotencyKey, createdAt: clock(), withdrawalConsentAt: clock(),
         }).returning();
         // A provider that fails rolls the order back too, so a retry starts afresh.
         return openPayment(tx, row, input.baseUrl);
@@ -165,7 +168,10 @@ export function createPaymentsService(deps: {
       const result = await db.transaction(async (tx): Promise<OrderStatus> => {
         await tx.update(payments).set({ status: providerStatus, updatedAt: clock() }).where(eq(payments.id, payment.id));
         if (status === 'completed') {
-          const [order] = await tx.update(orders).set({ status: 'completed', completedAt: clock() })
+          const [order] = await tx.update(orders).set({
+            status: 'completed', completedAt: clock(),
+            invoiceNumber: sql`${String(clock().getUTCFullYear())}::text || '-' || nextval('${sql.raw(invoiceNumbers.seqName ?? '')}')`,
+          })
             .where(and(eq(orders.id, payment.orderId), ne(orders.status, 'completed'))).returning();
           if (order) {
             await addCredits(tx, order.userId, order.credits, 'purchase', order.id);

@@ -21,4 +21,11 @@ export interface PaymentProvider {
    */
   createPayment(input: CreatePaymentInput, tx?: Tx): Promise<{ ref: string; checkoutUrl: string }>;
   getStatus(ref: string): Promise<ProviderStatus | null>;
+  /**
+   * Cancels an open or pending payment where the provider allows it (true: cancelled); absent or false
+   * when it cannot, and then the order is cancelled on our side only (a late payment still completes it).
+   */
+  cancelPayment?(ref: string): Promise<boolean>;
+  /** Returns the money of a paid payment to the payer (a refund booked by the operator or the system). */
+  refundPayment?(ref: string, amountCents: number, currency: string): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { testCheckouts } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
@@ -34,6 +34,15 @@ export function createTestProvider(deps: { db: Db; clock: Clock }) {
       const [row] = await db.select({ status: testCheckouts.status }).from(testCheckouts).where(eq(testCheckouts.id, ref));
       return row?.status ?? null;
     },
+
+    async cancelPayment(ref) {
+      const cancelled = await db.update(testCheckouts).set({ status: 'canceled' })
+        .where(and(eq(testCheckouts.id, ref), inArray(testCheckouts.status, ['open', 'pending']))).returning({ id: testCheckouts.id });
+      return cancelled.length > 0;
+    },
+
+    // Simulated money: there is nothing to send back.
+    async refundPayment() {},
 
     async checkout(ref) {
       const [row] = await db.select().from(testCheckouts).where(eq(testCheckouts.id, ref));
