@@ -4,11 +4,13 @@ import type { Db, Tx } from '../db/client.ts';
 import { creditLedger, profiles, spendCaps, type LedgerReason } from '../db/schema.ts';
 import { AppError } from '../infra/errors.ts';
 import { localDay, localMonth } from '../games/local-day.ts';
+import type { Cap } from '#common/spend-cap.ts';
 
 /** Ledger reasons that are the member's own spending (what a spend cap counts). */
 export const SPEND_REASONS = ['message', 'gift', 'chat_photo'] as const satisfies readonly LedgerReason[];
 
-export interface Cap { period: SpendCapPeriod; credits: number }
+export type { Cap } from '#common/spend-cap.ts';
+export { isStricter } from '#common/spend-cap.ts';
 type CapRow = typeof spendCaps.$inferSelect;
 
 /** The cap in force at `now`: a pending raise or removal whose cooling-off has ended counts as applied. */
@@ -18,18 +20,6 @@ export function capInForce(row: CapRow | undefined, now: Date): Cap | null {
     return row.pendingPeriod && row.pendingCredits ? { period: row.pendingPeriod, credits: row.pendingCredits } : null;
   }
   return row.period && row.credits ? { period: row.period, credits: row.credits } : null;
-}
-
-/** The most a cap lets a member spend in one day and in one month (no cap: unlimited). */
-const allowance = (cap: Cap | null) => (cap === null
-  ? { day: Infinity, month: Infinity }
-  : cap.period === 'day' ? { day: cap.credits, month: cap.credits * 31 } : { day: cap.credits, month: cap.credits });
-
-/** A change that can never allow more spending, in any day or month, than the cap in force: it needs no cooling-off. */
-export function isStricter(next: Cap | null, current: Cap | null): boolean {
-  const a = allowance(next);
-  const b = allowance(current);
-  return a.day <= b.day && a.month <= b.month;
 }
 
 const timeZoneOf = (country: string | null | undefined) => (country && COUNTRY_TIME_ZONE[country]) || 'UTC';
