@@ -17,6 +17,11 @@ async function placeOrder(page: Page, method: string, outcome?: 'paid' | 'failed
   return order;
 }
 
+/** Scrolls the element to the top of the screen, below the sticky navigation, for a screenshot. */
+async function reveal(page: Page, testId: string) {
+  await page.getByTestId(testId).first().evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 72));
+}
+
 async function member(page: Page, prefix: string, project: string) {
   const headers = await asNewVisitor(page);
   await signUpByApi(page, headers, prefix, project);
@@ -42,7 +47,10 @@ test('a free member sees the premium offer, buys with the withdrawal consent and
   await expect(page.getByTestId('header-balance')).toHaveText('0 credits');
   await expect(page.getByTestId('premium-badge')).toHaveCount(0);
   await expect(page.getByTestId('buy-package').first()).toHaveText('Buy for €9.95');
+  await reveal(page, 'premium-offer');
   await shot('records-02-premium-offer');
+  await reveal(page, 'purchase');
+  await shot('records-02b-premium-packages');
   // Without the consent nothing is ordered.
   await page.getByTestId('buy-package').first().click();
   await expect(page.locator('.invalid-feedback')).toContainText('right of withdrawal');
@@ -54,10 +62,12 @@ test('a free member sees the premium offer, buys with the withdrawal consent and
   await expect(page.getByTestId('payment-status')).toHaveAttribute('data-status', 'completed');
   await expect(page.getByTestId('header-balance')).toHaveText('50 credits');
   await expect(page.getByTestId('premium-badge')).toBeVisible();
+  await reveal(page, 'payment-status');
   await shot('records-04-status-completed');
   await page.goto('/premium');
   await expect(page.getByTestId('premium-status')).toContainText('You are a premium member');
   await expect(page.getByTestId('premium-benefits')).toBeVisible();
+  await reveal(page, 'premium-status');
   await shot('records-05-premium-member');
 });
 
@@ -67,23 +77,27 @@ test('the payment status page: checking, pending (finish or cancel), failed card
   await page.goto(`/credits/${open.id}`);
   await expect(page.getByTestId('payment-status')).toHaveAttribute('data-status', 'loading');
   await expect(page.getByTestId('finish-payment')).toHaveAttribute('href', `/test-checkout/${open.payment_id}`);
+  await reveal(page, 'payment-status');
   await shot('records-06-status-loading');
 
   const pending = await placeOrder(page, 'banktransfer', 'pending');
   await page.goto(`/credits/${pending.id}`);
   await hydrated(page);
   await expect(page.getByTestId('payment-status')).toHaveAttribute('data-status', 'pending');
+  await reveal(page, 'payment-status');
   await shot('records-07-status-pending');
   page.once('dialog', (dialog) => void dialog.accept());
   await page.getByTestId('cancel-payment').click();
   await expect(page.getByTestId('payment-status')).toHaveAttribute('data-status', 'cancelled');
   await expect(page.getByTestId('retry-payment')).toBeVisible();
+  await reveal(page, 'payment-status');
   await shot('records-08-status-cancelled');
 
   const card = await placeOrder(page, 'creditcard', 'failed');
   await page.goto(`/credits/${card.id}`);
   await expect(page.getByTestId('payment-status')).toHaveAttribute('data-status', 'failed');
   await expect(page.getByTestId('retry-card')).toBeVisible();
+  await reveal(page, 'payment-status');
   await shot('records-09-status-failed-card');
   await page.getByTestId('retry-paypal').click();
   await expect(page).toHaveURL(/\/credits\?package=\d+&method=paypal$/);
@@ -94,6 +108,7 @@ test('the payment status page: checking, pending (finish or cancel), failed card
   await page.goto(`/credits/${failed.id}`);
   await expect(page.getByTestId('payment-status')).toHaveAttribute('data-status', 'failed');
   await expect(page.getByTestId('retry-payment')).toBeVisible();
+  await reveal(page, 'payment-status');
   await shot('records-10-status-failed');
 
   // A pending payment can also be finished: back to the checkout, where it is paid.
@@ -127,9 +142,13 @@ test('transactions: orders, credit history, an order with its invoice, and the s
   await expect(page.getByTestId('spend-cap-confirm')).toContainText('24 hours');
   await shot('records-11-spend-cap-prompt');
   await page.getByTestId('spend-cap-confirm-button').click();
+  await expect(page.getByTestId('spend-cap-confirm')).toBeHidden();
   await expect(page.getByTestId('spend-cap-pending')).toContainText('80 credits per day');
   await expect(page.getByTestId('spend-cap-current')).toContainText('20 credits per day');
+  await reveal(page, 'transactions');
   await shot('records-12-transactions');
+  await reveal(page, 'spend-cap');
+  await shot('records-12b-spend-cap');
 
   await page.getByTestId('order-row').filter({ hasText: 'Paid' }).click();
   await expect(page).toHaveURL(`/transactions/${paid.id}`);
@@ -139,5 +158,6 @@ test('transactions: orders, credit history, an order with its invoice, and the s
   const pdf = await page.request.get(`/api/invoice.php?id=${paid.id}`);
   expect(pdf.headers()['content-type']).toBe('application/pdf');
   expect(pdf.headers()['content-disposition']).toMatch(/^attachment;/);
+  await reveal(page, 'order-detail');
   await shot('records-13-order-detail');
 });

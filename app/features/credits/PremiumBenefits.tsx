@@ -23,7 +23,7 @@ export function PremiumBenefits({ facts, premium = false }: { facts: PremiumFact
             <tr>
               <th scope="col" className="ps-3">{t('premium.feature')}</th>
               <th scope="col" className={`text-center ${premium ? 'text-muted' : ''}`}>{t('premium.free')}</th>
-              <th scope="col" className="text-center text-secondary">{t('premium.premium')}</th>
+              <th scope="col" className="text-center text-secondary pe-3">{t('premium.premium')}</th>
             </tr>
           </thead>
           <tbody>
@@ -33,7 +33,7 @@ export function PremiumBenefits({ facts, premium = false }: { facts: PremiumFact
                   <span className="d-inline-flex align-items-start gap-2"><Icon aria-hidden="true" size={18} className="text-primary flex-shrink-0 mt-1" />{t(`premium.benefit_${key}`)}</span>
                 </th>
                 <td className="text-center text-muted small">{free}</td>
-                <td className="text-center fw-semibold small">{paid}</td>
+                <td className="text-center fw-semibold small pe-3">{paid}</td>
               </tr>
             ))}
           </tbody>
