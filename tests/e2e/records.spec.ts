@@ -32,8 +32,8 @@ test('visitors see the prices, what premium unlocks and a way to sign up', async
   await page.goto('/pricing');
   await expect(page.getByTestId('package')).toHaveCount(4);
   await expect(page.getByTestId('package').first()).toContainText('€9.95');
-  await expect(page.getByTestId('premium-benefits')).toContainText('25 photos');
-  await expect(page.getByTestId('benefit-conversations')).toContainText('2 conversations');
+  await expect(page.getByTestId('benefit-uploads').locator('td')).toHaveText(['3', '25']);
+  await expect(page.getByTestId('benefit-conversations').locator('td')).toHaveText(['2', 'Unlimited']);
   await expect(page.getByTestId('pricing-cta').first()).toHaveAttribute('href', '/signup');
   await expect(page.getByTestId('header-balance')).toHaveCount(0);
   await shot('records-01-pricing');

@@ -1,5 +1,6 @@
 import { Camera, Eye, Lock, MessagesSquare, ShieldCheck } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { languageIso, type Language } from '#common/languages.ts';
 import type { PremiumFacts } from '#server/payments/payment-pages.server.ts';
 
 /**
@@ -7,12 +8,13 @@ import type { PremiumFacts } from '#server/payments/payment-pages.server.ts';
  * chat.service's free-conversation limit): free against premium, side by side.
  */
 export function PremiumBenefits({ facts, premium = false }: { facts: PremiumFacts; premium?: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const number = (n: number) => new Intl.NumberFormat(languageIso(i18n.language as Language)).format(n);
   const rows = [
     { icon: Eye, key: 'photos_all', free: t('premium.free_photos_all'), paid: t('premium.paid_photos_all') },
-    { icon: Camera, key: 'uploads', free: t('premium.photos_count', { count: facts.freePhotos }), paid: t('premium.photos_count', { count: facts.premiumPhotos }) },
+    { icon: Camera, key: 'uploads', free: number(facts.freePhotos), paid: number(facts.premiumPhotos) },
     { icon: Lock, key: 'private', free: t('premium.no'), paid: t('premium.yes') },
-    { icon: MessagesSquare, key: 'conversations', free: t('premium.conversations_count', { count: facts.freeConversations }), paid: t('premium.unlimited') },
+    { icon: MessagesSquare, key: 'conversations', free: number(facts.freeConversations), paid: t('premium.unlimited') },
     { icon: ShieldCheck, key: 'forever', free: t('premium.no'), paid: t('premium.yes') },
   ] as const;
   return (
@@ -30,7 +32,7 @@ export function PremiumBenefits({ facts, premium = false }: { facts: PremiumFact
             {rows.map(({ icon: Icon, key, free, paid }) => (
               <tr key={key} data-testid={`benefit-${key}`}>
                 <th scope="row" className="ps-3 fw-normal">
-                  <span className="d-inline-flex align-items-start gap-2"><Icon aria-hidden="true" size={18} className="text-primary flex-shrink-0 mt-1" />{t(`premium.benefit_${key}`)}</span>
+                  <span className="d-inline-flex align-items-start gap-2"><Icon aria-hidden="true" size={18} className="text-primary flex-shrink-0 mt-1 d-none d-sm-inline" />{t(`premium.benefit_${key}`)}</span>
                 </th>
                 <td className="text-center text-muted small">{free}</td>
                 <td className="text-center fw-semibold small pe-3">{paid}</td>
