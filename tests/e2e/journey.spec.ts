@@ -5,6 +5,9 @@ import { acceptEntryWarning, expect, openNav, test } from './fixtures.ts';
  * credits, buys a bundle through the test checkout, sends the message and is premium.
  */
 test('sign up, search, like, chat, buy credits and become premium', async ({ page, shot }, info) => {
+  // The whole journey in one test (the credits page now also asks for the withdrawal consent): on a
+  // loaded machine it runs close to the default 60 s.
+  test.setTimeout(120_000);
   const email = `journey.${info.project.name}.${Date.now()}@example.org`;
 
   await page.goto('/');
