@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type {
   apiErrorSchema, apiUserSchema, chatMessageKindSchema, chatMessageSchema, chatPricesSchema, chatSummarySchema, giftSchema, creditPackageSchema, galleryPhotoSchema, mainImageSchema,
   discountCodeRecordSchema, orderSchema, ownPhotoSchema, packagePriceSchema, welcomeBonusRecordSchema, ownProfileSchema, profileDetailSchema, profileSummarySchema,
+  ledgerEntrySchema, spendCapSchema, transactionOrderDetailSchema, transactionOrderSchema,
 } from './contracts/shapes.ts';
 
 /**
@@ -31,3 +32,8 @@ export type DiscountCodeRecord = z.infer<typeof discountCodeRecordSchema>;
 export type WelcomeBonusRecord = z.infer<typeof welcomeBonusRecordSchema>;
 /** A bundle's price for one member with the active discount. */
 export type PackagePrice = z.infer<typeof packagePriceSchema>;
+/** The member's records: orders, their detail, the credit ledger and the spend cap. */
+export type TransactionOrder = z.infer<typeof transactionOrderSchema>;
+export type TransactionOrderDetail = z.infer<typeof transactionOrderDetailSchema>;
+export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
+export type SpendCap = z.infer<typeof spendCapSchema>;

@@ -88,3 +88,9 @@ export type Niche = (typeof NICHES)[number];
 
 /** What the payer can choose on the test provider's hosted checkout. */
 export const TEST_OUTCOMES = ['paid', 'failed', 'canceled', 'pending'] as const;
+/** A member's own spend cap: credits per local day or calendar month. */
+export const SPEND_CAP_PERIODS = ['day', 'month'] as const;
+export type SpendCapPeriod = (typeof SPEND_CAP_PERIODS)[number];
+export const SPEND_CAP_MAX = 1_000_000;
+/** Raising or removing a spend cap takes effect only after this cooling-off period; lowering it applies at once. */
+export const SPEND_CAP_COOLING_OFF_HOURS = 24;

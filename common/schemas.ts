@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GENDERS, MIN_AGE, MAX_AGE, COUNTRIES, PAYMENT_METHODS } from './constants.ts';
+import { GENDERS, MIN_AGE, MAX_AGE, COUNTRIES, PAYMENT_METHODS, SPEND_CAP_MAX, SPEND_CAP_PERIODS } from './constants.ts';
 import { newPasswordSchema, passwordProblem } from './passwords.ts';
 import { idSchema, textSchema } from './input.ts';
 import { discountCodeSchema } from './discounts.ts';
@@ -109,6 +109,8 @@ export const orderSchema = z.object({
   discount_code: discountCodeSchema.optional(),
   /** The price the member saw, in cents: when the price is no longer that (a bonus ran out), the order is refused (409 price_changed). */
   amount: z.int().positive().max(100_000_000).optional(),
+  /** EU right of withdrawal: the member agrees that delivery starts at once and the right lapses; required. */
+  withdrawal_consent: z.literal(true, { error: 'errors.withdrawal_consent_required' }),
 });
 
 /** A one-click repeat order: a bundle charged on one of the member's stored mandates. */
@@ -169,3 +171,11 @@ export const mailChangeSchema = z.object({
   email: emailSchema,
   password: z.string({ error: 'errors.password_wrong' }).min(1, 'errors.password_wrong').max(200, 'errors.password_wrong'),
 });
+/** PUT /api/spend-cap.php: a cap of `credits` per local day or month, or `credits: null` to remove it. */
+export const spendCapRequestSchema = z.union([
+  z.object({
+    period: z.enum(SPEND_CAP_PERIODS, { error: 'errors.spend_cap_invalid' }),
+    credits: z.number({ error: 'errors.spend_cap_invalid' }).int('errors.spend_cap_invalid').min(1, 'errors.spend_cap_invalid').max(SPEND_CAP_MAX, 'errors.spend_cap_invalid'),
+  }),
+  z.object({ credits: z.null() }),
+], { error: 'errors.spend_cap_invalid' });

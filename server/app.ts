@@ -19,6 +19,7 @@ import { isAppError } from './infra/errors.ts';
 import type { Logger } from './infra/logger.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { discountsRoutes } from './payments/discounts.routes.ts';
+import { recordsRoutes } from './payments/records.routes.ts';
 import { membersRoutes } from './profiles/members.routes.ts';
 import { gamesRoutes } from './games/games.routes.ts';
 import { pageBounceRoutes } from './tracking/page-bounces.ts';
@@ -189,6 +190,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', chatRoutes);
   api.route('/', paymentsRoutes);
   api.route('/', discountsRoutes);
+  api.route('/', recordsRoutes);
   api.route('/', lifecycleRoutes);
   api.route('/', notificationsRoutes);
   api.route('/', profileRoutes);

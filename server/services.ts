@@ -16,6 +16,7 @@ import { createLikesService } from './likes/likes.service.ts';
 import { createPaymentsService } from './payments/payments.service.ts';
 import { createDiscountsService } from './payments/discounts.service.ts';
 import { createPaymentProviders } from './payments/providers.ts';
+import { createRecordsService } from './payments/records.service.ts';
 import { createProfilesService } from './profiles/profiles.service.ts';
 import { createSearchService } from './search/search.service.ts';
 import { createSettingsService } from './settings/settings.service.ts';
@@ -88,6 +89,10 @@ export function createServices(deps: {
   const likes = createLikesService({ db, clock, events, contactRules });
   const search = createSearchService({ db, clock, memo: sharedCache });
   const discounts = createDiscountsService({ db, clock });
+  const payments = createPaymentsService({
+    db, clock, providers: paymentProviders, testCheckouts: testProvider, discounts,
+    allowTestPaymentsOnPublic: config.ALLOW_TEST_PAYMENTS, isPublicDeployment: settings.isPublicDeployment, events,
+  });
   return {
     db,
     clock,
@@ -117,10 +122,8 @@ export function createServices(deps: {
     testProvider,
     paymentProviders,
     discounts,
-    payments: createPaymentsService({
-      db, clock, providers: paymentProviders, testCheckouts: testProvider, discounts,
-      allowTestPaymentsOnPublic: config.ALLOW_TEST_PAYMENTS, isPublicDeployment: settings.isPublicDeployment, events,
-    }),
+    payments,
+    records: createRecordsService({ db, clock, providers: paymentProviders, payments, events }),
     rateLimitStore,
     sharedCache,
     /** Every limit of infra/limits.ts; the per-IP ones are applied by the routes. */

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { Crown } from 'lucide-react';
 import { Badge, Container, Nav, Navbar, NavDropdown } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useMatches } from 'react-router';
@@ -37,6 +38,19 @@ export function TopNav({ user, siteName, lang, repeatOrder = false }: { user: Ap
           <button type="button" className="btn btn-link text-white px-2" onClick={() => window.history.back()} aria-label={t('nav.back')} data-testid="back-button">‹</button>
         )}
         <Navbar.Brand as={Link} to={user ? '/members' : '/'} data-testid="logo">{siteName}</Navbar.Brand>
+        {user && (
+          // Outside the collapsing menu: the balance (and premium) stay in sight on every screen size.
+          <div className="d-flex align-items-center gap-2 ms-auto me-2 me-md-0 order-md-last ms-md-3">
+            {user.paid_user && (
+              <Link to="/premium" className="badge text-bg-warning d-inline-flex align-items-center gap-1 text-decoration-none" title={t('nav.premium_member')} data-testid="premium-badge">
+                <Crown aria-hidden="true" size={14} /><span className="d-none d-sm-inline">{t('nav.premium')}</span>
+              </Link>
+            )}
+            <Link to={user.paid_user ? '/credits/repeat-order' : '/credits'} className="btn btn-sm btn-outline-light header-balance" data-testid="header-balance">
+              {t('nav.balance', { count: user.credits })}
+            </Link>
+          </div>
+        )}
         <Navbar.Toggle aria-controls="main-nav" aria-label={t('nav.menu')} />
         <Navbar.Collapse id="main-nav">
           {user && (
@@ -75,6 +89,7 @@ export function TopNav({ user, siteName, lang, repeatOrder = false }: { user: Ap
             {user ? (
               <NavDropdown title={user.profile.name} id="account-dropdown" align="end" data-testid="account-dropdown">
                 <NavDropdown.Item as={Link} to="/profile" data-testid="nav-my-profile">{t('nav.my_profile')}</NavDropdown.Item>
+                <NavDropdown.Item as={Link} to="/transactions" data-testid="nav-transactions">{t('nav.transactions')}</NavDropdown.Item>
                 <NavDropdown.Item as={Link} to="/notifications" data-testid="nav-settings">{t('nav.settings')}</NavDropdown.Item>
                 <NavDropdown.Divider />
                 <NavDropdown.Item onClick={() => void logout()} data-testid="logout">{t('nav.logout')}</NavDropdown.Item>

@@ -7,7 +7,7 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 export interface OtherResponse {
   description: string;
   /** The media type of the body; absent for an empty body (204, 302). */
-  contentType?: 'text/html' | 'image/webp';
+  contentType?: 'text/html' | 'image/webp' | 'application/pdf';
 }
 
 /** A JSON answer: its schema, and when it comes. */

@@ -7,6 +7,7 @@ import { notificationContracts } from './notifications.ts';
 import { paymentContracts } from './payments.ts';
 import { photoContracts } from './photos.ts';
 import { profileContracts } from './profiles.ts';
+import { recordsContracts } from './records.ts';
 import { activityContracts } from './push.ts';
 import { searchContracts } from './search.ts';
 import { settingsContracts } from './settings.ts';
@@ -24,6 +25,7 @@ export const CONTRACT_GROUPS: Record<string, readonly Contract[]> = {
   games: gamesContracts,
   photos: photoContracts,
   payments: paymentContracts,
+  records: recordsContracts,
   notifications: notificationContracts,
   settings: settingsContracts,
   activity: activityContracts,

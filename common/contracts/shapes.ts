@@ -244,3 +244,56 @@ export const apiErrorSchema = component('Error', z.strictObject({
 }), 'A refused request.');
 
 export const okSchema = component('Ok', z.strictObject({ ok: z.literal(true) }));
+
+/** An order as the member's records show it. */
+export const transactionOrderSchema = component('TransactionOrder', z.strictObject({
+  id: z.string(),
+  package_id: id,
+  credits: z.number().int().positive(),
+  /** In cents of `currency`. */
+  amount: z.number().int().nonnegative(),
+  currency: z.string(),
+  paymentmethod: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  created_at: isoDateTime,
+  completed_at: isoDateTime.nullable(),
+  /** Refunded (within the site's refund_days); the order stays completed. */
+  refunded_at: isoDateTime.nullable(),
+  /** Completed orders only: the number on its invoice. */
+  invoice_number: z.string().nullable(),
+  /** When the member agreed that delivery starts at once and the right of withdrawal lapses. */
+  withdrawal_consent_at: isoDateTime.nullable(),
+}));
+
+const ledgerReason = z.enum(['signup_bonus', 'message', 'gift', 'chat_photo', 'purchase', 'demo_grant', 'refund']);
+
+/** One row of the member's credit ledger. */
+export const ledgerEntrySchema = component('LedgerEntry', z.strictObject({
+  id: z.number().int().positive(),
+  /** Credits added (positive) or spent and taken back (negative). */
+  delta: z.number().int(),
+  balance_after: z.number().int().nonnegative(),
+  reason: ledgerReason,
+  created_at: isoDateTime,
+  /** Purchases and refunds: their order. */
+  order_id: z.string().nullable(),
+}));
+
+export const transactionOrderDetailSchema = component('TransactionOrderDetail', transactionOrderSchema.extend({
+  refund_reason: z.string().nullable(),
+  payments: z.array(z.strictObject({ id: z.string(), status: z.string(), created_at: isoDateTime, updated_at: isoDateTime })),
+  ledger: z.array(ledgerEntrySchema),
+}));
+
+const spendCapPeriod = z.enum(['day', 'month']);
+
+/** The member's own spend cap: in force now, what they spent in its window, and a raise or removal still cooling off. */
+export const spendCapSchema = component('SpendCap', z.strictObject({
+  period: spendCapPeriod.nullable(),
+  credits: z.number().int().positive().nullable(),
+  /** Credits spent in the cap's current local day or month (0 without a cap). */
+  spent: z.number().int().nonnegative(),
+  /** Takes effect at `from`; credits null: the cap is removed then. */
+  pending: z.strictObject({ period: spendCapPeriod.nullable(), credits: z.number().int().positive().nullable(), from: isoDateTime }).nullable(),
+  cooling_off_hours: z.number().int().positive(),
+}));

@@ -261,7 +261,7 @@ export function createChatService(deps: {
             conversationId: convId, senderId, kind: content.kind, body: text, giftId: content.kind === 'gift' ? content.giftId : null,
             chatPhotoId: photoRow?.id ?? null, filtered, creditsSpent: cost, idempotencyKey, createdAt: now,
           }).returning();
-          const credits = cost === 0 ? await balance(senderId, tx) : await spendCredits(tx, senderId, cost, LEDGER_REASON[content.kind], String(row.id));
+          const credits = cost === 0 ? await balance(senderId, tx) : await spendCredits(tx, senderId, cost, LEDGER_REASON[content.kind], String(row.id), now);
           if (credits === null) throw new AppError(402, 'insufficient_credits', { needed: cost });
           await tx.update(conversations).set({ lastMessageAt: now }).where(eq(conversations.id, convId));
           await tx.update(conversationMembers).set({ hidden: false })

@@ -1,15 +1,14 @@
 import { and, eq, gte, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
-import { creditLedger, users } from '../db/schema.ts';
-
-type Reason = (typeof creditLedger.$inferInsert)['reason'];
+import { creditLedger, users, type LedgerReason } from '../db/schema.ts';
+import { assertWithinSpendCap } from './spend-cap.ts';
 
 /**
  * Adds credits inside the caller's transaction: the cached balance and the ledger row change together.
  * `reference` is unique per reason, so booking the same purchase twice fails and rolls the transaction back.
  * Returns the new balance.
  */
-export async function addCredits(tx: Tx, userId: number, amount: number, reason: Reason, reference: string): Promise<number> {
+export async function addCredits(tx: Tx, userId: number, amount: number, reason: LedgerReason, reference: string): Promise<number> {
   if (!Number.isInteger(amount) || amount <= 0) throw new Error(`addCredits: invalid amount ${amount}`);
   const [user] = await tx
     .update(users)
@@ -23,9 +22,10 @@ export async function addCredits(tx: Tx, userId: number, amount: number, reason:
 /**
  * Spends credits inside the caller's transaction. The conditional update is the guard: two concurrent
  * spends cannot both pass it, so the balance never goes below zero. Returns the new balance, or null
- * when the balance is too low (nothing changed).
+ * when the balance is too low (nothing changed). Every spend path comes through here, so here the
+ * member's own spend cap is enforced (409 daily_/monthly_spend_cap_reached; `now` is the caller's clock).
  */
-export async function spendCredits(tx: Tx, userId: number, amount: number, reason: Reason, reference: string): Promise<number | null> {
+export async function spendCredits(tx: Tx, userId: number, amount: number, reason: LedgerReason, reference: string, now: Date): Promise<number | null> {
   if (!Number.isInteger(amount) || amount < 0) throw new Error(`spendCredits: invalid amount ${amount}`);
   const [user] = await tx
     .update(users)
@@ -34,7 +34,21 @@ export async function spendCredits(tx: Tx, userId: number, amount: number, reaso
     .returning({ credits: users.credits });
   if (!user) return null;
   if (amount > 0) {
-    await tx.insert(creditLedger).values({ userId, delta: -amount, balanceAfter: user.credits, reason, reference });
+    await assertWithinSpendCap(tx, userId, amount, now);
+    await tx.insert(creditLedger).values({ userId, delta: -amount, balanceAfter: user.credits, reason, reference, createdAt: now });
   }
   return user.credits;
+}
+
+/**
+ * Takes credits back inside the caller's transaction (a refunded purchase), as many as the balance still
+ * holds: the balance never goes below zero. Returns the credits taken (0: no ledger row).
+ */
+export async function takeBackCredits(tx: Tx, userId: number, amount: number, reason: LedgerReason, reference: string): Promise<number> {
+  const [locked] = await tx.select({ credits: users.credits }).from(users).where(eq(users.id, userId)).for('update');
+  const taken = Math.min(amount, locked?.credits ?? 0);
+  if (taken <= 0) return 0;
+  const [user] = await tx.update(users).set({ credits: sql`${users.credits} - ${taken}` }).where(eq(users.id, userId)).returning({ credits: users.credits });
+  await tx.insert(creditLedger).values({ userId, delta: -taken, balanceAfter: user.credits, reason, reference });
+  return taken;
 }

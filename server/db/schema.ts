@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint, bigserial, boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex,
+  bigint, bigserial, boolean, check, date, doublePrecision, index, integer, jsonb, pgSequence, pgTable, primaryKey, serial, text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
@@ -266,13 +266,15 @@ export const messages = pgTable('messages', {
   uniqueIndex('messages_idempotency').on(t.senderId, t.idempotencyKey),
 ]);
 
+export type LedgerReason = 'signup_bonus' | 'message' | 'gift' | 'chat_photo' | 'purchase' | 'demo_grant' | 'refund';
+
 /** Append-only: a row is never updated or deleted; users.credits caches the running balance. */
 export const creditLedger = pgTable('credit_ledger', {
   id: bigserial({ mode: 'number' }).primaryKey(),
   userId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
   delta: integer().notNull(),
   balanceAfter: integer().notNull(),
-  reason: text().$type<'signup_bonus' | 'message' | 'gift' | 'chat_photo' | 'purchase' | 'demo_grant'>().notNull(),
+  reason: text().$type<LedgerReason>().notNull(),
   reference: text().notNull(),
   createdAt: createdAt(),
 }, (t) => [
@@ -312,7 +314,36 @@ export const orders = pgTable('orders', {
   discountBp: integer(),
   createdAt: createdAt(),
   completedAt: timestamp({ withTimezone: true }),
-}, (t) => [uniqueIndex('orders_idempotency').on(t.userId, t.idempotencyKey), index('orders_user').on(t.userId)]);
+  /** EU right of withdrawal: when the member agreed that delivery starts at once and the right lapses (null: older orders). */
+  withdrawalConsentAt: timestamp({ withTimezone: true }),
+  /** Refunded by the operator or the system (within the site's refund_days); the order stays completed. */
+  refundedAt: timestamp({ withTimezone: true }),
+  refundReason: text(),
+  /** Given when the order completes (`<year>-<number>`, numbers from invoice_numbers), shown on its invoice. */
+  invoiceNumber: text().unique(),
+}, (t) => [uniqueIndex('orders_idempotency').on(t.userId, t.idempotencyKey), index('orders_user').on(t.userId, t.createdAt)]);
+
+/** Invoice numbers, one per completed order. */
+export const invoiceNumbers = pgSequence('invoice_numbers', { startWith: 1000 });
+
+/**
+ * A member's own spend cap (credits per local day or month). `pending*` is a raise or removal that waits for
+ * its cooling-off period (pendingFrom); a stricter cap replaces the current one at once.
+ */
+export const spendCaps = pgTable('spend_caps', {
+  userId: integer().primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  /** null: no cap in force (yet). */
+  period: text().$type<'day' | 'month'>(),
+  credits: integer(),
+  pendingPeriod: text().$type<'day' | 'month'>(),
+  /** With pendingFrom set: null means the cap is removed then. */
+  pendingCredits: integer(),
+  pendingFrom: timestamp({ withTimezone: true }),
+  updatedAt: timestamp({ withTimezone: true }).notNull(),
+}, (t) => [
+  check('spend_caps_period', sql`${t.period} in ('day', 'month') and ${t.pendingPeriod} in ('day', 'month')`),
+  check('spend_caps_positive', sql`${t.credits} > 0 and ${t.pendingCredits} > 0`),
+]);
 
 /**
  * Discount codes. `siteId` null: every site (the welcome time bonus TIMEBONUS25). `userId`: a personal

@@ -42,7 +42,7 @@ describe.each(DATABASE_KINDS)('discount codes and the welcome time bonus on %s',
   const packages = async (client: Client) => (await client.get('/api/packages.php')).body.packages as { id: number; amount: number }[];
   const order = async (client: Client, body: Record<string, unknown> = {}, pkgIndex = 0) => {
     const pkgs = await packages(client);
-    return client.post('/api/order.php', { package_id: pkgs[pkgIndex].id, paymentmethod: 'creditcard', ...body }, { 'idempotency-key': `discount-order-${++keyCounter}` });
+    return client.post('/api/order.php', { package_id: pkgs[pkgIndex].id, paymentmethod: 'creditcard', withdrawal_consent: true, ...body }, { 'idempotency-key': `discount-order-${++keyCounter}` });
   };
   const pay = async (client: Client, ref: string) => {
     const res = await client.post('/api/test-checkout.php', { id: ref, outcome: 'paid' });

@@ -27,6 +27,7 @@ export const paymentsRoutes = new Hono<AppEnv>()
       currency: await currencyFor(ctx), idempotencyKey: key, baseUrl: ctx.baseUrl,
       country: await payerCountry(ctx), recurring: input.recurring === true,
       discountCode: input.discount_code, expectedAmount: input.amount,
+      withdrawalConsent: input.withdrawal_consent,
     });
     return c.json(result, 201);
   })

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { CreditPackage, Order } from '#common/api-types.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { creditPackagePrices, creditPackages, orders, paymentCustomers, paymentMandates, payments, users } from '../db/schema.ts';
+import { creditPackagePrices, creditPackages, invoiceNumbers, orders, paymentCustomers, paymentMandates, payments, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { EventBus } from '../infra/events.ts';
 import { AppError, notFound } from '../infra/errors.ts';
@@ -150,7 +150,7 @@ export function createPaymentsService(deps: {
    */
   async function placeOrder(input: {
     userId: number; packageId: number; paymentmethod: string; currency: string; idempotencyKey: string; baseUrl: string;
-    discountCode?: string | null; expectedAmount?: number;
+    discountCode?: string | null; expectedAmount?: number; withdrawalConsent?: boolean;
   }, sp: SiteProvider, plan: PaymentPlan, country: string) {
     const lockKey = `order:${input.userId}:${input.idempotencyKey}`;
     const placed = await db.transaction(async (tx) => {
@@ -180,7 +180,7 @@ export function createPaymentsService(deps: {
       const [row] = await tx.insert(orders).values({
         id: `ord_${randomBytes(12).toString('base64url')}`, userId: input.userId, packageId: input.packageId, credits: pkg.credits,
         ...price, currency: input.currency, paymentmethod: input.paymentmethod,
-        idempotencyKey: input.idempotencyKey, createdAt: clock(),
+        idempotencyKey: input.idempotencyKey, createdAt: clock(), withdrawalConsentAt: input.withdrawalConsent ? clock() : null,
       }).returning();
       return { row, isNew: true };
     });
@@ -266,7 +266,10 @@ export function createPaymentsService(deps: {
       country?: string; recurring?: boolean;
       /** A code the member brought; `expectedAmount`: the price they saw (a different price is refused). */
       discountCode?: string | null; expectedAmount?: number;
+      /** The member agreed that delivery starts at once and their right of withdrawal lapses (EU); no order without it. */
+      withdrawalConsent: boolean;
     }) {
+      if (input.withdrawalConsent !== true) throw new AppError(400, 'withdrawal_consent_required');
       const siteId = await siteOf(input.userId);
       // Simulated payments on a public origin would hand out credits for nothing.
       if ((await service.testPayments(siteId)) === 'refused') throw new AppError(503, 'payments_unavailable');
@@ -337,7 +340,10 @@ export function createPaymentsService(deps: {
       const result = await db.transaction(async (tx): Promise<OrderStatus> => {
         await tx.update(payments).set({ status: providerStatus, updatedAt: clock() }).where(eq(payments.id, payment.id));
         if (status === 'completed') {
-          const [order] = await tx.update(orders).set({ status: 'completed', completedAt: clock() })
+          const [order] = await tx.update(orders).set({
+            status: 'completed', completedAt: clock(),
+            invoiceNumber: sql`${String(clock().getUTCFullYear())}::text || '-' || nextval('${sql.raw(invoiceNumbers.seqName ?? '')}')`,
+          })
             .where(and(eq(orders.id, payment.orderId), ne(orders.status, 'completed'))).returning();
           if (order) {
             await addCredits(tx, order.userId, order.credits, 'purchase', order.id);

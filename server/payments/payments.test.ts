@@ -12,7 +12,7 @@ describe.each(DATABASE_KINDS)('credit bundles and payments on %s', (kind) => {
 
   const order = async (client: ReturnType<TestApp['client']>, key: string, packageId?: number) => {
     const packages = (await client.get('/api/packages.php')).body.packages;
-    return client.post('/api/order.php', { package_id: packageId ?? packages[0].id, paymentmethod: 'ideal' }, { 'idempotency-key': key });
+    return client.post('/api/order.php', { package_id: packageId ?? packages[0].id, paymentmethod: 'ideal', withdrawal_consent: true }, { 'idempotency-key': key });
   };
   const decide = (client: ReturnType<TestApp['client']>, ref: string, outcome: string) => client.post('/api/test-checkout.php', { id: ref, outcome });
   const webhook = (ref: string) =>
@@ -95,9 +95,9 @@ describe.each(DATABASE_KINDS)('credit bundles and payments on %s', (kind) => {
     const b = await signUp(t);
     const created = await order(a.client, 'private-order-1');
     expect((await b.client.get(`/api/order.php?id=${created.body.order.id}`)).status).toBe(404);
-    expect((await t.client().post('/api/order.php', { package_id: 1, paymentmethod: 'ideal' }, { 'idempotency-key': 'anon-order-001' })).status).toBe(403);
+    expect((await t.client().post('/api/order.php', { package_id: 1, paymentmethod: 'ideal', withdrawal_consent: true }, { 'idempotency-key': 'anon-order-001' })).status).toBe(403);
     expect((await a.client.post('/api/order.php', { package_id: 1, paymentmethod: 'ideal' })).body.error.code).toBe('idempotency_key_required');
-    expect((await a.client.post('/api/order.php', { package_id: 99999, paymentmethod: 'ideal' }, { 'idempotency-key': 'bad-package-01' })).status).toBe(404);
+    expect((await a.client.post('/api/order.php', { package_id: 99999, paymentmethod: 'ideal', withdrawal_consent: true }, { 'idempotency-key': 'bad-package-01' })).status).toBe(404);
     expect((await a.client.post('/api/order.php', { package_id: 1, paymentmethod: 'bitcoin' }, { 'idempotency-key': 'bad-method-001' })).status).toBe(400);
     expect((await webhook('tr_unknown')).status).toBe(404);
     const [u] = await t.database.db.select().from(users).where(eq(users.id, a.user.id));

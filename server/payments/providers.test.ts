@@ -40,7 +40,7 @@ describe.each(DATABASE_KINDS)('Mollie, per-site providers and repeat orders on %
   const packages = async (client: TestClient) => (await client.get('/api/packages.php')).body.packages as { id: number; amount: number }[];
   const order = async (client: TestClient, key: string, body: Record<string, unknown> = {}) => {
     const [first] = await packages(client);
-    return client.post('/api/order.php', { package_id: first.id, paymentmethod: 'ideal', ...body }, { 'idempotency-key': key });
+    return client.post('/api/order.php', { package_id: first.id, paymentmethod: 'ideal', withdrawal_consent: true, ...body }, { 'idempotency-key': key });
   };
   const webhook = (body: string, host = 'localhost', type = 'application/x-www-form-urlencoded', provider = 'mollie') =>
     t.app.request(`http://${host}/api/payment-webhook.php?provider=${provider}`, { method: 'POST', headers: { host, 'content-type': type }, body });
@@ -289,7 +289,7 @@ describe.each(DATABASE_KINDS)('repeat orders with the built-in test provider on 
     const pk = (await client.get('/api/packages.php')).body.packages;
     const methods = (await client.get('/api/payment-methods.php')).body;
     expect(methods.recurring.map((m: { id: string }) => m.id)).toContain('ideal');
-    const created = await client.post('/api/order.php', { package_id: pk[0].id, paymentmethod: 'ideal', recurring: true }, { 'idempotency-key': 'test-first-0001' });
+    const created = await client.post('/api/order.php', { package_id: pk[0].id, paymentmethod: 'ideal', recurring: true, withdrawal_consent: true }, { 'idempotency-key': 'test-first-0001' });
     expect(created.body.checkout_url).toMatch(/^\/test-checkout\//);
     await client.post('/api/test-checkout.php', { id: created.body.order.payment_id, outcome: 'paid' });
     const [mandate] = (await client.get('/api/mandates.php')).body.mandates;

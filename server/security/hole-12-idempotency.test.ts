@@ -46,7 +46,7 @@ describe.each(DATABASE_KINDS)('hole 12: idempotency keys (%s)', (kind) => {
     const { client } = await signUp(t);
     const { body: { packages } } = await client.get('/api/packages.php');
     const order = (packageId: number, method: string) =>
-      client.post('/api/order.php', { package_id: packageId, paymentmethod: method }, { 'idempotency-key': 'h12-order-key-01' });
+      client.post('/api/order.php', { package_id: packageId, paymentmethod: method, withdrawal_consent: true }, { 'idempotency-key': 'h12-order-key-01' });
     const first = await order(packages[0].id, 'ideal');
     expect(first.status).toBe(201);
     expect((await order(packages[0].id, 'ideal')).body.order.id).toBe(first.body.order.id);
@@ -64,7 +64,7 @@ describe.each(DATABASE_KINDS)('hole 12: idempotency keys (%s)', (kind) => {
     const { client, user } = await signUp(t);
     const { body: { packages } } = await client.get('/api/packages.php');
     const results = await Promise.all(Array.from({ length: 50 }, () =>
-      client.post('/api/order.php', { package_id: packages[0].id, paymentmethod: 'creditcard' }, { 'idempotency-key': 'h12-concurrent-01' })));
+      client.post('/api/order.php', { package_id: packages[0].id, paymentmethod: 'creditcard', withdrawal_consent: true }, { 'idempotency-key': 'h12-concurrent-01' })));
     expect(results.map((r) => r.status).filter((s) => s !== 201)).toEqual([]);
     const ids = new Set(results.map((r) => r.body.order.id));
     expect(ids.size).toBe(1);

@@ -8,7 +8,7 @@ const en = (loadLocales() as unknown as Record<string, { errors: Record<string, 
 
 async function placeOrder(client: TestClient, key: string) {
   const packages = (await client.get('/api/packages.php')).body.packages;
-  return client.post('/api/order.php', { package_id: packages[0].id, paymentmethod: 'ideal' }, { 'idempotency-key': key });
+  return client.post('/api/order.php', { package_id: packages[0].id, paymentmethod: 'ideal', withdrawal_consent: true }, { 'idempotency-key': key });
 }
 
 describe.each(DATABASE_KINDS)('hole 2: free credits through the test checkout (%s)', (kind) => {

@@ -77,7 +77,7 @@ describe.each(DATABASE_KINDS)('hole 3: links follow the Host header (%s)', (kind
     const buyer = t.client({ host: EVIL, headers: EVIL_HEADERS });
     for (const [k, v] of client.cookies) buyer.cookies.set(k, v);
     const packages = (await buyer.get('/api/packages.php')).body.packages;
-    const created = await buyer.post('/api/order.php', { package_id: packages[0].id, paymentmethod: 'ideal' }, { 'idempotency-key': 'hole3-order-0001' });
+    const created = await buyer.post('/api/order.php', { package_id: packages[0].id, paymentmethod: 'ideal', withdrawal_consent: true }, { 'idempotency-key': 'hole3-order-0001' });
     expect(created.status).toBe(201);
     const [checkout] = await t.database.db.select().from(testCheckouts).where(eq(testCheckouts.id, created.body.order.payment_id));
     expect(checkout.redirectUrl).toBe(`http://localhost:3000/credits/${created.body.order.id}`);

@@ -63,7 +63,7 @@ describe.each(DATABASE_KINDS)('hole 9: bad input answers 400, never 500 (%s)', (
       ['DELETE chat', () => member.delete('/api/chat.php', { conversation: BIG })],
       ['DELETE photo', () => member.delete('/api/photos.php', { id: BIG })],
       ['PUT photo', () => member.put('/api/photos.php', { id: BIG, main: true })],
-      ['POST order', () => member.post('/api/order.php', { package_id: BIG, paymentmethod: 'ideal' }, { 'idempotency-key': 'hole-9-order-01' })],
+      ['POST order', () => member.post('/api/order.php', { package_id: BIG, paymentmethod: 'ideal', withdrawal_consent: true }, { 'idempotency-key': 'hole-9-order-01' })],
       ['GET messages after', () => member.get(`/api/messages.php?profile=${otherId}&after=${BIG}`)],
     ];
     for (const [name, send] of cases) {

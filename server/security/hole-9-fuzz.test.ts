@@ -123,7 +123,7 @@ const EXAMPLE_BODIES: Record<string, Record<string, unknown>> = {
   'DELETE /api/block.php': { profile_id: 2 },
   'DELETE /api/chat.php': { conversation: 1 },
   'POST /api/messages.php': { profile_id: 1, text: 'Hello' },
-  'POST /api/order.php': { package_id: 1, paymentmethod: 'ideal' },
+  'POST /api/order.php': { package_id: 1, paymentmethod: 'ideal', withdrawal_consent: true },
   'POST /api/payment-webhook.php': { id: 'tr_fuzz' },
   'POST /api/test-checkout.php': { id: 'tr_fuzz', outcome: 'paid' },
   'POST /api/password-reset.php': { email: 'demo@example.com' },
@@ -140,6 +140,8 @@ const EXAMPLE_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/moderation.php': { id: 1, action: 'approve' },
   'POST /api/swipe-game.php': { profile_id: 1, action: 'like' },
   'PUT /api/match-finder.php': { gender: 'female', min_age: 20, max_age: 40, max_distance_km: 50 },
+  'POST /api/order-cancel.php': { id: 'ord_fuzz' },
+  'PUT /api/spend-cap.php': { period: 'day', credits: 50 },
 };
 const EXAMPLE_QUERIES: Record<string, Record<string, string>> = {
   'GET /api/profile.php': { id: '1' },
@@ -147,6 +149,9 @@ const EXAMPLE_QUERIES: Record<string, Record<string, string>> = {
   'GET /api/members.php': { country: 'NL', countryregion: 'Utrecht', gender: 'female', min_age: '20', max_age: '40' },
   'GET /api/geocode.php': { lat: '52.09', lon: '5.12' },
   'GET /api/order.php': { id: '1' },
+  'GET /api/invoice.php': { id: 'ord_fuzz' },
+  'GET /api/orders.php': { page: '1' },
+  'GET /api/credit-ledger.php': { page: '2' },
   'GET /api/regions.php': { country: 'NL' },
   'GET /api/settings.php': { country: 'NL' },
   'GET /api/unsubscribe.php': { u: '1', c: 'new_message', s: 'sig' },

@@ -7,7 +7,7 @@ import { asNewVisitor, latestMail, linkIn, signUpByApi } from './account-helpers
 async function buyCredits(page: Page) {
   const { packages } = (await (await page.request.get('/api/packages.php')).json()) as { packages: { id: number }[] };
   const order = await page.request.post('/api/order.php', {
-    data: { package_id: packages[0].id, paymentmethod: 'ideal' }, headers: { 'idempotency-key': `chat-live-order-${Date.now()}` },
+    data: { package_id: packages[0].id, paymentmethod: 'ideal', withdrawal_consent: true }, headers: { 'idempotency-key': `chat-live-order-${Date.now()}` },
   });
   expect(order.status(), await order.text()).toBeLessThan(300);
   const { order: placed } = (await order.json()) as { order: { payment_id: string } };

@@ -61,6 +61,7 @@ test('welcome time bonus: countdown banner, modal after 40 s, and the discounted
   await expect(first.getByTestId('price')).toHaveText('€7.46');
   await shot('credits-time-bonus');
 
+  await page.getByTestId('withdrawal-consent').check();
   await first.getByTestId('buy-package').click();
   await expect(page.getByTestId('test-checkout')).toBeVisible();
   await expect(page.getByTestId('checkout-amount')).toHaveText('€7.46');
@@ -92,6 +93,7 @@ test('the deletion offer is a personal discount that is really charged', async (
   await expect(first.getByTestId('discount-label')).toHaveText('Your personal discount: 50% off');
   await shot('credits-personal-discount');
   await hydrated(page);
+  await page.getByTestId('withdrawal-consent').check();
   await first.getByTestId('buy-package').click();
   await expect(page.getByTestId('checkout-amount')).toHaveText('€4.97');
   await page.getByTestId('outcome-paid').click();

@@ -5,6 +5,9 @@ import { acceptEntryWarning, expect, openNav, test } from './fixtures.ts';
  * credits, buys a bundle through the test checkout, sends the message and is premium.
  */
 test('sign up, search, like, chat, buy credits and become premium', async ({ page, shot }, info) => {
+  // The whole journey in one test (the credits page now also asks for the withdrawal consent): on a
+  // loaded machine it runs close to the default 60 s.
+  test.setTimeout(120_000);
   const email = `journey.${info.project.name}.${Date.now()}@example.org`;
 
   await page.goto('/');
@@ -93,10 +96,16 @@ test('sign up, search, like, chat, buy credits and become premium', async ({ pag
   await shot('05-insufficient-credits');
 
   await page.getByTestId('buy-credits').click();
-  await expect(page).toHaveURL(/\/credits$/);
+  // The link asks for the bundle that covers the message (the smallest), and the credits page marks it.
+  await expect(page).toHaveURL(/\/credits\?need=\d+$/);
+  await expect(page.getByTestId('package-highlight')).toBeVisible();
   // The test provider is in use (localhost): the payment pages say that no money is charged.
   await expect(page.getByTestId('test-payments-banner')).toContainText('no money is charged');
   await shot('06-credits');
+  // No order without the withdrawal consent.
+  await page.getByTestId('buy-package').first().click();
+  await expect(page.getByText('lose your right of withdrawal').last()).toBeVisible();
+  await page.getByTestId('withdrawal-consent').check();
   await page.getByTestId('buy-package').first().click();
   await expect(page.getByTestId('test-checkout')).toBeVisible();
   await expect(page.getByText('TEST MODE').first()).toBeVisible();

@@ -167,6 +167,8 @@ test('more photos need an account, then premium', async ({ page, shot, browser }
   // Premium: every photo opens.
   await signUp(page.request, 'Premium', info.project.name);
   await page.goto('/credits');
+  await hydrated(page);
+  await page.getByTestId('withdrawal-consent').check();
   await page.getByTestId('buy-package').first().click();
   await page.getByTestId('outcome-paid').click();
   await expect(page.getByTestId('payment-completed')).toBeVisible();

@@ -15,6 +15,7 @@ test('keeps a payment method, buys again in one click and removes the method', a
   await page.getByTestId('keep-method').check();
   await page.getByTestId('keep-method').scrollIntoViewIfNeeded();
   await shot('credits-keep-method');
+  await page.getByTestId('withdrawal-consent').check();
   await page.getByTestId('buy-package').first().click();
   await expect(page.getByTestId('test-checkout')).toBeVisible();
   await expect(page.getByTestId('keeps-mandate')).toBeVisible();

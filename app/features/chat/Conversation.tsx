@@ -10,7 +10,7 @@ import { POLL_INTERVAL_MS } from '#common/constants.ts';
 import type { LiveEvent } from '#common/live.ts';
 import { api, ApiError, newIdempotencyKey } from '../../lib/api.ts';
 import { postForm } from '../../lib/upload.ts';
-import { useSetUser } from '../../lib/user.ts';
+import { useSetUser, useUser } from '../../lib/user.ts';
 import { LIVE_WINDOW_EVENT } from '../../lib/live.ts';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
 import { FictionalNotice } from '../../components/FictionalNotice.tsx';
@@ -81,6 +81,8 @@ export function Conversation({ page }: { page: ConversationPage }) {
   const priceLabel = usePriceLabel(prices);
   const [text, setText] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
+  const [shortfall, setShortfall] = useState(1);
+  const user = useUser();
   const [sending, setSending] = useState(false);
   const [giftsOpen, setGiftsOpen] = useState(false);
   // Opened after hydration: the server renders no modal.
@@ -141,8 +143,10 @@ export function Conversation({ page }: { page: ConversationPage }) {
   }, [messages.length, typing]);
 
   /** Runs one paid send (text, gift or photo) with its idempotency key, and shows what it did or why not. */
-  const paidSend = async (run: (key: string) => Promise<SendResult>): Promise<boolean> => {
+  const paidSend = async (cost: number, run: (key: string) => Promise<SendResult>): Promise<boolean> => {
     if (sending) return false;
+    // Short of credits: the credits page marks the smallest bundle that covers this action.
+    setShortfall(Math.max(1, cost - (user?.credits ?? 0)));
     keyRef.current ??= newIdempotencyKey();
     setSending(true);
     setError(null);
@@ -170,12 +174,12 @@ export function Conversation({ page }: { page: ConversationPage }) {
     e.preventDefault();
     const body = text.trim();
     if (!body) return;
-    const sent = await paidSend((key) => api<SendResult>('/api/messages.php', { method: 'POST', body: { profile_id: profile.id, text: body }, idempotencyKey: key }));
+    const sent = await paidSend(prices.message, (key) => api<SendResult>('/api/messages.php', { method: 'POST', body: { profile_id: profile.id, text: body }, idempotencyKey: key }));
     if (sent) setText('');
   };
 
   const sendGift = async (gift: GiftItem) => {
-    if (await paidSend((key) => api<SendResult>('/api/gift.php', { method: 'POST', body: { profile_id: profile.id, gift_id: gift.id }, idempotencyKey: key }))) setGiftsOpen(false);
+    if (await paidSend(prices.gift, (key) => api<SendResult>('/api/gift.php', { method: 'POST', body: { profile_id: profile.id, gift_id: gift.id }, idempotencyKey: key }))) setGiftsOpen(false);
   };
 
   const sendPhoto = async (file: File | undefined) => {
@@ -183,7 +187,7 @@ export function Conversation({ page }: { page: ConversationPage }) {
     const form = new FormData();
     form.set('profile_id', String(profile.id));
     form.set('photo', file);
-    await paidSend((key) => postForm<SendResult>('/api/chat-photo.php', form, { idempotencyKey: key, fallbackMessage: t('errors.server_error') }));
+    await paidSend(prices.photo, (key) => postForm<SendResult>('/api/chat-photo.php', form, { idempotencyKey: key, fallbackMessage: t('errors.server_error') }));
     if (photoInput.current) photoInput.current.value = '';
   };
 
@@ -230,9 +234,12 @@ export function Conversation({ page }: { page: ConversationPage }) {
       <div className="border-top bg-white p-2">
         <div className="chat-column">
           {error && (
-            <Alert variant={error.code === 'insufficient_credits' || error.code === 'free_conversation_limit' ? 'warning' : 'danger'} className="d-flex align-items-center justify-content-between gap-2" data-testid="send-error" data-code={error.code}>
+            <Alert variant={['insufficient_credits', 'free_conversation_limit', 'daily_spend_cap_reached', 'monthly_spend_cap_reached'].includes(error.code) ? 'warning' : 'danger'} className="d-flex align-items-center justify-content-between gap-2" data-testid="send-error" data-code={error.code}>
               <span>{error.message}</span>
-              {error.code === 'insufficient_credits' && <Link to="/credits" className="btn btn-secondary btn-sm" data-testid="buy-credits">{t('chat.buy_credits')}</Link>}
+              {error.code === 'insufficient_credits' && <Link to={`/credits?need=${shortfall}`} className="btn btn-secondary btn-sm text-nowrap" data-testid="buy-credits">{t('chat.buy_credits')}</Link>}
+              {(error.code === 'daily_spend_cap_reached' || error.code === 'monthly_spend_cap_reached') && (
+                <Link to="/transactions" className="btn btn-outline-secondary btn-sm text-nowrap" data-testid="spend-cap-link">{t('chat.spend_cap_settings')}</Link>
+              )}
               {error.code === 'free_conversation_limit' && <Link to="/premium" className="btn btn-secondary btn-sm" data-testid="get-premium">{t('nav.get_premium')}</Link>}
             </Alert>
           )}

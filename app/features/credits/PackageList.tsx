@@ -6,12 +6,15 @@ import { formatMoney } from '../../lib/format.ts';
 import { discountLabel } from './discount-label.ts';
 
 /**
+/**
  * The credit bundles; `action` renders the buy button of each (absent on the public price list). With
  * `prices`, a discounted bundle shows its price before the discount struck through and which discount it is.
+ * `highlight` marks one bundle (the one that covers what the member wants to do, or the one they chose).
  */
-export function PackageList({ packages, messageCredits, action, prices, note }: {
+export function PackageList({ packages, messageCredits, action, prices, note, highlight }: {
   packages: CreditPackage[]; messageCredits: number; action?: (p: CreditPackage) => React.ReactNode;
   prices?: Record<number, PackagePrice>; note?: (p: CreditPackage) => React.ReactNode;
+  highlight?: { id: number; label: string } | null;
 }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
@@ -19,11 +22,15 @@ export function PackageList({ packages, messageCredits, action, prices, note }: 
     <Row className="g-3" data-testid="packages">
       {packages.map((p) => {
         const price = prices?.[p.id];
+        const highlighted = highlight?.id === p.id;
+        const border = highlighted ? 'border-primary border-3 package-highlighted' : p.popular ? 'border-secondary border-2' : '';
         return (
           <Col key={p.id} xs={12} sm={6} lg={3}>
-            <Card className={`h-100 text-center shadow-sm ${p.popular ? 'border-secondary border-2' : ''}`} data-testid="package">
+            <Card className={`h-100 text-center shadow-sm ${border}`} data-testid="package" data-highlighted={highlighted || undefined}>
               <Card.Body className="d-flex flex-column">
-                {p.popular && <Badge bg="secondary" className="align-self-center mb-2">{t('credits.popular')}</Badge>}
+                {highlighted
+                  ? <Badge bg="primary" className="align-self-center mb-2 text-wrap" data-testid="package-highlight">{highlight.label}</Badge>
+                  : p.popular && <Badge bg="secondary" className="align-self-center mb-2">{t('credits.popular')}</Badge>}
                 <div className="display-6 fw-bold">{p.credits}</div>
                 <div className="text-muted mb-2">{t('credits.credits', { count: p.credits })}</div>
                 {price?.original_amount ? (

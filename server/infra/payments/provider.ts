@@ -61,6 +61,13 @@ export interface PaymentProvider {
   createCustomer(input: { name: string; email: string; userId: number }): Promise<string>;
   getMandate(customerId: string, mandateId: string): Promise<ProviderMandate | null>;
   revokeMandate(customerId: string, mandateId: string): Promise<void>;
+  /**
+   * Cancels an open or pending payment where the provider allows it (true: cancelled); absent or false
+   * when it cannot, and then the order is cancelled on our side only (a late payment still completes it).
+   */
+  cancelPayment?(ref: string): Promise<boolean>;
+  /** Returns the money of a paid payment to the payer (a refund booked by the operator or the system). */
+  refundPayment?(ref: string, amountCents: number, currency: string): Promise<void>;
 }
 
 /** The provider did not answer or refused the request: the caller may retry later. */

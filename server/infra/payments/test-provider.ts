@@ -1,6 +1,6 @@
 import { TEST_OUTCOMES } from '#common/constants.ts';
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { testCheckouts, testMandates } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
@@ -89,6 +89,15 @@ export function createTestProvider(deps: { db: Db; clock: Clock }) {
       const [row] = await db.select().from(testMandates).where(eq(testMandates.id, mandateId));
       if (row && row.customerId === customerId) await db.update(testMandates).set({ status: 'invalid' }).where(eq(testMandates.id, mandateId));
     },
+
+    async cancelPayment(ref) {
+      const cancelled = await db.update(testCheckouts).set({ status: 'canceled' })
+        .where(and(eq(testCheckouts.id, ref), inArray(testCheckouts.status, ['open', 'pending']))).returning({ id: testCheckouts.id });
+      return cancelled.length > 0;
+    },
+
+    // Simulated money: there is nothing to send back.
+    async refundPayment() {},
 
     async checkout(ref) {
       const [row] = await db.select().from(testCheckouts).where(eq(testCheckouts.id, ref));

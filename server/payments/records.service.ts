@@ -1,0 +1,206 @@
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { LedgerEntry, SpendCap, TransactionOrder, TransactionOrderDetail } from '#common/api-types.ts';
+import { SPEND_CAP_COOLING_OFF_HOURS } from '#common/constants.ts';
+import type { Db } from '../db/client.ts';
+import { creditLedger, orders, payments, sites, spendCaps, users } from '../db/schema.ts';
+import type { Clock } from '../infra/clock.ts';
+import type { EventBus } from '../infra/events.ts';
+import { AppError, notFound } from '../infra/errors.ts';
+import type { PaymentProviders } from './providers.ts';
+import { takeBackCredits } from '../credits/ledger.ts';
+import { capInForce, capWindow, COOLING_OFF_MS, isStricter, spentBetween, type Cap } from '../credits/spend-cap.ts';
+import type { PaymentsService } from './payments.service.ts';
+
+type OrderRow = typeof orders.$inferSelect;
+
+export const ORDERS_PAGE_SIZE = 10;
+export const LEDGER_PAGE_SIZE = 25;
+const DAY_MS = 86_400_000;
+
+function toTransactionOrder(row: OrderRow): TransactionOrder {
+  return {
+    id: row.id, package_id: row.packageId, credits: row.credits, amount: row.amountCents, currency: row.currency, paymentmethod: row.paymentmethod,
+    status: row.status, created_at: row.createdAt.toISOString(), completed_at: row.completedAt?.toISOString() ?? null,
+    refunded_at: row.refundedAt?.toISOString() ?? null, invoice_number: row.status === 'completed' ? row.invoiceNumber : null,
+    withdrawal_consent_at: row.withdrawalConsentAt?.toISOString() ?? null,
+  };
+}
+
+function toLedgerEntry(row: typeof creditLedger.$inferSelect): LedgerEntry {
+  return {
+    id: row.id, delta: row.delta, balance_after: row.balanceAfter, reason: row.reason, created_at: row.createdAt.toISOString(),
+    order_id: row.reason === 'purchase' || row.reason === 'refund' ? row.reference : null,
+  };
+}
+
+const pageCount = (total: number, size: number) => Math.max(1, Math.ceil(total / size));
+
+/**
+ * The member's records (orders, payments, the credit ledger), their spend cap, cancelling an unpaid
+ * order, and refunds booked by the operator or the system.
+ */
+export function createRecordsService(deps: { db: Db; clock: Clock; providers: PaymentProviders; payments: PaymentsService; events: EventBus }) {
+  const { db, clock, providers } = deps;
+
+  async function ownOrder(userId: number, orderId: string): Promise<OrderRow> {
+    const [row] = await db.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async function spendCapOf(userId: number): Promise<SpendCap> {
+    const now = clock();
+    const [row] = await db.select().from(spendCaps).where(eq(spendCaps.userId, userId));
+    const cap = capInForce(row, now);
+    const waiting = row?.pendingFrom && row.pendingFrom > now ? row : null;
+    const spent = cap ? await spentBetween(db, userId, await capWindow(db, userId, cap.period, now)) : 0;
+    return {
+      period: cap?.period ?? null, credits: cap?.credits ?? null, spent,
+      // A raise (or, with credits null, a removal) waiting for its cooling-off period.
+      pending: waiting?.pendingFrom
+        ? { period: waiting.pendingCredits ? waiting.pendingPeriod : null, credits: waiting.pendingCredits, from: waiting.pendingFrom.toISOString() }
+        : null,
+      cooling_off_hours: SPEND_CAP_COOLING_OFF_HOURS,
+    };
+  }
+
+  return {
+    /** The member's orders, newest first, a page at a time (page 1 first). */
+    async orders(userId: number, page: number) {
+      const total = await db.$count(orders, eq(orders.userId, userId));
+      const rows = await db.select().from(orders).where(eq(orders.userId, userId))
+        .orderBy(desc(orders.createdAt), desc(orders.id)).limit(ORDERS_PAGE_SIZE).offset((page - 1) * ORDERS_PAGE_SIZE);
+      return { orders: rows.map(toTransactionOrder), page, pages: pageCount(total, ORDERS_PAGE_SIZE) };
+    },
+
+    /** The member's credit ledger, newest first, a page at a time. */
+    async ledger(userId: number, page: number) {
+      const total = await db.$count(creditLedger, eq(creditLedger.userId, userId));
+      const rows = await db.select().from(creditLedger).where(eq(creditLedger.userId, userId))
+        .orderBy(desc(creditLedger.id)).limit(LEDGER_PAGE_SIZE).offset((page - 1) * LEDGER_PAGE_SIZE);
+      return { entries: rows.map(toLedgerEntry), page, pages: pageCount(total, LEDGER_PAGE_SIZE) };
+    },
+
+    /** One of the member's orders with its payments and ledger rows; anybody else's does not exist. */
+    async orderDetail(userId: number, orderId: string): Promise<TransactionOrderDetail> {
+      const row = await ownOrder(userId, orderId);
+      const [paymentRows, ledgerRows] = await Promise.all([
+        db.select().from(payments).where(eq(payments.orderId, row.id)).orderBy(payments.id),
+        db.select().from(creditLedger)
+          .where(and(eq(creditLedger.userId, userId), eq(creditLedger.reference, row.id), inArray(creditLedger.reason, ['purchase', 'refund'])))
+          .orderBy(creditLedger.id),
+      ]);
+      return {
+        ...toTransactionOrder(row),
+        refund_reason: row.refundReason,
+        payments: paymentRows.map((p) => ({ id: p.providerRef, status: p.status, created_at: p.createdAt.toISOString(), updated_at: p.updatedAt.toISOString() })),
+        ledger: ledgerRows.map(toLedgerEntry),
+      };
+    },
+
+    /**
+     * Cancels the member's own open or pending order. The provider's payment is cancelled where it allows
+     * it; the order is cancelled on our side in any case (should the money still arrive, the webhook
+     * completes it and books the credits). A cancelled order answers as it is: calling again is harmless.
+     */
+    async cancelOrder(userId: number, orderId: string) {
+      const row = await ownOrder(userId, orderId);
+      if (row.status === 'open' || row.status === 'pending') {
+        const [payment] = await db.select().from(payments).where(eq(payments.orderId, row.id)).orderBy(desc(payments.id)).limit(1);
+        // Paid in the meantime? Then there is nothing to cancel.
+        if (payment) {
+          await deps.payments.sync(payment.provider, payment.providerRef);
+          // The provider that took the payment (the site's account at the time) cancels it.
+          const { provider } = await providers.forAccount(payment.accountId);
+          if (provider.cancelPayment && payment.provider === provider.name && (await provider.cancelPayment(payment.providerRef))) {
+            await deps.payments.sync(payment.provider, payment.providerRef);
+          }
+        }
+        await db.update(orders).set({ status: 'cancelled' }).where(and(eq(orders.id, row.id), inArray(orders.status, ['open', 'pending'])));
+      }
+      const [fresh] = await db.select().from(orders).where(eq(orders.id, row.id));
+      if (fresh.status !== 'cancelled') throw new AppError(409, 'order_not_cancellable');
+      return deps.payments.order(userId, row.id);
+    },
+
+    /**
+     * Refunds a completed order within its site's refund_days of completion, exactly once: the money goes
+     * back through the provider, the order is marked refunded with the reason, and a 'refund' ledger row takes
+     * the bundle's credits back (as many as the balance still holds). For the operator's CLI and the system.
+     */
+    async refundOrder(orderId: string, reason: string) {
+      const text = reason.trim();
+      if (!text || text.length > 500) throw new AppError(400, 'refund_reason_required');
+      const result = await db.transaction(async (tx) => {
+        const [row] = await tx.select({ order: orders, refundDays: sites.refundDays }).from(orders)
+          .innerJoin(users, eq(users.id, orders.userId)).innerJoin(sites, eq(sites.id, users.siteId))
+          .where(eq(orders.id, orderId)).for('update', { of: orders });
+        if (!row) throw notFound();
+        const { order } = row;
+        if (order.refundedAt) throw new AppError(409, 'order_already_refunded');
+        if (order.status !== 'completed' || !order.completedAt) throw new AppError(409, 'order_not_refundable');
+        const now = clock();
+        if (now.getTime() - order.completedAt.getTime() > row.refundDays * DAY_MS) {
+          throw new AppError(409, 'refund_window_passed', { days: row.refundDays });
+        }
+        const [updated] = await tx.update(orders).set({ refundedAt: now, refundReason: text })
+          .where(and(eq(orders.id, order.id), isNull(orders.refundedAt))).returning();
+        const taken = await takeBackCredits(tx, order.userId, order.credits, 'refund', order.id);
+        // The money goes back last: a provider that refuses rolls the booking back, and the refund can be tried again.
+        const [payment] = await tx.select().from(payments)
+          .where(and(eq(payments.orderId, order.id), eq(payments.status, 'paid'))).orderBy(desc(payments.id)).limit(1);
+        if (payment) {
+          const { provider } = await providers.forAccount(payment.accountId);
+          if (provider.refundPayment && payment.provider === provider.name) await provider.refundPayment(payment.providerRef, order.amountCents, order.currency);
+        }
+        return { order: updated, credits_taken: taken };
+      });
+      deps.events.emit('credits.changed', { userId: result.order.userId });
+      return { order: toTransactionOrder(result.order), refund_reason: text, credits_taken: result.credits_taken };
+    },
+
+    spendCap: spendCapOf,
+
+    /**
+     * Sets (credits > 0) or removes (null) the member's spend cap. A stricter cap applies at once and drops
+     * any raise still waiting; a raise or a removal waits SPEND_CAP_COOLING_OFF_HOURS (the member is told).
+     */
+    async setSpendCap(userId: number, next: Cap | null): Promise<SpendCap & { applied: 'now' | 'later' }> {
+      const now = clock();
+      const applied = await db.transaction(async (tx) => {
+        await tx.insert(spendCaps).values({ userId, updatedAt: now }).onConflictDoNothing();
+        const [row] = await tx.select().from(spendCaps).where(eq(spendCaps.userId, userId)).for('update');
+        const current = capInForce(row, now);
+        if (isStricter(next, current)) {
+          await tx.update(spendCaps).set({
+            period: next?.period ?? null, credits: next?.credits ?? null, pendingPeriod: null, pendingCredits: null, pendingFrom: null, updatedAt: now,
+          }).where(eq(spendCaps.userId, userId));
+          return 'now' as const;
+        }
+        await tx.update(spendCaps).set({
+          period: current?.period ?? null, credits: current?.credits ?? null,
+          pendingPeriod: next?.period ?? null, pendingCredits: next?.credits ?? null, pendingFrom: new Date(now.getTime() + COOLING_OFF_MS), updatedAt: now,
+        }).where(eq(spendCaps.userId, userId));
+        return 'later' as const;
+      });
+      return { ...(await spendCapOf(userId)), applied };
+    },
+
+    /** The order's company details and numbers, for its invoice (completed orders of this member only). */
+    async invoiceData(userId: number, orderId: string) {
+      const row = await ownOrder(userId, orderId);
+      if (row.status !== 'completed' || !row.completedAt) throw notFound();
+      let invoiceNumber = row.invoiceNumber;
+      // Orders completed before invoice numbers existed get theirs now.
+      if (!invoiceNumber) {
+        const [numbered] = await db.update(orders)
+          .set({ invoiceNumber: sql`${String(row.completedAt.getUTCFullYear())}::text || '-' || nextval('invoice_numbers')` })
+          .where(and(eq(orders.id, row.id), isNull(orders.invoiceNumber))).returning({ invoiceNumber: orders.invoiceNumber });
+        invoiceNumber = numbered?.invoiceNumber ?? (await ownOrder(userId, orderId)).invoiceNumber;
+      }
+      return { order: row, invoiceNumber: invoiceNumber ?? row.id };
+    },
+  };
+}
+
+export type RecordsService = ReturnType<typeof createRecordsService>;
