@@ -15,11 +15,11 @@ export const languageBody = z.object({ language: z.enum(LANGUAGE_CODES as [Langu
 /** The push part of POST /api/user.php (with ?push=1): a PushSubscription, false, or 'denied'. */
 export const pushSubscriptionBodySchema = z.object({
   subscription: z.union([
-    z.object({ endpoint: z.url(), keys: z.object({ p256dh: z.string(), auth: z.string() }) }),
+    z.object({ endpoint: z.url({ error: 'errors.push_subscription_invalid' }), keys: z.object({ p256dh: z.string(), auth: z.string() }) }),
     z.literal(false),
     z.null(),
     z.literal('denied'),
-  ]),
+  ], { error: 'errors.push_subscription_invalid' }),
 });
 export const pushStateSchema = z.enum(['unknown', 'subscribed', 'not_subscribed', 'denied']);
 

@@ -65,7 +65,8 @@ describe.each(DATABASE_KINDS)('orders, invoices, refunds and spend caps on %s', 
     expect(mine.body.orders.map((o: { id: string }) => o.id).sort()).toEqual([paid, open].sort());
     expect(mine.body).toMatchObject({ page: 1, pages: 1 });
     const completed = mine.body.orders.find((o: { id: string }) => o.id === paid);
-    expect(completed).toMatchObject({ status: 'completed', credits: 50, amount: 995, currency: 'EUR', refunded_at: null });
+    // Charged with the new member's 25% welcome bonus.
+    expect(completed).toMatchObject({ status: 'completed', credits: 50, amount: 746, currency: 'EUR', refunded_at: null });
     expect(completed.invoice_number).toMatch(/^2026-\d+$/);
     expect(mine.body.orders.find((o: { id: string }) => o.id === open).invoice_number).toBeNull();
     const credits = await a.client.get('/api/credit-ledger.php');
@@ -104,7 +105,8 @@ describe.each(DATABASE_KINDS)('orders, invoices, refunds and spend caps on %s', 
     const [row] = await t.database.db.select().from(orders).where(eq(orders.id, paid));
     for (const expected of [
       'Amora Media B.V.', 'Ulica Łąkowa 7', 'Amsterdam', '12345678', 'NL001234567B01', 'PL5260250274', 'Flirtźone', row.invoiceNumber!,
-      paid, 'Invoicee', '€9.95', '€1.73', '21%', '50 credits',
+      // The new member's first bundle had the 25% welcome bonus: the invoice states what was charged.
+      paid, 'Invoicee', '€7.46', '€1.29', '21%', '50 credits',
     ]) expect(text).toContain(expected);
     // Another member, a visitor, an unpaid order, an unknown one.
     expect((await invoice(b.client, paid)).status).toBe(404);
