@@ -12,6 +12,7 @@ import { LIMITS, type LimitName } from './infra/limits.ts';
 import { createCookieSigner } from './infra/cookie-signer.ts';
 import { createAccountsService } from './accounts/accounts.service.ts';
 import { createChatService } from './chat/chat.service.ts';
+import { createBansService } from './moderation/bans.service.ts';
 import { createLikesService } from './likes/likes.service.ts';
 import { createPaymentsService } from './payments/payments.service.ts';
 import { createDiscountsService } from './payments/discounts.service.ts';
@@ -118,6 +119,7 @@ export function createServices(deps: {
     likes,
     games: createGamesService({ db, clock, likes }),
     pageBounces: createPageBounces({ db, clock }),
+    bans: createBansService({ db, clock, events }),
     chat: createChatService({ db, clock, events, contactRules, live, storage, presence: sharedCache }),
     testProvider,
     paymentProviders,

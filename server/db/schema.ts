@@ -266,7 +266,7 @@ export const messages = pgTable('messages', {
   uniqueIndex('messages_idempotency').on(t.senderId, t.idempotencyKey),
 ]);
 
-export type LedgerReason = 'signup_bonus' | 'message' | 'gift' | 'chat_photo' | 'purchase' | 'demo_grant' | 'refund';
+export type LedgerReason = 'signup_bonus' | 'message' | 'gift' | 'chat_photo' | 'purchase' | 'demo_grant' | 'refund' | 'ban_refund';
 
 /** Append-only: a row is never updated or deleted; users.credits caches the running balance. */
 export const creditLedger = pgTable('credit_ledger', {
@@ -567,3 +567,14 @@ export const pageBounces = pgTable('page_bounces', {
   ref: text(),
   createdAt: createdAt(),
 }, (t) => [index('page_bounces_site').on(t.siteId, t.createdAt)]);
+
+export const BAN_REASONS = ['fake', 'scammer', 'abuse', 'underage', 'other'] as const;
+export type BanReason = (typeof BAN_REASONS)[number];
+
+/** Members the operator banned: the profile is disabled, and for a fake profile or a scammer the credits others spent on it come back. */
+export const memberBans = pgTable('member_bans', {
+  userId: integer().primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  reason: text().$type<BanReason>().notNull(),
+  note: text().notNull().default(''),
+  createdAt: createdAt(),
+});
