@@ -130,6 +130,31 @@ describe.each(DATABASE_KINDS)('Mollie, per-site providers and repeat orders on %
     expect(mollie.requests.filter((r) => r.path === '/v2/payments' && r.method === 'POST').length).toBe(posts);
   });
 
+  it('cancels an open order at Mollie, and refunds a paid one through Mollie with the amount charged', async () => {
+    const { client, user } = await member();
+    const open = await order(client, 'mollie-cancel-0001');
+    const openRef = open.body.order.payment_id as string;
+    const cancelled = await client.post('/api/order-cancel.php', { id: open.body.order.id });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.order.status).toBe('cancelled');
+    expect(mollie.payment(openRef)!.status).toBe('canceled');
+    expect(mollie.requests.some((r) => r.method === 'DELETE' && r.path === `/v2/payments/${openRef}`)).toBe(true);
+
+    const paid = await order(client, 'mollie-refund-0001');
+    const paidRef = paid.body.order.payment_id as string;
+    mollie.setStatus(paidRef, 'paid');
+    expect((await webhook(`id=${paidRef}`)).status).toBe(200);
+    expect(await credits(user.id)).toBe(50);
+    // A paid payment cannot be cancelled any more: 409, and nothing changes at Mollie.
+    expect((await client.post('/api/order-cancel.php', { id: paid.body.order.id })).status).toBe(409);
+    expect(mollie.payment(paidRef)!.status).toBe('paid');
+    await t.services.records.refundOrder(paid.body.order.id, 'Asked for within the refund period');
+    expect(mollie.refunds.filter((r) => r.paymentId === paidRef)).toEqual([
+      expect.objectContaining({ amount: { value: mollie.payment(paidRef)!.amount.value, currency: 'EUR' } }),
+    ]);
+    expect(await credits(user.id)).toBe(0);
+  });
+
   it('webhook: unknown ids change nothing (404), bad input is refused (400), unknown providers do not exist', async () => {
     expect((await webhook('id=tr_doesnotexist')).status).toBe(404);
     expect((await webhook('')).status).toBe(400);

@@ -131,6 +131,11 @@ export function createRecordsService(deps: { db: Db; clock: Clock; providers: Pa
     async refundOrder(orderId: string, reason: string) {
       const text = reason.trim();
       if (!text || text.length > 500) throw new AppError(400, 'refund_reason_required');
+      // The provider that took the payment (the site's account at the time) returns the money; looked up first,
+      // outside the transaction, which holds the only connection on the embedded database.
+      const [paid] = await db.select().from(payments)
+        .where(and(eq(payments.orderId, orderId), eq(payments.status, 'paid'))).orderBy(desc(payments.id)).limit(1);
+      const refunder = paid ? (await providers.forAccount(paid.accountId)).provider : null;
       const result = await db.transaction(async (tx) => {
         const [row] = await tx.select({ order: orders, refundDays: sites.refundDays }).from(orders)
           .innerJoin(users, eq(users.id, orders.userId)).innerJoin(sites, eq(sites.id, users.siteId))
@@ -147,12 +152,7 @@ export function createRecordsService(deps: { db: Db; clock: Clock; providers: Pa
           .where(and(eq(orders.id, order.id), isNull(orders.refundedAt))).returning();
         const taken = await takeBackCredits(tx, order.userId, order.credits, 'refund', order.id);
         // The money goes back last: a provider that refuses rolls the booking back, and the refund can be tried again.
-        const [payment] = await tx.select().from(payments)
-          .where(and(eq(payments.orderId, order.id), eq(payments.status, 'paid'))).orderBy(desc(payments.id)).limit(1);
-        if (payment) {
-          const { provider } = await providers.forAccount(payment.accountId);
-          if (provider.refundPayment && payment.provider === provider.name) await provider.refundPayment(payment.providerRef, order.amountCents, order.currency);
-        }
+        if (paid && refunder?.refundPayment && paid.provider === refunder.name) await refunder.refundPayment(paid.providerRef, order.amountCents, order.currency);
         return { order: updated, credits_taken: taken };
       });
       deps.events.emit('credits.changed', { userId: result.order.userId });

@@ -65,6 +65,8 @@ export interface FakeMollie {
   setStatus(paymentId: string, status: 'paid' | 'failed' | 'canceled' | 'expired' | 'pending'): void;
   payment(paymentId: string): FakePayment | undefined;
   mandate(mandateId: string): FakeMandate | undefined;
+  /** Refunds asked for, in order. */
+  refunds: { id: string; paymentId: string; amount: { value: string; currency: string }; status: string }[];
   /** 503 for every request while down. */
   down: boolean;
   close(): Promise<void>;
@@ -76,6 +78,7 @@ export async function startFakeMollie(): Promise<FakeMollie> {
   const dir = new URL('./fake-mollie/', import.meta.url);
   const payments = new Map<string, { key: string; payment: FakePayment }>();
   const mandates = new Map<string, FakeMandate>();
+  const refunds: FakeMollie['refunds'] = [];
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'https://127.0.0.1');
@@ -152,6 +155,24 @@ export async function startFakeMollie(): Promise<FakeMollie> {
       return send(res, 200, { ...payment, _links: { self: { href: `${fake.url}payments/${payment.id}`, type: 'application/hal+json' } } });
     }
 
+    if (req.method === 'DELETE' && parts[0] === 'payments' && parts.length === 2) {
+      const payment = account.payments.get(parts[1]);
+      if (!payment) return error(res, 404, 'Not Found', `No payment exists with token ${parts[1]}.`);
+      if (payment.status !== 'open' && payment.status !== 'pending') return error(res, 422, 'Unprocessable Entity', 'The payment cannot be canceled.');
+      payment.status = 'canceled';
+      return send(res, 200, { ...payment, _links: { self: { href: `${fake.url}payments/${payment.id}`, type: 'application/hal+json' } } });
+    }
+
+    if (req.method === 'POST' && parts[0] === 'payments' && parts[2] === 'refunds' && parts.length === 3) {
+      const payment = account.payments.get(parts[1]);
+      if (!payment) return error(res, 404, 'Not Found', `No payment exists with token ${parts[1]}.`);
+      if (payment.status !== 'paid') return error(res, 422, 'Unprocessable Entity', 'The payment has not been paid.');
+      const amount = body.amount as { value: string; currency: string };
+      const refund = { resource: 'refund' as const, id: id('re'), amount, status: 'pending', paymentId: payment.id, createdAt: new Date().toISOString() };
+      refunds.push(refund);
+      return send(res, 201, { ...refund, _links: { self: { href: `${fake.url}payments/${payment.id}/refunds/${refund.id}`, type: 'application/hal+json' } } });
+    }
+
     if (req.method === 'POST' && parts[0] === 'customers' && parts.length === 1) {
       const customer = { id: id('cst'), name: String(body.name ?? ''), email: String(body.email ?? '') };
       account.customers.set(customer.id, customer);
@@ -189,6 +210,7 @@ export async function startFakeMollie(): Promise<FakeMollie> {
   const fake: FakeMollie = {
     url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/v2/`,
     requests,
+    refunds,
     down: false,
     addKey(k) {
       accounts.set(k, { payments: new Map(), customers: new Map(), mandates: new Map(), idempotency: new Map() });

@@ -106,5 +106,19 @@ export function createMollieProvider(options: { apiKey: string; apiEndpoint?: st
     async revokeMandate(customerId, mandateId) {
       await orNull(() => client.customerMandates.revoke(mandateId, { customerId }));
     },
+
+    /** Mollie cancels an open payment of a method that allows it; otherwise it answers 422 and the payment stays. */
+    async cancelPayment(ref) {
+      try {
+        return (await client.payments.cancel(ref)).status === 'canceled';
+      } catch (error) {
+        if (isNotFound(error) || (error as { statusCode?: number }).statusCode === 422) return false;
+        throw new ProviderUnavailableError('mollie', error);
+      }
+    },
+
+    async refundPayment(ref, amountCents, currency) {
+      await call(() => client.paymentRefunds.create({ paymentId: ref, amount: { value: (amountCents / 100).toFixed(2), currency } }));
+    },
   };
 }
