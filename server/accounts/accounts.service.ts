@@ -4,7 +4,7 @@ import type { ApiUser } from '#common/api-types.ts';
 import { isLanguage, type Language } from '#common/languages.ts';
 import { AUTH_COOKIE_MAX_AGE, SESSION_IDLE_DAYS } from '#common/constants.ts';
 import type { Db } from '../db/client.ts';
-import { photos, profiles, sessions, users } from '../db/schema.ts';
+import { memberBans, photos, profiles, sessions, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { EventBus } from '../infra/events.ts';
 import type { RateLimiter } from '../infra/rate-limit.ts';
@@ -78,7 +78,7 @@ export function createAccountsService(deps: {
      */
     async attemptLogin(
       emailInput: string, password: string, from: { ip: string; device: KnownDevice | null },
-    ): Promise<{ userId: number } | { userId: null; retryAfter?: number }> {
+    ): Promise<{ userId: number } | { userId: null; retryAfter?: number; banned?: true }> {
       const email = normalizeEmail(emailInput);
       const key = throttleKey(email);
       const [user] = await db
@@ -99,6 +99,8 @@ export function createAccountsService(deps: {
       if (ok && account) {
         // The pair's count starts again; the per-e-mail one does not, or each log-in of the owner would hand an attacker new tries.
         if (!device) await limits.loginPair.reset(`${key}|${from.ip}`);
+        // A banned member learns it only with the right password (no way to probe which accounts are banned).
+        if ((await db.$count(memberBans, eq(memberBans.userId, account.id))) > 0) return { userId: null, banned: true };
         return { userId: account.id };
       }
       for (const [limiter, k] of counters) await limiter.hit(k);

@@ -50,6 +50,7 @@ export async function logIn(
   const result = await ctx.services.accounts.attemptLogin(input.email, input.password, { ip: ctx.clientIp, device: await knownDevice(jar, ctx) });
   if (result.userId === null) {
     if (result.retryAfter) throw new AppError(429, 'login_throttled', { minutes: Math.ceil(result.retryAfter / 60), retry_after: result.retryAfter });
+    if (result.banned) throw new AppError(403, 'account_banned');
     throw new AppError(401, 'login_failed');
   }
   await rememberDevice(jar, ctx, result.userId);

@@ -52,6 +52,10 @@ describe.each(DATABASE_KINDS)('banning a member on %s', (kind) => {
     expect(await t.database.db.$count(sessions, eq(sessions.userId, fake.user.id))).toBe(0);
     expect((await t.database.db.select().from(memberBans).where(eq(memberBans.userId, fake.user.id)))[0]).toMatchObject({ reason: 'fake', note: 'stock photos' });
     expect((await a.client.get(`/api/profile.php?id=${fake.user.id}`)).status).toBe(404);
+    // Signing in again: refused with the reason, but only to whoever knows the password.
+    const back = await t.client().post('/api/user.php', { email: fake.user.email, password: 'correct horse battery' });
+    expect([back.status, back.body.error.code]).toEqual([403, 'account_banned']);
+    expect((await t.client().post('/api/user.php', { email: fake.user.email, password: 'wrong horse battery' })).body.error.code).toBe('login_failed');
 
     // Banning again (even as a scammer) refunds nothing twice.
     const again = await t.services.bans.ban(fake.user.id, 'scammer');
