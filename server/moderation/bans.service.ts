@@ -30,12 +30,13 @@ export interface BanResult {
 export function createBansService(deps: { db: Db; clock: Clock; events: EventBus }) {
   const { db, clock } = deps;
   return {
-    async ban(userId: number, reason: BanReason, note = ''): Promise<BanResult> {
+    async ban(userId: number, reason: BanReason, noteInput = ''): Promise<BanResult> {
+      const note = noteInput.slice(0, 500);
       const refunds = await db.transaction(async (tx) => {
         const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
         if (!user) throw notFound();
-        await tx.insert(memberBans).values({ userId, reason, note: note.slice(0, 500), createdAt: clock() })
-          .onConflictDoUpdate({ target: memberBans.userId, set: { reason, note: note.slice(0, 500) } });
+        await tx.insert(memberBans).values({ userId, reason, note, createdAt: clock() })
+          .onConflictDoUpdate({ target: memberBans.userId, set: { reason, note } });
         await tx.update(profiles).set({ status: 'disabled' }).where(eq(profiles.userId, userId));
         await tx.delete(sessions).where(eq(sessions.userId, userId));
         if (!REFUNDED.includes(reason)) return new Map<number, number>();
