@@ -17,6 +17,21 @@ export default tseslint.config(
     },
   },
   {
+    // Entry points parse input, call a use case and shape its answer: the database, the photo files and the
+    // payment providers are reached through the use cases only (decision 036).
+    files: ['server/**/*.routes.ts', 'server/**/*.server.ts', 'app/**/*.ts', 'app/**/*.tsx'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'drizzle-orm', message: 'Entry points call use cases; queries belong to the area\'s service.' }],
+        patterns: [{
+          group: ['**/db/*', '#server/db/*', '**/infra/payments/*', '**/infra/storage*'],
+          message: 'Entry points call use cases; the database, storage and payment providers sit behind them.',
+        }],
+      }],
+    },
+  },
+  {
     files: ['**/*.test.ts', 'tests/**/*.ts'],
     // Playwright fixtures call a function named `use`, which is not React's.
     rules: { '@typescript-eslint/no-explicit-any': 'off', 'react-hooks/rules-of-hooks': 'off' },

@@ -1,3 +1,4 @@
+import { actorFor } from './actor.ts';
 import { randomUUID } from 'node:crypto';
 import { relative } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -154,7 +155,7 @@ export function createApp(deps: AppDeps) {
     const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
     const ip = clientAddress(c.req.header('x-forwarded-for'), incoming?.socket?.remoteAddress, env.TRUST_PROXY);
     const ctx: RequestContext = {
-      services, translator, env, site, lang, userId, user, nonce: (c.var as { secureHeadersNonce?: string }).secureHeadersNonce ?? '', baseUrl, secure,
+      services, actor: actorFor(site.id, userId), translator, env, site, lang, userId, user, nonce: (c.var as { secureHeadersNonce?: string }).secureHeadersNonce ?? '', baseUrl, secure,
       clientIp: ip,
       // The CDN knows best; without its header the offline GeoIP database answers.
       geoipCountry: cdnCountry && /^[A-Z]{2}$/i.test(cdnCountry) ? cdnCountry.toUpperCase() : services.geo.countryForIp(ip),

@@ -19,6 +19,7 @@ import { createDiscountsService } from './payments/discounts.service.ts';
 import { createPaymentProviders } from './payments/providers.ts';
 import { createRecordsService } from './payments/records.service.ts';
 import { createProfilesService } from './profiles/profiles.service.ts';
+import { createProfileView } from './profiles/profile-view.ts';
 import { createSearchService } from './search/search.service.ts';
 import { createSettingsService } from './settings/settings.service.ts';
 import type { SiteCacheOptions } from './settings/site-cache.ts';
@@ -117,6 +118,7 @@ export function createServices(deps: {
     pageTokens: createPageTokens(deps.pageTokens ?? loadPageTokens(join(CONTENT_DIR, 'page-tokens.json'))),
     geo: deps.geo ?? sharedGeo(),
     likes,
+    viewProfile: createProfileView({ profiles, likes }),
     games: createGamesService({ db, clock, likes }),
     pageBounces: createPageBounces({ db, clock }),
     bans: createBansService({ db, clock, events }),
@@ -135,3 +137,9 @@ export function createServices(deps: {
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/**
+ * What entry points (Hono handlers, React Router loaders and actions) may call: the use cases, never
+ * the database, the photo files, the payment providers or the event plumbing behind them.
+ */
+export type UseCases = Omit<Services, 'db' | 'storage' | 'paymentProviders' | 'testProvider' | 'rateLimitStore' | 'sharedCache' | 'events' | 'live'>;

@@ -19,8 +19,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const id = toId(params.id);
   if (id === null) throw data(null, { status: 404 });
-  const profile = await orNotFound(ctx.services.profiles.detail(ctx.userId, id, { visibleFields: ctx.site.visibleProfileFields }));
-  if (ctx.userId && profile.liked_me && !profile.blocked) await ctx.services.likes.markSeen(ctx.userId, id);
+  const profile = await orNotFound(ctx.services.viewProfile(ctx.actor, id, { visibleFields: ctx.site.visibleProfileFields }));
   return { profile, signedIn: Boolean(ctx.userId), own: ctx.userId === id };
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray, ne, or, sql } from 'drizzle-orm';
+import { MODERATORS, requireStaff, type Actor } from '../actor.ts';
 import type { ChatMessage, ChatSummary, Gift } from '#common/api-types.ts';
 import { CHAT_HISTORY_LIMIT, matchesWordFilter } from '#common/chat.ts';
 import { FREE_CONVERSATIONS } from '#common/constants.ts';
@@ -314,14 +315,16 @@ export function createChatService(deps: {
     },
 
     /** Operators: chat photos no moderator has looked at yet (they show at once and are reviewed afterwards). */
-    async pendingPhotos() {
+    async pendingPhotos(actor: Actor) {
+      requireStaff(actor, MODERATORS);
       const rows = await db.select().from(chatPhotos).where(and(eq(chatPhotos.reviewed, false), ne(chatPhotos.status, 'rejected')))
         .orderBy(asc(chatPhotos.createdAt), asc(chatPhotos.id));
       return rows.map((r) => ({ id: r.id, user_id: r.senderId, filename: r.filename, thumb_filename: r.thumbFilename, created_at: r.createdAt.toISOString() }));
     },
 
     /** Operators: approve or reject a chat photo; a rejected one is gone for both members and its files are deleted. */
-    async moderatePhoto(photoId: number, decision: 'approve' | 'reject'): Promise<{ id: number; status: 'active' | 'rejected' }> {
+    async moderatePhoto(actor: Actor, photoId: number, decision: 'approve' | 'reject'): Promise<{ id: number; status: 'active' | 'rejected' }> {
+      requireStaff(actor, MODERATORS);
       const status = decision === 'approve' ? 'active' as const : 'rejected' as const;
       const [row] = await db.update(chatPhotos).set({ status, reviewed: true }).where(eq(chatPhotos.id, photoId)).returning();
       if (!row) throw notFound();

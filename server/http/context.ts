@@ -1,13 +1,17 @@
 import type { ApiUser } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
 import type { Translator } from '../i18n/i18n.ts';
-import type { Services } from '../services.ts';
+import type { UseCases } from '../services.ts';
+import type { Actor } from '../actor.ts';
 import type { Site } from '../settings/settings.service.ts';
 import type { Env } from '../env.ts';
 
 /** What the HTTP layer knows about a request; React Router loaders receive it as their context. */
 export interface RequestContext {
-  services: Services;
+  /** The use cases; an entry point shapes their answers and never reaches the database itself. */
+  services: UseCases;
+  /** Who makes this request: a member (signed in) or a visitor of the site. */
+  actor: Actor;
   translator: Translator;
   env: Env;
   site: Site;

@@ -6,6 +6,7 @@ import { idempotencyKeySchema } from '#common/schemas.ts';
 import { AppError, authenticationRequired } from '../infra/errors.ts';
 import type { RateLimiter } from '../infra/rate-limit.ts';
 import type { AppEnv } from './context.ts';
+import type { Actor } from '../actor.ts';
 
 export type C = Context<AppEnv>;
 
@@ -94,12 +95,13 @@ export async function rateLimit(c: C, limiters: RateLimiter | RateLimiter[], key
   if (wait > 0) throw tooManyRequests(c, wait);
 }
 
-/** Operator endpoints (Authorization: Bearer OPERATOR_TOKEN); without a configured token they do not exist. */
-export function requireOperator(c: C) {
+/** Operator endpoints (Authorization: Bearer OPERATOR_TOKEN); without a configured token they do not exist. The token acts as an operator of every site. */
+export function requireOperator(c: C): Actor {
   const expected = c.get('ctx').env.OPERATOR_TOKEN;
   if (!expected) throw new AppError(404, 'not_found');
   const given = c.req.header('authorization')?.replace(/^Bearer\s+/i, '') ?? '';
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   if (a.length !== b.length || !timingSafeEqual(a, b)) throw new AppError(403, 'forbidden');
+  return { kind: 'staff', role: 'operator', siteId: null };
 }

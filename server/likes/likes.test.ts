@@ -32,6 +32,16 @@ describe.each(DATABASE_KINDS)('likes on %s', (kind) => {
     expect((await b.client.get('/api/likes.php')).body.profiles.map((p: { id: number }) => p.id)).toEqual([a.user.id]);
   });
 
+  it('opening the profile of a liker one has blocked leaves the like unread, on the API as on the page', async () => {
+    const a = await signUp(t);
+    const b = await signUp(t);
+    await a.client.post('/api/like.php', { profile_id: b.user.id });
+    expect((await b.client.post('/api/block.php', { profile_id: a.user.id })).status).toBe(200);
+    expect((await b.client.get(`/api/profile.php?id=${a.user.id}`)).body.profile).toMatchObject({ blocked: true, liked_me: true });
+    expect((await b.client.delete('/api/block.php', { profile_id: a.user.id })).status).toBe(200);
+    expect((await b.client.get('/api/likes.php')).body.liked_by).toMatchObject([{ id: a.user.id, like_new: true }]);
+  });
+
   it('unlikes', async () => {
     const a = await signUp(t);
     const b = await signUp(t);

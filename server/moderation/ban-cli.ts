@@ -4,6 +4,7 @@ import { toId } from '#common/input.ts';
 import { BAN_REASONS, type BanReason } from '../db/schema.ts';
 import { isAppError } from '../infra/errors.ts';
 import { withServices } from '../cli-services.ts';
+import { OPERATOR_CLI } from '../actor.ts';
 
 const USAGE = `Usage: npm run members:ban -- <member id> <${BAN_REASONS.join('|')}> [note]`;
 
@@ -14,7 +15,7 @@ if (userId === null || !(BAN_REASONS as readonly string[]).includes(reasonArg ??
   process.exit(2);
 }
 try {
-  const { refunds } = await withServices((services) => services.bans.ban(userId, reasonArg as BanReason, words.join(' ').trim()));
+  const { refunds } = await withServices((services) => services.bans.ban(OPERATOR_CLI, userId, reasonArg as BanReason, words.join(' ').trim()));
   const credits = refunds.reduce((sum, r) => sum + r.credits, 0);
   console.log(`Member ${userId} banned (${reasonArg}); ${credits} credits refunded to ${refunds.length} members.`);
 } catch (error) {

@@ -1,5 +1,6 @@
 import { and, eq, inArray, ne, notExists, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { MODERATORS, requireStaff, type Actor } from '../actor.ts';
 import type { Db } from '../db/client.ts';
 import { conversations, creditLedger, memberBans, messages, profiles, sessions, users, type BanReason, type LedgerReason } from '../db/schema.ts';
 import { addCredits } from '../credits/ledger.ts';
@@ -30,7 +31,8 @@ export interface BanResult {
 export function createBansService(deps: { db: Db; clock: Clock; events: EventBus }) {
   const { db, clock } = deps;
   return {
-    async ban(userId: number, reason: BanReason, noteInput = ''): Promise<BanResult> {
+    async ban(actor: Actor, userId: number, reason: BanReason, noteInput = ''): Promise<BanResult> {
+      requireStaff(actor, MODERATORS);
       const note = noteInput.slice(0, 500);
       const refunds = await db.transaction(async (tx) => {
         const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');

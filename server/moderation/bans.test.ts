@@ -1,8 +1,11 @@
+import type { Actor } from '../actor.ts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../credits/ledger.ts';
 import { creditLedger, memberBans, profiles, sessions, sites, users } from '../db/schema.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
+
+const MODERATOR: Actor = { kind: 'staff', role: 'moderator', siteId: null };
 
 describe.each(DATABASE_KINDS)('banning a member on %s', (kind) => {
   let t: TestApp;
@@ -38,7 +41,7 @@ describe.each(DATABASE_KINDS)('banning a member on %s', (kind) => {
     expect((await send(fake.client, a.user.id, 'Send me money')).status).toBe(201);
     const fakeBalance = await credits(fake.user.id);
 
-    const { refunds } = await t.services.bans.ban(fake.user.id, 'fake', 'stock photos');
+    const { refunds } = await t.services.bans.ban(MODERATOR, fake.user.id, 'fake', 'stock photos');
     // Alice gets back what the three messages to the fake profile cost, not the one to an honest member.
     expect(await credits(a.user.id)).toBe(before.a - spentOnHonest);
     expect(refunds).toContainEqual({ userId: a.user.id, credits: spentOnFake });
@@ -58,7 +61,7 @@ describe.each(DATABASE_KINDS)('banning a member on %s', (kind) => {
     expect((await t.client().post('/api/user.php', { email: fake.user.email, password: 'wrong horse battery' })).body.error.code).toBe('login_failed');
 
     // Banning again (even as a scammer) refunds nothing twice.
-    const again = await t.services.bans.ban(fake.user.id, 'scammer');
+    const again = await t.services.bans.ban(MODERATOR, fake.user.id, 'scammer');
     expect(again.refunds).toEqual([]);
     expect(await refundRows(a.user.id)).toHaveLength(3);
   });
@@ -69,8 +72,19 @@ describe.each(DATABASE_KINDS)('banning a member on %s', (kind) => {
     await give(c.user.id, 100);
     for (const text of ['One', 'Two', 'Three']) expect((await send(c.client, rude.user.id, text)).status).toBe(201);
     const balance = await credits(c.user.id);
-    expect((await t.services.bans.ban(rude.user.id, 'abuse')).refunds).toEqual([]);
+    expect((await t.services.bans.ban(MODERATOR, rude.user.id, 'abuse')).refunds).toEqual([]);
     expect(await credits(c.user.id)).toBe(balance);
-    await expect(t.services.bans.ban(2_000_000_000, 'fake')).rejects.toMatchObject({ status: 404 });
+    await expect(t.services.bans.ban(MODERATOR, 2_000_000_000, 'fake')).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('lets only staff ban: a member or a visitor is refused and nothing changes', async () => {
+    const target = await signUp(t, { name: 'Target' });
+    const member = await signUp(t, { name: 'Member' });
+    const site = 1;
+    for (const actor of [{ kind: 'member', userId: member.user.id, siteId: site }, { kind: 'visitor', siteId: site }] as Actor[]) {
+      await expect(t.services.bans.ban(actor, target.user.id, 'fake')).rejects.toMatchObject({ status: 403 });
+    }
+    expect(await t.services.db.select().from(memberBans).where(eq(memberBans.userId, target.user.id))).toEqual([]);
+    expect((await target.client.get('/api/user.php')).status).toBe(200);
   });
 });

@@ -205,6 +205,12 @@ export function createPaymentsService(deps: {
   }
 
   const service = {
+    /** Whether `/api/payment-webhook.php?provider=` is an address this deployment answers: a known provider, and simulated payments only where they may run. */
+    async acceptsWebhooks(providerName: string): Promise<boolean> {
+      if (!providers.isKnown(providerName)) return false;
+      return !(testCheckouts && providerName === testCheckouts.name && (await service.testPayments()) === 'refused');
+    },
+
     /** Simulated payments for a site (or, without one, for the deployment's default provider). */
     async testPayments(siteId?: number): Promise<TestPaymentsMode> {
       if (!testCheckouts) return 'none';

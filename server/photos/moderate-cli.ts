@@ -8,6 +8,7 @@ import { photoStorageFromEnv } from '../infra/storage.ts';
 import { createContactRules } from '../accounts/contact-rules.ts';
 import { ROOT_DIR } from '../paths.ts';
 import { createPhotosService } from './photos.service.ts';
+import { OPERATOR_CLI } from '../actor.ts';
 
 const USAGE = 'Usage: npm run photos:moderate -- --list | --approve <id> | --reject <id>';
 
@@ -22,13 +23,13 @@ try {
   });
   const id = values.approve ?? values.reject;
   if (values.list) {
-    const pending = await photos.pending();
+    const pending = await photos.pending(OPERATOR_CLI);
     if (!pending.length) console.log('No photos are waiting for moderation.');
     for (const p of pending) {
       console.log(`${p.id}\tmember ${p.user_id}\t${p.created_at}\t${p.is_private ? 'private' : 'public'}\t${join(dataDir, 'photos', p.filename)}`);
     }
   } else if (id && /^\d+$/.test(id)) {
-    const result = await photos.moderate(Number(id), values.approve ? 'approve' : 'reject').catch(() => null);
+    const result = await photos.moderate(OPERATOR_CLI, Number(id), values.approve ? 'approve' : 'reject').catch(() => null);
     if (!result) {
       console.error(`Photo ${id} does not exist.`);
       process.exitCode = 1;

@@ -80,7 +80,7 @@ export const photosApiRoutes = new Hono<AppEnv>()
    * file's bytes; POST {id, action: 'approve' | 'reject', kind?: 'profile' | 'chat'}.
    */
   .get('/moderation.php', async (c) => {
-    requireOperator(c);
+    const staff = requireOperator(c);
     const ctx = c.get('ctx');
     const file = c.req.query('file');
     if (file) {
@@ -88,12 +88,12 @@ export const photosApiRoutes = new Hono<AppEnv>()
       if (!bytes) throw new AppError(404, 'not_found');
       return new Response(new Uint8Array(bytes), { headers: { 'Content-Type': 'image/webp', 'Cache-Control': 'private, no-store' } });
     }
-    return c.json({ photos: await ctx.services.photos.pending(), chat_photos: await ctx.services.chat.pendingPhotos() });
+    return c.json({ photos: await ctx.services.photos.pending(staff), chat_photos: await ctx.services.chat.pendingPhotos(staff) });
   })
   .post('/moderation.php', async (c) => {
-    requireOperator(c);
+    const staff = requireOperator(c);
     const ctx = c.get('ctx');
     const { id, action, kind } = await validBody(c, moderationBody);
-    const photo = kind === 'chat' ? await ctx.services.chat.moderatePhoto(id, action) : await ctx.services.photos.moderate(id, action);
+    const photo = kind === 'chat' ? await ctx.services.chat.moderatePhoto(staff, id, action) : await ctx.services.photos.moderate(staff, id, action);
     return c.json({ photo });
   });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
+import { MODERATORS, requireStaff, type Actor } from '../actor.ts';
 import sharp, { type Metadata } from 'sharp';
 import type { GalleryPhoto, OwnPhoto } from '#common/api-types.ts';
 import { FREE_PHOTO_LIMIT, PREMIUM_PHOTO_LIMIT } from '#common/constants.ts';
@@ -230,7 +231,8 @@ export function createPhotosService(deps: { db: Db; clock: Clock; storage: Photo
     },
 
     /** Operators: photos no moderator has looked at yet (pending, or already shown), oldest first. */
-    async pending(): Promise<{ id: number; user_id: number; filename: string; thumb_filename: string; is_private: boolean; status: 'pending' | 'active'; created_at: string }[]> {
+    async pending(actor: Actor): Promise<{ id: number; user_id: number; filename: string; thumb_filename: string; is_private: boolean; status: 'pending' | 'active'; created_at: string }[]> {
+      requireStaff(actor, MODERATORS);
       const rows = await db.select().from(photos).where(and(eq(photos.reviewed, false), ne(photos.status, 'rejected'))).orderBy(asc(photos.createdAt), asc(photos.id));
       return rows.map((r) => ({
         id: r.id, user_id: r.userId, filename: r.filename, thumb_filename: r.thumbFilename, is_private: r.isPrivate,
@@ -239,7 +241,8 @@ export function createPhotosService(deps: { db: Db; clock: Clock; storage: Photo
     },
 
     /** Operators: approve (visible to others) or reject (hidden; a rejected main photo is replaced). */
-    async moderate(photoId: number, decision: 'approve' | 'reject'): Promise<{ id: number; status: 'active' | 'rejected' }> {
+    async moderate(actor: Actor, photoId: number, decision: 'approve' | 'reject'): Promise<{ id: number; status: 'active' | 'rejected' }> {
+      requireStaff(actor, MODERATORS);
       const status = decision === 'approve' ? 'active' as const : 'rejected' as const;
       return db.transaction(async (tx) => {
         const [row] = await tx.update(photos).set({ status, reviewed: true }).where(eq(photos.id, photoId)).returning();

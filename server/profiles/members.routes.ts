@@ -15,9 +15,7 @@ export const membersRoutes = new Hono<AppEnv>()
     const ctx = c.get('ctx');
     if (c.req.query('id') === undefined) return c.json({ profile: await ctx.services.profiles.own(requireUserId(c)) });
     const id = requireId(c.req.query('id'), 'id');
-    const profile = await ctx.services.profiles.detail(ctx.userId, id, { visibleFields: ctx.site.visibleProfileFields });
-    if (ctx.userId && profile.liked_me) await ctx.services.likes.markSeen(ctx.userId, id);
-    return c.json({ profile });
+    return c.json({ profile: await ctx.services.viewProfile(ctx.actor, id, { visibleFields: ctx.site.visibleProfileFields }) });
   })
 
   .post('/like.php', async (c) => {

@@ -2,7 +2,7 @@ import { getCookie } from 'hono/cookie';
 import { Hono } from 'hono';
 import { AUTH_COOKIE } from '#common/constants.ts';
 import type { AppEnv } from '../http/context.ts';
-import type { Services } from '../services.ts';
+import type { UseCases } from '../services.ts';
 
 const FILE = /^[A-Za-z0-9_-]{1,80}\.webp$/;
 
@@ -32,7 +32,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
  * further gallery photos) is served only after checking the session against the same rules as the
  * gallery. Every request is checked, also a revalidation, so a deleted photo or account answers 404 at once.
  */
-export function photoRoutes(services: Services) {
+export function photoRoutes(services: UseCases) {
   return new Hono<AppEnv>().get('/:file', async (c) => {
     const file = c.req.param('file');
     if (!FILE.test(file)) return c.notFound();
@@ -50,7 +50,7 @@ export function photoRoutes(services: Services) {
     const etag = etagOf(file);
     const headers = { 'Cache-Control': PHOTO_CACHE_CONTROL[access], ETag: etag, 'X-Content-Type-Options': 'nosniff' };
     if (matches(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers });
-    const body = await services.storage.get(file);
+    const body = await services.photos.file(file);
     if (!body) return c.notFound();
     return new Response(new Uint8Array(body), {
       headers: { ...headers, 'Content-Type': 'image/webp', 'Content-Length': String(body.length) },

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { GalleryPhoto, OwnProfile, ProfileDetail, ProfileSummary } from '#common/api-types.ts';
 import { ageOn } from '#common/schemas.ts';
 import { ATTRIBUTE_KEYS, type AttributeKey, type ProfileInput } from '#common/profile.ts';
+import type { SignupProfileInput } from '#common/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { blocks, conversations, likes, photos, profiles, regions, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
@@ -168,6 +169,31 @@ export function createProfilesService(deps: { db: Db; clock: Clock; contactRules
         interests: input.interests, about: input.about, country: input.country, region: input.region,
       }).where(eq(profiles.userId, userId));
       return this.own(userId);
+    },
+
+    /**
+     * The fields the sign-up steps set (PUT /api/signup-profile.php). A region is a code from
+     * /api/regions.php and must belong to the new or current country; profiles keep its name, as the
+     * profile editor and the search do. A new country without a region clears the old region.
+     */
+    async updateSignupFields(userId: number, input: SignupProfileInput): Promise<ProfileSummary | null> {
+      const [current] = await db.select({ country: profiles.country }).from(profiles).where(eq(profiles.userId, userId));
+      if (!current) throw notFound();
+      const country = input.country ?? current.country;
+      let regionName: string | null = null;
+      if (input.region) {
+        const [region] = await db.select({ name: regions.name }).from(regions).where(and(eq(regions.country, country), eq(regions.code, input.region)));
+        if (!region) throw new AppError(400, 'region_invalid', {}, { region: 'errors.region_invalid' });
+        regionName = region.name;
+      }
+      const update: Partial<typeof profiles.$inferInsert> = {};
+      if (input.sexuality) update.sexuality = input.sexuality;
+      if (input.country) update.country = input.country;
+      if (input.region !== undefined) update.region = regionName;
+      else if (input.country && input.country !== current.country) update.region = null;
+      if (input.about !== undefined) update.about = input.about;
+      if (Object.keys(update).length) await db.update(profiles).set(update).where(eq(profiles.userId, userId));
+      return this.summary(userId, true);
     },
   };
 }
