@@ -13,6 +13,7 @@ import { createQueryClient } from './lib/query-client.ts';
 import { createI18n } from './lib/i18n.ts';
 import { LoadingBar } from './components/LoadingBar.tsx';
 import { ChunkReload } from './components/ChunkReload.tsx';
+import { useAppShell } from './lib/app-shell.ts';
 import { TestPaymentsBanner } from './features/credits/TestPaymentsBanner.tsx';
 import './styles/app.scss';
 
@@ -53,6 +54,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#2b1740" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link rel="manifest" href="/manifest.webmanifest" />
+        <link rel="apple-touch-icon" href="/app-icon-192.png" />
         {data && <SiteMeta data={data} />}
         <Meta />
         <Links />
@@ -87,6 +90,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   usePageBounceLog();
   // `<html data-hydrated>`: the page runs in the browser and its controls respond (tests wait for it).
   useEffect(() => { document.documentElement.dataset.hydrated = 'true'; }, []);
+  useAppShell();
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>

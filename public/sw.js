@@ -1,6 +1,53 @@
-/* Service worker: shows web push notifications and hands clicks to an open page. */
-self.addEventListener('install', () => self.skipWaiting());
-self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+/*
+ * Service worker: starts the installed app without a connection (the offline page and the hashed
+ * assets it has seen), shows web push notifications and hands clicks to an open page.
+ */
+const SHELL_CACHE = 'amora-shell-v1';
+const OFFLINE_URL = '/offline';
+const SHELL = [OFFLINE_URL, '/favicon.svg', '/manifest.webmanifest', '/app-icon-192.png'];
+
+self.addEventListener('install', (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(SHELL_CACHE);
+    await cache.addAll(SHELL.map((url) => new Request(url, { cache: 'reload' })));
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) if (name !== SHELL_CACHE) await caches.delete(name);
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  // Pages always come from the network (they are the member's own, and change); offline, the app shell.
+  if (request.mode === 'navigate') {
+    event.respondWith(fetch(request).catch(async () => (await caches.match(OFFLINE_URL)) || Response.error()));
+    return;
+  }
+  // The offline page's icon and the manifest: fresh when online, kept for offline starts.
+  if (SHELL.includes(url.pathname)) {
+    event.respondWith(fetch(request).catch(async () => (await caches.match(url.pathname)) || Response.error()));
+    return;
+  }
+  // Hashed assets never change: once fetched they start the app from the cache.
+  if (url.pathname.startsWith('/assets/')) {
+    event.respondWith((async () => {
+      const cache = await caches.open(SHELL_CACHE);
+      const cached = await cache.match(request);
+      if (cached) return cached;
+      const response = await fetch(request);
+      if (response.ok) await cache.put(request, response.clone());
+      return response;
+    })());
+  }
+});
 
 self.addEventListener('push', (event) => {
   let data = {};
@@ -21,7 +68,8 @@ self.addEventListener('push', (event) => {
     await self.registration.showNotification(payload.title, {
       body: payload.body,
       tag: data.tag,
-      icon: '/favicon.svg',
+      icon: '/app-icon-192.png',
+      badge: '/app-icon-192.png',
       data: { checkUrl: payload.checkUrl, openUrl: payload.openUrl },
     });
   })());

@@ -14,6 +14,7 @@ import type { AppEnv, RequestContext } from './http/context.ts';
 import { requestBodyLimit } from './http/body-limit.ts';
 import { resolveLanguage } from './http/language.ts';
 import { seoRoutes } from './seo/seo.routes.ts';
+import { appManifestRoutes } from './seo/app-manifest.routes.ts';
 import { clientAddress, forwardedProto } from './http/client-address.ts';
 import type { Translator } from './i18n/i18n.ts';
 import { isAppError } from './infra/errors.ts';
@@ -201,6 +202,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', openApiRoutes);
   app.route('/api', api);
   app.route('/', seoRoutes);
+  app.route('/', appManifestRoutes);
   app.all('/api/*', (c) => c.json({ error: { code: 'not_found', message: translator.t(c.get('lang') ?? 'en', 'errors.not_found') } }, 404));
 
   app.onError((error, c) => {

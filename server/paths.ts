@@ -16,6 +16,7 @@ function findRoot(): string {
 export const ROOT_DIR = findRoot();
 export const MIGRATIONS_DIR = join(ROOT_DIR, 'server/db/migrations');
 export const CONTENT_DIR = join(ROOT_DIR, 'content');
+export const PUBLIC_DIR = join(ROOT_DIR, 'public');
 export const LOCALES_DIR = join(ROOT_DIR, 'locales');
 export const CLIENT_BUILD_DIR = join(ROOT_DIR, 'build/client');
 export const SERVER_BUILD_PATH = join(ROOT_DIR, 'build/server/index.js');

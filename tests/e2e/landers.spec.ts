@@ -106,12 +106,23 @@ test('transitionsvideolanding: a reel of members played by CSS alone; the call t
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Real people. Real chemistry.');
   await expect(page.getByTestId('lander-profile')).toHaveCount(5);
   await expectPhotosLoaded(page);
-  // The reel moves: the first scene is on screen now and hands over to the second after four seconds.
-  const opacity = (i: number) => page.locator(`.reel-scene-${i}`).evaluate((el) => Number(getComputedStyle(el).opacity));
-  await expect.poll(() => opacity(0)).toBeGreaterThan(0.9);
-  await page.waitForTimeout(1500);
+  // The reel moves by CSS animations alone: stopped at one moment of its timeline the first scene is on
+  // screen, a few seconds later the second has taken over. (Seeking the timeline, not waiting for the
+  // clock, keeps this true on a busy machine.)
+  const at = (ms: number) => page.evaluate((t) => {
+    const reel = [...document.querySelectorAll('[class*="reel-scene-"]')].flatMap((el) => el.getAnimations());
+    for (const animation of reel) { animation.pause(); animation.currentTime = t; }
+    return [0, 1].map((i) => Number(getComputedStyle(document.querySelector(`.reel-scene-${i}`)!).opacity));
+  }, ms);
+  const moments = [];
+  for (let ms = 0; ms <= 20_000; ms += 500) moments.push({ ms, opacity: await at(ms) });
+  const first = moments.find((m) => m.opacity[0] > 0.9 && m.opacity[1] < 0.1);
+  expect(first, 'a moment with the first scene alone on screen').toBeDefined();
+  const second = moments.find((m) => m.ms > first!.ms && m.opacity[1] > 0.9 && m.opacity[0] < 0.1);
+  expect(second, 'a later moment with the second scene alone on screen').toBeDefined();
+  expect(second!.ms - first!.ms).toBeLessThanOrEqual(8_000);
+  await at(first!.ms);
   await shot('lander-transitionsvideolanding');
-  await expect.poll(() => opacity(1), { timeout: 8000 }).toBeGreaterThan(0.9);
   await expectSignup(page, info, page.getByTestId('lander-signup'));
 });
 

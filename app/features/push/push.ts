@@ -7,7 +7,7 @@ import { api } from '../../lib/api.ts';
 export type PushState = 'unknown' | 'not_capable' | 'subscribed' | 'not_subscribed' | 'denied';
 
 export const PUSH_STATE_KEY = ['push-state'] as const;
-const SW_URL = '/sw.js';
+import { SERVICE_WORKER_URL as SW_URL } from '../../lib/app-shell.ts';
 
 export function pushCapable(): boolean {
   return typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
