@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Flag } from 'lucide-react';
 import { Alert, Badge, Button, Col, Modal, Row } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { data, Link, useRevalidator } from 'react-router';
@@ -179,6 +180,13 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
                 {profile.interests.map((k) => <Badge key={k} bg="light" text="dark" className="border">{t(`interests.${k}`)}</Badge>)}
               </div>
             </>
+          )}
+          {!own && (
+            <p className="mt-4 mb-0 small">
+              <Link to={`/complaints?kind=profile&id=${profile.id}`} className="link-secondary" data-testid="report-profile">
+                <Flag size={14} aria-hidden="true" className="me-1" />{t('complaints.report_profile')}
+              </Link>
+            </p>
           )}
         </Col>
       </Row>
