@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { emailSchema } from './schemas.ts';
-import { textSchema, toId } from './input.ts';
+import { textSchema, toId, visibleLength } from './input.ts';
 
 /**
  * Notices of illegal or unacceptable content (EU Digital Services Act, Art. 16): what anyone,
@@ -44,6 +44,10 @@ export const NOTICE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const text = (min: number, max: number, key: string, multiline = false) =>
   textSchema({ min, max, multiline, tooShort: `errors.notice_${key}_required`, tooLong: `errors.notice_${key}_too_long` });
 
+const once = (...fields: string[]) => ({
+  when: (payload: { issues: ReadonlyArray<{ path?: ReadonlyArray<PropertyKey> }> }) => !payload.issues.some((i) => fields.includes(String(i.path?.[0]))),
+});
+
 /** The notice form (/complaints), the same in the browser and in the page action. */
 export const noticeSchema = z
   .object({
@@ -57,17 +61,13 @@ export const noticeSchema = z
     /** Art. 16(2)(d): the reporter confirms in good faith that the notice is accurate and complete. */
     bona_fide: z.boolean({ error: 'errors.notice_bona_fide_required' }).refine((v) => v, 'errors.notice_bona_fide_required'),
   })
-  .superRefine((v, ctx) => {
-    if (v.kind !== 'other' && toId(v.content) === null) {
-      ctx.addIssue({ code: 'custom', path: ['content'], message: 'errors.notice_content_id_invalid' });
-    }
-    if (explanationRequired(v.reason) && v.explanation.length < NOTICE_EXPLANATION_MIN) {
-      ctx.addIssue({ code: 'custom', path: ['explanation'], message: 'errors.notice_explanation_required' });
-    }
-    if (nameRequired(v.reason) && v.name.length < 2) {
-      ctx.addIssue({ code: 'custom', path: ['name'], message: 'errors.notice_name_required' });
-    }
-  });
+  // Each rule that reads two fields runs once those fields are valid on their own, so that every field's
+  // error shows at once (an object refinement would wait until every field is valid).
+  .refine((v) => v.kind === 'other' || toId(v.content) !== null, { path: ['content'], message: 'errors.notice_content_id_invalid', ...once('kind', 'content') })
+  .refine((v) => !explanationRequired(v.reason) || visibleLength(v.explanation) >= NOTICE_EXPLANATION_MIN, {
+    path: ['explanation'], message: 'errors.notice_explanation_required', ...once('reason', 'explanation'),
+  })
+  .refine((v) => !nameRequired(v.reason) || visibleLength(v.name) >= 2, { path: ['name'], message: 'errors.notice_name_required', ...once('reason', 'name') });
 export type NoticeInput = z.output<typeof noticeSchema>;
 
 /** What the follow page shows a reporter (no personal data of anyone else). */
