@@ -69,7 +69,10 @@ export default function Complaints({ loaderData }: Route.ComponentProps) {
               </Form.Group>
               <Form.Group className="col-md-7" controlId="notice-content">
                 <Form.Label>{t('complaints.content')}</Form.Label>
-                <Form.Control {...fieldProps(fields.content)} maxLength={NOTICE_LOCATION_MAX} aria-describedby="notice-content-help" data-testid="notice-content" />
+                <Form.Control
+                  {...fieldProps(fields.content)} maxLength={NOTICE_LOCATION_MAX} data-testid="notice-content"
+                  aria-describedby={['notice-content-help', fields.content.errors?.length ? fields.content.errorId : ''].join(' ').trim()}
+                />
                 <Form.Text id="notice-content-help">{t('complaints.content_help')}</Form.Text>
                 <FieldError field={fields.content} testId="notice-content-error" />
               </Form.Group>
