@@ -183,7 +183,7 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
           )}
           {!own && (
             <p className="mt-4 mb-0 small">
-              <Link to={`/complaints?kind=profile&id=${profile.id}`} className="link-secondary" data-testid="report-profile">
+              <Link to={`/complaints?kind=profile&id=${profile.id}`} className="text-muted" data-testid="report-profile">
                 <Flag size={14} aria-hidden="true" className="me-1" />{t('complaints.report_profile')}
               </Link>
             </p>
