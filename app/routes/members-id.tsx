@@ -99,6 +99,13 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
           ) : (
             <ProfilePhoto profile={profile} size="full" className="profile-photo shadow-sm" />
           )}
+          {main && !own && (
+            <p className="small mt-1 mb-0 text-end">
+              <Link to={`/complaints?kind=photo&id=${main.id}`} className="text-muted" data-testid="report-photo">
+                <Flag size={12} aria-hidden="true" className="me-1" />{t('complaints.report_photo')}
+              </Link>
+            </p>
+          )}
           {profile.photos.length > 1 && (
             <div className="gallery-thumbs mt-2" data-testid="gallery">
               {visible.map((p) => (

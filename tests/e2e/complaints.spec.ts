@@ -27,6 +27,8 @@ test('a visitor reports a profile from its page, gets the reference by mail and 
   const { profiles } = (await (await page.request.get('/api/members.php')).json()) as { profiles: { id: number }[] };
   const profileId = profiles[0].id;
   await page.goto(`/members/${profileId}`);
+  // The photo on show can be reported too, by its own id.
+  await expect(page.getByTestId('report-photo')).toHaveAttribute('href', /^\/complaints\?kind=photo&id=\d+$/);
   await page.getByTestId('report-profile').scrollIntoViewIfNeeded();
   await shot('complaints-profile-link');
   await page.getByTestId('report-profile').click();
