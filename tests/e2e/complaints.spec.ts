@@ -24,8 +24,10 @@ const idOf = async (page: Page) => ((await (await page.request.get('/api/user.ph
 
 test('a visitor reports a profile from its page, gets the reference by mail and follows it', async ({ page, shot }, info) => {
   await asNewVisitor(page);
-  const { profiles } = (await (await page.request.get('/api/members.php')).json()) as { profiles: { id: number }[] };
-  const profileId = profiles[0].id;
+  const { profiles } = (await (await page.request.get('/api/members.php')).json()) as { profiles: { id: number; main_image: unknown }[] };
+  // A demo profile with a photo: its page shows the photo with a Report link of its own.
+  const profileId = profiles.find((p) => p.main_image)?.id;
+  expect(profileId).toBeDefined();
   await page.goto(`/members/${profileId}`);
   // The photo on show can be reported too, by its own id.
   await expect(page.getByTestId('report-photo')).toHaveAttribute('href', /^\/complaints\?kind=photo&id=\d+$/);
