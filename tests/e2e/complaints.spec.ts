@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
 import { asNewVisitor, latestMail, linkIn, signUpByApi } from './account-helpers.ts';
@@ -142,4 +143,18 @@ test('the notice form works without JavaScript: errors from the server, then the
   await page.getByTestId('notice-submit').click();
   await expect(page.getByTestId('notice-reference')).toHaveText(REFERENCE);
   await context.close();
+});
+
+test('the notice form renders in every language with no key left untranslated', async ({ page, baseURL }, info) => {
+  test.skip(info.project.name === 'mobile', 'one viewport is enough for the language check');
+  for (const lang of ['en', 'nl', 'de', 'it', 'fr', 'es', 'pl', 'da', 'fi', 'nb', 'sv']) {
+    const strings = JSON.parse(readFileSync(`locales/${lang}.json`, 'utf8'));
+    await page.context().addCookies([{ name: 'locale', value: lang, url: baseURL! }]);
+    await page.goto('/complaints?kind=photo&id=1');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(strings.complaints.title);
+    await expect(page.getByTestId('notice-kind').locator('option:checked')).toHaveText(strings.complaints.kinds.photo);
+    await expect(page.getByTestId('notice-submit')).toHaveText(strings.complaints.submit);
+    // No i18n key may leak into the page.
+    expect(await page.locator('body').innerText()).not.toMatch(/\b(complaints|errors|fields)\.[a-z_]+\b/);
+  }
 });
