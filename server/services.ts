@@ -33,6 +33,7 @@ import { createNotificationsService } from './notifications/notifications.servic
 import type { PhotoStorage } from './infra/storage.ts';
 import { createPhotosService } from './photos/photos.service.ts';
 import { createBlocksService } from './blocks/blocks.service.ts';
+import { createNoticesService } from './notices/notices.service.ts';
 import { sharedGeo, type Geo } from './infra/geo/index.ts';
 import { createSignupService } from './accounts/signup.service.ts';
 import { createPushService, type VapidKeys } from './push/push.service.ts';
@@ -122,6 +123,7 @@ export function createServices(deps: {
     games: createGamesService({ db, clock, likes }),
     pageBounces: createPageBounces({ db, clock }),
     bans: createBansService({ db, clock, events }),
+    notices: createNoticesService({ db, clock, events, mail, limits: rateLimits }),
     chat: createChatService({ db, clock, events, contactRules, live, storage, presence: sharedCache }),
     testProvider,
     paymentProviders,

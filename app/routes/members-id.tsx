@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Flag } from 'lucide-react';
 import { Alert, Badge, Button, Col, Modal, Row } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { data, Link, useRevalidator } from 'react-router';
@@ -97,6 +98,13 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
           ) : (
             <ProfilePhoto profile={profile} size="full" className="profile-photo shadow-sm" />
           )}
+          {main && !own && (
+            <p className="small mt-1 mb-0 text-end">
+              <Link to={`/complaints?kind=photo&id=${main.id}`} className="text-muted" data-testid="report-photo">
+                <Flag size={12} aria-hidden="true" className="me-1" />{t('complaints.report_photo')}
+              </Link>
+            </p>
+          )}
           {profile.photos.length > 1 && (
             <div className="gallery-thumbs mt-2" data-testid="gallery">
               {visible.map((p) => (
@@ -178,6 +186,13 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
                 {profile.interests.map((k) => <Badge key={k} bg="light" text="dark" className="border">{t(`interests.${k}`)}</Badge>)}
               </div>
             </>
+          )}
+          {!own && (
+            <p className="mt-4 mb-0 small">
+              <Link to={`/complaints?kind=profile&id=${profile.id}`} className="text-muted" data-testid="report-profile">
+                <Flag size={14} aria-hidden="true" className="me-1" />{t('complaints.report_profile')}
+              </Link>
+            </p>
           )}
         </Col>
       </Row>

@@ -12,7 +12,7 @@ export function meta({ data, matches }: Route.MetaArgs) {
   return pageMeta(matches, { title: data?.title });
 }
 
-/** Terms, privacy, cookies, ban, return policy, FAQ, service and complaints, in the member's language. */
+/** Terms, privacy, cookies, ban, return policy, FAQ and service, in the member's language (the complaints text is on /complaints). */
 export default function StaticPage({ loaderData }: Route.ComponentProps) {
   const id = useMatches().at(-1)?.id;
   return (

@@ -578,3 +578,37 @@ export const memberBans = pgTable('member_bans', {
   note: text().notNull().default(''),
   createdAt: createdAt(),
 });
+
+/**
+ * Notices of illegal or unacceptable content (EU DSA Art. 16), from members and visitors alike.
+ * `reference` is what the reporter quotes; `followToken` opens the follow page from the mails
+ * (it only reads this notice, and the reporter's own mails carry it, so it is kept as sent).
+ */
+export const notices = pgTable('notices', {
+  id: serial().primaryKey(),
+  siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
+  reference: text().notNull().unique(),
+  followToken: text().notNull(),
+  kind: text().$type<'profile' | 'photo' | 'message' | 'other'>().notNull(),
+  /** The reported profile (user id), photo or message id; for "other" where the content is, as the reporter described it. */
+  contentRef: text().notNull(),
+  reason: text().$type<'illegal' | 'fake_or_scam' | 'minor' | 'harassment' | 'intellectual_property' | 'other'>().notNull(),
+  explanation: text().notNull().default(''),
+  reporterName: text().notNull().default(''),
+  reporterEmail: text().notNull(),
+  /** The signed-in member who sent it; visitors may send notices too. */
+  reporterUserId: integer().references(() => users.id, { onDelete: 'set null' }),
+  /** The language the mails to the reporter are written in. */
+  language: text().notNull().default('en'),
+  bonaFide: boolean().notNull(),
+  status: text().$type<'received' | 'in_review' | 'removed' | 'no_action'>().notNull().default('received'),
+  decision: text(),
+  decidedAt: timestamp({ withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  index('notices_site_status').on(t.siteId, t.status, t.createdAt),
+  check('notices_kind', sql`${t.kind} in ('profile', 'photo', 'message', 'other')`),
+  check('notices_status', sql`${t.status} in ('received', 'in_review', 'removed', 'no_action')`),
+  check('notices_reason', sql`${t.reason} in ('illegal', 'fake_or_scam', 'minor', 'harassment', 'intellectual_property', 'other')`),
+]);

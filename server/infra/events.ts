@@ -16,6 +16,10 @@ export interface AppEvents {
   'credits.changed': { userId: number };
   /** A session ended by log-out (sessionId is the stored, hashed id): its live sockets close. */
   'session.ended': { userId: number; sessionId: string };
+  /** A notice of illegal or unacceptable content came in (DSA Art. 16): its reference goes to the reporter. */
+  'notice.received': { noticeId: number };
+  /** The operator decided a notice: the reporter is told the outcome. */
+  'notice.decided': { noticeId: number };
 }
 
 export type EventName = keyof AppEvents;

@@ -14,6 +14,9 @@ export const LIMITS = {
   mail: { limit: 10, windowMs: HOUR },
   /** Token links and one-click unsubscribes, per IP: enough for people, too few for guessing. */
   links: { limit: 60, windowMs: 15 * MINUTE },
+  /** Notices of illegal content (/complaints), per client IP and per reporter (member, else e-mail address). */
+  noticesPerIp: { limit: 10, windowMs: HOUR },
+  noticesPerReporter: { limit: 5, windowMs: DAY },
   /** Page-bounce records (`?lb`), per IP. */
   pageBounces: { limit: 60, windowMs: HOUR },
 

@@ -1,4 +1,6 @@
+import { Flag } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { ChatMessage } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
 import { formatTime } from '../../lib/format.ts';
@@ -31,6 +33,14 @@ export function MessageBubble({ message: m, otherName }: { message: ChatMessage;
           <span className="ms-1" data-testid="read-mark" data-read={m.read} title={m.read ? t('chat.read') : t('chat.delivered')} aria-label={m.read ? t('chat.read') : t('chat.delivered')}>
             {m.read ? '✓✓' : '✓'}
           </span>
+        )}
+        {!m.from_me && (
+          <Link
+            to={`/complaints?kind=message&id=${m.id}`} className="ms-2 chat-report text-muted" data-testid="report-message"
+            title={t('complaints.report_message')} aria-label={t('complaints.report_message')}
+          >
+            <Flag size={12} aria-hidden="true" />
+          </Link>
         )}
       </div>
     </div>

@@ -16,7 +16,7 @@ const brand = {
   siteName: 'Amora', mailName: 'Amora Mail', supportEmail: 'support@example.com', settingsUrl: 'https://example.com/notifications',
   company: { name: 'Amora B.V.', address: 'Keizersgracht 1', city: 'Amsterdam', kvk: '12345678', country: 'NL' },
 };
-const KINDS = ['activation', 'password_reset', 'email_change', 'reactivation', 'new_message', 'new_like', 'new_match'];
+const KINDS = ['activation', 'password_reset', 'email_change', 'reactivation', 'new_message', 'new_like', 'new_match', 'notice_received', 'notice_removed', 'notice_no_action'];
 
 describe('mail templates', () => {
   it('renders every mail in all 11 languages, both parts, with brand and company, no untranslated keys', async () => {
@@ -24,7 +24,7 @@ describe('mail templates', () => {
     for (const lang of LANGUAGE_CODES) {
       for (const kind of KINDS) {
         const mail = renderMail(translator, {
-          kind, lang, brand, params: { name: 'Ana', sender: 'Bo', other: 'Bo', email: 'x@example.org', days: 14 }, link: 'https://example.com/x?token=abc',
+          kind, lang, brand, params: { name: 'Ana', sender: 'Bo', other: 'Bo', email: 'x@example.org', days: 14, reference: 'ABCD-EFGH-JKMN', decision: 'Removed.' }, link: 'https://example.com/x?token=abc',
           unsubscribe: { url: 'https://example.com/u', category: EMAIL_CATEGORIES[0] },
         });
         for (const part of [mail.subject, mail.text, mail.html]) {
@@ -36,9 +36,22 @@ describe('mail templates', () => {
           expect(part).toContain('12345678');
           expect(part).toContain('https://example.com/x?token=abc');
         }
-        if (lang !== 'en') expect(mail.subject).not.toBe(renderMail(translator, { kind, lang: 'en', brand, params: { name: 'Ana', sender: 'Bo', other: 'Bo', email: 'x@example.org', days: 14 }, link: 'x' }).subject);
+        if (lang !== 'en') expect(mail.subject).not.toBe(renderMail(translator, { kind, lang: 'en', brand, params: { name: 'Ana', sender: 'Bo', other: 'Bo', email: 'x@example.org', days: 14, reference: 'ABCD-EFGH-JKMN', decision: 'Removed.' }, link: 'x' }).subject);
       }
     }
+  });
+
+  it('tells a notice\'s reporter why they get the mail without assuming an account, and escapes the decision text', async () => {
+    const translator = await createTranslator();
+    const mail = renderMail(translator, {
+      kind: 'notice_no_action', lang: 'nl', brand, params: { name: 'Ana', reference: 'ABCD-EFGH-JKMN', decision: '<img src=x onerror=alert(1)> allowed' }, link: 'https://example.com/complaints/ABCD-EFGH-JKMN?token=t',
+    });
+    expect(mail.subject).toBe('Je melding ABCD-EFGH-JKMN: geen actie ondernomen');
+    expect(mail.text).toContain(translator.t('nl', 'mail.notice_no_action.reason', { site: 'Amora' }));
+    expect(mail.text).not.toContain(translator.t('nl', 'mail.common.reason', { site: 'Amora' }));
+    expect(mail.text).toContain('<img src=x onerror=alert(1)> allowed');
+    expect(mail.html).toContain('&lt;img src=x onerror=alert(1)&gt; allowed');
+    expect(mail.html).not.toContain('<img src=x');
   });
 
   it('escapes member-supplied values in the HTML part', async () => {

@@ -35,6 +35,8 @@ export function renderMail(translator: Translator, content: MailContent): { subj
     translator.t(lang, key, { ...(html ? escaped : base), ...extra });
   const k = `mail.${content.kind}`;
   const has = (key: string) => translator.t(lang, key) !== key;
+  // Mails to people who may have no account (a notice's reporter) say why they get it in their own words.
+  const reasonKey = has(`${k}.reason`) ? `${k}.reason` : 'mail.common.reason';
 
   const subject = t(`${k}.subject`, false);
   const companyLine = [brand.company.name, brand.company.address, brand.company.city, brand.company.country].filter(Boolean).join(', ');
@@ -51,7 +53,7 @@ export function renderMail(translator: Translator, content: MailContent): { subj
     '',
     '-- ',
     brand.siteName,
-    t('mail.common.reason', false),
+    t(reasonKey, false),
     ...(content.unsubscribe ? [`${translator.t(lang, 'mail.common.unsubscribe', { category })}: ${content.unsubscribe.url}`] : []),
     `${translator.t(lang, 'mail.common.settings')}: ${brand.settingsUrl}`,
     `${translator.t(lang, 'mail.common.support')}: ${brand.supportEmail}`,
@@ -75,7 +77,7 @@ ${has(`${k}.note`) ? `<p style="color:#6c5b7b;font-size:14px">${t(`${k}.note`, t
 <p style="color:#6c5b7b;font-size:13px">${escapeHtml(translator.t(lang, 'mail.common.link_fallback'))}<br><a href="${escapeHtml(link)}" style="color:#1a9c9c;word-break:break-all">${escapeHtml(link)}</a></p>
 </td></tr>
 <tr><td style="padding:16px 24px;border-top:1px solid #e6e0ec;font-size:12px;color:#6c5b7b;line-height:1.5">
-${t('mail.common.reason', true)}<br>
+${t(reasonKey, true)}<br>
 ${content.unsubscribe ? `<a href="${escapeHtml(content.unsubscribe.url)}" style="color:#6c5b7b">${escapeHtml(translator.t(lang, 'mail.common.unsubscribe', { category }))}</a> · ` : ''}<a href="${escapeHtml(brand.settingsUrl)}" style="color:#6c5b7b">${escapeHtml(translator.t(lang, 'mail.common.settings'))}</a><br>
 ${escapeHtml(translator.t(lang, 'mail.common.support'))}: <a href="mailto:${escapeHtml(brand.supportEmail)}" style="color:#6c5b7b">${escapeHtml(brand.supportEmail)}</a><br>
 ${escapeHtml(companyLine)}<br>${escapeHtml(kvkLine)}
