@@ -21,6 +21,7 @@ import { createServices } from './services.ts';
 import { databaseStore, redisStore } from './infra/rate-limit.ts';
 import { databaseCache, redisCache } from './infra/shared-cache.ts';
 import { createOutboxMailer, createSmtpMailer } from './infra/mail/transport.ts';
+import { createHttpSmsSender, createOutboxSmsSender } from './infra/sms/sms.ts';
 import { startupWarnings } from './infra/startup-warnings.ts';
 import { photoStorageFromEnv } from './infra/storage.ts';
 
@@ -50,6 +51,9 @@ async function main() {
   // Real mail over SMTP when SMTP_URL is set; otherwise the dev outbox in DATA_DIR/outbox (viewer at /dev/outbox).
   const outbox = env.SMTP_URL ? undefined : createOutboxMailer(join(dataDir, 'outbox'));
   const mailer = env.SMTP_URL ? createSmtpMailer(env.SMTP_URL) : outbox!;
+  // Payment codes by SMS through the gateway when SMS_URL is set; otherwise the dev outbox in DATA_DIR/sms-outbox (viewer at /dev/sms).
+  const smsOutbox = env.SMS_URL ? undefined : createOutboxSmsSender(join(dataDir, 'sms-outbox'));
+  const sms = env.SMS_URL ? createHttpSmsSender({ url: env.SMS_URL, apiKey: env.SMS_API_KEY!, from: env.SMS_FROM! }) : smsOutbox!;
   // Rate-limit counters are shared by every instance: in Redis when configured, else in the database.
   let redis: import('ioredis').Redis | undefined;
   if (env.REDIS_URL) {
@@ -65,6 +69,7 @@ async function main() {
     cookieSecret: env.COOKIE_SECRET,
     vapid: { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT },
     mail: { mailer, from: env.MAIL_FROM },
+    sms,
     config: env,
     // Members' open tabs may be connected to any instance: live events travel through Redis pub/sub.
     live: redis ? createRedisLiveBus({ publisher: redis, subscriber: redis.duplicate(), prefix: env.REDIS_PREFIX, logger }) : undefined,
@@ -119,7 +124,7 @@ async function main() {
   }
 
   const app = createApp({
-    services, translator, env, logger, outbox,
+    services, translator, env, logger, outbox, smsOutbox,
     clientDir: dev || !existsSync(CLIENT_BUILD_DIR) ? undefined : CLIENT_BUILD_DIR,
     pages: getBuild ? pagesHandler(getBuild, env.NODE_ENV) : pagesUnavailable,
   });

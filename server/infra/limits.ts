@@ -14,6 +14,8 @@ export const LIMITS = {
   mail: { limit: 10, windowMs: HOUR },
   /** Token links and one-click unsubscribes, per IP: enough for people, too few for guessing. */
   links: { limit: 60, windowMs: 15 * MINUTE },
+  /** Direct-debit SMS codes asked for, per IP (the per-number and per-member limits are in common/constants.ts). */
+  smsCodes: { limit: 10, windowMs: HOUR },
   /** Page-bounce records (`?lb`), per IP. */
   pageBounces: { limit: 60, windowMs: HOUR },
 
