@@ -18,6 +18,7 @@ import type { Translator } from './i18n/i18n.ts';
 import { isAppError } from './infra/errors.ts';
 import type { Logger } from './infra/logger.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
+import { directDebitRoutes } from './payments/direct-debit.routes.ts';
 import { discountsRoutes } from './payments/discounts.routes.ts';
 import { recordsRoutes } from './payments/records.routes.ts';
 import { membersRoutes } from './profiles/members.routes.ts';
@@ -195,6 +196,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', pageBounceRoutes);
   api.route('/', chatRoutes);
   api.route('/', paymentsRoutes);
+  api.route('/', directDebitRoutes);
   api.route('/', discountsRoutes);
   api.route('/', recordsRoutes);
   api.route('/', lifecycleRoutes);

@@ -9,8 +9,8 @@ import type { Route } from './+types/directdebit';
 import { requestContext } from '../context.ts';
 import { requireMemberId } from '#server/http/page-guards.server.ts';
 import { formIntent, submitForm } from '#server/http/forms.server.ts';
-import { AppError } from '#server/infra/errors.ts';
-import { currencyFor, payerCountry } from '#server/payments/payment-pages.server.ts';
+import { currencyFor } from '#server/payments/payment-pages.server.ts';
+import { confirmDirectDebit, startDirectDebit } from '#server/payments/direct-debit-pages.server.ts';
 import { discountsFor } from '#server/payments/discount-pages.server.ts';
 import { AppForm, FieldError, FormError, fieldProps, useAppForm } from '../lib/forms.tsx';
 import { formatMoney } from '../lib/format.ts';
@@ -54,23 +54,15 @@ export async function action({ context, request }: Route.ActionArgs) {
   const userId = requireMemberId(ctx, url.pathname + url.search);
   const formData = await request.formData();
   if (formIntent(formData) === 'confirm') {
-    return submitForm(ctx, formData, directDebitConfirmSchema, async ({ request: requestId, code }) => {
-      const placed = await ctx.services.directDebit.confirm({ userId, requestId, code, baseUrl: ctx.baseUrl, country: await payerCountry(ctx) });
+    return submitForm(ctx, formData, directDebitConfirmSchema, async (input) => {
+      const placed = await confirmDirectDebit(ctx, userId, input);
       return redirect(`/credits/${placed.order.id}`);
     }, { intent: 'confirm' });
   }
   return submitForm(ctx, formData, directDebitStartSchema, async (form) => {
-    const { currency, packages, prices } = await bundles(ctx, userId, url);
-    const pkg = packages.find((p) => p.id === form.package_id);
-    if (!pkg) throw new AppError(404, 'package_not_found');
-    const price = prices[pkg.id];
-    const started = await ctx.services.directDebit.start({
-      userId, siteId: ctx.site.id, form, currency,
-      price: { amountCents: price.amount, discountCode: price.discount?.code ?? null },
-      smsText: (code) => ctx.translator.t(ctx.lang, 'direct_debit.sms_text', { code, site: ctx.site.name, minutes: SMS_CODE_TTL_MINUTES }),
-    });
+    const started = await startDirectDebit(ctx, userId, form, url);
     const next = new URLSearchParams(url.searchParams);
-    next.set('package', String(pkg.id));
+    next.set('package', String(form.package_id));
     next.set('request', started.id);
     return redirect(`/directdebit?${next}`);
   }, { intent: 'start', limits: ctx.services.rateLimits.smsCodes });
