@@ -141,8 +141,8 @@ function DetailsStep({ packageId, amount }: { packageId: number; amount: number 
           <div className="row g-3 mb-3">
             {text('account_holder', { autoComplete: 'name', maxLength: 70 })}
             {text('iban', { autoComplete: 'off', autoCapitalize: 'characters', spellCheck: false, maxLength: 42, placeholder: 'NL91 ABNA 0417 1643 00' })}
-            {text('street', { autoComplete: 'address-line1', maxLength: 100 }, 'col-8')}
-            {text('house_number', { maxLength: 12 }, 'col-4')}
+            {text('street', { autoComplete: 'address-line1', maxLength: 100 }, 'col-7 col-sm-8')}
+            {text('house_number', { maxLength: 12 }, 'col-5 col-sm-4')}
             {text('zip', { autoComplete: 'postal-code', maxLength: 12 }, 'col-5 col-sm-4')}
             {text('city', { autoComplete: 'address-level2', maxLength: 60 }, 'col-7 col-sm-8')}
             {text('mobile', { type: 'tel', autoComplete: 'tel', maxLength: 40, placeholder: '+31 6 12345678' })}

@@ -16,7 +16,7 @@ export async function startDirectDebit(ctx: RequestContext, userId: number, form
   const { prices } = pageUrl ? await discountsFor(ctx, userId, [pkg], pageUrl) : await ctx.services.discounts.quote(userId, [pkg], null);
   const price = prices[pkg.id];
   return ctx.services.directDebit.start({
-    userId, siteId: ctx.site.id, form, currency,
+    userId, siteId: ctx.site.id, form, currency, country: await payerCountry(ctx),
     price: { amountCents: price.amount, discountCode: price.discount?.code ?? null },
     smsText: (code) => ctx.translator.t(ctx.lang, 'direct_debit.sms_text', { code, site: ctx.site.name, minutes: SMS_CODE_TTL_MINUTES }),
   });

@@ -52,12 +52,16 @@ export function createDirectDebitService(deps: { db: Db; clock: Clock; payments:
      * carries; `smsText` writes the message in the member's language. Returns the request the code belongs to.
      */
     async start(input: {
-      userId: number; siteId: number; form: DirectDebitStart; currency: string;
+      userId: number; siteId: number; form: DirectDebitStart; currency: string; country: string;
       price: { amountCents: number; discountCode: string | null };
       smsText: (code: string) => string;
     }) {
       const { form, userId } = input;
       if (input.currency !== 'EUR') throw new AppError(422, 'direct_debit_unavailable');
+      // Before any SMS: the site's provider must take direct debits for this amount.
+      if (!(await payments.offersDirectDebit(input.siteId, { amountCents: input.price.amountCents, currency: input.currency, country: input.country }))) {
+        throw new AppError(422, 'direct_debit_unavailable');
+      }
       if (form.amount !== undefined && form.amount !== input.price.amountCents) throw new AppError(409, 'price_changed');
       if (await blocked(input.siteId, 'iban', form.iban)) throw new AppError(422, 'iban_blocked', {}, { iban: 'errors.iban_blocked' });
       if (await blocked(input.siteId, 'phone', form.mobile)) throw new AppError(422, 'phone_blocked', {}, { mobile: 'errors.phone_blocked' });

@@ -3,7 +3,8 @@ import { and, eq } from 'drizzle-orm';
 import { companies, creditLedger, directDebitRequests, orders, paymentAccounts, payments, sites, testCheckouts, users } from '../db/schema.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp, type TestClient } from '../../tests/helpers/test-app.ts';
 import { startFakeMollie, type FakeMollie } from '../../tests/helpers/fake-mollie.ts';
-import type { createMemorySmsSender } from '../infra/sms/sms.ts';
+import { SmsUnavailableError, type createMemorySmsSender } from '../infra/sms/sms.ts';
+import { createDirectDebitService } from './direct-debit.service.ts';
 
 const KEY = 'test_directdebitkeyDDDDDDDDDDDDDDDDDDD';
 const IBAN = 'NL91ABNA0417164300';
@@ -82,6 +83,27 @@ describe.each(DATABASE_KINDS)('Direct debit with an SMS code on %s', (kind) => {
     expect(sent().length).toBe(0);
   });
 
+  it('is offered in euros only, before any SMS is sent', async () => {
+    const { client } = await signUp(t, { country: 'PL' });
+    const refused = await start(client);
+    expect(refused.res.status).toBe(422);
+    expect(refused.res.body.error.code).toBe('direct_debit_unavailable');
+    expect(codeFor(refused.phone)).toBeNull();
+  });
+
+  it('keeps no request when the SMS gateway fails, so the member can simply try again', async () => {
+    const { client, user } = await signUp(t);
+    const failing = createDirectDebitService({
+      db: t.database.db, clock: t.clock, payments: t.services.payments,
+      sms: { kind: 'http', send: async () => { throw new SmsUnavailableError('down'); } },
+    });
+    await expect(failing.start({
+      userId: user.id, siteId: t.siteId, currency: 'EUR', country: 'NL', price: { amountCents: 746, discountCode: null }, smsText: (c) => c,
+      form: { ...details({ package_id: (await firstPackage(client)).id }), iban: IBAN, mobile: newPhone() } as never,
+    })).rejects.toMatchObject({ status: 502, code: 'sms_unavailable' });
+    expect(await t.database.db.$count(directDebitRequests, eq(directDebitRequests.userId, user.id))).toBe(0);
+  });
+
   it('refuses a blocked IBAN or mobile number, everywhere or on the site that blocked it', async () => {
     const { client, user } = await signUp(t);
     await t.services.directDebit.block({ kind: 'iban', value: 'DE89 3704 0044 0532 0130 00', reason: 'chargebacks' });
@@ -97,7 +119,7 @@ describe.each(DATABASE_KINDS)('Direct debit with an SMS code on %s', (kind) => {
     expect(blockedPhone.res.body.error.code).toBe('phone_blocked');
     // Blocked on localhost only: a member of another site may use the number.
     const other = await t.services.directDebit.start({
-      userId: user.id, siteId: mollieSite, currency: 'EUR', price: { amountCents: 995, discountCode: null }, smsText: (c) => c,
+      userId: user.id, siteId: mollieSite, currency: 'EUR', country: 'NL', price: { amountCents: 995, discountCode: null }, smsText: (c) => c,
       form: { ...details({ package_id: (await firstPackage(client)).id }), iban: IBAN, mobile: phone } as never,
     });
     expect(other.id).toMatch(/^dd_/);

@@ -343,6 +343,13 @@ export function createPaymentsService(deps: {
       return placed;
     },
 
+    /** Whether the site's provider can charge this amount by SEPA direct debit on a mandate (a provider that is down: 502). */
+    async offersDirectDebit(siteId: number, query: { amountCents: number; currency: string; country: string }): Promise<boolean> {
+      const sp = await providers.forSite(siteId);
+      const offered = await atProvider(() => providers.methods(sp, { ...query, sequenceType: 'recurring' }));
+      return offered.includes('directdebit');
+    },
+
     /** Direct-debit orders of the member since `since` that are not failed or cancelled, in cents (the 30-day limit). */
     async directDebitTotal(userId: number, since: Date): Promise<number> {
       const [row] = await db.select({ total: sql<number>`coalesce(sum(${orders.amountCents}), 0)::int` }).from(orders).where(and(

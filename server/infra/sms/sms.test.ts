@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createHttpSmsSender, createOutboxSmsSender, SmsUnavailableError } from './sms.ts';
+
+describe('SMS senders', () => {
+  it('posts the message to the gateway as JSON with the key as bearer token', async () => {
+    const calls: { url: string; init: RequestInit }[] = [];
+    const sender = createHttpSmsSender({
+      url: 'https://sms.example/v1/messages', apiKey: 'key-12345678', from: 'Amora',
+      fetch: (async (url: string, init: RequestInit) => {
+        calls.push({ url, init });
+        return new Response('{}', { status: 202 });
+      }) as typeof fetch,
+    });
+    await sender.send({ to: '+31612345678', text: '123456 is your code', kind: 'direct_debit_code' });
+    expect(calls).toHaveLength(1);
+    expect(calls[0].url).toBe('https://sms.example/v1/messages');
+    expect((calls[0].init.headers as Record<string, string>).authorization).toBe('Bearer key-12345678');
+    expect(JSON.parse(calls[0].init.body as string)).toEqual({ from: 'Amora', to: '+31612345678', text: '123456 is your code' });
+  });
+
+  it('reports a gateway that refuses or cannot be reached', async () => {
+    const refusing = createHttpSmsSender({ url: 'https://sms.example', apiKey: 'key-12345678', from: 'Amora', fetch: (async () => new Response('no', { status: 500 })) as unknown as typeof fetch });
+    await expect(refusing.send({ to: '+31612345678', text: 'x', kind: 'k' })).rejects.toBeInstanceOf(SmsUnavailableError);
+    const offline = createHttpSmsSender({ url: 'https://sms.example', apiKey: 'key-12345678', from: 'Amora', fetch: (async () => { throw new TypeError('fetch failed'); }) as unknown as typeof fetch });
+    await expect(offline.send({ to: '+31612345678', text: 'x', kind: 'k' })).rejects.toBeInstanceOf(SmsUnavailableError);
+  });
+
+  it('writes development messages to the outbox directory, newest first', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amora-sms-'));
+    try {
+      const outbox = createOutboxSmsSender(join(dir, 'sms-outbox'));
+      await outbox.send({ to: '+31611111111', text: 'first', kind: 'direct_debit_code' });
+      await new Promise((r) => setTimeout(r, 5));
+      await outbox.send({ to: '+31622222222', text: 'second', kind: 'direct_debit_code' });
+      expect(outbox.list().map((m) => [m.to, m.text])).toEqual([['+31622222222', 'second'], ['+31611111111', 'first']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
