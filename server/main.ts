@@ -76,7 +76,7 @@ async function main() {
   });
   if (outbox) logger.info(`No SMTP_URL: mails go to ${outbox.dir} (see /dev/outbox, from this machine only)`);
   // Loud at every start: on a public origin, undelivered mail and simulated payments must not go unnoticed.
-  for (const warning of startupWarnings({ env, domains: await services.settings.domains(), outboxDir: outbox?.dir })) logger.error(warning);
+  for (const warning of startupWarnings({ env, domains: await services.settings.domains(), outboxDir: outbox?.dir, smsOutboxDir: smsOutbox?.dir })) logger.error(warning);
   let purging: Promise<unknown> = Promise.resolve();
   // Once an hour across all instances: the first instance to claim the hour runs the purge.
   const purge = () => {
@@ -90,6 +90,9 @@ async function main() {
         .catch((error: unknown) => logger.error('Purging rate-limit counters failed:', error)),
       services.sharedCache.purgeExpired(now)
         .catch((error: unknown) => logger.error('Purging the shared cache failed:', error)),
+      // Direct-debit requests never confirmed keep no IBAN or number beyond a day.
+      services.directDebit.purgeUnconfirmed()
+        .catch((error: unknown) => logger.error('Purging direct-debit requests failed:', error)),
       purgeJobRuns(database.db, now).catch((error: unknown) => logger.error('Purging job runs failed:', error)),
     ])).catch((error: unknown) => logger.error('Scheduling the purge failed:', error));
   };

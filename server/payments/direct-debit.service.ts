@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { and, count, eq, gte, isNull, or, sql } from 'drizzle-orm';
+import { and, count, eq, gte, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import {
   DIRECT_DEBIT_MAX_CENTS_PER_30_DAYS, SMS_CODE_MAX_ATTEMPTS, SMS_CODE_TTL_MINUTES, SMS_CODES_PER_MEMBER_PER_HOUR, SMS_CODES_PER_NUMBER_PER_HOUR,
 } from '#common/constants.ts';
@@ -143,6 +143,17 @@ export function createDirectDebitService(deps: { db: Db; clock: Clock; payments:
       await db.update(directDebitRequests).set({ status: 'confirmed', orderId: placed.order.id, iban: maskAccount(row.iban) })
         .where(eq(directDebitRequests.id, row.id));
       return placed;
+    },
+
+    /**
+     * Requests never confirmed, a day after they were made: their IBAN, address and number are not kept
+     * (the hourly SMS limits look back one hour only). Runs with the hourly purge.
+     */
+    async purgeUnconfirmed(): Promise<number> {
+      const removed = await db.delete(directDebitRequests).where(and(
+        ne(directDebitRequests.status, 'confirmed'), lt(directDebitRequests.createdAt, new Date(clock().getTime() - DAY_MS)),
+      )).returning({ id: directDebitRequests.id });
+      return removed.length;
     },
 
     /**

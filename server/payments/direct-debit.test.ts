@@ -104,6 +104,22 @@ describe.each(DATABASE_KINDS)('Direct debit with an SMS code on %s', (kind) => {
     expect(await t.database.db.$count(directDebitRequests, eq(directDebitRequests.userId, user.id))).toBe(0);
   });
 
+  it('forgets requests never confirmed a day later, and keeps confirmed ones', async () => {
+    const { client, user } = await signUp(t);
+    const open = await start(client);
+    const used = await start(client);
+    await confirm(client, used.res.body.request, codeFor(used.phone)!);
+    t.clock.advance(23 * 3_600_000);
+    await t.services.directDebit.purgeUnconfirmed();
+    expect(await t.database.db.$count(directDebitRequests, eq(directDebitRequests.userId, user.id))).toBe(2);
+    t.clock.advance(2 * 3_600_000);
+    await t.services.directDebit.purgeUnconfirmed();
+    const left = await t.database.db.select().from(directDebitRequests).where(eq(directDebitRequests.userId, user.id));
+    expect(left.map((r) => r.id)).toEqual([used.res.body.request]);
+    expect(left[0].iban).toBe('NL•• •••• 4300');
+    expect(open.res.status).toBe(201);
+  });
+
   it('refuses a blocked IBAN or mobile number, everywhere or on the site that blocked it', async () => {
     const { client, user } = await signUp(t);
     await t.services.directDebit.block({ kind: 'iban', value: 'DE89 3704 0044 0532 0130 00', reason: 'chargebacks' });

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadEnv } from '../../env.ts';
+import { startupWarnings } from '../startup-warnings.ts';
 import { createHttpSmsSender, createOutboxSmsSender, SmsUnavailableError } from './sms.ts';
 
 describe('SMS senders', () => {
@@ -39,5 +41,16 @@ describe('SMS senders', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('warns at start when a public origin has no SMS gateway, and not with one or on localhost', () => {
+    const env = (extra: Record<string, string>) => loadEnv({ NODE_ENV: 'test', SMTP_URL: 'smtp://mail.example.org', ...extra });
+    const warned = startupWarnings({ env: env({}), domains: ['amora.example'], smsOutboxDir: '/srv/amora/data/sms-outbox' }).join('\n');
+    expect(warned).toContain('SMS IS NOT DELIVERED');
+    expect(warned).toContain('/srv/amora/data/sms-outbox');
+    const configured = env({ SMS_URL: 'https://sms.example/v1/messages', SMS_API_KEY: 'key-12345678', SMS_FROM: 'Amora' });
+    expect(startupWarnings({ env: configured, domains: ['amora.example'] }).join('\n')).not.toContain('SMS');
+    expect(startupWarnings({ env: env({}), domains: ['localhost'] })).toEqual([]);
+    expect(() => env({ SMS_URL: 'https://sms.example/v1/messages' })).toThrow(/SMS_API_KEY and SMS_FROM/);
   });
 });
