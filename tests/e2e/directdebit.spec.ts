@@ -14,6 +14,8 @@ test('pays a bundle by direct debit with an SMS code', async ({ page, shot }, in
   await signUpByApi(page, headers, 'directdebit', info.project.name);
 
   await page.goto('/credits');
+  await page.getByTestId('pay-direct-debit').first().scrollIntoViewIfNeeded();
+  await shot('credits-direct-debit-link');
   await page.getByTestId('pay-direct-debit').first().click();
   await expect(page).toHaveURL(/\/directdebit\?package=\d+/);
   await hydrated(page);

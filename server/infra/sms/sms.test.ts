@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../../env.ts';
 import { startupWarnings } from '../startup-warnings.ts';
+import { Hono } from 'hono';
+import { smsOutboxViewer } from './outbox.routes.ts';
 import { createHttpSmsSender, createOutboxSmsSender, SmsUnavailableError } from './sms.ts';
 
 describe('SMS senders', () => {
@@ -52,5 +54,28 @@ describe('SMS senders', () => {
     expect(startupWarnings({ env: configured, domains: ['amora.example'] }).join('\n')).not.toContain('SMS');
     expect(startupWarnings({ env: env({}), domains: ['localhost'] })).toEqual([]);
     expect(() => env({ SMS_URL: 'https://sms.example/v1/messages' })).toThrow(/SMS_API_KEY and SMS_FROM/);
+  });
+
+  it('shows the dev outbox at /dev/sms to the operator only; anyone else gets the site\'s 404', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'amora-sms-'));
+    try {
+      const outbox = createOutboxSmsSender(join(dir, 'sms-outbox'));
+      await outbox.send({ to: '+31633333333', text: '424242 is your code', kind: 'direct_debit_code' });
+      const app = (operator: boolean) => new Hono()
+        .use('/dev/sms/*', smsOutboxViewer(outbox, () => operator))
+        .notFound((c) => c.text('site 404', 404))
+        .onError((e, c) => c.text(`error ${(e as { status?: number }).status ?? 500}`, ((e as { status?: number }).status ?? 500) as 404));
+      const page = await app(true).request('/dev/sms');
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('424242 is your code');
+      const list = await (await app(true).request('/dev/sms/messages.json?to=%2B31633333333')).json() as { messages: { text: string }[] };
+      expect(list.messages.map((m) => m.text)).toEqual(['424242 is your code']);
+      const stranger = await app(false).request('/dev/sms');
+      expect(stranger.status).toBe(404);
+      expect(await stranger.text()).toBe('site 404');
+      expect((await app(false).request('/dev/sms/messages.json')).status).toBe(404);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
