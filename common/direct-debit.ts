@@ -30,9 +30,9 @@ export function normalisePhone(value: string): string | null {
   return /^\+[1-9][0-9]{7,14}$/.test(digits) ? digits : null;
 }
 
-/** "+31612345678" → "+31 •••• 5678": what the page shows of the number the code went to. */
+/** "+31612345678" → "+31 •••• 5678" (no-break spaces: it stays on one line): what the page shows of the number the code went to. */
 export function maskPhone(phone: string): string {
-  return `${phone.slice(0, 3)} •••• ${phone.slice(-4)}`;
+  return `${phone.slice(0, 3)}\u00a0••••\u00a0${phone.slice(-4)}`;
 }
 
 /** The SMS code: six digits. */

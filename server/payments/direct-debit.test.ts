@@ -141,7 +141,7 @@ describe.each(DATABASE_KINDS)('Direct debit with an SMS code on %s', (kind) => {
     expect(other.id).toMatch(/^dd_/);
     // Only hashes are stored, and a listing shows them masked.
     const blocks = await t.services.directDebit.blocks();
-    expect(blocks.map((b) => b.masked)).toEqual(expect.arrayContaining(['DE•• •••• 3000', '+31 •••• 4321']));
+    expect(blocks.map((b) => b.masked)).toEqual(expect.arrayContaining(['DE•• •••• 3000', '+31\u00a0••••\u00a04321']));
     expect(JSON.stringify(blocks)).not.toContain('0532013000');
     expect(await t.services.directDebit.unblock({ kind: 'iban', value: 'DE89370400440532013000' })).toBe(1);
     expect((await start(client, { iban: 'DE89370400440532013000' })).res.status).toBe(201);
@@ -183,7 +183,7 @@ describe.each(DATABASE_KINDS)('Direct debit with an SMS code on %s', (kind) => {
     const { client } = await signUp(t);
     const first = await start(client);
     expect(first.res.status).toBe(201);
-    expect(first.res.body).toMatchObject({ phone: `+31 •••• ${first.phone.slice(-4)}`, expires_in: 600 });
+    expect(first.res.body).toMatchObject({ phone: `+31\u00a0••••\u00a0${first.phone.slice(-4)}`, expires_in: 600 });
     const code = codeFor(first.phone)!;
     expect(code).toMatch(/^\d{6}$/);
     // The code is stored hashed only.
