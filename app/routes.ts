@@ -20,6 +20,7 @@ export default [
     route('pricing', 'routes/pricing.tsx', { id: 'pricing' }),
     route('profile', 'routes/profile.tsx', { id: 'profile' }),
     route('credits', 'routes/credits.tsx', { id: 'credits' }),
+    route('directdebit', 'routes/directdebit.tsx', { id: 'directdebit' }),
     route('credits/repeat-order', 'routes/credits-repeat-order.tsx', { id: 'credits-repeat-order' }),
     route('credits/:id/:paymentmethod?', 'routes/credits-id-paymentmethod.tsx', { id: 'credits-id-paymentmethod' }),
     route('transactions/:id?', 'routes/transactions.tsx', { id: 'transactions' }),

@@ -94,3 +94,16 @@ export type SpendCapPeriod = (typeof SPEND_CAP_PERIODS)[number];
 export const SPEND_CAP_MAX = 1_000_000;
 /** Raising or removing a spend cap takes effect only after this cooling-off period; lowering it applies at once. */
 export const SPEND_CAP_COOLING_OFF_HOURS = 24;
+
+/**
+ * SEPA direct debit with an SMS code (docs/decisions/034). A member may order at most this much by direct
+ * debit in any 30 days (open, pending and completed orders count): a debit can be reversed by the bank for
+ * 8 weeks, so the exposure per member stays small. Direct debit is in euros only.
+ */
+export const DIRECT_DEBIT_MAX_CENTS_PER_30_DAYS = 15_000;
+/** SMS codes sent to one mobile number per hour, and requested by one member per hour. */
+export const SMS_CODES_PER_NUMBER_PER_HOUR = 3;
+export const SMS_CODES_PER_MEMBER_PER_HOUR = 5;
+/** How long an SMS code is valid, and how many wrong tries it survives. */
+export const SMS_CODE_TTL_MINUTES = 10;
+export const SMS_CODE_MAX_ATTEMPTS = 5;

@@ -1,7 +1,9 @@
 // Starts the built site for browser tests on a fresh embedded database in test-results/e2e-data,
 // with a real SMTP server that receives its mail. Tests read the received mails over HTTP
-// (GET http://127.0.0.1:<PORT+1>/mails.json?to=…), parsed, as a member's mail program would.
-import { rmSync } from 'node:fs';
+// (GET http://127.0.0.1:<PORT+1>/mails.json?to=…), parsed, as a member's mail program would. Text messages
+// go to the server's dev SMS outbox (no SMS_URL); GET …/sms.json?to=+31… reads them from there, as a phone would.
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { spawn } from 'node:child_process';
 import { SMTPServer } from 'smtp-server';
@@ -36,8 +38,23 @@ const smtp = new SMTPServer({
 await new Promise((resolve) => smtp.listen(0, '127.0.0.1', resolve));
 const smtpPort = smtp.server.address().port;
 
+const smsDir = join(dataDir, 'sms-outbox');
+const readSms = () => {
+  try {
+    return readdirSync(smsDir).filter((f) => f.endsWith('.json')).sort().reverse().map((f) => JSON.parse(readFileSync(join(smsDir, f), 'utf8')));
+  } catch {
+    return [];
+  }
+};
+
 const mailbox = createServer((req, res) => {
   const url = new URL(req.url, 'http://localhost');
+  if (url.pathname === '/sms.json') {
+    const to = url.searchParams.get('to');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ messages: readSms().filter((m) => !to || m.to === to) }));
+    return;
+  }
   const to = url.searchParams.get('to');
   const list = mails.filter((m) => !to || m.to.toLowerCase().includes(to.toLowerCase())).reverse();
   res.writeHead(200, { 'content-type': 'application/json' });

@@ -20,6 +20,7 @@ import type { Translator } from './i18n/i18n.ts';
 import { isAppError } from './infra/errors.ts';
 import type { Logger } from './infra/logger.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
+import { directDebitRoutes } from './payments/direct-debit.routes.ts';
 import { discountsRoutes } from './payments/discounts.routes.ts';
 import { recordsRoutes } from './payments/records.routes.ts';
 import { membersRoutes } from './profiles/members.routes.ts';
@@ -32,6 +33,8 @@ import { lifecycleRoutes } from './accounts/lifecycle.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { isOperatorRequest, outboxViewer } from './infra/mail/outbox.routes.ts';
 import type { OutboxEntry } from './infra/mail/transport.ts';
+import { smsOutboxViewer } from './infra/sms/outbox.routes.ts';
+import type { SmsOutboxEntry } from './infra/sms/sms.ts';
 import { PHOTO_UPLOAD_PATH, photosApiRoutes } from './photos/photos-api.routes.ts';
 import { blocksRoutes } from './blocks/blocks.routes.ts';
 import { profileRoutes } from './profiles/profile.routes.ts';
@@ -57,6 +60,8 @@ export interface AppDeps {
   pages?: (request: Request, ctx: RequestContext) => Promise<Response>;
   /** The dev outbox, when mail is not sent over SMTP: its viewer is served at /dev/outbox. */
   outbox?: { list(): OutboxEntry[]; read(id: string): OutboxEntry | null; dir: string };
+  /** The dev SMS outbox, when no SMS gateway is configured: its viewer is served at /dev/sms. */
+  smsOutbox?: { list(): SmsOutboxEntry[]; dir: string };
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -122,6 +127,8 @@ export function createApp(deps: AppDeps) {
   // Never together with SMTP: a configuration that sends real mail has no outbox to show. Its mails hold
   // sign-in links, so only the operator on this machine may read them (see isOperatorRequest).
   if (deps.outbox && !env.SMTP_URL) app.use('/dev/outbox/*', outboxViewer(deps.outbox, (c) => isOperatorRequest(c, env)));
+  // The same for text messages: they hold payment codes.
+  if (deps.smsOutbox && !env.SMS_URL) app.use('/dev/sms/*', smsOutboxViewer(deps.smsOutbox, (c) => isOperatorRequest(c, env)));
   if (deps.clientDir) {
     const serve = serveStatic({ root: relative(process.cwd(), deps.clientDir) || '.', precompressed: true });
     app.use('*', async (c, next) => {
@@ -191,6 +198,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', pageBounceRoutes);
   api.route('/', chatRoutes);
   api.route('/', paymentsRoutes);
+  api.route('/', directDebitRoutes);
   api.route('/', discountsRoutes);
   api.route('/', recordsRoutes);
   api.route('/', lifecycleRoutes);

@@ -46,6 +46,14 @@ const schema = z.object({
     .optional(),
   MAIL_FROM: z.string().regex(/^(.*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/, 'must be an address such as "Amora <no-reply@example.com>"').optional(),
   MAIL_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /**
+   * An HTTP SMS gateway for payment codes (POST {from, to, text} as JSON, bearer SMS_API_KEY); without it
+   * text messages go to the dev outbox in DATA_DIR/sms-outbox (viewer at /dev/sms).
+   */
+  SMS_URL: z.url('must be an absolute URL such as https://sms.example.com/v1/messages').optional(),
+  SMS_API_KEY: z.string().min(8, 'must be at least 8 characters').optional(),
+  /** The sender shown on the phone: up to 11 letters and digits, or a number. */
+  SMS_FROM: z.string().regex(/^([A-Za-z0-9 ]{1,11}|\+[0-9]{8,15})$/, 'must be up to 11 letters and digits, or a number such as +31612345678').optional(),
   /** Bearer token for the photo moderation API; without it the API is off. */
   OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** An S3-compatible bucket for photos; without S3_BUCKET photos stay on local disk (DATA_DIR/photos). */
@@ -55,6 +63,9 @@ const schema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_REGION: z.string().default('us-east-1'),
 }).superRefine((v, ctx) => {
+  if (v.SMS_URL && (!v.SMS_API_KEY || !v.SMS_FROM)) {
+    ctx.addIssue({ code: 'custom', path: ['SMS_URL'], message: 'needs SMS_API_KEY and SMS_FROM as well' });
+  }
   if (v.S3_BUCKET && (!v.S3_ENDPOINT || !v.S3_ACCESS_KEY_ID || !v.S3_SECRET_ACCESS_KEY)) {
     ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'needs S3_ENDPOINT, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY as well' });
   }

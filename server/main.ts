@@ -21,6 +21,7 @@ import { createServices } from './services.ts';
 import { databaseStore, redisStore } from './infra/rate-limit.ts';
 import { databaseCache, redisCache } from './infra/shared-cache.ts';
 import { createOutboxMailer, createSmtpMailer } from './infra/mail/transport.ts';
+import { createHttpSmsSender, createOutboxSmsSender } from './infra/sms/sms.ts';
 import { startupWarnings } from './infra/startup-warnings.ts';
 import { photoStorageFromEnv } from './infra/storage.ts';
 
@@ -50,6 +51,9 @@ async function main() {
   // Real mail over SMTP when SMTP_URL is set; otherwise the dev outbox in DATA_DIR/outbox (viewer at /dev/outbox).
   const outbox = env.SMTP_URL ? undefined : createOutboxMailer(join(dataDir, 'outbox'));
   const mailer = env.SMTP_URL ? createSmtpMailer(env.SMTP_URL) : outbox!;
+  // Payment codes by SMS through the gateway when SMS_URL is set; otherwise the dev outbox in DATA_DIR/sms-outbox (viewer at /dev/sms).
+  const smsOutbox = env.SMS_URL ? undefined : createOutboxSmsSender(join(dataDir, 'sms-outbox'));
+  const sms = env.SMS_URL ? createHttpSmsSender({ url: env.SMS_URL, apiKey: env.SMS_API_KEY!, from: env.SMS_FROM! }) : smsOutbox!;
   // Rate-limit counters are shared by every instance: in Redis when configured, else in the database.
   let redis: import('ioredis').Redis | undefined;
   if (env.REDIS_URL) {
@@ -65,13 +69,14 @@ async function main() {
     cookieSecret: env.COOKIE_SECRET,
     vapid: { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT },
     mail: { mailer, from: env.MAIL_FROM },
+    sms,
     config: env,
     // Members' open tabs may be connected to any instance: live events travel through Redis pub/sub.
     live: redis ? createRedisLiveBus({ publisher: redis, subscriber: redis.duplicate(), prefix: env.REDIS_PREFIX, logger }) : undefined,
   });
   if (outbox) logger.info(`No SMTP_URL: mails go to ${outbox.dir} (see /dev/outbox, from this machine only)`);
   // Loud at every start: on a public origin, undelivered mail and simulated payments must not go unnoticed.
-  for (const warning of startupWarnings({ env, domains: await services.settings.domains(), outboxDir: outbox?.dir })) logger.error(warning);
+  for (const warning of startupWarnings({ env, domains: await services.settings.domains(), outboxDir: outbox?.dir, smsOutboxDir: smsOutbox?.dir })) logger.error(warning);
   let purging: Promise<unknown> = Promise.resolve();
   // Once an hour across all instances: the first instance to claim the hour runs the purge.
   const purge = () => {
@@ -85,6 +90,9 @@ async function main() {
         .catch((error: unknown) => logger.error('Purging rate-limit counters failed:', error)),
       services.sharedCache.purgeExpired(now)
         .catch((error: unknown) => logger.error('Purging the shared cache failed:', error)),
+      // Direct-debit requests never confirmed keep no IBAN or number beyond a day.
+      services.directDebit.purgeUnconfirmed()
+        .catch((error: unknown) => logger.error('Purging direct-debit requests failed:', error)),
       purgeJobRuns(database.db, now).catch((error: unknown) => logger.error('Purging job runs failed:', error)),
     ])).catch((error: unknown) => logger.error('Scheduling the purge failed:', error));
   };
@@ -119,7 +127,7 @@ async function main() {
   }
 
   const app = createApp({
-    services, translator, env, logger, outbox,
+    services, translator, env, logger, outbox, smsOutbox,
     clientDir: dev || !existsSync(CLIENT_BUILD_DIR) ? undefined : CLIENT_BUILD_DIR,
     pages: getBuild ? pagesHandler(getBuild, env.NODE_ENV) : pagesUnavailable,
   });

@@ -18,6 +18,8 @@ import { createPaymentsService } from './payments/payments.service.ts';
 import { createDiscountsService } from './payments/discounts.service.ts';
 import { createPaymentProviders } from './payments/providers.ts';
 import { createRecordsService } from './payments/records.service.ts';
+import { createDirectDebitService } from './payments/direct-debit.service.ts';
+import { createMemorySmsSender, type SmsSender } from './infra/sms/sms.ts';
 import { createProfilesService } from './profiles/profiles.service.ts';
 import { createProfileView } from './profiles/profile-view.ts';
 import { createSearchService } from './search/search.service.ts';
@@ -64,6 +66,8 @@ export function createServices(deps: {
   siteCache?: SiteCacheOptions;
   /** Events for members' open tabs: Redis pub/sub between instances when configured, else this process. */
   live?: LiveBus;
+  /** Where text messages (payment codes) go; without it they are kept in memory (tests). */
+  sms?: SmsSender;
   /** The sites' short paths (`/{token}`); by default content/page-tokens.json. */
   pageTokens?: PageTokenTable;
 }) {
@@ -96,6 +100,7 @@ export function createServices(deps: {
     db, clock, providers: paymentProviders, testCheckouts: testProvider, discounts,
     allowTestPaymentsOnPublic: config.ALLOW_TEST_PAYMENTS, isPublicDeployment: settings.isPublicDeployment, events,
   });
+  const sms = deps.sms ?? createMemorySmsSender();
   return {
     db,
     clock,
@@ -129,6 +134,8 @@ export function createServices(deps: {
     paymentProviders,
     discounts,
     payments,
+    sms,
+    directDebit: createDirectDebitService({ db, clock, payments, sms }),
     records: createRecordsService({ db, clock, providers: paymentProviders, payments, events }),
     rateLimitStore,
     sharedCache,

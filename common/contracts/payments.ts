@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ORDER_STATUSES, TEST_OUTCOMES } from '../constants.ts';
 import { REFERENCE } from '../input.ts';
 import { orderSchema as orderRequestSchema, repeatOrderSchema } from '../schemas.ts';
+import { directDebitConfirmSchema, directDebitStartSchema } from '../direct-debit.ts';
 import { contracts, IDEMPOTENCY_KEY } from './contract.ts';
 import { creditPackageSchema, discountCodeRecordSchema, orderSchema, welcomeBonusRecordSchema } from './shapes.ts';
 
@@ -89,6 +90,18 @@ export const paymentContracts = contracts([
     description: 'Makes (or gives again, while usable) a personal once-per-user code at the company\'s delete_discount percentage; 404 when the company makes no such offer.',
     body: z.object({}),
     responses: { 200: { description: 'The member\'s personal code.', schema: z.strictObject({ discount: discountCodeRecordSchema }) } },
+  },
+  {
+    method: 'post', path: '/api/directdebit.php', auth: 'member', summary: 'Direct debit, step 1: the mandate\'s details; a code goes by SMS',
+    description: 'Euros only (422 direct_debit_unavailable). The IBAN must be valid and of a SEPA country (400 iban_invalid, iban_not_sepa), the mobile number international (400 phone_invalid). Refused for a blocked IBAN or number (422 iban_blocked, phone_blocked), over the member\'s 30-day direct-debit limit (409 direct_debit_limit_reached), after too many codes for the number or the member in an hour (429 sms_limit_reached); with `amount`, a price that changed is refused (409 price_changed). The code is valid for 10 minutes.',
+    body: directDebitStartSchema,
+    responses: { 201: { description: 'The request the code belongs to and the masked number it went to.', schema: z.strictObject({ request: reference, phone: z.string(), expires_in: z.number().int().positive() }) } },
+  },
+  {
+    method: 'post', path: '/api/directdebit-confirm.php', auth: 'member', summary: 'Direct debit, step 2: the SMS code',
+    description: 'A wrong code answers 422 sms_code_wrong; the 5th wrong one locks the request (429 sms_code_attempts); an expired one 410 sms_code_expired. The right code places the order, the mandate and the debit at the site\'s provider; the order is pending until the provider reports the debit paid. Confirming again answers the same order.',
+    body: directDebitConfirmSchema,
+    responses: { 201: { description: 'The order (its status page shows the outcome).', schema: orderWithCheckout } },
   },
   {
     method: 'post', path: '/api/test-checkout.php', auth: 'member', summary: 'The simulated provider\'s checkout: pick the outcome',

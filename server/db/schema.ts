@@ -612,3 +612,52 @@ export const notices = pgTable('notices', {
   check('notices_status', sql`${t.status} in ('received', 'in_review', 'removed', 'no_action')`),
   check('notices_reason', sql`${t.reason} in ('illegal', 'fake_or_scam', 'minor', 'harassment', 'intellectual_property', 'other')`),
 ]);
+
+/**
+ * IBANs and mobile numbers the operator blocked for direct debit (`npm run payments:block`): for one site, or
+ * for every site when siteId is null. Only a SHA-256 of the normalised value is kept (and a masked form for
+ * listings), so the table holds no account or phone numbers.
+ */
+export const blockedPaymentIdentifiers = pgTable('blocked_payment_identifiers', {
+  id: serial().primaryKey(),
+  siteId: integer().references(() => sites.id, { onDelete: 'cascade' }),
+  kind: text().$type<'iban' | 'phone'>().notNull(),
+  valueHash: text().notNull(),
+  masked: text().notNull(),
+  reason: text().notNull().default(''),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('blocked_payment_identifiers_value').on(sql`coalesce(${t.siteId}, 0)`, t.kind, t.valueHash),
+  check('blocked_payment_identifiers_kind', sql`${t.kind} in ('iban', 'phone')`),
+]);
+
+/**
+ * A direct-debit purchase between its two steps: the form's details and the SMS code (a SHA-256 of it, with its
+ * expiry and wrong tries). Confirmed, it names the order it made (one per request); the full IBAN is then
+ * replaced by its masked form.
+ */
+export const directDebitRequests = pgTable('direct_debit_requests', {
+  id: text().primaryKey(),
+  userId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  packageId: integer().notNull().references(() => creditPackages.id),
+  amountCents: integer().notNull(),
+  currency: text().notNull(),
+  discountCode: text(),
+  accountHolder: text().notNull(),
+  iban: text().notNull(),
+  street: text().notNull(),
+  houseNumber: text().notNull(),
+  zip: text().notNull(),
+  city: text().notNull(),
+  phone: text().notNull(),
+  codeHash: text().notNull(),
+  codeExpiresAt: timestamp({ withTimezone: true }).notNull(),
+  attempts: integer().notNull().default(0),
+  status: text().$type<'awaiting_code' | 'verified' | 'confirmed' | 'locked'>().notNull().default('awaiting_code'),
+  orderId: text().references(() => orders.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+}, (t) => [
+  index('direct_debit_requests_user').on(t.userId, t.createdAt),
+  index('direct_debit_requests_phone').on(t.phone, t.createdAt),
+  check('direct_debit_requests_status', sql`${t.status} in ('awaiting_code', 'verified', 'confirmed', 'locked')`),
+]);

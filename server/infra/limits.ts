@@ -17,6 +17,8 @@ export const LIMITS = {
   /** Notices of illegal content (/complaints), per client IP and per reporter (member, else e-mail address). */
   noticesPerIp: { limit: 10, windowMs: HOUR },
   noticesPerReporter: { limit: 5, windowMs: DAY },
+  /** Direct-debit SMS codes asked for, per IP (the per-number and per-member limits are in common/constants.ts). */
+  smsCodes: { limit: 10, windowMs: HOUR },
   /** Page-bounce records (`?lb`), per IP. */
   pageBounces: { limit: 60, windowMs: HOUR },
 

@@ -6,11 +6,13 @@ import { isPublicOrigin, siteOrigin } from '../settings/origin.ts';
  * delivered, and payments that are simulated or refused. Each warning is one multi-line message.
  */
 export function startupWarnings(input: {
-  env: Pick<Env, 'PUBLIC_URL' | 'PORT' | 'SMTP_URL' | 'ALLOW_TEST_PAYMENTS' | 'PAYMENT_PROVIDER'>;
+  env: Pick<Env, 'PUBLIC_URL' | 'PORT' | 'SMTP_URL' | 'ALLOW_TEST_PAYMENTS' | 'PAYMENT_PROVIDER'> & Partial<Pick<Env, 'SMS_URL'>>;
   /** Every configured site's domain. */
   domains: readonly string[];
   /** Where mails go without SMTP_URL. */
   outboxDir?: string;
+  /** Where text messages go without SMS_URL. */
+  smsOutboxDir?: string;
 }): string[] {
   const { env, domains } = input;
   if (!isPublicOrigin(env, domains)) return [];
@@ -23,6 +25,15 @@ export function startupWarnings(input: {
       '  Activation, password reset, e-mail change and notification mails reach nobody:',
       `  they are written to ${input.outboxDir ?? 'the dev outbox'} and shown at /dev/outbox to the operator on this machine only.`,
       '  Set SMTP_URL (smtps://user:password@mail.example.com:465) to send them.',
+    ].join('\n'));
+  }
+  if (!env.SMS_URL) {
+    warnings.push([
+      '!!! SMS IS NOT DELIVERED !!!',
+      `  This server runs on a public origin (${origins}) without SMS_URL.`,
+      '  Direct-debit codes reach nobody, so nobody can pay by direct debit:',
+      `  they are written to ${input.smsOutboxDir ?? 'the dev SMS outbox'} and shown at /dev/sms to the operator on this machine only.`,
+      '  Set SMS_URL, SMS_API_KEY and SMS_FROM to send them.',
     ].join('\n'));
   }
   if (env.PAYMENT_PROVIDER === 'test') {

@@ -51,7 +51,16 @@ async function atProvider<T>(fn: () => Promise<T>): Promise<T> {
 export type TestPaymentsMode = 'none' | 'local' | 'public' | 'refused';
 
 /** How an order's payment is made: once, as the first of a recurring sequence (a mandate), or on a mandate. */
-type PaymentPlan = { sequenceType: 'oneoff' | 'first' } | { sequenceType: 'recurring'; mandate: MandateRow };
+type PaymentPlan = { sequenceType: 'oneoff' | 'first' } | { sequenceType: 'recurring'; mandate: MandateRow }
+  | { sequenceType: 'directdebit'; mandate: DirectDebitMandate };
+
+/** A SEPA mandate the member signed on /directdebit: charged at once as a recurring payment on it. */
+export interface DirectDebitMandate {
+  consumerName: string;
+  consumerAccount: string;
+  /** YYYY-MM-DD. */
+  signatureDate: string;
+}
 
 export function createPaymentsService(deps: {
   db: Db;
@@ -108,18 +117,28 @@ export function createPaymentsService(deps: {
       const [fresh] = await tx.select().from(orders).where(eq(orders.id, row.id));
       const found = await orderWithPayment(fresh, tx);
       if (found.order.payment_id !== null || fresh.status !== 'open') return found;
-      const customerId = plan.sequenceType === 'first' ? await customerFor(tx, fresh.userId, sp)
+      const customerId = plan.sequenceType === 'first' || plan.sequenceType === 'directdebit' ? await customerFor(tx, fresh.userId, sp)
         : plan.sequenceType === 'recurring' ? plan.mandate.customerId : undefined;
+      let mandateId = plan.sequenceType === 'recurring' ? plan.mandate.mandateId : undefined;
+      if (plan.sequenceType === 'directdebit') {
+        // The mandate the member signed on our page, then one charge on it. Both are keyed by the order, so a
+        // retry after a lost answer gets the same mandate and the same payment back.
+        const mandate = await atProvider(() => sp.provider.createMandate(customerId!, {
+          ...plan.mandate, mandateReference: `AMORA-${fresh.id.slice(4)}`, idempotencyKey: `${fresh.id}:mandate`,
+        }, tx));
+        if (mandate.status === 'invalid') throw new AppError(422, 'iban_invalid');
+        mandateId = mandate.id;
+      }
+      const sequenceType = plan.sequenceType === 'directdebit' ? 'recurring' : plan.sequenceType;
       const created = await atProvider(() => sp.provider.createPayment({
         orderId: fresh.id, amountCents: fresh.amountCents, currency: fresh.currency, description: `${fresh.credits} credits`,
         method: plan.sequenceType === 'recurring' ? '' : fresh.paymentmethod, redirectUrl: `${baseUrl}/credits/${fresh.id}`,
         webhookUrl: `${baseUrl}/api/payment-webhook.php?provider=${sp.provider.name}`,
-        sequenceType: plan.sequenceType, customerId,
-        mandateId: plan.sequenceType === 'recurring' ? plan.mandate.mandateId : undefined,
+        sequenceType, customerId, mandateId,
       }, tx));
       await tx.insert(payments).values({
         orderId: fresh.id, provider: sp.provider.name, providerRef: created.ref, checkoutUrl: created.checkoutUrl,
-        accountId: sp.accountId, sequenceType: plan.sequenceType, createdAt: clock(), updatedAt: clock(),
+        accountId: sp.accountId, sequenceType, createdAt: clock(), updatedAt: clock(),
       });
       return { order: toOrder(fresh, created.ref), checkout_url: created.checkoutUrl };
     });
@@ -175,7 +194,9 @@ export function createPaymentsService(deps: {
         : { amountCents: pkg.amount };
       if (input.expectedAmount !== undefined && input.expectedAmount !== price.amountCents) throw new AppError(409, 'price_changed');
       if (plan.sequenceType !== 'recurring') {
-        await requireMethod(sp, { amountCents: price.amountCents, currency: input.currency, country, sequenceType: plan.sequenceType }, input.paymentmethod);
+        // Direct debit is offered for charges on a mandate (Mollie: sequenceType recurring, euros only).
+        const sequenceType = plan.sequenceType === 'directdebit' ? 'recurring' : plan.sequenceType;
+        await requireMethod(sp, { amountCents: price.amountCents, currency: input.currency, country, sequenceType }, input.paymentmethod);
       }
       const [row] = await tx.insert(orders).values({
         id: `ord_${randomBytes(12).toString('base64url')}`, userId: input.userId, packageId: input.packageId, credits: pkg.credits,
@@ -304,6 +325,44 @@ export function createPaymentsService(deps: {
         return orderWithPayment(fresh);
       }
       return placed;
+    },
+
+    /**
+     * A bundle paid by SEPA direct debit on the mandate the member signed on /directdebit (after the SMS code):
+     * the order, a mandate at the site's provider and one charge on it. The charge is pending until the
+     * provider reports it paid (webhook); the credits come then, once. The same key returns the same order.
+     */
+    async directDebitOrder(input: {
+      userId: number; packageId: number; currency: string; idempotencyKey: string; baseUrl: string; country: string;
+      discountCode?: string | null; expectedAmount?: number; mandate: DirectDebitMandate;
+    }) {
+      const siteId = await siteOf(input.userId);
+      if ((await service.testPayments(siteId)) === 'refused') throw new AppError(503, 'payments_unavailable');
+      const sp = await providers.forSite(siteId);
+      const placed = await placeOrder({ ...input, paymentmethod: 'directdebit', withdrawalConsent: true }, sp, { sequenceType: 'directdebit', mandate: input.mandate }, input.country);
+      // The provider knows at once whether the debit is under way (pending) or refused.
+      if (placed.order.payment_id && placed.order.status === 'open') {
+        await service.sync(sp.provider.name, placed.order.payment_id).catch(() => null);
+        const [fresh] = await db.select().from(orders).where(eq(orders.id, placed.order.id));
+        return orderWithPayment(fresh);
+      }
+      return placed;
+    },
+
+    /** Whether the site's provider can charge this amount by SEPA direct debit on a mandate (a provider that is down: 502). */
+    async offersDirectDebit(siteId: number, query: { amountCents: number; currency: string; country: string }): Promise<boolean> {
+      const sp = await providers.forSite(siteId);
+      const offered = await atProvider(() => providers.methods(sp, { ...query, sequenceType: 'recurring' }));
+      return offered.includes('directdebit');
+    },
+
+    /** Direct-debit orders of the member since `since` that are not failed or cancelled, in cents (the 30-day limit). */
+    async directDebitTotal(userId: number, since: Date): Promise<number> {
+      const [row] = await db.select({ total: sql<number>`coalesce(sum(${orders.amountCents}), 0)::int` }).from(orders).where(and(
+        eq(orders.userId, userId), eq(orders.paymentmethod, 'directdebit'), inArray(orders.status, ['open', 'pending', 'completed']),
+        sql`${orders.createdAt} >= ${since.toISOString()}`,
+      ));
+      return Number(row?.total ?? 0);
     },
 
     /** The member's stored mandates that can still be charged or are being set up. */

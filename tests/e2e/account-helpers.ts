@@ -49,3 +49,15 @@ export function linkIn(mail: OutboxMail, part: string): string {
   const u = new URL(url);
   return u.pathname + u.search;
 }
+
+/** The 6-digit code of the newest text message to `to`, from the e2e server's dev SMS outbox (scripts/e2e-server.mjs). */
+export async function latestSmsCode(request: APIRequestContext, to: string, after = 0): Promise<string> {
+  let code: string | undefined;
+  await expect.poll(async () => {
+    const res = await request.get(`http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210) + 1}/sms.json?to=${encodeURIComponent(to)}`);
+    const { messages } = (await res.json()) as { messages: { text: string; date: string }[] };
+    code = messages.filter((m) => Date.parse(m.date) >= after)[0]?.text.match(/\b(\d{6})\b/)?.[1];
+    return Boolean(code);
+  }, { timeout: 10_000 }).toBe(true);
+  return code!;
+}

@@ -31,9 +31,10 @@ export const test = base.extend<{ shot: (name: string) => Promise<void>; timeBon
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => {
       // A refused payment, message, form or upload answers 400/401/402/409/413/415 on purpose, a
-      // throttled log-in 429; the browser logs those requests. Chromium refuses the Push API in its private
-      // browser contexts and says so on the console. A test that takes the browser offline sees its requests fail.
-      if (m.type() === 'error' && !/status of (400|401|402|404|409|413|415|429)|Push API in incognito|ERR_INTERNET_DISCONNECTED/.test(m.text())) errors.push(m.text());
+      // throttled log-in 429, a wrong or expired SMS code 422/410; the browser logs those requests. Chromium refuses
+      // the Push API in its private browser contexts and says so on the console. A test that takes the browser
+      // offline sees its requests fail.
+      if (m.type() === 'error' && !/status of (400|401|402|404|409|410|413|415|422|429)|Push API in incognito|ERR_INTERNET_DISCONNECTED/.test(m.text())) errors.push(m.text());
     });
     // A click before the page has hydrated reaches no handler (under load the first paint comes long
     // before the scripts run): every navigation to a page waits until its controls respond.

@@ -18,7 +18,10 @@ interface FakePayment {
   description: string; method: string | null; sequenceType: string; customerId?: string; mandateId?: string;
   redirectUrl?: string; webhookUrl?: string; metadata: unknown; createdAt: string; profileId: string;
 }
-interface FakeMandate { id: string; customerId: string; method: string; status: 'valid' | 'pending' | 'invalid'; details: Record<string, string> }
+interface FakeMandate {
+  id: string; customerId: string; method: string; status: 'valid' | 'pending' | 'invalid'; details: Record<string, string>;
+  signatureDate?: string; mandateReference?: string | null;
+}
 interface Account { payments: Map<string, FakePayment>; customers: Map<string, { id: string; name: string; email: string }>; mandates: Map<string, FakeMandate>; idempotency: Map<string, string> }
 
 const METHODS: { id: string; description: string; countries?: string[]; currencies: string[]; min: number; max: number; sequences: string[] }[] = [
@@ -79,6 +82,12 @@ export async function startFakeMollie(): Promise<FakeMollie> {
   const payments = new Map<string, { key: string; payment: FakePayment }>();
   const mandates = new Map<string, FakeMandate>();
   const refunds: FakeMollie['refunds'] = [];
+
+  const mandateBody = (mandate: FakeMandate) => ({
+    resource: 'mandate', id: mandate.id, mode: 'test', status: mandate.status, method: mandate.method, details: mandate.details,
+    mandateReference: mandate.mandateReference ?? null, signatureDate: mandate.signatureDate ?? '2026-06-01', createdAt: new Date().toISOString(),
+    _links: { self: { href: `${fake.url}customers/${mandate.customerId}/mandates/${mandate.id}`, type: 'application/hal+json' } },
+  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'https://127.0.0.1');
@@ -182,6 +191,29 @@ export async function startFakeMollie(): Promise<FakeMollie> {
       });
     }
 
+    // A SEPA mandate signed elsewhere (our direct-debit form): Mollie checks the IBAN and answers it valid.
+    if (req.method === 'POST' && parts[0] === 'customers' && parts[2] === 'mandates' && parts.length === 3) {
+      const idem = req.headers['idempotency-key'];
+      if (typeof idem === 'string' && account.idempotency.has(`mandate:${idem}`)) {
+        const held = account.mandates.get(account.idempotency.get(`mandate:${idem}`)!)!;
+        return send(res, 201, mandateBody(held));
+      }
+      if (!account.customers.has(parts[1])) return error(res, 404, 'Not Found', `No customer exists with token ${parts[1]}.`);
+      if (body.method !== 'directdebit') return error(res, 422, 'Unprocessable Entity', 'The method is invalid', 'method');
+      if (!body.consumerName) return error(res, 422, 'Unprocessable Entity', 'The consumer name is invalid', 'consumerName');
+      if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}$/.test(body.consumerAccount ?? '')) return error(res, 422, 'Unprocessable Entity', 'The consumer account is invalid', 'consumerAccount');
+      if (body.signatureDate !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(body.signatureDate)) return error(res, 422, 'Unprocessable Entity', 'The signature date is invalid', 'signatureDate');
+      const mandate: FakeMandate = {
+        id: id('mdt'), customerId: parts[1], method: 'directdebit', status: 'valid',
+        details: { consumerName: body.consumerName, consumerAccount: body.consumerAccount, consumerBic: body.consumerBic ?? 'FAKEBIC' },
+        signatureDate: body.signatureDate, mandateReference: body.mandateReference ?? null,
+      };
+      account.mandates.set(mandate.id, mandate);
+      mandates.set(mandate.id, mandate);
+      if (typeof idem === 'string') account.idempotency.set(`mandate:${idem}`, mandate.id);
+      return send(res, 201, mandateBody(mandate));
+    }
+
     if (parts[0] === 'customers' && parts[2] === 'mandates' && parts.length === 4) {
       const mandate = account.mandates.get(parts[3]);
       if (!mandate || mandate.customerId !== parts[1]) return error(res, 404, 'Not Found', `No mandate exists with token ${parts[3]}.`);
@@ -189,13 +221,7 @@ export async function startFakeMollie(): Promise<FakeMollie> {
         mandate.status = 'invalid';
         return send(res, 204);
       }
-      if (req.method === 'GET') {
-        return send(res, 200, {
-          resource: 'mandate', id: mandate.id, mode: 'test', status: mandate.status, method: mandate.method, details: mandate.details,
-          mandateReference: null, signatureDate: '2026-06-01', createdAt: new Date().toISOString(),
-          _links: { self: { href: `${fake.url}customers/${mandate.customerId}/mandates/${mandate.id}`, type: 'application/hal+json' } },
-        });
-      }
+      if (req.method === 'GET') return send(res, 200, mandateBody(mandate));
     }
     return error(res, 404, 'Not Found', 'The resource does not exist');
   };

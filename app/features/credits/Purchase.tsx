@@ -134,12 +134,20 @@ export function Purchase({ data, highlight }: { data: PurchaseData; highlight?: 
           </p>
         ) : null}
         action={(p) => (
+          <>
           <Button
             variant={highlight?.id === p.id || (!highlight && p.popular) ? 'secondary' : 'primary'} className="w-100" data-testid="buy-package"
             disabled={buying !== null || !methods.find((m) => m.id === method)?.package_ids.includes(p.id)} onClick={() => void buy(p.id)}
           >
             {buying === p.id ? <Spinner animation="border" size="sm" /> : t('credits.buy_for', { price: formatMoney(prices[p.id]?.amount ?? p.amount, p.currency, lang) })}
           </Button>
+          {/* SEPA direct debit (euros only) has its own form with an SMS code. */}
+          {p.currency === 'EUR' && (
+            <Link to={`/directdebit?package=${p.id}${code ? `&discount=${encodeURIComponent(code.code)}` : ''}`} className="d-block small text-center mt-2" data-testid="pay-direct-debit">
+              {t('credits.pay_direct_debit')}
+            </Link>
+          )}
+          </>
         )}
       />
     </div>

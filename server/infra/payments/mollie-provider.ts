@@ -103,6 +103,15 @@ export function createMollieProvider(options: { apiKey: string; apiEndpoint?: st
       return { id: mandate.id, status, method: mandate.method, details: maskMandateDetails(mandate.method, mandate.details as unknown as Record<string, unknown>) };
     },
 
+    async createMandate(customerId, input): Promise<ProviderMandate> {
+      const mandate = await call(() => client.customerMandates.create({
+        customerId, method: 'directdebit' as never, consumerName: input.consumerName, consumerAccount: input.consumerAccount,
+        signatureDate: input.signatureDate, mandateReference: input.mandateReference, idempotencyKey: input.idempotencyKey,
+      }));
+      const status = mandate.status === 'valid' || mandate.status === 'pending' ? mandate.status : 'invalid';
+      return { id: mandate.id, status, method: mandate.method, details: maskMandateDetails(mandate.method, mandate.details as unknown as Record<string, unknown>) };
+    },
+
     async revokeMandate(customerId, mandateId) {
       await orNull(() => client.customerMandates.revoke(mandateId, { customerId }));
     },

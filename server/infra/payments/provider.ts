@@ -38,6 +38,17 @@ export interface ProviderMandate {
   details: string;
 }
 
+export interface DirectDebitMandateInput {
+  consumerName: string;
+  /** The IBAN, normalised (no spaces, capitals). */
+  consumerAccount: string;
+  /** The day the payer signed (YYYY-MM-DD). */
+  signatureDate: string;
+  /** Our reference of the mandate (shown on the payer's bank statement). */
+  mandateReference: string;
+  idempotencyKey: string;
+}
+
 export interface MethodsQuery {
   amountCents: number;
   currency: string;
@@ -60,6 +71,12 @@ export interface PaymentProvider {
   methods(query: MethodsQuery): Promise<string[]>;
   createCustomer(input: { name: string; email: string; userId: number }): Promise<string>;
   getMandate(customerId: string, mandateId: string): Promise<ProviderMandate | null>;
+  /**
+   * Records a SEPA direct-debit mandate the payer signed on our page (account holder, IBAN, date and our
+   * reference); `idempotencyKey` makes a retry after a lost answer return the same mandate. Called inside a
+   * transaction, like createPayment.
+   */
+  createMandate(customerId: string, input: DirectDebitMandateInput, tx?: Tx): Promise<ProviderMandate>;
   revokeMandate(customerId: string, mandateId: string): Promise<void>;
   /**
    * Cancels an open or pending payment where the provider allows it (true: cancelled); absent or false

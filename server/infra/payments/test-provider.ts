@@ -1,10 +1,10 @@
 import { TEST_OUTCOMES } from '#common/constants.ts';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { testCheckouts, testMandates } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
-import type { MethodsQuery, PaymentProvider, ProviderMandate, ProviderPayment, ProviderStatus } from './provider.ts';
+import { maskAccount, type MethodsQuery, type PaymentProvider, type ProviderMandate, type ProviderPayment, type ProviderStatus } from './provider.ts';
 
 export { TEST_OUTCOMES };
 export type TestOutcome = (typeof TEST_OUTCOMES)[number];
@@ -50,9 +50,13 @@ export function createTestProvider(deps: { db: Db; clock: Clock }) {
       const ref = newId('tr');
       const q = tx ?? db;
       let status: ProviderStatus = 'open';
+      // A direct debit on a mandate signed on our page is collected later: pending, and its checkout page
+      // lets the tester settle it (the bank's answer). Other charges on a mandate are decided at once.
+      const directDebit = input.sequenceType === 'recurring' && input.method === 'directdebit';
       if (input.sequenceType === 'recurring') {
         const [mandate] = input.mandateId ? await q.select().from(testMandates).where(eq(testMandates.id, input.mandateId)) : [];
-        status = mandate && mandate.status === 'valid' && mandate.customerId === input.customerId ? 'paid' : 'failed';
+        const valid = mandate && mandate.status === 'valid' && mandate.customerId === input.customerId;
+        status = !valid ? 'failed' : directDebit ? 'pending' : 'paid';
       }
       await q.insert(testCheckouts).values({
         id: ref, amountCents: input.amountCents, currency: input.currency, description: input.description,
@@ -60,7 +64,7 @@ export function createTestProvider(deps: { db: Db; clock: Clock }) {
         sequenceType: input.sequenceType ?? 'oneoff', customerId: input.customerId ?? null,
         mandateId: input.sequenceType === 'recurring' ? input.mandateId ?? null : null,
       });
-      return { ref, checkoutUrl: input.sequenceType === 'recurring' ? null : `/test-checkout/${ref}` };
+      return { ref, checkoutUrl: input.sequenceType === 'recurring' && !directDebit ? null : `/test-checkout/${ref}` };
     },
 
     async getPayment(ref): Promise<ProviderPayment | null> {
@@ -83,6 +87,14 @@ export function createTestProvider(deps: { db: Db; clock: Clock }) {
       const [row] = await db.select().from(testMandates).where(eq(testMandates.id, mandateId));
       if (!row || row.customerId !== customerId) return null;
       return { id: row.id, status: row.status, method: row.method, details: row.details };
+    },
+
+    async createMandate(customerId, input, tx): Promise<ProviderMandate> {
+      // The idempotency key names the mandate, so a retry finds the one it made.
+      const id = `mdt_${createHash('sha256').update(`${customerId}:${input.idempotencyKey}`).digest('base64url').slice(0, 12).replace(/[-_]/g, 'x')}`;
+      const details = maskAccount(input.consumerAccount);
+      await (tx ?? db).insert(testMandates).values({ id, customerId, method: 'directdebit', details, createdAt: clock() }).onConflictDoNothing();
+      return { id, status: 'valid', method: 'directdebit', details };
     },
 
     async revokeMandate(customerId, mandateId) {

@@ -1,0 +1,188 @@
+import { Alert, Button, Card, Form } from 'react-bootstrap';
+import { useTranslation } from 'react-i18next';
+import { Link, redirect } from 'react-router';
+import { DIRECT_DEBIT_MAX_CENTS_PER_30_DAYS, SMS_CODE_TTL_MINUTES } from '#common/constants.ts';
+import { directDebitConfirmSchema, directDebitStartSchema } from '#common/direct-debit.ts';
+import { isReference } from '#common/input.ts';
+import type { Language } from '#common/languages.ts';
+import type { Route } from './+types/directdebit';
+import { requestContext } from '../context.ts';
+import { requireMemberId } from '#server/http/page-guards.server.ts';
+import { formIntent, submitForm } from '#server/http/forms.server.ts';
+import { currencyFor } from '#server/payments/payment-pages.server.ts';
+import { confirmDirectDebit, startDirectDebit } from '#server/payments/direct-debit-pages.server.ts';
+import { discountsFor } from '#server/payments/discount-pages.server.ts';
+import { AppForm, FieldError, FormError, fieldProps, useAppForm } from '../lib/forms.tsx';
+import { formatMoney } from '../lib/format.ts';
+import { pageMeta } from '../lib/seo.ts';
+
+/** The bundles in the member's currency with their prices now (the credits page's rule, discount included). */
+async function bundles(ctx: Parameters<typeof currencyFor>[0], userId: number, url: URL) {
+  const currency = await currencyFor(ctx);
+  const packages = await ctx.services.payments.packages(currency);
+  const { prices, code } = await discountsFor(ctx, userId, packages, url);
+  return { currency, packages, prices, code };
+}
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const ctx = context.get(requestContext);
+  const userId = requireMemberId(ctx, url.pathname + url.search);
+  const { currency, packages, prices } = await bundles(ctx, userId, url);
+  const chosen = packages.find((p) => String(p.id) === url.searchParams.get('package')) ?? null;
+  const requestId = url.searchParams.get('request');
+  const pending = isReference(requestId) ? await ctx.services.directDebit.pending(userId, requestId) : null;
+  // Confirmed already (the back button): the payment's status page.
+  if (pending?.status === 'confirmed' && pending.orderId) throw redirect(`/credits/${pending.orderId}`);
+  return {
+    currency, packages, prices, chosen, maxCents: DIRECT_DEBIT_MAX_CENTS_PER_30_DAYS,
+    pending: pending && pending.packageId === chosen?.id ? pending : null,
+  };
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, { titleKey: 'direct_debit.title', noindex: true });
+}
+
+/**
+ * Step 1 (`intent=start`): the mandate's details are checked (IBAN, blocked IBAN or number, the limits) and
+ * a code goes to the mobile number; the page then asks for it. Step 2 (`intent=confirm`): the code places
+ * the order and its direct debit, and the member goes to the payment's status page.
+ */
+export async function action({ context, request }: Route.ActionArgs) {
+  const ctx = context.get(requestContext);
+  const url = new URL(request.url);
+  const userId = requireMemberId(ctx, url.pathname + url.search);
+  const formData = await request.formData();
+  if (formIntent(formData) === 'confirm') {
+    return submitForm(ctx, formData, directDebitConfirmSchema, async (input) => {
+      const placed = await confirmDirectDebit(ctx, userId, input);
+      return redirect(`/credits/${placed.order.id}`);
+    }, { intent: 'confirm' });
+  }
+  return submitForm(ctx, formData, directDebitStartSchema, async (form) => {
+    const started = await startDirectDebit(ctx, userId, form, url);
+    const next = new URLSearchParams(url.searchParams);
+    next.set('package', String(form.package_id));
+    next.set('request', started.id);
+    return redirect(`/directdebit?${next}`);
+  }, { intent: 'start', limits: ctx.services.rateLimits.smsCodes });
+}
+
+/** The direct-debit form: the mandate's details and consent, then the code from the SMS. */
+export default function DirectDebit({ loaderData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language as Language;
+  const { chosen, pending, currency } = loaderData;
+  const money = (cents: number) => formatMoney(cents, currency, lang);
+  return (
+    <div className="container py-4" style={{ maxWidth: 640 }}>
+      <h1 className="h3">{t('direct_debit.title')}</h1>
+      {currency !== 'EUR' ? (
+        <Alert variant="warning" data-testid="dd-unavailable">{t('errors.direct_debit_unavailable')}</Alert>
+      ) : !chosen ? (
+        <Card className="shadow-sm" data-testid="dd-choose">
+          <Card.Body>
+            <p>{t('direct_debit.choose')}</p>
+            <div className="d-grid gap-2">
+              {loaderData.packages.map((p) => (
+                <Link key={p.id} to={`/directdebit?package=${p.id}`} className="btn btn-outline-primary" data-testid="dd-package">
+                  {t('direct_debit.bundle', { count: p.credits, price: money(loaderData.prices[p.id]?.amount ?? p.amount) })}
+                </Link>
+              ))}
+            </div>
+          </Card.Body>
+        </Card>
+      ) : (
+        <>
+          <p className="lead mb-1" data-testid="dd-bundle">
+            {t('direct_debit.bundle', { count: chosen.credits, price: money(loaderData.prices[chosen.id]?.amount ?? chosen.amount) })}
+          </p>
+          {loaderData.prices[chosen.id]?.original_amount && (
+            <p className="text-muted small mb-1" data-testid="dd-original">
+              {t('direct_debit.instead_of', { price: money(loaderData.prices[chosen.id].original_amount!) })}
+            </p>
+          )}
+          <p className="text-muted small">{t('direct_debit.lead', { max: money(loaderData.maxCents) })}</p>
+          {pending ? <CodeStep requestId={pending.id} phone={pending.phone} locked={pending.status === 'locked'} restart={`/directdebit?package=${chosen.id}`} /> : <DetailsStep packageId={chosen.id} amount={loaderData.prices[chosen.id]?.amount ?? chosen.amount} />}
+          <p className="mt-3 small"><Link to={`/credits?package=${chosen.id}`}>{t('direct_debit.other_method')}</Link></p>
+        </>
+      )}
+    </div>
+  );
+}
+
+function DetailsStep({ packageId, amount }: { packageId: number; amount: number }) {
+  const { t } = useTranslation();
+  const { form, fields, busy } = useAppForm(directDebitStartSchema, { intent: 'start' });
+  const text = (name: 'account_holder' | 'iban' | 'street' | 'house_number' | 'zip' | 'city' | 'mobile', extra: Record<string, unknown> = {}, col = 'col-12') => (
+    <Form.Group className={col} controlId={`dd-${name}`}>
+      <Form.Label>{t(`direct_debit.${name}`)}</Form.Label>
+      <Form.Control {...fieldProps(fields[name])} data-testid={`dd-${name}`} {...extra} />
+      <FieldError field={fields[name]} testId={`dd-${name}-error`} />
+    </Form.Group>
+  );
+  const check = (name: 'mandate_consent' | 'withdrawal_consent', label: string) => (
+    <Form.Check id={`dd-${name}`} className="mb-2">
+      <Form.Check.Input
+        type="checkbox" name={fields[name].name} defaultChecked={fields[name].initialValue === 'on'} isInvalid={Boolean(fields[name].errors?.length)}
+        aria-describedby={fields[name].errors?.length ? fields[name].errorId : undefined} data-testid={`dd-${name}`}
+      />
+      <Form.Check.Label>{label}</Form.Check.Label>
+      <FieldError field={fields[name]} testId={`dd-${name}-error`} />
+    </Form.Check>
+  );
+  return (
+    <Card className="shadow-sm" data-testid="dd-details">
+      <Card.Body>
+        <FormError form={form} testId="dd-error" />
+        <AppForm form={form} intent="start">
+          <input type="hidden" name="package_id" value={packageId} />
+          <input type="hidden" name="amount" value={amount} />
+          <div className="row g-3 mb-3">
+            {text('account_holder', { autoComplete: 'name', maxLength: 70 })}
+            {text('iban', { autoComplete: 'off', autoCapitalize: 'characters', spellCheck: false, maxLength: 42, placeholder: 'NL91 ABNA 0417 1643 00' })}
+            {text('street', { autoComplete: 'address-line1', maxLength: 100 }, 'col-7 col-sm-8')}
+            {text('house_number', { maxLength: 12 }, 'col-5 col-sm-4')}
+            {text('zip', { autoComplete: 'postal-code', maxLength: 12 }, 'col-5 col-sm-4')}
+            {text('city', { autoComplete: 'address-level2', maxLength: 60 }, 'col-7 col-sm-8')}
+            {text('mobile', { type: 'tel', autoComplete: 'tel', maxLength: 40, placeholder: '+31 6 12345678' })}
+          </div>
+          <p className="small text-muted">{t('direct_debit.mobile_help')}</p>
+          {check('mandate_consent', t('direct_debit.mandate_consent'))}
+          {check('withdrawal_consent', t('credits.withdrawal_consent'))}
+          <Button type="submit" className="w-100 mt-2" disabled={busy} data-testid="dd-send-code">{t('direct_debit.send_code')}</Button>
+        </AppForm>
+      </Card.Body>
+    </Card>
+  );
+}
+
+function CodeStep({ requestId, phone, locked, restart }: { requestId: string; phone: string; locked: boolean; restart: string }) {
+  const { t } = useTranslation();
+  const { form, fields, busy } = useAppForm(directDebitConfirmSchema, { intent: 'confirm' });
+  return (
+    <Card className="shadow-sm" data-testid="dd-code-step">
+      <Card.Body>
+        <p data-testid="dd-code-sent">{t('direct_debit.code_sent', { phone, minutes: SMS_CODE_TTL_MINUTES })}</p>
+        <FormError form={form} testId="dd-error" />
+        {locked ? (
+          <Alert variant="danger" data-testid="dd-locked">{t('errors.sms_code_attempts')}</Alert>
+        ) : (
+          <AppForm form={form} intent="confirm">
+            <input type="hidden" name="request" value={requestId} />
+            <Form.Group className="mb-3" controlId="dd-code">
+              <Form.Label>{t('direct_debit.code')}</Form.Label>
+              <Form.Control
+                {...fieldProps(fields.code)} inputMode="numeric" autoComplete="one-time-code" maxLength={8} pattern="[0-9 ]*"
+                className="fs-4 text-center font-monospace" style={{ letterSpacing: '0.3em' }} data-testid="dd-code"
+              />
+              <FieldError field={fields.code} testId="dd-code-error" />
+            </Form.Group>
+            <Button type="submit" className="w-100" disabled={busy} data-testid="dd-confirm">{t('direct_debit.confirm')}</Button>
+          </AppForm>
+        )}
+        <p className="mt-3 mb-0 small"><Link to={restart} data-testid="dd-restart">{t('direct_debit.new_code')}</Link></p>
+      </Card.Body>
+    </Card>
+  );
+}

@@ -1,0 +1,201 @@
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { and, count, eq, gte, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import {
+  DIRECT_DEBIT_MAX_CENTS_PER_30_DAYS, SMS_CODE_MAX_ATTEMPTS, SMS_CODE_TTL_MINUTES, SMS_CODES_PER_MEMBER_PER_HOUR, SMS_CODES_PER_NUMBER_PER_HOUR,
+} from '#common/constants.ts';
+import { isSepaIban, maskPhone, normaliseIban, normalisePhone, type DirectDebitStart } from '#common/direct-debit.ts';
+import type { Db } from '../db/client.ts';
+import { blockedPaymentIdentifiers, directDebitRequests, sites } from '../db/schema.ts';
+import type { Clock } from '../infra/clock.ts';
+import { AppError, notFound } from '../infra/errors.ts';
+import { maskAccount } from '../infra/payments/provider.ts';
+import { SmsUnavailableError, type SmsSender } from '../infra/sms/sms.ts';
+import type { PaymentsService } from './payments.service.ts';
+
+const HOUR_MS = 60 * 60_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** What is kept of a blocked IBAN or number: a SHA-256 of its normalised form. */
+export function identifierHash(kind: 'iban' | 'phone', value: string): string {
+  return createHash('sha256').update(`${kind}:${value}`).digest('hex');
+}
+
+const codeHash = (requestId: string, code: string) => createHash('sha256').update(`${requestId}:${code}`).digest();
+
+/**
+ * SEPA direct debit confirmed by an SMS code (docs/decisions/034). Step 1 checks the form's IBAN and number
+ * against the blocked list and the limits and texts a 6-digit code; step 2 checks the code (10 minutes, 5
+ * tries) and then places the order with its mandate at the site's provider, once per request.
+ */
+export function createDirectDebitService(deps: { db: Db; clock: Clock; payments: PaymentsService; sms: SmsSender }) {
+  const { db, clock, payments, sms } = deps;
+
+  /** Over the member's direct-debit limit with this amount more: 409. */
+  async function requireWithinLimit(userId: number, amountCents: number) {
+    const total = await payments.directDebitTotal(userId, new Date(clock().getTime() - 30 * DAY_MS));
+    if (total + amountCents > DIRECT_DEBIT_MAX_CENTS_PER_30_DAYS) {
+      throw new AppError(409, 'direct_debit_limit_reached', { max: DIRECT_DEBIT_MAX_CENTS_PER_30_DAYS / 100 });
+    }
+  }
+
+  async function blocked(siteId: number, kind: 'iban' | 'phone', value: string): Promise<boolean> {
+    const rows = await db.select({ id: blockedPaymentIdentifiers.id }).from(blockedPaymentIdentifiers).where(and(
+      or(eq(blockedPaymentIdentifiers.siteId, siteId), isNull(blockedPaymentIdentifiers.siteId)),
+      eq(blockedPaymentIdentifiers.kind, kind), eq(blockedPaymentIdentifiers.valueHash, identifierHash(kind, value)),
+    )).limit(1);
+    return rows.length > 0;
+  }
+
+  return {
+    /**
+     * Step 1. `price` is the bundle's price for this member now (the credits page's rule) with the discount it
+     * carries; `smsText` writes the message in the member's language. Returns the request the code belongs to.
+     */
+    async start(input: {
+      userId: number; siteId: number; form: DirectDebitStart; currency: string; country: string;
+      price: { amountCents: number; discountCode: string | null };
+      smsText: (code: string) => string;
+    }) {
+      const { form, userId } = input;
+      if (input.currency !== 'EUR') throw new AppError(422, 'direct_debit_unavailable');
+      // Before any SMS: the site's provider must take direct debits for this amount.
+      if (!(await payments.offersDirectDebit(input.siteId, { amountCents: input.price.amountCents, currency: input.currency, country: input.country }))) {
+        throw new AppError(422, 'direct_debit_unavailable');
+      }
+      if (form.amount !== undefined && form.amount !== input.price.amountCents) throw new AppError(409, 'price_changed');
+      if (await blocked(input.siteId, 'iban', form.iban)) throw new AppError(422, 'iban_blocked', {}, { iban: 'errors.iban_blocked' });
+      if (await blocked(input.siteId, 'phone', form.mobile)) throw new AppError(422, 'phone_blocked', {}, { mobile: 'errors.phone_blocked' });
+      await requireWithinLimit(userId, input.price.amountCents);
+      const hourAgo = new Date(clock().getTime() - HOUR_MS);
+      const [perNumber] = await db.select({ n: count() }).from(directDebitRequests)
+        .where(and(eq(directDebitRequests.phone, form.mobile), gte(directDebitRequests.createdAt, hourAgo)));
+      const [perMember] = await db.select({ n: count() }).from(directDebitRequests)
+        .where(and(eq(directDebitRequests.userId, userId), gte(directDebitRequests.createdAt, hourAgo)));
+      if (perNumber.n >= SMS_CODES_PER_NUMBER_PER_HOUR || perMember.n >= SMS_CODES_PER_MEMBER_PER_HOUR) {
+        throw new AppError(429, 'sms_limit_reached');
+      }
+      const id = `dd_${randomBytes(12).toString('base64url')}`;
+      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      await db.insert(directDebitRequests).values({
+        id, userId, packageId: form.package_id, amountCents: input.price.amountCents, currency: input.currency, discountCode: input.price.discountCode,
+        accountHolder: form.account_holder, iban: form.iban, street: form.street, houseNumber: form.house_number, zip: form.zip, city: form.city,
+        phone: form.mobile, codeHash: codeHash(id, code).toString('hex'),
+        codeExpiresAt: new Date(clock().getTime() + SMS_CODE_TTL_MINUTES * 60_000), createdAt: clock(),
+      });
+      try {
+        await sms.send({ to: form.mobile, text: input.smsText(code), kind: 'direct_debit_code' });
+      } catch (error) {
+        if (!(error instanceof SmsUnavailableError)) throw error;
+        // No code reached the member: the request cannot be confirmed, and it does not count against the number.
+        await db.delete(directDebitRequests).where(eq(directDebitRequests.id, id));
+        throw new AppError(502, 'sms_unavailable');
+      }
+      return { id, phone: maskPhone(form.mobile) };
+    },
+
+    /** The member's request waiting for its code (the second step's page); null when there is none. */
+    async pending(userId: number, requestId: string) {
+      const [row] = await db.select().from(directDebitRequests)
+        .where(and(eq(directDebitRequests.id, requestId), eq(directDebitRequests.userId, userId)));
+      if (!row) return null;
+      return { id: row.id, packageId: row.packageId, amountCents: row.amountCents, currency: row.currency, phone: maskPhone(row.phone), status: row.status, orderId: row.orderId };
+    },
+
+    /**
+     * Step 2: the code. Wrong: one try fewer (the 5th wrong try locks the request); expired: ask again. Right:
+     * the order with its mandate and charge; a repeated confirmation (a double click, a retry after a lost
+     * answer) returns the same order, never a second payment.
+     */
+    async confirm(input: { userId: number; requestId: string; code: string; baseUrl: string; country: string }) {
+      const now = clock();
+      const outcome = await db.transaction(async (tx) => {
+        const [row] = await tx.select().from(directDebitRequests)
+          .where(and(eq(directDebitRequests.id, input.requestId), eq(directDebitRequests.userId, input.userId))).for('update');
+        if (!row) return { kind: 'missing' as const };
+        if (row.status === 'verified' || row.status === 'confirmed') return { kind: 'ok' as const, row };
+        if (row.status === 'locked') return { kind: 'locked' as const };
+        if (row.codeExpiresAt <= now) return { kind: 'expired' as const };
+        const given = codeHash(row.id, input.code);
+        if (!timingSafeEqual(given, Buffer.from(row.codeHash, 'hex'))) {
+          const attempts = row.attempts + 1;
+          const locked = attempts >= SMS_CODE_MAX_ATTEMPTS;
+          await tx.update(directDebitRequests).set({ attempts, ...(locked ? { status: 'locked' as const } : {}) })
+            .where(eq(directDebitRequests.id, row.id));
+          return locked ? { kind: 'locked' as const } : { kind: 'wrong' as const, left: SMS_CODE_MAX_ATTEMPTS - attempts };
+        }
+        const [verified] = await tx.update(directDebitRequests).set({ status: 'verified' }).where(eq(directDebitRequests.id, row.id)).returning();
+        return { kind: 'verified' as const, row: verified };
+      });
+      if (outcome.kind === 'missing') throw new AppError(404, 'sms_code_expired', {}, { code: 'errors.sms_code_expired' });
+      if (outcome.kind === 'expired') throw new AppError(410, 'sms_code_expired', {}, { code: 'errors.sms_code_expired' });
+      if (outcome.kind === 'locked') throw new AppError(429, 'sms_code_attempts');
+      if (outcome.kind === 'wrong') throw new AppError(422, 'sms_code_wrong', { left: outcome.left }, { code: 'errors.sms_code_wrong' });
+      const { row } = outcome;
+      if (row.status === 'confirmed' && row.orderId) return payments.order(input.userId, row.orderId);
+      // The limit again: another request may have been confirmed since this one's code was sent.
+      if (outcome.kind === 'verified') await requireWithinLimit(input.userId, row.amountCents);
+      const placed = await payments.directDebitOrder({
+        userId: input.userId, packageId: row.packageId, currency: row.currency, idempotencyKey: `directdebit:${row.id}`,
+        baseUrl: input.baseUrl, country: input.country, discountCode: row.discountCode, expectedAmount: row.amountCents,
+        mandate: { consumerName: row.accountHolder, consumerAccount: row.iban, signatureDate: row.createdAt.toISOString().slice(0, 10) },
+      });
+      // The provider holds the mandate now: only the masked IBAN stays here.
+      await db.update(directDebitRequests).set({ status: 'confirmed', orderId: placed.order.id, iban: maskAccount(row.iban) })
+        .where(eq(directDebitRequests.id, row.id));
+      return placed;
+    },
+
+    /**
+     * Requests never confirmed, a day after they were made: their IBAN, address and number are not kept
+     * (the hourly SMS limits look back one hour only). Runs with the hourly purge.
+     */
+    async purgeUnconfirmed(): Promise<number> {
+      const removed = await db.delete(directDebitRequests).where(and(
+        ne(directDebitRequests.status, 'confirmed'), lt(directDebitRequests.createdAt, new Date(clock().getTime() - DAY_MS)),
+      )).returning({ id: directDebitRequests.id });
+      return removed.length;
+    },
+
+    /**
+     * Blocks an IBAN or a mobile number for direct debit, on one site (by domain) or on every site. For the
+     * operator's command line (npm run payments:block). Blocking the same value again changes nothing.
+     */
+    async block(input: { kind: 'iban' | 'phone'; value: string; siteDomain?: string; reason?: string }) {
+      const value = input.kind === 'iban' ? normaliseIban(input.value) : normalisePhone(input.value);
+      if (!value || (input.kind === 'iban' && !isSepaIban(value))) throw new AppError(400, input.kind === 'iban' ? 'iban_invalid' : 'phone_invalid');
+      let siteId: number | null = null;
+      if (input.siteDomain) {
+        const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.domain, input.siteDomain.toLowerCase()));
+        if (!site) throw notFound();
+        siteId = site.id;
+      }
+      const masked = input.kind === 'iban' ? maskAccount(value) : maskPhone(value);
+      await db.insert(blockedPaymentIdentifiers).values({
+        siteId, kind: input.kind, valueHash: identifierHash(input.kind, value), masked, reason: input.reason ?? '', createdAt: clock(),
+      }).onConflictDoNothing();
+      return { kind: input.kind, masked, site: input.siteDomain ?? null };
+    },
+
+    /** Lifts a block (the same value and scope as given to block). */
+    async unblock(input: { kind: 'iban' | 'phone'; value: string; siteDomain?: string }) {
+      const value = (input.kind === 'iban' ? normaliseIban(input.value) : normalisePhone(input.value)) ?? '';
+      const siteCondition = input.siteDomain
+        ? eq(blockedPaymentIdentifiers.siteId, sql`(select ${sites.id} from ${sites} where ${sites.domain} = ${input.siteDomain.toLowerCase()})`)
+        : isNull(blockedPaymentIdentifiers.siteId);
+      const removed = await db.delete(blockedPaymentIdentifiers).where(and(
+        siteCondition, eq(blockedPaymentIdentifiers.kind, input.kind), eq(blockedPaymentIdentifiers.valueHash, identifierHash(input.kind, value)),
+      )).returning({ id: blockedPaymentIdentifiers.id });
+      return removed.length;
+    },
+
+    /** Every block, masked, for the operator. */
+    async blocks() {
+      return db.select({
+        id: blockedPaymentIdentifiers.id, kind: blockedPaymentIdentifiers.kind, masked: blockedPaymentIdentifiers.masked,
+        reason: blockedPaymentIdentifiers.reason, site: sites.domain, createdAt: blockedPaymentIdentifiers.createdAt,
+      }).from(blockedPaymentIdentifiers).leftJoin(sites, eq(sites.id, blockedPaymentIdentifiers.siteId)).orderBy(blockedPaymentIdentifiers.id);
+    },
+  };
+}
+
+export type DirectDebitService = ReturnType<typeof createDirectDebitService>;
