@@ -100,6 +100,26 @@ test('sign-up works without JavaScript: field errors keep the typed values, a va
   await context.close();
 });
 
+test('without JavaScript an address in use is offered log-in, and that offer signs in', async ({ browser }, info) => {
+  const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+  const context = await browser.newContext({ baseURL: info.project.use.baseURL, javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': ip } });
+  const page = await context.newPage();
+  await page.goto('/signup');
+  await page.locator('#signup-email').fill('demo@example.com');
+  await page.locator('#signup-name').fill('Someone Else');
+  await page.locator('#signup-password').fill('another password');
+  await page.locator('#signup-dob').fill('1990-01-01');
+  await page.locator('#signup-gender').selectOption('male');
+  await page.locator('#signup-country').selectOption('NL');
+  await page.getByTestId('signup-submit').click();
+  await expect(page.getByTestId('signup-login-offer')).toBeVisible();
+  await expect(page.getByTestId('signup-login-email')).toHaveValue('demo@example.com');
+  await page.getByTestId('signup-login-password').fill('amora-demo');
+  await page.getByTestId('signup-login-submit').click();
+  await expect(page).toHaveURL(/\/members$/);
+  await context.close();
+});
+
 test('a form post from another site is refused and changes nothing', async ({ playwright }, info) => {
   const request = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
   const res = await request.post('/login', {
