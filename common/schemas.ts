@@ -28,6 +28,9 @@ export const emailSchema = textSchema({ max: 254, tooLong: 'errors.email_invalid
   .transform((v) => v.toLowerCase())
   .pipe(z.email('errors.email_invalid'));
 
+/** {email} of a deleted account to mail a reactivation link to (POST /api/reactivate.php, the sign-up form's offer). */
+export const reactivateSchema = z.object({ email: emailSchema });
+
 /** A member's display name: 2 to 40 characters, at least 2 of them visible. */
 export const nameSchema = textSchema({ min: 2, max: 40, tooShort: 'errors.name_too_short', tooLong: 'errors.name_too_long' });
 

@@ -1,7 +1,7 @@
 import { useForm, type FieldMetadata, type FormMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
 import { Alert, Form as BsForm } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
-import { Form, useActionData, useNavigation } from 'react-router';
+import { Form, useActionData, useNavigation, type FetcherWithComponents } from 'react-router';
 import type { z } from 'zod';
 import { parseForm } from '#common/forms.ts';
 
@@ -25,10 +25,15 @@ export function useAppForm<S extends z.ZodType>(schema: S, options: {
   defaultValue?: Record<string, any>;
   /** The action's answer when the page reads it itself; by default the route's action data. */
   reply?: Reply;
+  /**
+   * A form that posts through this fetcher (to another route's action, or without leaving the
+   * page): its answer and busy state are the fetcher's. Without JavaScript it posts as any form.
+   */
+  fetcher?: FetcherWithComponents<unknown>;
 } = {}) {
   const { t } = useTranslation();
   const actionData = useActionData() as Reply | undefined;
-  const reply = options.reply ?? actionData;
+  const reply = options.reply ?? (options.fetcher?.data as Reply | undefined) ?? actionData;
   const mine = reply && (reply.intent ?? '') === (options.intent ?? '') ? reply : undefined;
   const navigation = useNavigation();
   const [form, fields] = useForm<Values>({
@@ -40,7 +45,9 @@ export function useAppForm<S extends z.ZodType>(schema: S, options: {
     onValidate: ({ formData }) => parseForm(formData, schema, (key, params) => t(key, params)) as Submission<Values>,
   });
   const sending = navigation.formData;
-  const busy = Boolean(sending) && (options.intent === undefined || sending?.get('intent') === options.intent);
+  const busy = options.fetcher
+    ? options.fetcher.state !== 'idle'
+    : Boolean(sending) && (options.intent === undefined || sending?.get('intent') === options.intent);
   return {
     form, fields, busy,
     /** The answer of a successful send, for the page to show (e.g. "the link is on its way"). */
@@ -50,16 +57,22 @@ export function useAppForm<S extends z.ZodType>(schema: S, options: {
   };
 }
 
-/** The `<Form>` of useAppForm: posts to the route's action, with the form's `intent` when it has one. */
-export function AppForm({ form, intent, children, ...rest }: {
-  form: FormMetadata<Values>; intent?: string; children: React.ReactNode; className?: string; 'data-testid'?: string;
+/**
+ * The `<Form>` of useAppForm: posts to the route's action (or `action`), with the form's `intent`
+ * when it has one; through `fetcher` when given, which keeps the page where it is. `revalidate`
+ * false leaves the page's data as it was after the answer (a sign-up that continues in place).
+ */
+export function AppForm({ form, intent, children, fetcher, revalidate, ...rest }: {
+  form: FormMetadata<Values>; intent?: string; children?: React.ReactNode; className?: string; 'data-testid'?: string;
+  action?: string; fetcher?: FetcherWithComponents<unknown>; revalidate?: boolean; onInput?: React.FormEventHandler<HTMLFormElement>;
 }) {
+  const Component = fetcher ? fetcher.Form : Form;
   return (
     // The answer renders the same page: it stays where the member was (a switch far down the settings).
-    <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate preventScrollReset {...rest}>
+    <Component method="post" id={form.id} onSubmit={form.onSubmit} noValidate preventScrollReset defaultShouldRevalidate={revalidate} {...rest}>
       {intent && <input type="hidden" name="intent" value={intent} />}
       {children}
-    </Form>
+    </Component>
   );
 }
 

@@ -4,6 +4,7 @@ import { redirect } from 'react-router';
 import { MAX_AGE, MIN_AGE } from '#common/constants.ts';
 import type { Route } from './+types/signup-matches';
 import { requestContext } from '../context.ts';
+import { signupAction } from '#server/accounts/signup-form.server.ts';
 import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
 import { SignupFlow } from '../features/signup/SignupFlow.tsx';
 
@@ -14,6 +15,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   // Members with a photo first: they are what makes a visitor want to sign up.
   const withPhoto = page.profiles.filter((p) => p.main_image?.status === 'active');
   return { matches: [...withPhoto, ...page.profiles.filter((p) => !withPhoto.includes(p))].slice(0, 6) };
+}
+
+/** The sign-up form on this page posts here: the same use case as POST /api/signup.php. */
+export async function action({ context, request }: Route.ActionArgs) {
+  return signupAction(context.get(requestContext), request);
 }
 
 /** Sign-up with a few matching members shown above the form. */

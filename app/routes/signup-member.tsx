@@ -5,6 +5,7 @@ import { data, Link, redirect } from 'react-router';
 import { orNotFound } from '#server/http/page-guards.server.ts';
 import type { Route } from './+types/signup-member';
 import { requestContext } from '../context.ts';
+import { signupAction } from '#server/accounts/signup-form.server.ts';
 import { SignupFlow } from '../features/signup/SignupFlow.tsx';
 import { toId } from '#common/input.ts';
 import { pageMeta } from '../lib/seo.ts';
@@ -15,6 +16,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   if (id === null) throw data(null, { status: 404 });
   if (ctx.userId) throw redirect(`/members/${id}`);
   return { profile: await orNotFound(ctx.services.profiles.detail(null, id)) };
+}
+
+/** The sign-up form on this page posts here: the same use case as POST /api/signup.php. */
+export async function action({ context, request }: Route.ActionArgs) {
+  return signupAction(context.get(requestContext), request);
 }
 
 export function meta({ data: d, matches }: Route.MetaArgs) {

@@ -4,12 +4,18 @@ import { useTranslation } from 'react-i18next';
 import { Link, redirect } from 'react-router';
 import type { Route } from './+types/signup';
 import { requestContext } from '../context.ts';
+import { signupAction } from '#server/accounts/signup-form.server.ts';
 import { SignupFlow } from '../features/signup/SignupFlow.tsx';
 
 export function loader({ context }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   if (ctx.userId) throw redirect('/members');
   return null;
+}
+
+/** The sign-up form posts here (the modal too, from any page): the same use case as POST /api/signup.php. */
+export async function action({ context, request }: Route.ActionArgs) {
+  return signupAction(context.get(requestContext), request);
 }
 
 /** The sign-up page (smartphones, and anyone who opens /signup directly). */

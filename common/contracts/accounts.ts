@@ -38,6 +38,8 @@ export function signupBody(today: Date) {
     signup_message: z.string().optional(),
   }));
 }
+/** A sign-up as the shared schema gives it: the account, tracking parameters and a first message. */
+export type SignupBody = z.output<ReturnType<typeof signupBody>>;
 const signupBodySchema = signupBody(new Date());
 
 const exportSchema = z.strictObject({

@@ -1,11 +1,10 @@
 import { Hono } from 'hono';
 import { deleteCookie } from 'hono/cookie';
 import { AUTH_COOKIE } from '#common/constants.ts';
-import { emailSchema, mailChangeSchema, passwordResetRequestSchema } from '#common/schemas.ts';
+import { mailChangeSchema, passwordResetRequestSchema, reactivateSchema } from '#common/schemas.ts';
 import type { AppEnv } from '../http/context.ts';
 import { honoCookieJar } from '../http/cookie-jar.ts';
 import { jsonBody, parse, rateLimit, requireUserId, type C } from '../http/helpers.ts';
-import { AppError } from '../infra/errors.ts';
 import { setSessionCookie } from './accounts.routes.ts';
 import { resetPassword } from './session-cookies.ts';
 
@@ -97,9 +96,8 @@ export const lifecycleRoutes = new Hono<AppEnv>()
     const ctx = c.get('ctx');
     await rateLimit(c, ctx.services.rateLimits.mail);
     const body = await jsonBody(c);
-    const parsed = emailSchema.safeParse(body.email);
-    if (!parsed.success) throw new AppError(400, 'email_invalid', {}, { email: 'errors.email_invalid' });
-    await ctx.services.lifecycle.requestReactivation(parsed.data);
+    const { email } = parse(reactivateSchema, body);
+    await ctx.services.lifecycle.requestReactivation(email);
     return ok(c);
   })
 

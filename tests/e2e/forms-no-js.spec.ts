@@ -1,9 +1,9 @@
 import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
 
 /**
- * Every form is a plain HTML form posting to its page's action: without JavaScript a member logs
- * in, gets the server's errors beside their fields and saves the profile. A post from another site
- * is refused.
+ * Every form is a plain HTML form posting to its page's action: without JavaScript a visitor signs
+ * up, a member logs in, gets the server's errors beside their fields and saves the profile. A post
+ * from another site is refused.
  */
 test('forms work without JavaScript: log in, a field error from the server, save the profile', async ({ browser, playwright }, info) => {
   const baseURL = info.project.use.baseURL;
@@ -48,6 +48,75 @@ test('forms work without JavaScript: log in, a field error from the server, save
   await page.goto('/profile');
   await expect(page.locator('#profile-name')).toHaveValue('Noor van Dijk');
   await expect(page.locator('#profile-about')).toHaveValue('Saved without a line of JavaScript.');
+  await context.close();
+});
+
+test('sign-up works without JavaScript: field errors keep the typed values, a valid form signs in', async ({ browser }, info) => {
+  const baseURL = info.project.use.baseURL;
+  const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': ip } });
+  const page = await context.newPage();
+  const email = `nojs.signup.${info.project.name}.${Date.now()}@example.org`;
+  const me = () => context.request.get('/api/user.php', { headers: { 'X-Request-Type': 'client' } });
+  const fill = async (address: string, birth: string) => {
+    await page.locator('#signup-email').fill(address);
+    await page.locator('#signup-name').fill('Nojs Signer');
+    await page.locator('#signup-password').fill('no script needed');
+    await page.locator('#signup-dob').fill(birth);
+    await page.locator('#signup-gender').selectOption('female');
+    await page.locator('#signup-country').selectOption('NL');
+  };
+
+  // A landing parameter in the address travels with the form.
+  await page.goto('/signup?network=nojsnet');
+  // An address the shared schema refuses: the server's message stands beside it, the values stay, the password does not.
+  await fill('not-an-address', '1992-04-05');
+  await page.getByTestId('signup-submit').click();
+  await expect(page.locator('#signup-email')).toHaveClass(/is-invalid/);
+  await expect(page.locator('#signup-email ~ .invalid-feedback')).toHaveText('Please enter a valid e-mail address.');
+  await expect(page.locator('#signup-email')).toHaveValue('not-an-address');
+  await expect(page.locator('#signup-name')).toHaveValue('Nojs Signer');
+  await expect(page.locator('#signup-gender')).toHaveValue('female');
+  await expect(page.locator('#signup-password')).toHaveValue('');
+
+  // Under age: the error is beside the date of birth, and nobody is signed in.
+  await fill(email, '2015-01-01');
+  await page.getByTestId('signup-submit').click();
+  await expect(page.locator('#signup-dob ~ .invalid-feedback')).toHaveText('You must be at least 18 years old to sign up.');
+  await expect(page.locator('#signup-email')).toHaveValue(email);
+  await expect(page.locator('#signup-dob')).toHaveValue('2015-01-01');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/${info.project.name}-forms-no-js-signup-error.png`, fullPage: true });
+  const before = await me();
+  expect(before.status()).toBe(403);
+  expect((await before.json()).error.code).toBe('authentication_required');
+
+  // The same address now signs up: the refused attempts created nothing.
+  await fill(email, '1992-04-05');
+  await page.getByTestId('signup-submit').click();
+  await expect(page).toHaveURL(/\/members\?signup-complete=1$/);
+  const res = await me();
+  expect(res.status()).toBe(200);
+  expect((await res.json()).user).toMatchObject({ email, status: 'not_confirmed', profile: { name: 'Nojs Signer', country: 'NL' } });
+  await context.close();
+});
+
+test('without JavaScript an address in use is offered log-in, and that offer signs in', async ({ browser }, info) => {
+  const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+  const context = await browser.newContext({ baseURL: info.project.use.baseURL, javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': ip } });
+  const page = await context.newPage();
+  await page.goto('/signup');
+  await page.locator('#signup-email').fill('demo@example.com');
+  await page.locator('#signup-name').fill('Someone Else');
+  await page.locator('#signup-password').fill('another password');
+  await page.locator('#signup-dob').fill('1990-01-01');
+  await page.locator('#signup-gender').selectOption('male');
+  await page.locator('#signup-country').selectOption('NL');
+  await page.getByTestId('signup-submit').click();
+  await expect(page.getByTestId('signup-login-offer')).toBeVisible();
+  await expect(page.getByTestId('signup-login-email')).toHaveValue('demo@example.com');
+  await page.getByTestId('signup-login-password').fill('amora-demo');
+  await page.getByTestId('signup-login-submit').click();
+  await expect(page).toHaveURL(/\/members$/);
   await context.close();
 });
 

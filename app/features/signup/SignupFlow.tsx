@@ -1,12 +1,14 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Col, Form, ProgressBar, Row, Spinner } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useFetcher, useSearchParams } from 'react-router';
 import { run as suggestEmail } from '@zootools/email-spell-checker';
 import type { ApiUser, ProfileSummary } from '#common/api-types.ts';
-import { COUNTRIES, GENDERS, MIN_AGE } from '#common/constants.ts';
+import { COUNTRIES, GENDERS } from '#common/constants.ts';
+import { signupBody } from '#common/contracts/accounts.ts';
 import type { Language } from '#common/languages.ts';
-import { ABOUT_MAX_LENGTH, SEXUALITIES, signupSchema } from '#common/schemas.ts';
+import { ABOUT_MAX_LENGTH, loginSchema, reactivateSchema, SEXUALITIES } from '#common/schemas.ts';
+import { AppForm, FieldError, FormError, fieldProps, useAppForm } from '../../lib/forms.tsx';
 import { api, ApiError } from '../../lib/api.ts';
 import { countryName } from '../../lib/format.ts';
 import { useHydrated } from '../../lib/hydrated.ts';
@@ -20,8 +22,9 @@ import { TRACKING_KEYS } from '#common/tracking.ts';
 export const SIGNUP_STEPS = ['account', 'photo', 'looking', 'location', 'about', 'push', 'complete'] as const;
 export type SignupStep = (typeof SIGNUP_STEPS)[number];
 
-type Field = 'email' | 'name' | 'password' | 'date_of_birth' | 'gender' | 'country' | 'signup_message';
 type SignupMessage = { status: 'sent'; conversation_id: number } | { status: 'draft' | 'failed'; code: string };
+/** What the sign-up action answers a form that continues in place (server/accounts/sign-up.ts). */
+interface SignupResult { user: ApiUser; signup_message?: SignupMessage }
 
 /** Spec section 4: signups = all; with_trafficsource needs a (stored) network; otherwise invite-only. */
 export function useSignupInvited(): boolean {
@@ -81,6 +84,7 @@ export function SignupFlow({ profile, variant, onProgress, onStepChange, finishU
       {step === 'account' && (
         <AccountStep
           profile={profile ?? null}
+          variant={variant}
           onStarted={() => onProgress?.(true)}
           onDone={(u, m) => {
             setUser(u);
@@ -109,20 +113,41 @@ function useCountries() {
   );
 }
 
-function AccountStep({ profile, onStarted, onDone }: { profile: ProfileSummary | null; onStarted: () => void; onDone: (u: ApiUser, m: { result: SignupMessage; text: string } | null) => void }) {
+function AccountStep({ profile, variant, onStarted, onDone }: {
+  profile: ProfileSummary | null; variant: Props['variant']; onStarted: () => void;
+  onDone: (u: ApiUser, m: { result: SignupMessage; text: string } | null) => void;
+}) {
   const { t } = useTranslation();
   const { settings } = useRootData();
   const [params] = useSearchParams();
   const invited = useSignupInvited();
   const hydrated = useHydrated();
   const countries = useCountries();
-  const [email, setEmail] = useState('');
+  // The schema of POST /api/signup.php; the page action checks it again and runs the same use case.
+  const schema = useMemo(() => signupBody(new Date()), []);
+  const fetcher = useFetcher<unknown>();
+  const { form, fields, busy, done, errorCode } = useAppForm(schema, { intent: 'signup', fetcher });
+  const loginFetcher = useFetcher<unknown>();
+  const login = useAppForm(loginSchema, { fetcher: loginFetcher });
+  const reactivateFetcher = useFetcher<unknown>();
+  const reactivate = useAppForm(reactivateSchema, { intent: 'reactivate', fetcher: reactivateFetcher });
+  const [email, setEmail] = useState(() => String(fields.email.initialValue ?? ''));
   const [suggestion, setSuggestion] = useState<string | null>(null);
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [offer, setOffer] = useState<null | 'login' | 'reactivate'>(null);
-  const [busy, setBusy] = useState(false);
+  // An offer answers the address that was sent; typing another one puts it away.
+  const [offerDismissed, setOfferDismissed] = useState(false);
+  useEffect(() => setOfferDismissed(false), [fetcher.data]);
   const started = useRef(false);
+  // The modal posts to /signup from whatever page it is on; the sign-up pages to their own action.
+  const action = variant === 'modal' ? '/signup' : undefined;
+
+  const result = done as SignupResult | undefined;
+  const reported = useRef<SignupResult | null>(null);
+  const messageText = String(fields.signup_message.initialValue ?? '');
+  useEffect(() => {
+    if (!result || reported.current === result) return;
+    reported.current = result;
+    onDone(result.user, result.signup_message ? { result: result.signup_message, text: messageText } : null);
+  }, [result, messageText, onDone]);
 
   const touched = () => {
     if (!started.current) {
@@ -137,186 +162,156 @@ function AccountStep({ profile, onStarted, onDone }: { profile: ProfileSummary |
 
   if (!invited) return <Alert variant="info" data-testid="signup-disabled">{t('errors.signup_disabled')}</Alert>;
 
-  const submit = async (e: React.FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    touched();
-    const values = Object.fromEntries(new FormData(e.currentTarget)) as Record<string, string>;
-    const checked = signupSchema(new Date()).safeParse(values);
-    const next: Partial<Record<Field, string>> = {};
-    if (!checked.success) for (const issue of checked.error.issues) next[issue.path[0] as Field] ??= t(issue.message, { min_age: MIN_AGE });
-    if (profile && values.signup_message !== undefined && values.signup_message.length > settings.message_length) {
-      next.signup_message = t('errors.message_too_long', { max: settings.message_length });
-    }
-    setErrors(next);
-    if (!checked.success || Object.keys(next).length) return;
-    setFormError(null);
-    setOffer(null);
-    setBusy(true);
-    const tracking = Object.fromEntries(TRACKING_KEYS.flatMap((k) => (params.get(k) ? [[k, params.get(k)]] : [])));
-    const extra = profile && values.signup_message?.trim() ? { profile_id: profile.id, signup_message: values.signup_message } : {};
-    try {
-      const res = await api<{ user: ApiUser; signup_message?: SignupMessage }>('/api/signup.php', {
-        method: 'POST', body: { ...checked.data, ...tracking, ...extra }, retries: 0,
-      });
-      onDone(res.user, res.signup_message ? { result: res.signup_message, text: values.signup_message ?? '' } : null);
-    } catch (err) {
-      if (err instanceof ApiError) {
-        if (err.code === 'email_taken') setOffer('login');
-        else if (err.code === 'account_deleted') setOffer('reactivate');
-        else {
-          setErrors(err.details as Partial<Record<Field, string>>);
-          if (!Object.keys(err.details).length) setFormError(err.message);
-        }
-      } else setFormError(t('errors.server_error'));
-      setBusy(false);
-    }
-  };
-
-  const field = (name: Field) => ({ name, isInvalid: Boolean(errors[name]), 'aria-describedby': `${name}-error`, onInput: touched });
-  const feedback = (name: Field) => <Form.Control.Feedback type="invalid" id={`${name}-error`}>{errors[name]}</Form.Control.Feedback>;
+  const reactivated = reactivate.done as { email: string } | undefined;
+  const offer = reactivated ? 'reactivate'
+    : offerDismissed ? null
+    : errorCode === 'email_taken' ? 'login'
+    : errorCode === 'account_deleted' ? 'reactivate'
+    : null;
+  const tracking = TRACKING_KEYS.flatMap((k) => { const v = params.get(k); return v ? [[k, v] as const] : []; });
+  const field = (f: (typeof fields)[keyof typeof fields]) => ({ ...fieldProps(f), onInput: touched });
 
   return (
-    <Form method="post" onSubmit={submit} noValidate data-testid="signup-form">
-      {profile && (
-        <div className="d-flex gap-3 align-items-start mb-3" data-testid="signup-member">
-          <div className="signup-member-photo flex-shrink-0"><ProfilePhoto profile={profile} className="rounded" /></div>
-          <Form.Group className="flex-grow-1" controlId="signup-message">
-            <Form.Label className="fw-semibold">{t('signup_flow.message_label', { name: profile.name })}</Form.Label>
-            <Form.Control as="textarea" rows={3} placeholder={t('signup_flow.message_placeholder')} {...field('signup_message')} />
-            {feedback('signup_message')}
-            <Form.Text>{t('signup_flow.message_note')}</Form.Text>
-          </Form.Group>
-        </div>
-      )}
-      {formError && <Alert variant="danger">{formError}</Alert>}
-      <Form.Group className="mb-3" controlId="signup-email">
-        <Form.Label>{t('fields.email')}</Form.Label>
-        <Form.Control
-          type="email" autoComplete="email" {...field('email')} value={email}
-          onChange={(e) => {
-            setEmail(e.target.value);
-            setOffer(null);
-            if (suggestion) checkSuggestion(e.target.value);
-          }}
-          onBlur={(e) => checkSuggestion(e.target.value)}
-        />
-        {feedback('email')}
-        {suggestion && (
-          <div className="form-text" data-testid="email-suggestion">
-            {t('signup_flow.did_you_mean')}{' '}
-            <Button variant="link" className="p-0 align-baseline" onClick={() => { setEmail(suggestion); setSuggestion(null); }} data-testid="email-suggestion-apply">
-              {suggestion}
-            </Button>
-            ?
+    <>
+      <AppForm form={form} intent="signup" fetcher={fetcher} action={action} revalidate={false} data-testid="signup-form">
+        {/* With JavaScript the next steps follow in place; without it the action signs in and moves on. */}
+        {hydrated && <input type="hidden" name="steps" value="in-place" />}
+        {tracking.map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />)}
+        {profile && (
+          <div className="d-flex gap-3 align-items-start mb-3" data-testid="signup-member">
+            <input type="hidden" name="profile_id" value={profile.id} />
+            <div className="signup-member-photo flex-shrink-0"><ProfilePhoto profile={profile} className="rounded" /></div>
+            <Form.Group className="flex-grow-1" controlId="signup-message">
+              <Form.Label className="fw-semibold">{t('signup_flow.message_label', { name: profile.name })}</Form.Label>
+              <Form.Control as="textarea" rows={3} placeholder={t('signup_flow.message_placeholder')} {...field(fields.signup_message)} />
+              <FieldError field={fields.signup_message} />
+              <Form.Text>{t('signup_flow.message_note')}</Form.Text>
+            </Form.Group>
           </div>
         )}
-      </Form.Group>
-      {offer === 'login' && <LoginOffer email={email} />}
-      {offer === 'reactivate' && <ReactivateOffer email={email} />}
-      <Form.Group className="mb-3" controlId="signup-name">
-        <Form.Label>{t('fields.name')}</Form.Label>
-        <Form.Control autoComplete="nickname" {...field('name')} />
-        {feedback('name')}
-      </Form.Group>
-      <Form.Group className="mb-3" controlId="signup-password">
-        <Form.Label>{t('fields.password')}</Form.Label>
-        <Form.Control type="password" autoComplete="new-password" {...field('password')} />
-        {feedback('password')}
-      </Form.Group>
-      <Row>
-        <Col sm={6}>
-          <Form.Group className="mb-3" controlId="signup-dob">
-            <Form.Label>{t('fields.date_of_birth')}</Form.Label>
-            <Form.Control type="date" {...field('date_of_birth')} />
-            {feedback('date_of_birth')}
-          </Form.Group>
-        </Col>
-        <Col sm={6}>
-          <Form.Group className="mb-3" controlId="signup-gender">
-            <Form.Label>{t('fields.gender')}</Form.Label>
-            <Form.Select defaultValue="" {...field('gender')}>
-              <option value="" disabled>{t('fields.choose')}</option>
-              {GENDERS.map((g) => <option key={g} value={g}>{t(`gender.${g}`)}</option>)}
-            </Form.Select>
-            {feedback('gender')}
-          </Form.Group>
-        </Col>
-      </Row>
-      <Form.Group className="mb-3" controlId="signup-country">
-        <Form.Label>{t('fields.country')}</Form.Label>
-        <Form.Select defaultValue={settings.geoip_country ?? ''} {...field('country')}>
-          <option value="" disabled>{t('fields.choose')}</option>
-          {countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
-        </Form.Select>
-        {feedback('country')}
-      </Form.Group>
-      <p className="small text-muted">
-        {t('signup.terms_notice')} <Link to="/pages/terms">{t('footer.terms')}</Link> · <Link to="/pages/privacy">{t('footer.privacy')}</Link>
-      </p>
-      <Button type="submit" className="w-100" size="lg" disabled={busy || !hydrated} data-testid="signup-submit">
-        {busy && <Spinner size="sm" className="me-2" />}{t('signup.submit')}
-      </Button>
-    </Form>
+        <FormError form={form} testId="signup-error" />
+        <Form.Group className="mb-3" controlId="signup-email">
+          <Form.Label>{t('fields.email')}</Form.Label>
+          <Form.Control
+            type="email" autoComplete="email" {...field(fields.email)} defaultValue={undefined} value={email}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              setOfferDismissed(true);
+              if (suggestion) checkSuggestion(e.target.value);
+            }}
+            onBlur={(e) => checkSuggestion(e.target.value)}
+          />
+          {/* An address in use is answered by the offer below, not a second message. */}
+          {!offer && <FieldError field={fields.email} />}
+          {suggestion && (
+            <div className="form-text" data-testid="email-suggestion">
+              {t('signup_flow.did_you_mean')}{' '}
+              <Button variant="link" className="p-0 align-baseline" onClick={() => { setEmail(suggestion); setSuggestion(null); }} data-testid="email-suggestion-apply">
+                {suggestion}
+              </Button>
+              ?
+            </div>
+          )}
+        </Form.Group>
+        {offer === 'login' && <LoginOffer email={email} offer={login} />}
+        {offer === 'reactivate' && <ReactivateOffer email={reactivated?.email ?? email} offer={reactivate} />}
+        <Form.Group className="mb-3" controlId="signup-name">
+          <Form.Label>{t('fields.name')}</Form.Label>
+          <Form.Control autoComplete="nickname" {...field(fields.name)} />
+          <FieldError field={fields.name} />
+        </Form.Group>
+        <Form.Group className="mb-3" controlId="signup-password">
+          <Form.Label>{t('fields.password')}</Form.Label>
+          <Form.Control type="password" autoComplete="new-password" {...field(fields.password)} />
+          <FieldError field={fields.password} />
+        </Form.Group>
+        <Row>
+          <Col sm={6}>
+            <Form.Group className="mb-3" controlId="signup-dob">
+              <Form.Label>{t('fields.date_of_birth')}</Form.Label>
+              <Form.Control type="date" {...field(fields.date_of_birth)} />
+              <FieldError field={fields.date_of_birth} />
+            </Form.Group>
+          </Col>
+          <Col sm={6}>
+            <Form.Group className="mb-3" controlId="signup-gender">
+              <Form.Label>{t('fields.gender')}</Form.Label>
+              <Form.Select {...field(fields.gender)} defaultValue={String(fields.gender.initialValue ?? '')}>
+                <option value="" disabled>{t('fields.choose')}</option>
+                {GENDERS.map((g) => <option key={g} value={g}>{t(`gender.${g}`)}</option>)}
+              </Form.Select>
+              <FieldError field={fields.gender} />
+            </Form.Group>
+          </Col>
+        </Row>
+        <Form.Group className="mb-3" controlId="signup-country">
+          <Form.Label>{t('fields.country')}</Form.Label>
+          <Form.Select {...field(fields.country)} defaultValue={String(fields.country.initialValue ?? settings.geoip_country ?? '')}>
+            <option value="" disabled>{t('fields.choose')}</option>
+            {countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
+          </Form.Select>
+          <FieldError field={fields.country} />
+        </Form.Group>
+        <p className="small text-muted">
+          {t('signup.terms_notice')} <Link to="/pages/terms">{t('footer.terms')}</Link> · <Link to="/pages/privacy">{t('footer.privacy')}</Link>
+        </p>
+        <Button type="submit" className="w-100" size="lg" disabled={busy} data-testid="signup-submit">
+          {busy && <Spinner size="sm" className="me-2" />}{t('signup.submit')}
+        </Button>
+      </AppForm>
+      {/* The offers' forms: their fields sit beside the address above (form="…"), forms cannot nest. */}
+      <AppForm form={login.form} fetcher={loginFetcher} action="/login?redirect=/members" />
+      <AppForm form={reactivate.form} intent="reactivate" fetcher={reactivateFetcher} action={action} />
+    </>
   );
 }
 
-/** Spec section 5: an existing active account is offered log-in, with the address filled in. */
-function LoginOffer({ email }: { email: string }) {
+type OfferForm = Pick<ReturnType<typeof useAppForm>, 'form' | 'fields' | 'busy'>;
+
+/**
+ * Spec section 5: an existing active account is offered log-in, with the address filled in. Its
+ * fields post the log-in form (the /login action, as the log-in page does); a wrong password comes
+ * back here, a right one signs in and opens the members area.
+ */
+function LoginOffer({ email, offer }: { email: string; offer: OfferForm }) {
   const { t } = useTranslation();
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const login = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await api('/api/user.php', { method: 'POST', body: { email, password }, retries: 0 });
-      window.location.assign('/members');
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : t('errors.server_error'));
-      setBusy(false);
-    }
-  };
+  const { form, fields, busy } = offer;
+  const error = form.errors?.[0] ?? fields.email.errors?.[0] ?? fields.password.errors?.[0];
   return (
     <Alert variant="warning" data-testid="signup-login-offer">
       <p className="mb-2">{t('signup_flow.email_taken_offer')}</p>
-      <Form.Control readOnly value={email} className="mb-2" aria-label={t('fields.email')} data-testid="signup-login-email" />
+      <Form.Control form={form.id} name="email" readOnly value={email} className="mb-2" aria-label={t('fields.email')} data-testid="signup-login-email" />
       <Form.Control
-        type="password" autoComplete="current-password" placeholder={t('fields.password')} aria-label={t('fields.password')}
+        form={form.id} name="password" type="password" autoComplete="current-password" placeholder={t('fields.password')} aria-label={t('fields.password')}
         value={password} onChange={(e) => setPassword(e.target.value)} className="mb-2" data-testid="signup-login-password"
       />
-      {error && <div className="text-danger small mb-2">{error}</div>}
-      <Button onClick={login} disabled={busy || !password} data-testid="signup-login-submit">{t('signup_flow.login_instead')}</Button>{' '}
+      {error && <div className="text-danger small mb-2" data-testid="signup-login-error">{error}</div>}
+      <Button type="submit" form={form.id} disabled={busy} data-testid="signup-login-submit">{t('signup_flow.login_instead')}</Button>{' '}
       <Link to={`/login?email=${encodeURIComponent(email)}`} className="btn btn-link">{t('signup_flow.login_page')}</Link>
     </Alert>
   );
 }
 
-/** Spec section 5: a deleted, not yet final account is offered reactivation by mail or customer service. */
-function ReactivateOffer({ email }: { email: string }) {
+/**
+ * Spec section 5: a deleted, not yet final account is offered reactivation by mail or customer
+ * service. The button posts the reactivation form (intent `reactivate`) to the sign-up action.
+ */
+function ReactivateOffer({ email, offer }: { email: string; offer: OfferForm & { done?: unknown } }) {
   const { t } = useTranslation();
-  const [state, setState] = useState<'idle' | 'busy' | 'sent' | 'error'>('idle');
-  const [error, setError] = useState<string | null>(null);
-  const send = async () => {
-    setState('busy');
-    try {
-      await api('/api/reactivate.php', { method: 'POST', body: { email }, retries: 0 });
-      setState('sent');
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : t('errors.server_error'));
-      setState('error');
-    }
-  };
+  const { form, fields, busy, done } = offer;
+  const error = form.errors?.[0] ?? fields.email.errors?.[0];
   return (
     <Alert variant="warning" data-testid="signup-reactivate-offer">
       <p className="mb-2">{t('errors.account_deleted')}</p>
-      {state === 'sent' ? (
+      {done ? (
         <p className="mb-0 fw-semibold" data-testid="signup-reactivate-sent">{t('signup_flow.reactivation_sent', { email })}</p>
       ) : (
         <>
-          <Button onClick={send} disabled={state === 'busy'} data-testid="signup-reactivate">{t('signup_flow.reactivate')}</Button>{' '}
+          <input type="hidden" form={form.id} name="email" value={email} />
+          <Button type="submit" form={form.id} disabled={busy} data-testid="signup-reactivate">{t('signup_flow.reactivate')}</Button>{' '}
           <Link to="/pages/service" className="btn btn-link" data-testid="signup-service">{t('signup_flow.customer_service')}</Link>
-          {state === 'error' && <div className="text-danger small mt-2">{error}</div>}
+          {error && <div className="text-danger small mt-2">{error}</div>}
         </>
       )}
     </Alert>
