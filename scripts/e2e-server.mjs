@@ -9,8 +9,9 @@ import { spawn } from 'node:child_process';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
 
-const dataDir = 'test-results/e2e-data';
-rmSync(dataDir, { recursive: true, force: true });
+// E2E_KEEP_DATA=1 starts on a data folder seeded before (tests/e2e/global-setup.ts copies one per worker).
+const dataDir = process.env.E2E_DATA_DIR ?? 'test-results/e2e-data';
+if (process.env.E2E_KEEP_DATA !== '1') rmSync(dataDir, { recursive: true, force: true });
 const port = Number(process.env.PORT ?? 3210);
 
 const mails = [];

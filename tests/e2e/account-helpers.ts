@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect } from './fixtures.ts';
+import { sitePort } from './site-port.ts';
 
 interface OutboxMail { id: string; kind: string; to: string; subject: string; text: string; html: string; headers: Record<string, string> }
 
@@ -28,13 +29,13 @@ export async function signUpByApi(page: Page, headers: Record<string, string>, p
 }
 
 /** The mailbox of the SMTP server that receives the e2e server's mail (scripts/e2e-server.mjs). */
-const MAILBOX = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210) + 1}/mails.json`;
+const mailbox = () => `http://127.0.0.1:${sitePort() + 1}/mails.json`;
 
 /** The newest mail of `kind` to `to`, as the test SMTP server received it, waiting for it to arrive. */
 export async function latestMail(request: APIRequestContext, to: string, kind: string): Promise<OutboxMail> {
   let found: OutboxMail | undefined;
   await expect.poll(async () => {
-    const res = await request.get(`${MAILBOX}?to=${encodeURIComponent(to)}`);
+    const res = await request.get(`${mailbox()}?to=${encodeURIComponent(to)}`);
     const { mails } = (await res.json()) as { mails: OutboxMail[] };
     found = mails.find((m) => m.kind === kind);
     return Boolean(found);
@@ -54,7 +55,7 @@ export function linkIn(mail: OutboxMail, part: string): string {
 export async function latestSmsCode(request: APIRequestContext, to: string, after = 0): Promise<string> {
   let code: string | undefined;
   await expect.poll(async () => {
-    const res = await request.get(`http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210) + 1}/sms.json?to=${encodeURIComponent(to)}`);
+    const res = await request.get(`http://127.0.0.1:${sitePort() + 1}/sms.json?to=${encodeURIComponent(to)}`);
     const { messages } = (await res.json()) as { messages: { text: string; date: string }[] };
     code = messages.filter((m) => Date.parse(m.date) >= after)[0]?.text.match(/\b(\d{6})\b/)?.[1];
     return Boolean(code);

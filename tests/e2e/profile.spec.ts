@@ -132,6 +132,8 @@ test('upload photos with progress; metadata and GPS are gone; the limit alert ap
 });
 
 test('more photos need an account, then premium', async ({ page, shot, browser }, info) => {
+  // Three members, two uploads and a purchase: a long journey.
+  test.slow();
   const owner = await otherPage(browser, info.project.use.baseURL);
   const ownerInfo = await signUp(owner.request, 'Gallery', info.project.name);
   for (const color of ['#a33', '#3a3']) await approve(owner.request, (await uploadViaApi(owner.request, color)).id);
