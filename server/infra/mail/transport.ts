@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { listOutboxEntries, outboxEntryId } from '../dev-outbox.ts';
 import nodemailer from 'nodemailer';
 
 /** One e-mail, ready to go: both parts already rendered in the recipient's language. */
@@ -65,21 +65,12 @@ export function createOutboxMailer(dir: string): Mailer & { list(): OutboxEntry[
     async send(mail) {
       const info = await transport.sendMail(toNodemailer(mail));
       const date = new Date();
-      // Sortable by name: time first, then a random part so two mails in one millisecond never collide.
-      const id = `${date.toISOString().replace(/[-:.]/g, '')}-${randomUUID().slice(0, 8)}`;
+      const id = outboxEntryId(date);
       writeFileSync(join(dir, `${id}.eml`), info.message as Buffer);
       const entry: OutboxEntry = { id, date: date.toISOString(), kind: mail.kind, to: mail.to, from: mail.from, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers ?? {} };
       writeFileSync(join(dir, `${id}.json`), JSON.stringify(entry, null, 2));
     },
-    list() {
-      let names: string[];
-      try {
-        names = readdirSync(dir).filter((f) => f.endsWith('.json'));
-      } catch {
-        return [];
-      }
-      return names.sort().reverse().map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as OutboxEntry);
-    },
+    list: () => listOutboxEntries<OutboxEntry>(dir),
     read(id) {
       if (!/^[0-9TZ]+-[0-9a-f]{8}$/.test(id)) return null;
       try {

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { listOutboxEntries, outboxEntryId } from '../dev-outbox.ts';
 
 /** One text message, already in the recipient's language. `to` is an E.164 number (+31612345678). */
 export interface OutgoingSms {
@@ -66,20 +66,11 @@ export function createOutboxSmsSender(dir: string): SmsSender & { list(): SmsOut
     dir,
     async send(sms) {
       const date = new Date();
-      // Sortable by name, as the mail outbox.
-      const id = `${date.toISOString().replace(/[-:.]/g, '')}-${randomUUID().slice(0, 8)}`;
+      const id = outboxEntryId(date);
       const entry: SmsOutboxEntry = { id, date: date.toISOString(), kind: sms.kind, to: sms.to, text: sms.text };
       writeFileSync(join(dir, `${id}.json`), JSON.stringify(entry, null, 2));
     },
-    list() {
-      let names: string[];
-      try {
-        names = readdirSync(dir).filter((f) => f.endsWith('.json'));
-      } catch {
-        return [];
-      }
-      return names.sort().reverse().map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as SmsOutboxEntry);
-    },
+    list: () => listOutboxEntries<SmsOutboxEntry>(dir),
   };
 }
 
