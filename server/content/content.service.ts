@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { escapeHtml } from '../http/html.ts';
 
 export const PAGE_SLUGS = ['terms', 'privacy', 'cookies', 'ban', 'return-policy', 'faq', 'service', 'complaints'] as const;
 export type PageSlug = (typeof PAGE_SLUGS)[number];
@@ -30,14 +31,6 @@ export function isPageSlug(value: unknown): value is PageSlug {
   return typeof value === 'string' && (PAGE_SLUGS as readonly string[]).includes(value);
 }
 
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
 

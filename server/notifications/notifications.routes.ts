@@ -6,8 +6,9 @@ import { mailEventBody, reenableBody } from '#common/contracts/notifications.ts'
 import { notificationsUpdateSchema } from '#common/notifications.ts';
 import { AppError, isAppError } from '../infra/errors.ts';
 import { isLanguage, type Language } from '#common/languages.ts';
+import { escapeHtml } from '../http/html.ts';
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+const esc = escapeHtml;
 
 /** A small page of its own: people arrive here from a mail, often in a mail app's browser. */
 function unsubscribePage(c: C, lang: Language, body: string, status: 200 | 400 = 200) {

@@ -5,8 +5,7 @@ import sharp from 'sharp';
 import { languageIso } from '#common/languages.ts';
 import type { AppEnv } from '../http/context.ts';
 import { PUBLIC_DIR } from '../paths.ts';
-
-const htmlEscape = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+import { escapeHtml } from '../http/html.ts';
 
 /** The installed app's colours: the theme's dark purple behind the app, as on the favicon. */
 const THEME_COLOR = '#2b1740';
@@ -66,11 +65,11 @@ export const appManifestRoutes = new Hono<AppEnv>()
    */
   .get('/offline', (c) => {
     const { site, lang, translator } = c.get('ctx');
-    const t = (key: string) => htmlEscape(translator.t(lang, key));
+    const t = (key: string) => escapeHtml(translator.t(lang, key));
     c.header('Cache-Control', 'no-cache');
     return c.html(`<!doctype html>
 <html lang="${languageIso(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="theme-color" content="${THEME_COLOR}"><meta name="robots" content="noindex"><title>${htmlEscape(site.name)}</title>
+<meta name="theme-color" content="${THEME_COLOR}"><meta name="robots" content="noindex"><title>${escapeHtml(site.name)}</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style>body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:${THEME_COLOR};color:#fff;font-family:system-ui,sans-serif;text-align:center}
 main{padding:2rem;max-width:26rem}img{width:72px;height:72px}h1{font-size:1.5rem;margin:1rem 0 .5rem}p{opacity:.85;line-height:1.5}

@@ -1,5 +1,6 @@
 import type { Language } from '#common/languages.ts';
 import type { Translator } from '../../i18n/i18n.ts';
+import { escapeHtml } from '../../http/html.ts';
 
 /** What every mail says about who sends it: the site, and the company behind it (spec: company info). */
 export interface MailBrand {
@@ -24,7 +25,6 @@ export interface MailContent {
   unsubscribe?: { url: string; category: string };
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 /** Renders one mail in the recipient's language: subject, an HTML part and a plain-text part saying the same. */
 export function renderMail(translator: Translator, content: MailContent): { subject: string; html: string; text: string } {

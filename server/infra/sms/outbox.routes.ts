@@ -1,8 +1,9 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { notFound } from '../errors.ts';
 import type { SmsOutboxEntry } from './sms.ts';
+import { escapeHtml } from '../../http/html.ts';
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+const esc = escapeHtml;
 
 /**
  * /dev/sms: the text messages the dev outbox wrote to DATA_DIR/sms-outbox. Mounted only when no SMS gateway
