@@ -31,7 +31,6 @@ export function isPageSlug(value: unknown): value is PageSlug {
   return typeof value === 'string' && (PAGE_SLUGS as readonly string[]).includes(value);
 }
 
-
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
 
 /**
