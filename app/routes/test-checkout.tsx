@@ -1,15 +1,16 @@
-import { useState } from 'react';
 import { Alert, Button, Card } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
-import { data } from 'react-router';
+import { data, redirect } from 'react-router';
+import { testCheckoutBody } from '#common/contracts/payments.ts';
 import { isReference } from '#common/input.ts';
 import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/test-checkout';
 import { requestContext } from '../context.ts';
 import { orNotFound, requireMemberId } from '#server/http/page-guards.server.ts';
-import { api, ApiError } from '../lib/api.ts';
+import { AppForm, FormError, useAppForm } from '../lib/forms.tsx';
 import { formatMoney } from '../lib/format.ts';
 import { pageMeta } from '../lib/seo.ts';
+import { submitForm } from '#server/http/forms.server.ts';
 
 /** Only the member who placed the order sees its checkout; nobody does where simulated payments are refused. */
 export async function loader({ context, params, url }: Route.LoaderArgs) {
@@ -18,6 +19,14 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const userId = requireMemberId(ctx, url.pathname);
   const checkout = await orNotFound(ctx.services.payments.testCheckout(userId, params.ref));
   return { id: checkout.id, amount: checkout.amountCents, currency: checkout.currency, description: checkout.description, method: checkout.method, status: checkout.status, keepsMandate: checkout.sequenceType === 'first' };
+}
+
+/** The same decision as POST /api/test-checkout.php; the payer then returns to the payment's status page. */
+export async function action({ context, request, url }: Route.ActionArgs) {
+  const ctx = context.get(requestContext);
+  const userId = requireMemberId(ctx, url.pathname);
+  return submitForm(ctx, await request.formData(), testCheckoutBody, async ({ id, outcome }) =>
+    redirect(await ctx.services.payments.decideTestCheckout(userId, id, outcome)));
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -34,18 +43,8 @@ const OUTCOMES = [
 /** The test provider's hosted checkout: clearly a test; the payer chooses what the payment does. */
 export default function TestCheckout({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const choose = async (outcome: string) => {
-    setBusy(true);
-    try {
-      const r = await api<{ redirect_url: string }>('/api/test-checkout.php', { method: 'POST', body: { id: loaderData.id, outcome } });
-      window.location.assign(r.redirect_url);
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : t('errors.server_error'));
-      setBusy(false);
-    }
-  };
+  // A form of buttons: the chosen outcome is the button that sent it, so it works before (and without) JavaScript.
+  const { form, busy } = useAppForm(testCheckoutBody);
   return (
     <div className="min-vh-100 bg-light">
       <div className="test-banner" />
@@ -64,14 +63,15 @@ export default function TestCheckout({ loaderData }: Route.ComponentProps) {
               <dd className="col-7">{t(`payment_methods.${loaderData.method}`)}</dd>
             </dl>
             {loaderData.keepsMandate && <Alert variant="light" className="small" data-testid="keeps-mandate">{t('test_checkout.keeps_mandate')}</Alert>}
-            {error && <Alert variant="danger">{error}</Alert>}
-            <div className="d-grid gap-2">
+            <FormError form={form} testId="checkout-error" />
+            <AppForm form={form} className="d-grid gap-2">
+              <input type="hidden" name="id" value={loaderData.id} />
               {OUTCOMES.map(([outcome, variant]) => (
-                <Button key={outcome} variant={variant} disabled={busy} onClick={() => void choose(outcome)} data-testid={`outcome-${outcome}`}>
+                <Button key={outcome} type="submit" name="outcome" value={outcome} variant={variant} disabled={busy} data-testid={`outcome-${outcome}`}>
                   {t(`test_checkout.outcome_${outcome}`)}
                 </Button>
               ))}
-            </div>
+            </AppForm>
           </Card.Body>
         </Card>
       </div>

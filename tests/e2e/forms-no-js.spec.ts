@@ -131,3 +131,29 @@ test('a form post from another site is refused and changes nothing', async ({ pl
   expect(res.headers()['set-cookie'] ?? '').not.toContain('auth.session');
   await request.dispose();
 });
+
+test('the test checkout decides a payment without JavaScript and returns to its status page', async ({ browser }, info) => {
+  const baseURL = info.project.use.baseURL;
+  const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': ip } });
+  const signup = await context.request.post('/api/signup.php', {
+    data: { email: `nojs.pay.${info.project.name}.${Date.now()}@example.org`, name: 'Noor', password: 'nojs password', date_of_birth: '1990-03-03', gender: 'female', country: 'NL' },
+  });
+  expect(signup.status(), await signup.text()).toBe(201);
+  const { packages } = (await (await context.request.get('/api/packages.php')).json()) as { packages: { id: number; credits: number }[] };
+  const res = await context.request.post('/api/order.php', {
+    data: { package_id: packages[0].id, paymentmethod: 'creditcard', withdrawal_consent: true },
+    headers: { 'idempotency-key': `nojs-${info.project.name}-${Date.now()}` },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const { checkout_url: checkout } = (await res.json()) as { checkout_url: string };
+
+  const page = await context.newPage();
+  await page.goto(checkout);
+  await page.getByTestId('outcome-paid').click();
+  await expect(page).toHaveURL(/\/credits\/[^/?]+$/);
+  await expect(page.getByTestId('payment-completed')).toBeVisible();
+  const me = (await (await context.request.get('/api/user.php')).json()) as { user: { credits: number } };
+  expect(me.user.credits).toBeGreaterThanOrEqual(packages[0].credits);
+  await context.close();
+});
