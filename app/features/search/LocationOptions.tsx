@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Spinner } from 'react-bootstrap';
+import { MapPin } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api.ts';
 import { currentPosition, readGeoPermission, storedGeocode, storeGeocode, type Geocode, type GeoPermission } from './geolocation.ts';
@@ -55,7 +56,7 @@ export function LocationOptions({ onPlace }: { onPlace: (place: Geocode) => void
         <span className="text-muted small" data-testid="location-denied">{t('member_search.denied')}</span>
       ) : (
         <Button variant="outline-secondary" size="sm" onClick={() => void locate()} disabled={busy} data-testid="near-me">
-          {busy ? <Spinner animation="border" size="sm" /> : <span aria-hidden="true">📍</span>} {t('member_search.near_me')}
+          {busy ? <Spinner animation="border" size="sm" /> : <MapPin size={14} aria-hidden="true" className="align-text-bottom" />} {t('member_search.near_me')}
         </Button>
       )}
       {place && !failed && (

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { MailCheck } from 'lucide-react';
 import { Alert, Button, Col, Form, ProgressBar, Row, Spinner } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { Link, useFetcher, useSearchParams } from 'react-router';
@@ -497,7 +498,7 @@ function CompleteStep({ user, message, profile, finishUrl }: { user: ApiUser | n
   const { t } = useTranslation();
   return (
     <div data-testid="signup-step-complete" className="text-center">
-      <div className="display-6 mb-2" aria-hidden>✉️</div>
+      <MailCheck size={48} strokeWidth={1.5} className="text-primary mb-2" aria-hidden="true" />
       <h2 className="h4">{t('signup_flow.complete_title')}</h2>
       <p className="text-break">{t('signup_flow.complete_lead', { email: user?.email ?? '' })}</p>
       <ResendActivation />

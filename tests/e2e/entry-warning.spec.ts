@@ -1,0 +1,69 @@
+import type { Page } from '@playwright/test';
+import { COUNTRIES } from '#common/constants.ts';
+import { expect, hydrated, test } from './fixtures.ts';
+
+/**
+ * The adults-only warning on entry (spec section 2) and each of its skip rules: the installed app,
+ * a signed-in member, a dismissal before, and a visitor from a country the site does not serve.
+ * (The site setting that turns it off is tested with the second domain in white-label.spec.ts.)
+ */
+
+/** A visitor of its own: a fresh address, and the country the CDN names. */
+async function visitor(page: Page, country: string) {
+  const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+  await page.context().setExtraHTTPHeaders({ 'x-forwarded-for': ip, 'x-country-code': country });
+}
+
+/** The warning decides in an effect once the page is interactive; two frames later it would be on screen. */
+async function expectNoWarning(page: Page) {
+  await hydrated(page);
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await expect(page.getByTestId('entry-warning')).toHaveCount(0);
+}
+
+test('a new visitor sees the warning; entering stores the time and it stays away on the next visit', async ({ page, shot }) => {
+  await visitor(page, 'NL');
+  await page.goto('/');
+  await expect(page.getByTestId('entry-warning')).toBeVisible();
+  await expect(page.getByTestId('entry-warning')).toContainText('18');
+  await shot('entry-warning');
+  const before = Math.floor(Date.now() / 1000);
+  await page.getByTestId('entry-warning-accept').click();
+  await expect(page.getByTestId('entry-warning')).toBeHidden();
+  const stored = Number(await page.evaluate(() => localStorage.getItem('hide-site-entry-warning')));
+  expect(stored).toBeGreaterThanOrEqual(before);
+  expect(stored).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 1);
+  // Dismissed before: not again, on this page or another.
+  await page.reload();
+  await expectNoWarning(page);
+  await page.goto('/pages/faq');
+  await expectNoWarning(page);
+});
+
+test('a visitor from a country the site does not serve is not shown the warning', async ({ page }) => {
+  const elsewhere = ['JP', 'BR', 'IN', 'ZA'].find((c) => !COUNTRIES.includes(c))!;
+  await visitor(page, elsewhere);
+  await page.goto('/');
+  await expectNoWarning(page);
+});
+
+test('a signed-in member is not shown the warning', async ({ page }, info) => {
+  await visitor(page, 'NL');
+  const res = await page.request.post('/api/signup.php', {
+    data: { email: `entry.${info.project.name}.${Date.now()}@example.org`, name: 'Kim', password: 'first password', date_of_birth: '1990-03-03', gender: 'female', country: 'NL' },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  await page.goto('/members');
+  await expect(page.getByTestId('header-balance')).toBeVisible();
+  await expectNoWarning(page);
+});
+
+test('the installed app is not shown the warning', async ({ page }) => {
+  await page.addInitScript(() => {
+    const real = window.matchMedia.bind(window);
+    window.matchMedia = (query: string) => (query.includes('display-mode: standalone') ? { ...real(query), matches: true, media: query } as MediaQueryList : real(query));
+  });
+  await visitor(page, 'NL');
+  await page.goto('/?source=app');
+  await expectNoWarning(page);
+});
