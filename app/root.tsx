@@ -1,8 +1,6 @@
 import { useEffect, useState } from 'react';
-import { I18nextProvider, useTranslation } from 'react-i18next';
-import {
-  isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteError, useRouteLoaderData,
-} from 'react-router';
+import { I18nextProvider } from 'react-i18next';
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { languageIso } from '#common/languages.ts';
 import type { Route } from './+types/root';
@@ -13,6 +11,7 @@ import { createQueryClient } from './lib/query-client.ts';
 import { createI18n } from './lib/i18n.ts';
 import { LoadingBar } from './components/LoadingBar.tsx';
 import { ChunkReload } from './components/ChunkReload.tsx';
+import { ErrorContent } from './components/ErrorContent.tsx';
 import { useAppShell } from './lib/app-shell.ts';
 import { TestPaymentsBanner } from './features/credits/TestPaymentsBanner.tsx';
 import './styles/app.scss';
@@ -107,27 +106,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches);
 }
 
-function ErrorContent() {
-  const error = useRouteError();
-  const { t } = useTranslation();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const message = notFound
-    ? t('error_page.not_found')
-    : isRouteErrorResponse(error)
-      ? String(error.data || error.statusText || t('error_page.error'))
-      : error instanceof Error && import.meta.env.DEV
-        ? error.message
-        : t('error_page.error');
-  return (
-    <main className="container py-5 text-center" data-status={status}>
-      <h1 className="display-4">{status}</h1>
-      <p className="lead">{message}</p>
-      <Link className="btn btn-primary" to="/">{notFound ? t('error_page.back_home') : t('error_page.go_home')}</Link>
-    </main>
-  );
-}
-
+/** An error outside every layout (the root's own loader failed): the message on a bare page. */
 export function ErrorBoundary() {
   const data = useRouteLoaderData('root') as RootData | undefined;
   const [i18n] = useState(() =>
@@ -137,7 +116,7 @@ export function ErrorBoundary() {
   );
   return (
     <I18nextProvider i18n={i18n}>
-      <ErrorContent />
+      <main><ErrorContent /></main>
     </I18nextProvider>
   );
 }

@@ -2,7 +2,8 @@ import { type RouteConfig, index, layout, route } from '@react-router/dev/routes
 
 /** The spec's route table (section 2). Route ids are the spec's route names. */
 export default [
-  layout('layouts/default.tsx', [
+  // The page boundary keeps the navigation and the footer around a page's error (a 404 has a way on).
+  layout('layouts/default.tsx', [layout('layouts/page-boundary.tsx', { id: 'page-boundary' }, [
     index('routes/index.tsx', { id: 'index' }),
     route('members', 'routes/members.tsx', { id: 'members' }),
     route('members/:id', 'routes/members-id.tsx', { id: 'members-id' }),
@@ -42,7 +43,10 @@ export default [
     route('reset-password/do', 'routes/reset-password-do.tsx', { id: 'reset-password-do' }),
     route('mail-change/do', 'routes/mail-change-do.tsx', { id: 'mail-change-do' }),
     route('lang-config', 'routes/lang-config.tsx', { id: 'lang-config' }),
-  ]),
+    // A site's short paths (`/{token}`): static routes rank above this one, so real pages always win.
+    route(':token', 'routes/page-token.tsx', { id: 'page-token' }),
+    route('*', 'routes/not-found.tsx', { id: 'not-found' }),
+  ])]),
   layout('layouts/chat.tsx', [
     route('chats', 'routes/chats.tsx', { id: 'chats' }, [
       route(':id', 'routes/chats-id.tsx', { id: 'chats-id' }),
@@ -66,7 +70,4 @@ export default [
   layout('layouts/empty.tsx', [
     route('test-checkout/:ref', 'routes/test-checkout.tsx', { id: 'test-checkout' }),
   ]),
-  // A site's short paths (`/{token}`): static routes rank above this one, so real pages always win.
-  route(':token', 'routes/page-token.tsx', { id: 'page-token' }),
-  route('*', 'routes/not-found.tsx', { id: 'not-found' }),
 ] satisfies RouteConfig;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import i18next, { type i18n, type TFunction } from 'i18next';
+import { countFormatter } from '#common/i18n-format.ts';
 import { DEFAULT_LANGUAGE, FALLBACK_LANGUAGE, LANGUAGE_CODES, type Language } from '#common/languages.ts';
 import { LOCALES_DIR } from '../paths.ts';
 
@@ -23,11 +24,11 @@ export interface Translator {
 
 export async function createTranslator(resources = loadLocales()): Promise<Translator> {
   const instance: i18n = i18next.createInstance();
-  await instance.init({
+  await instance.use(countFormatter).init({
     resources: Object.fromEntries(Object.entries(resources).map(([code, r]) => [code, { translation: r }])),
     lng: DEFAULT_LANGUAGE,
     fallbackLng: [FALLBACK_LANGUAGE, DEFAULT_LANGUAGE],
-    interpolation: { escapeValue: false },
+    interpolation: { escapeValue: false, alwaysFormat: true },
     initAsync: false,
   });
   return {

@@ -41,12 +41,22 @@ test('the language dropdown renders the site in the chosen language on the serve
   expect(locale!.expires - Date.now() / 1000).toBeGreaterThan(364 * 24 * 3600);
 });
 
-test('an unknown page answers 404 with a way home', async ({ page, shot }) => {
-  const response = await page.goto('/no/such/page');
-  expect(response?.status()).toBe(404);
-  await expect(page.getByText('This page could not be found')).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Back to the home page' })).toHaveAttribute('href', '/');
+test('an unknown page answers 404 with a way home, inside the navigation and the footer', async ({ page, shot }) => {
+  await page.addInitScript(() => localStorage.setItem('hide-site-entry-warning', String(Math.floor(Date.now() / 1000))));
+  for (const path of ['/no/such/page', '/nosuchtoken', '/members/999999999']) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(404);
+    await expect(page.getByTestId('error-page')).toHaveAttribute('data-status', '404');
+    await expect(page.getByText('This page could not be found')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Back to the home page' })).toHaveAttribute('href', '/');
+    await expect(page.getByTestId('footer')).toBeVisible();
+    await expect(page.locator('nav.navbar')).toBeVisible();
+  }
   await shot('404');
+  // The page runs in the browser: the way home is a client-side navigation.
+  await page.getByRole('link', { name: 'Back to the home page' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('error-page')).toHaveCount(0);
 });
 
 test('footer pages render in every layout width', async ({ page }) => {

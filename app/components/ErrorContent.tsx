@@ -1,0 +1,24 @@
+import { useTranslation } from 'react-i18next';
+import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+
+/** The page of an error: its status, the message (or "Error"), and on a 404 the way back home. */
+export function ErrorContent() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const message = notFound
+    ? t('error_page.not_found')
+    : isRouteErrorResponse(error)
+      ? String(error.data || error.statusText || t('error_page.error'))
+      : error instanceof Error && import.meta.env.DEV
+        ? error.message
+        : t('error_page.error');
+  return (
+    <div className="container py-5 text-center" data-status={status} data-testid="error-page">
+      <h1 className="display-4">{status}</h1>
+      <p className="lead">{message}</p>
+      <Link className="btn btn-primary" to="/">{notFound ? t('error_page.back_home') : t('error_page.go_home')}</Link>
+    </div>
+  );
+}

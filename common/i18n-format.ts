@@ -1,0 +1,23 @@
+import type { FormatterModule } from 'i18next';
+import { languageIso } from './languages.ts';
+
+const formats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Counts in translated texts are written the reader's way ("1.000 leden" in Dutch, "1,000 members" in
+ * English). Only `count`: other numbers in texts (a company register number, a code, a year) are
+ * identifiers, which grouping would break.
+ */
+export const countFormatter: FormatterModule = {
+  type: 'formatter',
+  init() {},
+  add() {},
+  addCached() {},
+  format(value, format, lng, options) {
+    if (format || options?.interpolationkey !== 'count' || typeof value !== 'number' || !lng) return value;
+    const iso = languageIso(lng);
+    let numbers = formats.get(iso);
+    if (!numbers) formats.set(iso, (numbers = new Intl.NumberFormat(iso)));
+    return numbers.format(value);
+  },
+};
