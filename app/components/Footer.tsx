@@ -13,13 +13,24 @@ const LINKS = [
   ['/pages/service', 'footer.support'],
 ] as const;
 
-export function Footer({ siteName }: { siteName: string }) {
+/** US visitors also get the links US state privacy laws ask for, to the sections of the US privacy notice. */
+const US_LINKS = [
+  ['/pages/privacy#your-privacy-choices', 'footer.privacy_choices'],
+  ['/pages/privacy#notice-at-collection', 'footer.notice_at_collection'],
+] as const;
+
+/** The footer's links for a visitor from `country` (the request's geo country). */
+export function footerLinks(country: string | null | undefined): readonly (readonly [string, string])[] {
+  return country?.toUpperCase() === 'US' ? [...LINKS, ...US_LINKS] : LINKS;
+}
+
+export function Footer({ siteName, country }: { siteName: string; country: string | null }) {
   const { t } = useTranslation();
   return (
     <footer className="bg-dark text-white-50 py-4 mt-5" data-testid="footer">
       <div className="container">
         <nav className="d-flex flex-wrap gap-3 mb-3" aria-label={t('footer.label')}>
-          {LINKS.map(([to, key]) => (
+          {footerLinks(country).map(([to, key]) => (
             <Link key={to} to={to} className="link-light link-opacity-75">{t(key)}</Link>
           ))}
         </nav>

@@ -28,7 +28,7 @@ export default function DefaultLayout() {
       <main>
         <Outlet />
       </main>
-      <Footer siteName={settings.name} />
+      <Footer siteName={settings.name} country={settings.geoip_country} />
       <EntryWarning enabled={settings.enable_site_entry_popup} signedIn={Boolean(user)} country={settings.geoip_country} countries={settings.countries} />
       <LikeOverlayHost signedIn={Boolean(user)} />
     </SignupProvider>

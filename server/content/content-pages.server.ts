@@ -4,7 +4,9 @@ import type { RequestContext } from '../http/context.ts';
 import { PAGE_SLUGS, type PageSlug } from './content.service.ts';
 
 /** Spec section 9: the terms date is 2023-12-01 12:00 UTC, or the company's added date if later. */
-const TERMS_BASE_DATE = new Date('2023-12-01T12:00:00Z');
+export const TERMS_BASE_DATE = new Date('2023-12-01T12:00:00Z');
+
+/** A static page in the visitor's language; English-speaking US visitors get the US privacy notice (content/en-US). */
 
 export async function staticPage(ctx: RequestContext, pathname: string) {
   const slug = pathname.replace(/^\/(pages\/)?/, '').replace(/\/$/, '') as PageSlug;
@@ -24,5 +26,5 @@ export async function staticPage(ctx: RequestContext, pathname: string) {
     support_phone: company.support_phone,
     refund_days: ctx.site.refundDays,
     terms_date: new Intl.DateTimeFormat(languageIso(ctx.lang), { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(termsDate) + ' UTC',
-  });
+  }, ctx.geoipCountry);
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LANGUAGE_CODES } from '#common/languages.ts';
-import { createContentService, PAGE_SLUGS, PAGE_VAR_KEYS, renderMarkdown, type PageVars } from './content.service.ts';
+import { createContentService, headingId, PAGE_SLUGS, PAGE_VAR_KEYS, REGIONAL_VARIANTS, regionalVariant, renderMarkdown, type PageVars } from './content.service.ts';
 
 const CONTENT_DIR = fileURLToPath(new URL('../../content', import.meta.url));
 const LANGS = ['en', 'nl', 'de', 'it', 'fr', 'es', 'pl', 'da', 'fi', 'nb', 'sv'];
@@ -36,7 +36,7 @@ describe('renderMarkdown', () => {
   it('escapes HTML inside headings, list items, bold and link text', () => {
     const html = renderMarkdown('## <i>h</i>\n\n- **<img src=x>**\n\n[<svg>](/ok)');
     expect(html).not.toMatch(/<(i|img|svg)[\s>]/);
-    expect(html).toContain('<h2>&lt;i&gt;h&lt;/i&gt;</h2>');
+    expect(html).toContain('<h2 id="i-h-i">&lt;i&gt;h&lt;/i&gt;</h2>');
     expect(html).toContain('<strong>&lt;img src=x&gt;</strong>');
     expect(html).toContain('<a href="/ok">&lt;svg&gt;</a>');
   });
@@ -47,13 +47,24 @@ describe('renderMarkdown', () => {
     );
     expect(html).toBe(
       [
-        '<h2>Section</h2>',
+        '<h2 id="section">Section</h2>',
         '<p>First line second line.</p>',
-        '<h3>Sub</h3>',
+        '<h3 id="sub">Sub</h3>',
         '<ul><li>one</li><li><strong>two</strong></li></ul>',
         '<ol><li>first</li><li>second wrapped</li></ol>',
       ].join('\n'),
     );
+  });
+
+  it('gives every heading an anchor from its text, numbering repeats', () => {
+    expect(renderMarkdown('## Notice at Collection\n\n## Your **Privacy** Choices\n\n### Notice at collection\n\n## Übersicht & Zahlung\n\n## !!!')).toBe([
+      '<h2 id="notice-at-collection">Notice at Collection</h2>',
+      '<h2 id="your-privacy-choices">Your <strong>Privacy</strong> Choices</h2>',
+      '<h3 id="notice-at-collection-2">Notice at collection</h3>',
+      '<h2 id="ubersicht-zahlung">Übersicht &amp; Zahlung</h2>',
+      '<h2>!!!</h2>',
+    ].join('\n'));
+    expect(headingId('Co dzieje się z kredytami?')).toBe('co-dzieje-sie-z-kredytami');
   });
 
   it('starts a new list when the list kind changes', () => {
@@ -137,6 +148,28 @@ describe('content service', () => {
     expect((await service.page('en', 'cookies', vars)).html).toBe('<p>Old.</p>');
   });
 
+  it('shows the regional variant only for its language, country and page', async () => {
+    const dir = tempContent({
+      'en/privacy.md': '# Privacy\n\nGDPR text.\n',
+      'en/faq.md': '# FAQ\n\nAnswers.\n',
+      'nl/privacy.md': '# Privacy\n\nAVG-tekst.\n',
+      'en-US/privacy.md': '# Privacy for US residents\n\nUS text for {{site_name}}.\n',
+      'en-US/faq.md': '# US FAQ\n\nNot a listed variant.\n',
+    });
+    const service = createContentService({ contentDir: dir });
+    expect(await service.page('en', 'privacy', vars, 'US')).toEqual({ title: 'Privacy for US residents', html: '<p>US text for Amora.</p>' });
+    expect(await service.page('en', 'privacy', vars, 'us')).toEqual({ title: 'Privacy for US residents', html: '<p>US text for Amora.</p>' });
+    expect((await service.page('en', 'privacy', vars, 'NL')).html).toBe('<p>GDPR text.</p>');
+    expect((await service.page('en', 'privacy', vars, null)).html).toBe('<p>GDPR text.</p>');
+    expect((await service.page('en', 'privacy', vars)).html).toBe('<p>GDPR text.</p>');
+    // A US visitor reading another language gets that language's page; only listed pages have variants.
+    expect((await service.page('nl', 'privacy', vars, 'US')).html).toBe('<p>AVG-tekst.</p>');
+    expect((await service.page('en', 'faq', vars, 'US')).html).toBe('<p>Answers.</p>');
+    expect(regionalVariant('en', 'US', 'privacy')).toBe('en-US');
+    expect(regionalVariant('en', '../US', 'privacy')).toBeNull();
+    expect(regionalVariant('de', 'US', 'privacy')).toBeNull();
+  });
+
   it('rejects when neither the language nor English has the page', async () => {
     const dir = tempContent({});
     await expect(createContentService({ contentDir: dir }).page('fr', 'faq', vars)).rejects.toThrow();
@@ -165,6 +198,29 @@ describe('content folder', () => {
       });
     }
   }
+
+  for (const [folder, slugs] of Object.entries(REGIONAL_VARIANTS)) {
+    for (const slug of slugs) {
+      it(`${folder}/${slug}.md exists, has a title and only known placeholders`, () => {
+        const text = readFileSync(join(CONTENT_DIR, folder, `${slug}.md`), 'utf8');
+        expect(text.startsWith('# ')).toBe(true);
+        const used = [...text.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)].map((m) => m[1]);
+        expect(used.filter((name) => !known.has(name))).toEqual([]);
+        expect(text.replace(/\{\{[^}]*\}\}/g, '')).not.toMatch(/[{}]/);
+      });
+    }
+  }
+
+  it('the US privacy notice has the sections the US footer links to and covers the state privacy rights', async () => {
+    const page = await createContentService({ contentDir: CONTENT_DIR }).page('en', 'privacy', vars, 'US');
+    expect(page.title).toBe('Privacy Policy for US Residents');
+    expect(page.html).toContain('<h2 id="notice-at-collection">');
+    expect(page.html).toContain('<h2 id="your-privacy-choices">');
+    for (const words of ['do not sell', 'cross-context behavioral advertising', 'Non-discrimination', 'Authorized agents', 'at least 18', 'Sources of personal information', '<strong>Correct</strong>', '<strong>Delete</strong>', 'mailto:support@amora.example']) {
+      expect(page.html).toContain(words);
+    }
+    expect(page.html).not.toContain('{{');
+  });
 
   it('renders every real page with all placeholders filled', async () => {
     const service = createContentService({ contentDir: CONTENT_DIR });

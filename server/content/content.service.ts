@@ -27,8 +27,30 @@ export const PAGE_VAR_KEYS = [
 
 const FALLBACK_LANG = 'en';
 
+/**
+ * Pages with a regional variant, shown instead of the language's page to visitors from that country
+ * (content/<lang>-<COUNTRY>/<slug>.md): the US privacy notice for English-speaking US visitors.
+ */
+export const REGIONAL_VARIANTS: Readonly<Record<string, readonly PageSlug[]>> = { 'en-US': ['privacy'] };
+
+/** The content folder of the regional variant of a page for this language and visitor country, if there is one. */
+export function regionalVariant(lang: string, country: string | null | undefined, slug: PageSlug): string | null {
+  if (!country) return null;
+  const key = `${lang.toLowerCase()}-${country.toUpperCase()}`;
+  return Object.hasOwn(REGIONAL_VARIANTS, key) && REGIONAL_VARIANTS[key].includes(slug) ? key : null;
+}
+
 export function isPageSlug(value: unknown): value is PageSlug {
   return typeof value === 'string' && (PAGE_SLUGS as readonly string[]).includes(value);
+}
+
+/**
+ * A heading's anchor: lower-case ASCII letters and digits joined by dashes (accents dropped), so a
+ * page's sections can be linked to, e.g. `## Notice at Collection` becomes `notice-at-collection`.
+ */
+export function headingId(text: string): string {
+  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
 }
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
@@ -89,6 +111,7 @@ type Block =
  */
 export function renderMarkdown(source: string): string {
   const out: string[] = [];
+  const ids = new Set<string>();
   let block: Block | null = null;
 
   const flush = () => {
@@ -113,7 +136,12 @@ export function renderMarkdown(source: string): string {
     if (heading) {
       flush();
       const level = heading[1].length;
-      out.push(`<h${level}>${renderInline(heading[2])}</h${level}>`);
+      // Ids come from the source text (placeholders and all), so they are the same on every site; a repeated one gets a number.
+      const base = headingId(heading[2].replace(/\*\*|\[|\]\([^)]*\)/g, ''));
+      let id = base;
+      for (let n = 2; id && ids.has(id); n++) id = `${base}-${n}`;
+      if (id) ids.add(id);
+      out.push(`<h${level}${id ? ` id="${id}"` : ''}>${renderInline(heading[2])}</h${level}>`);
       continue;
     }
 
@@ -174,6 +202,8 @@ export function createContentService(options: { contentDir: string }) {
   const cache = new Map<string, Promise<ParsedPage>>();
 
   async function load(lang: string, slug: PageSlug): Promise<ParsedPage> {
+    // A regional variant (listed in REGIONAL_VARIANTS) has no fallback: its file must exist.
+    if (lang.includes('-')) return parsePage(await readFile(join(contentDir, lang, `${slug}.md`), 'utf8'));
     try {
       return parsePage(await readFile(join(contentDir, lang, `${slug}.md`), 'utf8'));
     } catch (error) {
@@ -184,18 +214,20 @@ export function createContentService(options: { contentDir: string }) {
 
   return {
     /**
-     * The page in lang (or English when it has no translation). The title is plain text for the
-     * caller to escape (React does); the html is safe to insert as is.
+     * The page in lang (or English when it has no translation), or its regional variant for a visitor
+     * from `country` when there is one (REGIONAL_VARIANTS). The title is plain text for the caller to
+     * escape (React does); the html is safe to insert as is.
      */
-    async page(lang: string, slug: PageSlug, vars: PageVars): Promise<{ title: string; html: string }> {
+    async page(lang: string, slug: PageSlug, vars: PageVars, country: string | null = null): Promise<{ title: string; html: string }> {
       if (!isPageSlug(slug)) throw new Error(`Unknown content page: ${String(slug)}`);
       // lang becomes a path segment, so anything but a plain language code goes straight to English.
       const code = lang.toLowerCase();
       const safeLang = /^[a-z]{2,3}$/.test(code) ? code : FALLBACK_LANG;
-      const key = `${safeLang}/${slug}`;
+      const folder = regionalVariant(safeLang, country, slug) ?? safeLang;
+      const key = `${folder}/${slug}`;
       let parsed = cache.get(key);
       if (!parsed) {
-        parsed = load(safeLang, slug);
+        parsed = load(folder, slug);
         cache.set(key, parsed);
         // A failed read (e.g. a deploy without content/) must not stay cached forever.
         parsed.catch(() => cache.delete(key));

@@ -108,9 +108,11 @@ export function createNotificationsService(deps: {
   // server/subscribers.ts delivers these through the outbox.
   const { limits } = deps;
   const overRecipientCap = async (userId: number) => (await limits.mailsPerRecipient.hit(String(userId))) > 0;
-  async function mailNewMessage({ senderId, recipientId, conversationId }: AppEvents['message.sent']) {
+  async function mailNewMessage({ senderId, recipientId, conversationId, kind }: AppEvents['message.sent']) {
     if (await overRecipientCap(recipientId)) return;
-    await sendCategoryMail(recipientId, 'new_message', 'new_message', { sender: await profileName(senderId) }, `/chats/${conversationId}`);
+    // A gift is mailed in its own category, so the settings' Gifts switch is what stops it.
+    const category = kind === 'gift' ? 'gift' : 'new_message';
+    await sendCategoryMail(recipientId, category, 'new_message', { sender: await profileName(senderId) }, `/chats/${conversationId}`);
   }
   async function mailNewLike({ likerId, likedId, match }: AppEvents['like.created']) {
     if (await isInvisible(likerId)) return;

@@ -79,6 +79,26 @@ describe.each(DATABASE_KINDS)('e-mail notifications on %s', (kind) => {
     expect((await smtp.waitFor(a.user.email, (m) => m.subject.includes('match'))).subject).toBe("It's a match with Bram!");
   });
 
+  it('mails a gift in the gifts category: the Gifts switch stops it, the New messages switch does not', async () => {
+    const { a, b } = await pair();
+    const { gifts } = (await a.client.get('/api/gifts.php')).body;
+    await b.client.put('/api/notifications.php', { email: { new_message: false } });
+    expect((await a.client.post('/api/gift.php', { profile_id: b.user.id, gift_id: gifts[0].id }, { 'idempotency-key': 'notify-gift-001' })).status).toBe(201);
+    await t.services.events.settle();
+    const mail = await smtp.waitFor(b.user.email, (m) => m.subject.includes('Alice'));
+    expect(mail.header('list-unsubscribe')).toContain('c=gift');
+
+    const count = smtp.to(b.user.email).length;
+    await b.client.put('/api/notifications.php', { email: { new_message: true, gift: false } });
+    expect((await a.client.post('/api/gift.php', { profile_id: b.user.id, gift_id: gifts[0].id }, { 'idempotency-key': 'notify-gift-002' })).status).toBe(201);
+    await a.client.post('/api/messages.php', { profile_id: b.user.id, text: 'did you like it?' }, { 'idempotency-key': 'notify-gift-003' });
+    await t.services.events.settle();
+    // Only the text message was mailed (so no rate limit held the gift back).
+    const text = await smtp.waitFor(b.user.email, (m) => m.header('list-unsubscribe').includes('c=new_message'));
+    expect(text.subject).toBe('Alice sent you a message');
+    expect(smtp.to(b.user.email).length).toBe(count + 1);
+  });
+
   it('sends nothing to demo addresses, deleted accounts or members with mail stopped', async () => {
     const { a, b } = await pair();
     await t.database.db.update(users).set({ notificationsDisabled: ['bounce'] }).where(eq(users.id, b.user.id));
