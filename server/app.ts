@@ -71,9 +71,6 @@ export function createApp(deps: AppDeps) {
   const { services, translator, env, logger } = deps;
   const app = new Hono<AppEnv>();
 
-  // Outermost, so the headers land on every response, whatever an inner layer returns. Further in, a
-  // handler's own Response (photos, the outbox viewer) can be rebuilt by a later c.header(), and with
-  // @hono/node-server's lightweight Response that rebuild dropped headers set on it in between.
   // The site comes first, so the security headers can name its CDN origin (docs/decisions/037).
   app.use(async (c, next) => {
     c.set('site', await services.settings.siteForHost(c.req.header('host')));
@@ -84,6 +81,9 @@ export function createApp(deps: AppDeps) {
   });
   const cdn = (c: Context<AppEnv>) => cdnOrigin(c.get('site')?.cdnPrefix ?? '') ?? '';
   const logo = (c: Context<AppEnv>) => (/^https?:/.test(c.get('site')?.logoUrl ?? '') ? cdnOrigin(c.get('site')!.logoUrl) ?? '' : '');
+  // Outside all but the site, so the headers land on every response, whatever an inner layer returns. Further in, a
+  // handler's own Response (photos, the outbox viewer) can be rebuilt by a later c.header(), and with
+  // @hono/node-server's lightweight Response that rebuild dropped headers set on it in between.
   app.use(
     secureHeaders({
       // Vite's dev server injects scripts and a websocket of its own; production gets the strict policy.

@@ -15,6 +15,8 @@ import { buildForCdn } from '../pages.ts';
 import { PUBLIC_DIR } from '../paths.ts';
 import { createTestApp, DATABASE_KINDS, type TestApp } from '../../tests/helpers/test-app.ts';
 import { existsSync } from 'node:fs';
+import type { RequestContext } from '../http/context.ts';
+import { landerPage } from '../landers/lander-pages.server.ts';
 
 describe.each(DATABASE_KINDS)('white-label sites: theme, logo, niche and CDN on %s', (kind) => {
   let t: TestApp;
@@ -115,6 +117,18 @@ describe.each(DATABASE_KINDS)('white-label sites: theme, logo, niche and CDN on 
     expect((await t.client().get('/manifest.webmanifest')).body).toMatchObject({ theme_color: '#2b1740' });
     const offline = await t.client({ host: 'men.example' }).get('/offline');
     expect(offline.body).toContain('<meta name="theme-color" content="#0b1f3a">');
+  });
+
+  it('shows landers without a gender in their campaign slug the niche\'s members', async () => {
+    const [men] = await t.database.db.select().from(sites).where(eq(sites.domain, 'men.example'));
+    const ctx = (site: typeof men) => ({ userId: null, site, geoipCountry: null, services: t.services }) as unknown as RequestContext;
+    const gay = await landerPage(ctx(men), { search: '', count: 6 });
+    expect(gay.gender).toBe('male');
+    expect(gay.profiles.length).toBeGreaterThan(0);
+    expect(gay.profiles.every((p) => p.gender === 'male')).toBe(true);
+    expect((await landerPage(ctx(men), { slug: 'women', search: '', count: 6 })).gender).toBe('female');
+    const [base] = await t.database.db.select().from(sites).where(eq(sites.isDefault, true));
+    expect((await landerPage(ctx(base), { search: '', count: 6 })).gender).toBeNull();
   });
 
   it('lets other origins embed a public main photo, but not a private file', async () => {
