@@ -99,7 +99,8 @@ export function createSettingsService(deps: {
       if (!domain) throw new AppError(400, 'invalid_input', {}, { domain: 'errors.invalid_input' });
       let created: Site;
       try {
-        [created] = await db.insert(sites).values({ ...inherited, name: domain, ...patch, ...checkSiteLook(patch), domain, isDefault: false }).returning();
+        const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as SitePatch;
+        [created] = await db.insert(sites).values({ ...inherited, name: domain, ...given, ...checkSiteLook(given), domain, isDefault: false }).returning();
       } catch (error) {
         if (isUniqueViolation(error)) throw new AppError(409, 'invalid_input', {}, { domain: 'errors.invalid_input' });
         throw error;

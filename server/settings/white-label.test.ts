@@ -36,6 +36,9 @@ describe.each(DATABASE_KINDS)('white-label sites: theme, logo, niche and CDN on 
       isDefault: false, companyId: base.companyId, countries: base.countries, niche: 7, themePrimary: '#1d4ed8', cdnPrefix: 'https://cdn.men.example/static',
     });
     await expect(t.services.settings.addSite({ domain: 'men.example' })).rejects.toMatchObject({ status: 409 });
+    // Options left out (undefined, as the command line passes them) inherit; the name defaults to the domain.
+    const plain = await t.services.settings.addSite({ domain: 'plain.example', name: undefined, niche: undefined, themePrimary: undefined });
+    expect(plain).toMatchObject({ name: 'plain.example', niche: base.niche, themePrimary: base.themePrimary, indexTitle: base.indexTitle, countries: base.countries });
   });
 
   it('answers each host with its own theme, logo, niche and CDN in the public settings', async () => {
