@@ -3,6 +3,7 @@ import { I18nextProvider } from 'react-i18next';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { languageIso } from '#common/languages.ts';
+import { siteThemeCss } from '#common/site-theme.ts';
 import type { Route } from './+types/root';
 import { requestContext } from './context.ts';
 import { usePageBounceLog } from './lib/page-bounce.ts';
@@ -51,13 +52,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#2b1740" />
+        <meta name="theme-color" content={data?.settings.theme.dark ?? '#2b1740'} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="manifest" href="/manifest.webmanifest" />
         <link rel="apple-touch-icon" href="/app-icon-192.png" />
         {data && <SiteMeta data={data} />}
         <Meta />
         <Links />
+        {/* After the bundle's CSS: the site's colours override the built theme (docs/decisions/037). */}
+        {data && <style nonce={data.nonce} data-site-theme="" dangerouslySetInnerHTML={{ __html: siteThemeCss(data.settings.theme) }} />}
       </head>
       <body>
         {children}

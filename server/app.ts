@@ -2,7 +2,7 @@ import { actorFor } from './actor.ts';
 import { randomUUID } from 'node:crypto';
 import { relative } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { secureHeaders, NONCE } from 'hono/secure-headers';
 import { AUTH_COOKIE } from '#common/constants.ts';
@@ -28,6 +28,7 @@ import { gamesRoutes } from './games/games.routes.ts';
 import { pageBounceRoutes } from './tracking/page-bounces.ts';
 import type { Services } from './services.ts';
 import { settingsRoutes } from './settings/settings.routes.ts';
+import { cdnOrigin } from './settings/site-look.ts';
 import { photoRoutes } from './profiles/photos.routes.ts';
 import { lifecycleRoutes } from './accounts/lifecycle.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
@@ -70,25 +71,38 @@ export function createApp(deps: AppDeps) {
   const { services, translator, env, logger } = deps;
   const app = new Hono<AppEnv>();
 
-  // Outermost, so the headers land on every response, whatever an inner layer returns. Further in, a
+  // The site comes first, so the security headers can name its CDN origin (docs/decisions/037).
+  app.use(async (c, next) => {
+    c.set('site', await services.settings.siteForHost(c.req.header('host')));
+    await next();
+    // Public files (built assets, public/, public photos) may be embedded by other origins, such as a page
+    // whose cdn_prefix points at this server through a CDN; everything else only by this origin.
+    if (!c.res.headers.has('Cross-Origin-Resource-Policy')) c.res.headers.set('Cross-Origin-Resource-Policy', 'same-origin');
+  });
+  const cdn = (c: Context<AppEnv>) => cdnOrigin(c.get('site')?.cdnPrefix ?? '') ?? '';
+  const logo = (c: Context<AppEnv>) => (/^https?:/.test(c.get('site')?.logoUrl ?? '') ? cdnOrigin(c.get('site')!.logoUrl) ?? '' : '');
+  // Outside all but the site, so the headers land on every response, whatever an inner layer returns. Further in, a
   // handler's own Response (photos, the outbox viewer) can be rebuilt by a later c.header(), and with
   // @hono/node-server's lightweight Response that rebuild dropped headers set on it in between.
   app.use(
     secureHeaders({
       // Vite's dev server injects scripts and a websocket of its own; production gets the strict policy.
+      // A site's CDN origin (cdn_prefix) serves its scripts, styles, fonts and photos; its logo may live elsewhere.
       contentSecurityPolicy: env.NODE_ENV === 'development' ? undefined : {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", NONCE],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        scriptSrc: ["'self'", NONCE, cdn],
+        styleSrc: ["'self'", "'unsafe-inline'", cdn],
+        imgSrc: ["'self'", 'data:', 'blob:', cdn, logo],
         connectSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:', cdn],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
       },
       strictTransportSecurity: 'max-age=31536000; includeSubDomains',
+      // Set above, per response.
+      crossOriginResourcePolicy: false,
       referrerPolicy: 'strict-origin-when-cross-origin',
       permissionsPolicy: { camera: [], microphone: [], geolocation: ['self'] },
     }),
@@ -135,16 +149,21 @@ export function createApp(deps: AppDeps) {
       if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
       if (c.req.path.startsWith('/api/')) return next();
       const res = await serve(c, next);
-      // Hashed asset names never change content: cache them for a year.
-      if (res?.status === 200 && c.req.path.startsWith('/assets/')) res.headers.set('Cache-Control', 'public, max-age=31536000, immutable');
+      if (res?.status === 200 || res?.status === 304) {
+        // Hashed asset names never change content: cache them for a year.
+        if (c.req.path.startsWith('/assets/')) res.headers.set('Cache-Control', 'public, max-age=31536000, immutable');
+        // A file this server serves statically is public: pages of a site with a cdn_prefix load it across
+        // origins (module scripts and fonts in CORS mode, images and styles embedded).
+        res.headers.set('Access-Control-Allow-Origin', '*');
+        res.headers.set('Cross-Origin-Resource-Policy', 'cross-origin');
+      }
       return res;
     });
   }
 
   // Request context: site, session, language.
   app.use(async (c, next) => {
-    const host = c.req.header('host');
-    const site = await services.settings.siteForHost(host);
+    const site = c.get('site');
     const sessionToken = getCookie(c, AUTH_COOKIE);
     const userId = await services.accounts.sessionUserId(sessionToken);
     let userPromise: ReturnType<RequestContext['user']> | undefined;

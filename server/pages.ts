@@ -4,9 +4,35 @@ import type { RequestContext } from './http/context.ts';
 /** The server build exports its own context key (see app/entry.server.tsx), so both sides share one object. */
 type AmoraBuild = ServerBuild & { entry: { module: { requestContext: RouterContext<RequestContext> } } };
 
+/** Every asset URL of the browser manifest (entry, route modules, their imports and CSS) on the CDN origin. */
+function prefixAssets<T>(value: T, prefix: string): T {
+  if (typeof value === 'string') return (value.startsWith('/assets/') ? prefix + value : value) as T;
+  if (Array.isArray(value)) return value.map((v) => prefixAssets(v, prefix)) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.startsWith('/assets/') ? prefix + k : k, prefixAssets(v, prefix)])) as T;
+  }
+  return value;
+}
+
+/**
+ * The build as a site with a cdn_prefix sees it: the same server code, with the browser manifest's
+ * URLs on the CDN, so the document's scripts, module preloads and styles (and the client's later
+ * route imports) load from there. Made once per build and prefix (docs/decisions/037).
+ */
+const cdnBuilds = new WeakMap<ServerBuild, Map<string, ServerBuild>>();
+export function buildForCdn<B extends ServerBuild>(build: B, cdnPrefix: string): B {
+  const prefix = cdnPrefix.replace(/\/+$/, '');
+  if (!prefix) return build;
+  let byPrefix = cdnBuilds.get(build);
+  if (!byPrefix) cdnBuilds.set(build, (byPrefix = new Map()));
+  let prefixed = byPrefix.get(prefix);
+  if (!prefixed) byPrefix.set(prefix, (prefixed = { ...build, assets: prefixAssets(build.assets, prefix) }));
+  return prefixed as B;
+}
+
 export function pagesHandler(getBuild: () => Promise<ServerBuild>, mode: string) {
   return async (request: Request, ctx: RequestContext): Promise<Response> => {
-    const build = (await getBuild()) as AmoraBuild;
+    const build = buildForCdn((await getBuild()) as AmoraBuild, ctx.site.cdnPrefix);
     const handler = createRequestHandler(build, mode);
     const context = new RouterContextProvider();
     context.set(build.entry.module.requestContext, ctx);

@@ -8,6 +8,7 @@ import type { Language } from '#common/languages.ts';
 import { api } from '../lib/api.ts';
 import { capBadge, creditsBadgeVariant, creditsPath } from '../lib/badges.ts';
 import { LanguageDropdown } from './LanguageDropdown.tsx';
+import { SiteLogo } from './SiteLogo.tsx';
 
 const BACK_BUTTON_ROUTES = new Set(['members-id', 'likes-type', 'likes-m-id', 'credits', 'credits-id-paymentmethod']);
 
@@ -37,7 +38,7 @@ export function TopNav({ user, siteName, lang, repeatOrder = false }: { user: Ap
         {showBack && (
           <button type="button" className="btn btn-link text-white px-2" onClick={() => window.history.back()} aria-label={t('nav.back')} data-testid="back-button">‹</button>
         )}
-        <Navbar.Brand as={Link} to={user ? '/members' : '/'} data-testid="logo">{siteName}</Navbar.Brand>
+        <Navbar.Brand as={Link} to={user ? '/members' : '/'} data-testid="logo" aria-label={siteName}><SiteLogo /></Navbar.Brand>
         {user && (
           // Outside the collapsing menu: the balance (and premium) stay in sight on every screen size.
           <div className="d-flex align-items-center gap-2 ms-auto me-2 me-md-0 order-md-last ms-md-3">

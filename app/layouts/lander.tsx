@@ -2,6 +2,7 @@ import { Container, Navbar } from 'react-bootstrap';
 import { Link, Outlet, useMatches } from 'react-router';
 import { EntryWarning } from '../components/EntryWarning.tsx';
 import { Footer } from '../components/Footer.tsx';
+import { SiteLogo } from '../components/SiteLogo.tsx';
 import { useRootData } from '../root.tsx';
 import { SignupProvider } from '../features/signup/SignupModal.tsx';
 
@@ -21,7 +22,7 @@ export default function LanderLayout() {
       <div className="lander-shell" data-lander={lander ?? 'landing'}>
         <Navbar bg="dark" variant="dark" className="lander-navbar">
           <Container>
-            <Navbar.Brand as={Link} to={user ? '/members' : '/'} data-testid="logo">{settings.name}</Navbar.Brand>
+            <Navbar.Brand as={Link} to={user ? '/members' : '/'} data-testid="logo" aria-label={settings.name}><SiteLogo /></Navbar.Brand>
           </Container>
         </Navbar>
         <main>

@@ -3,25 +3,36 @@ import { Link, redirect } from 'react-router';
 import type { Route } from './+types/index';
 import { requestContext } from '../context.ts';
 import { ProfileCard } from '../components/ProfileCard.tsx';
+import { cdnUrl, nicheHeroImage, nicheOf, nicheSearchDefaults } from '#common/site-theme.ts';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   if (ctx.userId) throw redirect('/members');
-  const page = await ctx.services.search.search(null, { min_age: 18, max_age: 99 });
-  return { profiles: page.profiles.filter((p) => p.main_image).slice(0, 8), total: page.numResults ?? 0 };
+  // The site's niche picks who the home page shows, its words and its picture (docs/decisions/037).
+  const page = await ctx.services.search.search(null, nicheSearchDefaults(ctx.site.niche));
+  return {
+    profiles: page.profiles.filter((p) => p.main_image).slice(0, 8), total: page.numResults ?? 0,
+    niche: nicheOf(ctx.site.niche), hero: cdnUrl(ctx.site.cdnPrefix, nicheHeroImage(ctx.site.niche)),
+  };
 }
 
 export default function Index({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const { niche } = loaderData;
   return (
     <>
-      <section className="hero py-5">
-        <div className="container py-md-5">
-          <h1 className="display-5 fw-bold">{t('index.title')}</h1>
-          <p className="lead col-md-8">{t('index.lead')}</p>
-          <div className="d-flex gap-2 flex-wrap">
-            <Link to="/signup" className="btn btn-light btn-lg" data-testid="cta-signup">{t('index.cta_signup')}</Link>
-            <Link to="/login" className="btn btn-outline-light btn-lg">{t('index.cta_login')}</Link>
+      <section className="hero py-5" data-niche={niche}>
+        <div className="container py-md-4 row mx-auto align-items-center">
+          <div className="col-md-7">
+            <h1 className="display-5 fw-bold" data-testid="hero-title">{niche === 'default' ? t('index.title') : t(`index.niche.${niche}.title`)}</h1>
+            <p className="lead">{niche === 'default' ? t('index.lead') : t(`index.niche.${niche}.lead`)}</p>
+            <div className="d-flex gap-2 flex-wrap">
+              <Link to="/signup" className="btn btn-light btn-lg" data-testid="cta-signup">{t('index.cta_signup')}</Link>
+              <Link to="/login" className="btn btn-outline-light btn-lg">{t('index.cta_login')}</Link>
+            </div>
+          </div>
+          <div className="col-md-5 text-center mt-4 mt-md-0">
+            <img src={loaderData.hero} alt="" className="hero-art" width={360} height={300} data-testid="hero-art" />
           </div>
         </div>
       </section>

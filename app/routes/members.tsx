@@ -6,6 +6,7 @@ import type { ProfileSummary } from '#common/api-types.ts';
 import { COUNTRIES, GENDERS, MAX_AGE, MIN_AGE } from '#common/constants.ts';
 import type { Language } from '#common/languages.ts';
 import { searchSchema, type SearchInput } from '#common/schemas.ts';
+import { nicheSearchDefaults } from '#common/site-theme.ts';
 import type { Route } from './+types/members';
 import { requestContext } from '../context.ts';
 import { offeredFilters, searchAllowed } from '#server/search/search-access.ts';
@@ -25,7 +26,9 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   // A first visit searches the visitor's own country (CDN header or GeoIP); any search or clearing carries parameters.
   const fresh = url.searchParams.size === 0;
   const defaultCountry = fresh && ctx.geoipCountry && countries.includes(ctx.geoipCountry) ? ctx.geoipCountry : undefined;
-  const filters = { country: defaultCountry, ...query, cursor: undefined, similar: undefined };
+  // A fresh search also starts from the site's niche: who the site is about (gender, ages; docs/decisions/037).
+  const niche = fresh ? nicheSearchDefaults(ctx.site.niche) : {};
+  const filters = { country: defaultCountry, ...niche, ...query, cursor: undefined, similar: undefined };
   // The page shows results whatever the address bar says: a region the rules refuse is left out, as the form would.
   const parsed = searchSchema.safeParse(filters);
   const input = offeredFilters(parsed.success ? parsed.data : searchSchema.parse({ ...filters, countryregion: undefined }), ctx.site.searchFields);

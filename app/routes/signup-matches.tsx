@@ -1,7 +1,7 @@
 import { Card, Col, Row } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { redirect } from 'react-router';
-import { MAX_AGE, MIN_AGE } from '#common/constants.ts';
+import { nicheSearchDefaults } from '#common/site-theme.ts';
 import type { Route } from './+types/signup-matches';
 import { requestContext } from '../context.ts';
 import { signupAction } from '#server/accounts/signup-form.server.ts';
@@ -11,7 +11,8 @@ import { SignupFlow } from '../features/signup/SignupFlow.tsx';
 export async function loader({ context }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   if (ctx.userId) throw redirect('/members');
-  const page = await ctx.services.search.search(null, { min_age: MIN_AGE, max_age: MAX_AGE });
+  // The site's niche: a gay site shows men, a MILF site women of 35 to 55 (docs/decisions/037).
+  const page = await ctx.services.search.search(null, nicheSearchDefaults(ctx.site.niche));
   // Members with a photo first: they are what makes a visitor want to sign up.
   const withPhoto = page.profiles.filter((p) => p.main_image?.status === 'active');
   return { matches: [...withPhoto, ...page.profiles.filter((p) => !withPhoto.includes(p))].slice(0, 6) };

@@ -14,6 +14,10 @@ export const siteSettingsSchema = z.strictObject({
   description: z.string(),
   cdn_prefix: z.string(),
   niche: z.number().int().min(1).max(7),
+  /** The site's colours (#rrggbb), applied over the built theme at run time. */
+  theme: z.strictObject({ primary: z.string(), secondary: z.string(), dark: z.string() }),
+  /** The navbar logo's URL; '' shows the name as a text mark. */
+  logo_url: z.string(),
   countries: z.array(z.string()),
   signups: z.string(),
   logged_out_search: z.string(),

@@ -28,8 +28,16 @@ export const sites = pgTable('sites', {
   indexTitle: text().notNull().default(''),
   description: text().notNull().default(''),
   domainLanguage: text(),
+  /** Where built assets and public photos are served from (an https origin, optionally with a path); '' for this server. */
   cdnPrefix: text().notNull().default(''),
+  /** 1–7: default, she, bdsm, bbw, gilf, milf, gay (NICHES): the default search, the home page's copy and hero image. */
   niche: integer().notNull().default(1),
+  /** The site's colours (#rrggbb), applied at run time over the built Bootstrap theme (docs/decisions/037). */
+  themePrimary: text().notNull().default('#0f8b8d'),
+  themeSecondary: text().notNull().default('#c2187a'),
+  themeDark: text().notNull().default('#2b1740'),
+  /** The navbar logo: a path on this server or an https URL; '' shows the site's name as a text mark. */
+  logoUrl: text().notNull().default(''),
   signups: text().notNull().default('all'),
   loggedOutSearch: text().notNull().default('all'),
   loggedOutSearchTrafficsource: text().notNull().default('none'),
@@ -62,6 +70,7 @@ export const sites = pgTable('sites', {
 }, (t) => [
   check('sites_niche_range', sql`${t.niche} between 1 and 7`),
   check('sites_photo_moderation', sql`${t.photoModeration} in ('before', 'after')`),
+  check('sites_theme_colours', sql`${t.themePrimary} ~ '^#[0-9a-f]{6}$' and ${t.themeSecondary} ~ '^#[0-9a-f]{6}$' and ${t.themeDark} ~ '^#[0-9a-f]{6}$'`),
 ]);
 
 export const regions = pgTable('regions', {

@@ -7,6 +7,7 @@ import { parseLanderSlug, type LanderAudience } from './landers.service.ts';
 import { hasMap, landerMap } from './map.ts';
 import { pageTokenTarget } from './page-tokens.ts';
 import { trackingFrom } from '#common/tracking.ts';
+import { nicheSearchDefaults } from '#common/site-theme.ts';
 
 /** Landers are for visitors from campaigns: a signed-in member goes where a member belongs. */
 function visitorsOnly(ctx: RequestContext, memberPage: string) {
@@ -19,10 +20,11 @@ function visitorCountry(ctx: RequestContext): string | undefined {
   return country && ctx.site.countries.includes(country) ? country : undefined;
 }
 
-function audienceOf(slug: string | undefined): LanderAudience {
+/** The campaign's audience from the slug; without a gender in it, the site's niche names one (a gay site shows men). */
+function audienceOf(ctx: RequestContext, slug: string | undefined): LanderAudience {
   const audience = parseLanderSlug(slug);
   if (!audience) throw data(null, { status: 404 });
-  return audience;
+  return { ...audience, gender: audience.gender ?? nicheSearchDefaults(ctx.site.niche).gender };
 }
 
 /**
@@ -31,7 +33,7 @@ function audienceOf(slug: string | undefined): LanderAudience {
  */
 export async function landerPage(ctx: RequestContext, options: { slug?: string; search: string; count: number }) {
   visitorsOnly(ctx, '/members');
-  const audience = audienceOf(options.slug);
+  const audience = audienceOf(ctx, options.slug);
   const country = audience.country ?? visitorCountry(ctx);
   const showcase = await ctx.services.landers.showcase({ ...audience, country }, options.count);
   return { ...showcase, gender: audience.gender ?? null, country: country ?? null, search: options.search };
@@ -40,7 +42,7 @@ export async function landerPage(ctx: RequestContext, options: { slug?: string; 
 /** The map lander: a country's dot map with its members pinned by region. */
 export async function mapLanderPage(ctx: RequestContext, options: { slug?: string; search: string }) {
   visitorsOnly(ctx, '/members');
-  const audience = audienceOf(options.slug);
+  const audience = audienceOf(ctx, options.slug);
   const wanted = audience.country ?? visitorCountry(ctx);
   // The campaign's or visitor's country when it has a map, else the site's first one that has.
   const country = hasMap(wanted) ? wanted : (ctx.site.countries.find(hasMap) ?? 'NL');

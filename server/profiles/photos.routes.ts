@@ -48,7 +48,11 @@ export function photoRoutes(services: UseCases) {
     }
     if (access === 'denied') return c.notFound();
     const etag = etagOf(file);
-    const headers = { 'Cache-Control': PHOTO_CACHE_CONTROL[access], ETag: etag, 'X-Content-Type-Options': 'nosniff' };
+    const headers = {
+      'Cache-Control': PHOTO_CACHE_CONTROL[access], ETag: etag, 'X-Content-Type-Options': 'nosniff',
+      // A public main photo may be shown by a page on another origin (a site whose cdn_prefix serves photos); the rest only here.
+      'Cross-Origin-Resource-Policy': access === 'public' ? 'cross-origin' : 'same-origin',
+    };
     if (matches(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers });
     const body = await services.photos.file(file);
     if (!body) return c.notFound();

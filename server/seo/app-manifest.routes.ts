@@ -7,8 +7,6 @@ import type { AppEnv } from '../http/context.ts';
 import { PUBLIC_DIR } from '../paths.ts';
 import { escapeHtml } from '../http/html.ts';
 
-/** The installed app's colours: the theme's dark purple behind the app, as on the favicon. */
-const THEME_COLOR = '#2b1740';
 const ICON_SIZES = [192, 512] as const;
 type IconSize = (typeof ICON_SIZES)[number];
 
@@ -47,8 +45,9 @@ export const appManifestRoutes = new Hono<AppEnv>()
       scope: '/',
       display: 'standalone',
       orientation: 'portrait',
-      background_color: THEME_COLOR,
-      theme_color: THEME_COLOR,
+      // The site's own dark theme colour (its settings, docs/decisions/037) behind the app and in the system bar.
+      background_color: site.themeDark,
+      theme_color: site.themeDark,
       icons: ICON_SIZES.flatMap((size) => [
         { src: `/app-icon-${size}.png`, sizes: `${size}x${size}`, type: 'image/png', purpose: 'any' },
         { src: `/app-icon-${size}-maskable.png`, sizes: `${size}x${size}`, type: 'image/png', purpose: 'maskable' },
@@ -69,11 +68,11 @@ export const appManifestRoutes = new Hono<AppEnv>()
     c.header('Cache-Control', 'no-cache');
     return c.html(`<!doctype html>
 <html lang="${languageIso(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="theme-color" content="${THEME_COLOR}"><meta name="robots" content="noindex"><title>${escapeHtml(site.name)}</title>
+<meta name="theme-color" content="${site.themeDark}"><meta name="robots" content="noindex"><title>${escapeHtml(site.name)}</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<style>body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:${THEME_COLOR};color:#fff;font-family:system-ui,sans-serif;text-align:center}
+<style>body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:${site.themeDark};color:#fff;font-family:system-ui,sans-serif;text-align:center}
 main{padding:2rem;max-width:26rem}img{width:72px;height:72px}h1{font-size:1.5rem;margin:1rem 0 .5rem}p{opacity:.85;line-height:1.5}
-a{display:inline-block;margin-top:1rem;padding:.6rem 1.4rem;border-radius:2rem;background:#c2187a;color:#fff;text-decoration:none;font-weight:600}</style></head>
+a{display:inline-block;margin-top:1rem;padding:.6rem 1.4rem;border-radius:2rem;background:${site.themeSecondary};color:#fff;text-decoration:none;font-weight:600}</style></head>
 <body><main data-testid="offline-page"><img src="/favicon.svg" alt=""><h1>${t('app.offline_title')}</h1><p>${t('app.offline_text')}</p><a href="/">${t('app.offline_retry')}</a></main></body></html>`);
   })
   .get('/:file{app-icon-(192|512)(-maskable)?\\.png}', async (c) => {

@@ -9,6 +9,7 @@ import { AppError } from '../infra/errors.ts';
 import type { SharedCache } from '../infra/shared-cache.ts';
 import { createSiteCache, type Site, type SiteCacheOptions } from './site-cache.ts';
 import { isPublicOrigin, siteOrigin, type OriginConfig } from './origin.ts';
+import { checkSiteLook } from './site-look.ts';
 
 export type { Site } from './site-cache.ts';
 
@@ -69,7 +70,9 @@ export function createSettingsService(deps: {
      */
     async updateSite(siteId: number, patch: SitePatch): Promise<Site> {
       const values = Object.fromEntries(Object.entries(patch).filter(([k, v]) => v !== undefined && k !== 'id' && k !== 'createdAt')) as SitePatch;
+      Object.assign(values, checkSiteLook(values));
       if (values.domain !== undefined) values.domain = normalizeHost(values.domain);
+      if (values.domain === '') throw new AppError(400, 'invalid_input', {}, { domain: 'errors.invalid_input' });
       let updated: Site | undefined;
       try {
         [updated] = Object.keys(values).length
@@ -82,6 +85,28 @@ export function createSettingsService(deps: {
       if (!updated) throw new AppError(404, 'not_found');
       await cache.invalidate();
       return updated;
+    },
+
+    /**
+     * A further site (another domain, brand or niche) of the default site's company, with the default
+     * site's settings for everything the patch leaves out; every instance serves it within a second.
+     */
+    async addSite(patch: SitePatch & { domain: string }): Promise<Site> {
+      const [base] = await db.select().from(sites).where(eq(sites.isDefault, true)).limit(1);
+      if (!base) throw new AppError(404, 'not_found');
+      const { id: _id, createdAt: _created, isDefault: _default, ...inherited } = base;
+      const domain = normalizeHost(patch.domain);
+      if (!domain) throw new AppError(400, 'invalid_input', {}, { domain: 'errors.invalid_input' });
+      let created: Site;
+      try {
+        const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as SitePatch;
+        [created] = await db.insert(sites).values({ ...inherited, name: domain, ...given, ...checkSiteLook(given), domain, isDefault: false }).returning();
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AppError(409, 'invalid_input', {}, { domain: 'errors.invalid_input' });
+        throw error;
+      }
+      await cache.invalidate();
+      return created;
     },
 
     /** Drops the cached sites everywhere, after a change made outside updateSite (a company, a new site). */
@@ -100,6 +125,8 @@ export function createSettingsService(deps: {
         description: site.description,
         cdn_prefix: site.cdnPrefix,
         niche: site.niche,
+        theme: { primary: site.themePrimary, secondary: site.themeSecondary, dark: site.themeDark },
+        logo_url: site.logoUrl,
         countries: site.countries,
         signups: site.signups,
         logged_out_search: site.loggedOutSearch,

@@ -1,7 +1,7 @@
 import { cpSync, rmSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { FullConfig } from '@playwright/test';
-import { E2E_BASE_PORT, sitePort } from './site-port.ts';
+import { E2E_BASE_PORT, SECOND_SITE, sitePort } from './site-port.ts';
 
 /**
  * One site per worker, each on its own port and embedded database, so browser tests run side by side
@@ -17,6 +17,8 @@ export default async function globalSetup(config: FullConfig) {
   await ready(E2E_BASE_PORT, seeding);
   await stop(seeding);
   for (let i = 1; i < count; i++) cpSync(dir(0), dir(i), { recursive: true });
+  // Each site's second brand names its own port as CDN origin, so it is added per data folder.
+  await Promise.all(Array.from({ length: count }, (_, i) => addSecondSite(dir(i), sitePort(i))));
 
   const sites = Array.from({ length: count }, (_, i) => start(sitePort(i), dir(i), true));
   await Promise.all(sites.map((site, i) => ready(sitePort(i), site)));
@@ -34,6 +36,18 @@ function start(port: number, dataDir: string, keepData: boolean): ChildProcess {
       // trusted-proxy setting, tests that create many members give each its own address (signup rate limit).
       OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789', TRUST_PROXY: '1',
     },
+  });
+}
+
+function addSecondSite(dataDir: string, port: number): Promise<void> {
+  const s = SECOND_SITE;
+  const args = [s.domain, '--add', '--name', s.name, '--niche', String(s.niche), '--primary', s.primary, '--secondary', s.secondary,
+    '--dark', s.dark, '--logo', s.logo, '--cdn-prefix', s.cdn(port)];
+  const cli = spawn(process.execPath, ['--import', 'tsx', 'server/settings/sites-cli.ts', ...args], {
+    stdio: 'inherit', env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+  });
+  return new Promise((resolve, reject) => {
+    cli.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run sites:set for ${dataDir} exited with ${code}`))));
   });
 }
 

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
 import { countryName } from '../../lib/format.ts';
+import { usePhotoUrl } from '../../lib/photo-url.ts';
 
 /**
  * Every call to action of a lander leads to sign-up with the page's query string, so the campaign's
@@ -25,11 +26,12 @@ export function LanderPhoto({ profile, size = 'full', eager = false, className, 
   profile: ProfileSummary; size?: 'thumb' | 'full'; eager?: boolean; className?: string; alt?: string;
 }) {
   const image = profile.main_image;
+  const photoUrl = usePhotoUrl();
   if (!image) return null;
   const thumb = size === 'thumb';
   return (
     <img
-      src={`/photos/${thumb ? image.thumb_filename : image.filename}`}
+      src={photoUrl(thumb ? image.thumb_filename : image.filename, image.status === 'active')}
       alt={alt ?? profile.name}
       className={className}
       loading={eager ? 'eager' : 'lazy'}

@@ -1,0 +1,219 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerBuild } from 'react-router';
+import { eq } from 'drizzle-orm';
+import { contrastText, nicheHeroImage, nicheSearchDefaults, siteThemeCss, cdnUrl } from '#common/site-theme.ts';
+import { NICHES } from '#common/constants.ts';
+import { createApp } from '../app.ts';
+import { sites } from '../db/schema.ts';
+import { createLogger } from '../infra/logger.ts';
+import { loadEnv } from '../env.ts';
+import { createTranslator } from '../i18n/i18n.ts';
+import { buildForCdn } from '../pages.ts';
+import { PUBLIC_DIR } from '../paths.ts';
+import { createTestApp, DATABASE_KINDS, type TestApp } from '../../tests/helpers/test-app.ts';
+import { existsSync } from 'node:fs';
+import type { RequestContext } from '../http/context.ts';
+import { landerPage } from '../landers/lander-pages.server.ts';
+
+describe.each(DATABASE_KINDS)('white-label sites: theme, logo, niche and CDN on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind, { profiles: 6 });
+    await t.services.settings.addSite({
+      domain: 'Men.Example', name: 'Men Meet', niche: 7, themePrimary: '#1D4ED8', themeSecondary: '#f97316', themeDark: '#0b1f3a',
+      logoUrl: '/logos/men-meet.svg', cdnPrefix: 'https://cdn.men.example/static/',
+    });
+  });
+  afterAll(() => t.close());
+
+  it('adds a site that inherits the default site\'s settings and stores its look normalized', async () => {
+    const [men] = await t.database.db.select().from(sites).where(eq(sites.domain, 'men.example'));
+    const [base] = await t.database.db.select().from(sites).where(eq(sites.isDefault, true));
+    expect(men).toMatchObject({
+      isDefault: false, companyId: base.companyId, countries: base.countries, niche: 7, themePrimary: '#1d4ed8', cdnPrefix: 'https://cdn.men.example/static',
+    });
+    await expect(t.services.settings.addSite({ domain: 'men.example' })).rejects.toMatchObject({ status: 409 });
+    // Options left out (undefined, as the command line passes them) inherit; the name defaults to the domain.
+    const plain = await t.services.settings.addSite({ domain: 'plain.example', name: undefined, niche: undefined, themePrimary: undefined });
+    expect(plain).toMatchObject({ name: 'plain.example', niche: base.niche, themePrimary: base.themePrimary, indexTitle: base.indexTitle, countries: base.countries });
+  });
+
+  it('answers each host with its own theme, logo, niche and CDN in the public settings', async () => {
+    const men = (await t.client({ host: 'men.example' }).get('/api/settings.php')).body.settings;
+    expect(men).toMatchObject({
+      name: 'Men Meet', niche: 7, theme: { primary: '#1d4ed8', secondary: '#f97316', dark: '#0b1f3a' }, logo_url: '/logos/men-meet.svg',
+      cdn_prefix: 'https://cdn.men.example/static',
+    });
+    const base = (await t.client().get('/api/settings.php')).body.settings;
+    expect(base).toMatchObject({ niche: 1, theme: { primary: '#0f8b8d', secondary: '#c2187a', dark: '#2b1740' }, logo_url: '', cdn_prefix: '' });
+  });
+
+  it('refuses bad colours, logos, CDN prefixes and niches with 400 and changes nothing', async () => {
+    const [men] = await t.database.db.select().from(sites).where(eq(sites.domain, 'men.example'));
+    const bad: [string, Record<string, unknown>][] = [
+      ['themePrimary', { themePrimary: 'red' }],
+      ['themePrimary', { themePrimary: '#12345g' }],
+      ['themeDark', { themeDark: '#1234567' }],
+      ['themeSecondary', { themeSecondary: '#fff;}body{display:none' }],
+      ['logoUrl', { logoUrl: 'javascript:alert(1)' }],
+      ['logoUrl', { logoUrl: '//evil.example/logo.svg' }],
+      ['logoUrl', { logoUrl: '/logo.svg" onload="x' }],
+      ['logoUrl', { logoUrl: 'http://evil.example/logo.svg' }],
+      ['cdnPrefix', { cdnPrefix: 'ftp://cdn.example' }],
+      ['cdnPrefix', { cdnPrefix: 'http://cdn.example' }],
+      ['cdnPrefix', { cdnPrefix: 'https://cdn.example/?x=1' }],
+      ['cdnPrefix', { cdnPrefix: "https://cdn.example; script-src 'unsafe-inline'" }],
+      ['cdnPrefix', { cdnPrefix: 'https://user:pw@cdn.example' }],
+      ['cdnPrefix', { cdnPrefix: 'cdn.example' }],
+      ['niche', { niche: 0 }],
+      ['niche', { niche: 8 }],
+      ['niche', { niche: 2.5 }],
+    ];
+    for (const [field, patch] of bad) {
+      const error = await t.services.settings.updateSite(men.id, patch).catch((e: unknown) => e);
+      expect(error, JSON.stringify(patch)).toMatchObject({ status: 400, code: 'invalid_input', details: { [field]: 'errors.invalid_input' } });
+    }
+    await expect(t.services.settings.addSite({ domain: 'bad.example', themeDark: 'purple' })).rejects.toMatchObject({ status: 400 });
+    const [after] = await t.database.db.select().from(sites).where(eq(sites.id, men.id));
+    expect(after).toEqual(men);
+    expect(await t.database.db.select().from(sites).where(eq(sites.domain, 'bad.example'))).toEqual([]);
+    // The database refuses a colour that bypassed the service.
+    await expect(t.database.db.update(sites).set({ themePrimary: 'red' }).where(eq(sites.id, men.id))).rejects.toThrow();
+  });
+
+  it('accepts short colours, http for local names and empty values, and serves the change at once', async () => {
+    const [men] = await t.database.db.select().from(sites).where(eq(sites.domain, 'men.example'));
+    const client = t.client({ host: 'men.example' });
+    expect((await client.get('/api/settings.php')).body.settings.theme.primary).toBe('#1d4ed8');
+    const updated = await t.services.settings.updateSite(men.id, { themePrimary: '#F0A', cdnPrefix: 'http://cdn.localhost:3400/', logoUrl: 'https://cdn.men.example/logo.png' });
+    expect(updated).toMatchObject({ themePrimary: '#ff00aa', cdnPrefix: 'http://cdn.localhost:3400', logoUrl: 'https://cdn.men.example/logo.png' });
+    expect((await client.get('/api/settings.php')).body.settings).toMatchObject({ theme: { primary: '#ff00aa' }, cdn_prefix: 'http://cdn.localhost:3400' });
+    await t.services.settings.updateSite(men.id, { themePrimary: '#1d4ed8', cdnPrefix: 'https://cdn.men.example/static', logoUrl: '/logos/men-meet.svg' });
+    const cleared = await t.services.settings.updateSite(men.id, { cdnPrefix: '', logoUrl: '' });
+    expect(cleared).toMatchObject({ cdnPrefix: '', logoUrl: '' });
+    await t.services.settings.updateSite(men.id, { cdnPrefix: 'https://cdn.men.example/static', logoUrl: '/logos/men-meet.svg' });
+  });
+
+  it('lets the CDN origin (and an outside logo) into the Content-Security-Policy of that site only', async () => {
+    const men = (await t.client({ host: 'men.example' }).get('/api/settings.php')).headers.get('content-security-policy')!;
+    for (const directive of ['script-src', 'style-src', 'img-src', 'font-src']) {
+      expect(men).toMatch(new RegExp(`${directive} [^;]*https://cdn\\.men\\.example(?!/static)`));
+    }
+    expect(men).not.toMatch(/connect-src [^;]*cdn/);
+    expect(men).toMatch(/script-src 'self' 'nonce-[\w+/=]+'/);
+    const base = (await t.client().get('/api/settings.php')).headers.get('content-security-policy')!;
+    expect(base).not.toContain('cdn.men.example');
+    const [row] = await t.database.db.select().from(sites).where(eq(sites.domain, 'men.example'));
+    await t.services.settings.updateSite(row.id, { logoUrl: 'https://brand.example/men.svg' });
+    const withLogo = (await t.client({ host: 'men.example' }).get('/api/settings.php')).headers.get('content-security-policy')!;
+    expect(withLogo).toMatch(/img-src [^;]*https:\/\/brand\.example/);
+    expect(withLogo).not.toMatch(/script-src [^;]*brand\.example/);
+    await t.services.settings.updateSite(row.id, { logoUrl: '/logos/men-meet.svg' });
+  });
+
+  it('gives the installed app each site\'s own theme colour', async () => {
+    const men = (await t.client({ host: 'men.example' }).get('/manifest.webmanifest')).body;
+    expect(men).toMatchObject({ name: 'Men Meet', theme_color: '#0b1f3a', background_color: '#0b1f3a' });
+    expect((await t.client().get('/manifest.webmanifest')).body).toMatchObject({ theme_color: '#2b1740' });
+    const offline = await t.client({ host: 'men.example' }).get('/offline');
+    expect(offline.body).toContain('<meta name="theme-color" content="#0b1f3a">');
+  });
+
+  it('shows landers without a gender in their campaign slug the niche\'s members', async () => {
+    const [men] = await t.database.db.select().from(sites).where(eq(sites.domain, 'men.example'));
+    const ctx = (site: typeof men) => ({ userId: null, site, geoipCountry: null, services: t.services }) as unknown as RequestContext;
+    const gay = await landerPage(ctx(men), { search: '', count: 6 });
+    expect(gay.gender).toBe('male');
+    expect(gay.profiles.length).toBeGreaterThan(0);
+    expect(gay.profiles.every((p) => p.gender === 'male')).toBe(true);
+    expect((await landerPage(ctx(men), { slug: 'women', search: '', count: 6 })).gender).toBe('female');
+    const [base] = await t.database.db.select().from(sites).where(eq(sites.isDefault, true));
+    expect((await landerPage(ctx(base), { search: '', count: 6 })).gender).toBeNull();
+  });
+
+  it('lets other origins embed a public main photo, but not a private file', async () => {
+    const viewer = t.client({ host: 'men.example' });
+    const page = (await viewer.get('/api/members.php?min_age=18&max_age=99')).body;
+    const photo = page.profiles.find((p: { main_image: unknown }) => p.main_image).main_image;
+    const res = await t.client({ host: 'cdn.men.example' }).get(`/photos/${photo.filename}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect((await t.client().get('/api/settings.php')).headers.get('cross-origin-resource-policy')).toBe('same-origin');
+  });
+});
+
+describe('white-label helpers', () => {
+  it('turns a theme into Bootstrap variables, button colours and readable text', () => {
+    const css = siteThemeCss({ primary: '#1d4ed8', secondary: '#f97316', dark: '#0b1f3a' });
+    expect(css).toContain('--bs-primary:#1d4ed8;--bs-primary-rgb:29,78,216;');
+    expect(css).toContain('--bs-dark-rgb:11,31,58');
+    expect(css).toContain('--bs-link-color-rgb:29,78,216');
+    expect(css).toMatch(/\.btn-primary\{--bs-btn-color:#fff;--bs-btn-bg:#1d4ed8;/);
+    // Bootstrap's own rule: white only with 4.5:1, else the stronger of white and black (the default teal gets black text).
+    expect(contrastText('#1d4ed8')).toBe('#fff');
+    expect(contrastText('#ffe066')).toBe('#000');
+    expect(contrastText('#0f8b8d')).toBe('#000');
+    expect(css).not.toMatch(/[<>"]/);
+  });
+
+  it('has a default search and a shipped hero picture for every niche', () => {
+    expect(nicheSearchDefaults(7)).toEqual({ gender: 'male', min_age: 18, max_age: 99 });
+    expect(nicheSearchDefaults(2).gender).toBe('female');
+    expect(nicheSearchDefaults(6)).toEqual({ gender: 'female', min_age: 35, max_age: 55 });
+    expect(nicheSearchDefaults(5)).toMatchObject({ gender: 'female', min_age: 55 });
+    expect(nicheSearchDefaults(1).gender).toBeUndefined();
+    expect(nicheSearchDefaults(99)).toEqual(nicheSearchDefaults(1));
+    for (let n = 1; n <= NICHES.length; n++) expect(existsSync(join(PUBLIC_DIR, nicheHeroImage(n)))).toBe(true);
+  });
+
+  it('puts the browser manifest\'s asset URLs on the CDN, once per build and prefix', () => {
+    const build = {
+      assets: {
+        url: '/assets/manifest-1.js', version: '1',
+        entry: { module: '/assets/entry.client-1.js', imports: ['/assets/chunk-1.js'] },
+        routes: { root: { id: 'root', module: '/assets/root-1.js', imports: ['/assets/chunk-1.js'], css: ['/assets/root-1.css'], hasLoader: true } },
+      },
+    } as unknown as ServerBuild;
+    expect(buildForCdn(build, '')).toBe(build);
+    const cdn = buildForCdn(build, 'https://cdn.example/');
+    expect(cdn.assets.entry).toEqual({ module: 'https://cdn.example/assets/entry.client-1.js', imports: ['https://cdn.example/assets/chunk-1.js'] });
+    expect(cdn.assets.routes.root).toMatchObject({ id: 'root', module: 'https://cdn.example/assets/root-1.js', css: ['https://cdn.example/assets/root-1.css'], hasLoader: true });
+    expect(buildForCdn(build, 'https://cdn.example')).toBe(cdn);
+    expect(build.assets.entry.module).toBe('/assets/entry.client-1.js');
+    expect(cdnUrl('https://cdn.example/', '/photos/a.webp')).toBe('https://cdn.example/photos/a.webp');
+    expect(cdnUrl('', '/photos/a.webp')).toBe('/photos/a.webp');
+  });
+});
+
+describe('static files for a CDN origin', () => {
+  let t: TestApp;
+  let clientDir: string;
+  beforeAll(async () => {
+    t = await createTestApp('pglite', { profiles: 0 });
+    clientDir = mkdtempSync(join(tmpdir(), 'amora-client-'));
+    mkdirSync(join(clientDir, 'assets'));
+    writeFileSync(join(clientDir, 'assets', 'entry-abc.js'), 'export {};');
+  });
+  afterAll(async () => {
+    rmSync(clientDir, { recursive: true, force: true });
+    await t.close();
+  });
+
+  it('serves built assets to any origin (CORS and CORP) and keeps pages same-origin', async () => {
+    const app = createApp({
+      services: t.services, translator: await createTranslator(), env: loadEnv({ NODE_ENV: 'test' }), logger: createLogger('silent'), clientDir,
+      pages: async () => new Response('<!doctype html><p>page</p>', { headers: { 'Content-Type': 'text/html' } }),
+    });
+    const asset = await app.request('http://cdn.example/assets/entry-abc.js', { headers: { host: 'cdn.example' } });
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('access-control-allow-origin')).toBe('*');
+    expect(asset.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    const page = await app.request('http://localhost/', { headers: { host: 'localhost' } });
+    expect(page.headers.get('access-control-allow-origin')).toBeNull();
+    expect(page.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+  });
+});
