@@ -59,7 +59,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {data && <SiteMeta data={data} />}
         <Meta />
         <Links />
-        {/* After the bundle's CSS: the site's colours override the built theme (docs/decisions/037). */}
+        {/* After the bundle's CSS: the site's colours override the built theme (docs/decisions/038). */}
         {data && <style nonce={data.nonce} data-site-theme="" dangerouslySetInnerHTML={{ __html: siteThemeCss(data.settings.theme) }} />}
       </head>
       <body>

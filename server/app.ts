@@ -71,7 +71,7 @@ export function createApp(deps: AppDeps) {
   const { services, translator, env, logger } = deps;
   const app = new Hono<AppEnv>();
 
-  // The site comes first, so the security headers can name its CDN origin (docs/decisions/037).
+  // The site comes first, so the security headers can name its CDN origin (docs/decisions/038).
   app.use(async (c, next) => {
     c.set('site', await services.settings.siteForHost(c.req.header('host')));
     await next();

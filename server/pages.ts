@@ -17,7 +17,7 @@ function prefixAssets<T>(value: T, prefix: string): T {
 /**
  * The build as a site with a cdn_prefix sees it: the same server code, with the browser manifest's
  * URLs on the CDN, so the document's scripts, module preloads and styles (and the client's later
- * route imports) load from there. Made once per build and prefix (docs/decisions/037).
+ * route imports) load from there. Made once per build and prefix (docs/decisions/038).
  */
 const cdnBuilds = new WeakMap<ServerBuild, Map<string, ServerBuild>>();
 export function buildForCdn<B extends ServerBuild>(build: B, cdnPrefix: string): B {

@@ -8,7 +8,7 @@ import { cdnUrl, nicheHeroImage, nicheOf, nicheSearchDefaults } from '#common/si
 export async function loader({ context }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   if (ctx.userId) throw redirect('/members');
-  // The site's niche picks who the home page shows, its words and its picture (docs/decisions/037).
+  // The site's niche picks who the home page shows, its words and its picture (docs/decisions/038).
   const page = await ctx.services.search.search(null, nicheSearchDefaults(ctx.site.niche));
   return {
     profiles: page.profiles.filter((p) => p.main_image).slice(0, 8), total: page.numResults ?? 0,

@@ -26,7 +26,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   // A first visit searches the visitor's own country (CDN header or GeoIP); any search or clearing carries parameters.
   const fresh = url.searchParams.size === 0;
   const defaultCountry = fresh && ctx.geoipCountry && countries.includes(ctx.geoipCountry) ? ctx.geoipCountry : undefined;
-  // A fresh search also starts from the site's niche: who the site is about (gender, ages; docs/decisions/037).
+  // A fresh search also starts from the site's niche: who the site is about (gender, ages; docs/decisions/038).
   const niche = fresh ? nicheSearchDefaults(ctx.site.niche) : {};
   const filters = { country: defaultCountry, ...niche, ...query, cursor: undefined, similar: undefined };
   // The page shows results whatever the address bar says: a region the rules refuse is left out, as the form would.

@@ -11,7 +11,7 @@ import { SignupFlow } from '../features/signup/SignupFlow.tsx';
 export async function loader({ context }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   if (ctx.userId) throw redirect('/members');
-  // The site's niche: a gay site shows men, a MILF site women of 35 to 55 (docs/decisions/037).
+  // The site's niche: a gay site shows men, a MILF site women of 35 to 55 (docs/decisions/038).
   const page = await ctx.services.search.search(null, nicheSearchDefaults(ctx.site.niche));
   // Members with a photo first: they are what makes a visitor want to sign up.
   const withPhoto = page.profiles.filter((p) => p.main_image?.status === 'active');

@@ -32,7 +32,7 @@ export const sites = pgTable('sites', {
   cdnPrefix: text().notNull().default(''),
   /** 1–7: default, she, bdsm, bbw, gilf, milf, gay (NICHES): the default search, the home page's copy and hero image. */
   niche: integer().notNull().default(1),
-  /** The site's colours (#rrggbb), applied at run time over the built Bootstrap theme (docs/decisions/037). */
+  /** The site's colours (#rrggbb), applied at run time over the built Bootstrap theme (docs/decisions/038). */
   themePrimary: text().notNull().default('#0f8b8d'),
   themeSecondary: text().notNull().default('#c2187a'),
   themeDark: text().notNull().default('#2b1740'),

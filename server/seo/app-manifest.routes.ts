@@ -45,7 +45,7 @@ export const appManifestRoutes = new Hono<AppEnv>()
       scope: '/',
       display: 'standalone',
       orientation: 'portrait',
-      // The site's own dark theme colour (its settings, docs/decisions/037) behind the app and in the system bar.
+      // The site's own dark theme colour (its settings, docs/decisions/038) behind the app and in the system bar.
       background_color: site.themeDark,
       theme_color: site.themeDark,
       icons: ICON_SIZES.flatMap((size) => [
