@@ -1,7 +1,7 @@
 import { MAX_AGE, MIN_AGE, NICHES, type Gender, type Niche } from './constants.ts';
 
 /**
- * White-label look and niche at run time (docs/decisions/037): a site's colours become CSS custom
+ * White-label look and niche at run time (docs/decisions/038): a site's colours become CSS custom
  * properties over the built Bootstrap theme, its niche picks the default search, the home page's copy
  * and hero image, and its cdn_prefix the origin of built assets and public photos. No rebuild per site.
  */

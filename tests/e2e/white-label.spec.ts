@@ -3,7 +3,7 @@ import { expect, test } from './fixtures.ts';
 import { SECOND_SITE, sitePort } from './site-port.ts';
 
 /**
- * One running server, two brands (docs/decisions/037): the demo site on localhost and a second site
+ * One running server, two brands (docs/decisions/038): the demo site on localhost and a second site
  * on men.localhost with the gay niche, its own colours and logo, and its assets and photos on a CDN
  * origin (cdn.localhost, the same server under another name). No rebuild between them.
  */
