@@ -246,10 +246,20 @@ export function createApp(deps: AppDeps) {
 
   if (deps.pages) {
     const pages = deps.pages;
-    app.all('*', (c) => pages(c.req.raw, c.get('ctx')));
+    app.all('*', (c) => {
+      // Pages answer GET and HEAD, and their forms POST; anything else (a CORS preflight, a PUT) is not for them.
+      if (!PAGE_METHODS.has(c.req.method)) {
+        c.header('Allow', [...PAGE_METHODS].join(', '));
+        if (c.req.method === 'OPTIONS') return c.body(null, 204);
+        return c.json({ error: { code: 'method_not_allowed', message: translator.t(c.get('lang') ?? 'en', 'errors.method_not_allowed') } }, 405);
+      }
+      return pages(c.req.raw, c.get('ctx'));
+    });
   }
 
   return app;
 }
+
+const PAGE_METHODS = new Set(['GET', 'HEAD', 'POST']);
 
 export type App = ReturnType<typeof createApp>;

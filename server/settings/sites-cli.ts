@@ -1,5 +1,6 @@
 // `npm run sites:set -- <domain> [--add] [--name …] [--niche 1-7] [--primary #rrggbb] [--secondary #rrggbb] [--dark #rrggbb]
-//   [--logo <path or https URL>] [--cdn-prefix <https origin or ''>] [--index-title …] [--description …] [--domain-language nl_NL]`
+//   [--logo <path or https URL>] [--cdn-prefix <https origin or ''>] [--index-title …] [--description …] [--domain-language nl_NL]
+//   [--entry-warning on|off]`
 // Changes a site's white-label settings (or adds a site for a further domain with --add). Every running
 // instance serves the change within a second (the site cache's shared version stamp, decision 016).
 import { parseArgs } from 'node:util';
@@ -10,12 +11,13 @@ import { normalizeHost, type SitePatch } from './settings.service.ts';
 
 const USAGE = `Usage: npm run sites:set -- <domain> [--add] [--name <name>] [--niche <1-7: ${NICHES.join(', ')}>]
   [--primary <#rrggbb>] [--secondary <#rrggbb>] [--dark <#rrggbb>] [--logo <path or https URL, '' for the name>]
-  [--cdn-prefix <https://cdn.example.com, '' for this server>] [--index-title <title>] [--description <text>] [--domain-language <nl_NL>]`;
+  [--cdn-prefix <https://cdn.example.com, '' for this server>] [--index-title <title>] [--description <text>] [--domain-language <nl_NL>]
+  [--entry-warning <on|off: the adults-only warning for new visitors>]`;
 
 const options = {
   add: { type: 'boolean' }, name: { type: 'string' }, niche: { type: 'string' }, primary: { type: 'string' }, secondary: { type: 'string' },
   dark: { type: 'string' }, logo: { type: 'string' }, 'cdn-prefix': { type: 'string' }, 'index-title': { type: 'string' },
-  description: { type: 'string' }, 'domain-language': { type: 'string' },
+  description: { type: 'string' }, 'domain-language': { type: 'string' }, 'entry-warning': { type: 'string' },
 } as const;
 
 let parsed;
@@ -31,10 +33,16 @@ if (!domain || positionals.length !== 1) {
   console.error(USAGE);
   process.exit(2);
 }
+const warning = values['entry-warning'];
+if (warning !== undefined && warning !== 'on' && warning !== 'off') {
+  console.error(USAGE);
+  process.exit(2);
+}
 const patch: SitePatch = {
   name: values.name, niche: values.niche === undefined ? undefined : Number(values.niche), themePrimary: values.primary,
   themeSecondary: values.secondary, themeDark: values.dark, logoUrl: values.logo, cdnPrefix: values['cdn-prefix'],
   indexTitle: values['index-title'], description: values.description, domainLanguage: values['domain-language'],
+  enableSiteEntryPopup: warning === undefined ? undefined : warning === 'on',
 };
 try {
   const site = await withServices(async (services) => {
@@ -43,7 +51,7 @@ try {
     if (current.domain !== domain) throw new Error(`No site has the domain ${domain} (add it with --add).`);
     return services.settings.updateSite(current.id, patch);
   });
-  console.log(`${values.add ? 'Added' : 'Updated'} ${site.domain}: ${site.name}, niche ${site.niche} (${NICHES[site.niche - 1]}), colours ${site.themePrimary} ${site.themeSecondary} ${site.themeDark}, logo ${site.logoUrl || '(the name)'}, cdn ${site.cdnPrefix || '(this server)'}.`);
+  console.log(`${values.add ? 'Added' : 'Updated'} ${site.domain}: ${site.name}, niche ${site.niche} (${NICHES[site.niche - 1]}), colours ${site.themePrimary} ${site.themeSecondary} ${site.themeDark}, logo ${site.logoUrl || '(the name)'}, cdn ${site.cdnPrefix || '(this server)'}, entry warning ${site.enableSiteEntryPopup ? 'on' : 'off'}.`);
 } catch (error) {
   console.error(isAppError(error) ? `Not changed: ${error.code} ${JSON.stringify(error.details)}` : (error as Error).message);
   process.exitCode = 1;

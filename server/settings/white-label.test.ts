@@ -216,4 +216,21 @@ describe('static files for a CDN origin', () => {
     expect(page.headers.get('access-control-allow-origin')).toBeNull();
     expect(page.headers.get('cross-origin-resource-policy')).toBe('same-origin');
   });
+
+  it('answers a preflight and other methods on pages without reaching the router', async () => {
+    let reached = 0;
+    const app = createApp({
+      services: t.services, translator: await createTranslator(), env: loadEnv({ NODE_ENV: 'test' }), logger: createLogger('silent'), clientDir,
+      pages: async () => { reached++; return new Response('<!doctype html><p>page</p>', { headers: { 'Content-Type': 'text/html' } }); },
+    });
+    const preflight = await app.request('http://localhost/members', { method: 'OPTIONS', headers: { host: 'localhost', origin: 'http://cdn.example' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('allow')).toBe('GET, HEAD, POST');
+    const put = await app.request('http://localhost/profile', { method: 'PUT', headers: { host: 'localhost', 'accept-language': 'nl' } });
+    expect(put.status).toBe(405);
+    expect(await put.json()).toEqual({ error: { code: 'method_not_allowed', message: 'Dit soort verzoek wordt hier niet ondersteund.' } });
+    expect(reached).toBe(0);
+    expect((await app.request('http://localhost/', { headers: { host: 'localhost' } })).status).toBe(200);
+    expect(reached).toBe(1);
+  });
 });

@@ -1,11 +1,12 @@
 import type { Page } from '@playwright/test';
 import { COUNTRIES } from '#common/constants.ts';
 import { expect, hydrated, test } from './fixtures.ts';
+import { SECOND_SITE, sitePort } from './site-port.ts';
 
 /**
  * The adults-only warning on entry (spec section 2) and each of its skip rules: the installed app,
  * a signed-in member, a dismissal before, and a visitor from a country the site does not serve.
- * (The site setting that turns it off is tested with the second domain in white-label.spec.ts.)
+ * and a site whose setting turns it off.
  */
 
 /** A visitor of its own: a fresh address, and the country the CDN names. */
@@ -66,4 +67,12 @@ test('the installed app is not shown the warning', async ({ page }) => {
   await visitor(page, 'NL');
   await page.goto('/?source=app');
   await expectNoWarning(page);
+});
+
+test('a site that turns the warning off does not show it; the same visitor sees it on a site that has it on', async ({ page }) => {
+  // No test headers here: they would make the CDN origin's module scripts cross-origin requests with a preflight.
+  await page.goto(`http://${SECOND_SITE.domain}:${sitePort()}/`);
+  await expectNoWarning(page);
+  await page.goto(`http://localhost:${sitePort()}/`);
+  await expect(page.getByTestId('entry-warning')).toBeVisible();
 });

@@ -42,7 +42,7 @@ function start(port: number, dataDir: string, keepData: boolean): ChildProcess {
 function addSecondSite(dataDir: string, port: number): Promise<void> {
   const s = SECOND_SITE;
   const args = [s.domain, '--add', '--name', s.name, '--niche', String(s.niche), '--primary', s.primary, '--secondary', s.secondary,
-    '--dark', s.dark, '--logo', s.logo, '--cdn-prefix', s.cdn(port)];
+    '--dark', s.dark, '--logo', s.logo, '--cdn-prefix', s.cdn(port), '--entry-warning', s.entryWarning];
   const cli = spawn(process.execPath, ['--import', 'tsx', 'server/settings/sites-cli.ts', ...args], {
     stdio: 'inherit', env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
   });

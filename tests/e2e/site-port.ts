@@ -8,10 +8,10 @@ export function sitePort(index = Number(process.env.TEST_PARALLEL_INDEX ?? 0)): 
 
 /**
  * A second brand on every test site, added as an operator would (npm run sites:set -- --add): another
- * domain, niche (gay), colours and logo, with its assets and photos on a CDN origin, which is this same
+ * domain, niche (gay), colours and logo, the adults-only warning turned off, with its assets and photos on a CDN origin, which is this same
  * server under another name (Chromium sends every *.localhost name to this machine).
  */
 export const SECOND_SITE = {
-  domain: 'men.localhost', name: 'Men Meet', niche: 7, primary: '#1d4ed8', secondary: '#f97316', dark: '#0b1f3a', logo: '/logos/men-meet.svg',
+  domain: 'men.localhost', name: 'Men Meet', niche: 7, primary: '#1d4ed8', secondary: '#f97316', dark: '#0b1f3a', logo: '/logos/men-meet.svg', entryWarning: 'off',
   cdn: (port: number) => `http://cdn.localhost:${port}`,
 } as const;
