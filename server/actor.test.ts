@@ -34,6 +34,13 @@ describe('member use cases refuse anyone but a member', () => {
     ['blocks.list', (s, a) => s.blocks.list(a)],
     ['blocks.block', (s, a) => s.blocks.block(a, other)],
     ['blocks.unblock', (s, a) => s.blocks.unblock(a, other)],
+    ['likes.like', (s, a) => s.likes.like(a, other)],
+    ['likes.unlike', (s, a) => s.likes.unlike(a, other)],
+    ['likes.overview', (s, a) => s.likes.overview(a)],
+    ['likes.autoLike', (s, a) => s.likes.autoLike(a)],
+    ['games.swipeDeck', (s, a) => s.games.swipeDeck(a)],
+    ['games.swipeLike', (s, a) => s.games.swipeLike(a, other)],
+    ['games.matchFinder', (s, a) => s.games.matchFinder(a)],
   ];
 
   it.each(useCases)('%s', async (_name, call) => {
