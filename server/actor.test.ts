@@ -41,6 +41,14 @@ describe('member use cases refuse anyone but a member', () => {
     ['games.swipeDeck', (s, a) => s.games.swipeDeck(a)],
     ['games.swipeLike', (s, a) => s.games.swipeLike(a, other)],
     ['games.matchFinder', (s, a) => s.games.matchFinder(a)],
+    ['chat.send', (s, a) => s.chat.send(a, { recipientId: other, content: { kind: 'text', text: 'Hi' }, idempotencyKey: 'actor-test-0001', cost: 0, maxLength: 500 })],
+    ['chat.list', (s, a) => s.chat.list(a)],
+    ['chat.openWith', (s, a) => s.chat.openWith(a, other)],
+    ['chat.read', (s, a) => s.chat.read(a, 1)],
+    ['chat.typing', (s, a) => s.chat.typing(a, other)],
+    ['chat.setViewing', (s, a) => s.chat.setViewing(a, null)],
+    ['chat.removeWith', (s, a) => s.chat.removeWith(a, other)],
+    ['chat.freeMessagesLeft', (s, a) => s.chat.freeMessagesLeft(a, 3)],
   ];
 
   it.each(useCases)('%s', async (_name, call) => {

@@ -129,7 +129,7 @@ export function createServices(deps: {
     pageBounces: createPageBounces({ db, clock }),
     bans: createBansService({ db, clock, events }),
     notices: createNoticesService({ db, clock, events, mail, limits: rateLimits }),
-    chat: createChatService({ db, clock, events, contactRules, live, storage, presence: sharedCache }),
+    chat: createChatService({ db, clock, events, contactRules, live, storage, presence: sharedCache, profiles }),
     testProvider,
     paymentProviders,
     discounts,
