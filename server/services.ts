@@ -135,7 +135,7 @@ export function createServices(deps: {
     discounts,
     payments,
     sms,
-    directDebit: createDirectDebitService({ db, clock, payments, sms }),
+    directDebit: createDirectDebitService({ db, clock, payments, discounts, sms }),
     records: createRecordsService({ db, clock, providers: paymentProviders, payments, events }),
     rateLimitStore,
     sharedCache,

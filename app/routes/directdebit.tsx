@@ -60,7 +60,9 @@ export async function action({ context, request }: Route.ActionArgs) {
     }, { intent: 'confirm' });
   }
   return submitForm(ctx, formData, directDebitStartSchema, async (form) => {
-    const started = await startDirectDebit(ctx, form, url);
+    // A code in the page's link counts against the code look-ups' limit, as on the credits page.
+    const { code } = await discountsFor(ctx, [], url);
+    const started = await startDirectDebit(ctx, form, code?.code ?? null);
     const next = new URLSearchParams(url.searchParams);
     next.set('package', String(form.package_id));
     next.set('request', started.id);

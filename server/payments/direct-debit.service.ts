@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import type { DiscountsService } from './discounts.service.ts';
 import { OPERATORS, requireMember, requireStaff, type Actor } from '../actor.ts';
 import { and, count, eq, gte, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import {
@@ -28,7 +29,7 @@ const codeHash = (requestId: string, code: string) => createHash('sha256').updat
  * against the blocked list and the limits and texts a 6-digit code; step 2 checks the code (10 minutes, 5
  * tries) and then places the order with its mandate at the site's provider, once per request.
  */
-export function createDirectDebitService(deps: { db: Db; clock: Clock; payments: PaymentsService; sms: SmsSender }) {
+export function createDirectDebitService(deps: { db: Db; clock: Clock; payments: PaymentsService; discounts: Pick<DiscountsService, 'quote'>; sms: SmsSender }) {
   const { db, clock, payments, sms } = deps;
 
   /** Over the member's direct-debit limit with this amount more: 409. */
@@ -49,25 +50,29 @@ export function createDirectDebitService(deps: { db: Db; clock: Clock; payments:
 
   return {
     /**
-     * Step 1. `price` is the bundle's price for this member now (the credits page's rule) with the discount it
-     * carries; `smsText` writes the message in the member's language. Returns the request the code belongs to.
+     * Step 1, for the page and the API alike. The bundle is priced for this member now, by the credits page's
+     * rule (the active discount, and `discountCode` when the page's link brought a usable one); `smsText`
+     * writes the message in the member's language. Returns the request the code belongs to.
      */
     async start(actor: Actor, input: {
-      siteId: number; form: DirectDebitStart; currency: string; country: string;
-      price: { amountCents: number; discountCode: string | null };
+      siteId: number; form: DirectDebitStart; currency: string; country: string; discountCode?: string | null;
       smsText: (code: string) => string;
     }) {
       const { userId } = requireMember(actor);
       const { form } = input;
+      const pkg = (await payments.packages(input.currency)).find((p) => p.id === form.package_id);
+      if (!pkg) throw new AppError(404, 'package_not_found', {}, { package_id: 'errors.package_not_found' });
+      const quoted = (await deps.discounts.quote(actor, [pkg], input.discountCode ?? null)).prices[pkg.id];
+      const price = { amountCents: quoted.amount, discountCode: quoted.discount?.code ?? null };
       if (input.currency !== 'EUR') throw new AppError(422, 'direct_debit_unavailable');
       // Before any SMS: the site's provider must take direct debits for this amount.
-      if (!(await payments.offersDirectDebit(input.siteId, { amountCents: input.price.amountCents, currency: input.currency, country: input.country }))) {
+      if (!(await payments.offersDirectDebit(input.siteId, { amountCents: price.amountCents, currency: input.currency, country: input.country }))) {
         throw new AppError(422, 'direct_debit_unavailable');
       }
-      if (form.amount !== undefined && form.amount !== input.price.amountCents) throw new AppError(409, 'price_changed');
+      if (form.amount !== undefined && form.amount !== price.amountCents) throw new AppError(409, 'price_changed');
       if (await blocked(input.siteId, 'iban', form.iban)) throw new AppError(422, 'iban_blocked', {}, { iban: 'errors.iban_blocked' });
       if (await blocked(input.siteId, 'phone', form.mobile)) throw new AppError(422, 'phone_blocked', {}, { mobile: 'errors.phone_blocked' });
-      await requireWithinLimit(actor, input.price.amountCents);
+      await requireWithinLimit(actor, price.amountCents);
       const hourAgo = new Date(clock().getTime() - HOUR_MS);
       const [perNumber] = await db.select({ n: count() }).from(directDebitRequests)
         .where(and(eq(directDebitRequests.phone, form.mobile), gte(directDebitRequests.createdAt, hourAgo)));
@@ -79,7 +84,7 @@ export function createDirectDebitService(deps: { db: Db; clock: Clock; payments:
       const id = `dd_${randomBytes(12).toString('base64url')}`;
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       await db.insert(directDebitRequests).values({
-        id, userId, packageId: form.package_id, amountCents: input.price.amountCents, currency: input.currency, discountCode: input.price.discountCode,
+        id, userId, packageId: form.package_id, amountCents: price.amountCents, currency: input.currency, discountCode: price.discountCode,
         accountHolder: form.account_holder, iban: form.iban, street: form.street, houseNumber: form.house_number, zip: form.zip, city: form.city,
         phone: form.mobile, codeHash: codeHash(id, code).toString('hex'),
         codeExpiresAt: new Date(clock().getTime() + SMS_CODE_TTL_MINUTES * 60_000), createdAt: clock(),

@@ -95,11 +95,11 @@ describe.each(DATABASE_KINDS)('Direct debit with an SMS code on %s', (kind) => {
   it('keeps no request when the SMS gateway fails, so the member can simply try again', async () => {
     const { client, user } = await signUp(t);
     const failing = createDirectDebitService({
-      db: t.database.db, clock: t.clock, payments: t.services.payments,
+      db: t.database.db, clock: t.clock, payments: t.services.payments, discounts: t.services.discounts,
       sms: { kind: 'http', send: async () => { throw new SmsUnavailableError('down'); } },
     });
     await expect(failing.start(memberActor(t, user.id), {
-      siteId: t.siteId, currency: 'EUR', country: 'NL', price: { amountCents: 746, discountCode: null }, smsText: (c: string) => c,
+      siteId: t.siteId, currency: 'EUR', country: 'NL', smsText: (c: string) => c,
       form: { ...details({ package_id: (await firstPackage(client)).id }), iban: IBAN, mobile: newPhone() } as never,
     })).rejects.toMatchObject({ status: 502, code: 'sms_unavailable' });
     expect(await t.database.db.$count(directDebitRequests, eq(directDebitRequests.userId, user.id))).toBe(0);
@@ -136,7 +136,7 @@ describe.each(DATABASE_KINDS)('Direct debit with an SMS code on %s', (kind) => {
     expect(blockedPhone.res.body.error.code).toBe('phone_blocked');
     // Blocked on localhost only: a member of another site may use the number.
     const other = await t.services.directDebit.start(memberActor(t, user.id), {
-      siteId: mollieSite, currency: 'EUR', country: 'NL', price: { amountCents: 995, discountCode: null }, smsText: (c: string) => c,
+      siteId: mollieSite, currency: 'EUR', country: 'NL', smsText: (c: string) => c,
       form: { ...details({ package_id: (await firstPackage(client)).id }), iban: IBAN, mobile: phone } as never,
     });
     expect(other.id).toMatch(/^dd_/);
