@@ -34,7 +34,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     /** Simulated payments show a banner (see TestPaymentsBanner). */
     testPayments: await ctx.services.payments.testPayments(ctx.site.id),
     /** A stored payment method: the credits item leads to one-click repeat orders. */
-    repeatOrder: user?.paid_user ? await ctx.services.payments.hasRepeatOrder(user.id) : false,
+    repeatOrder: user?.paid_user ? await ctx.services.payments.hasRepeatOrder(ctx.actor) : false,
   };
 }
 

@@ -27,6 +27,7 @@ import { localStorage } from '../server/infra/storage.ts';
 import { createServices } from '../server/services.ts';
 import { AUTH_COOKIE } from '../common/constants.ts';
 import { freePort } from '../tests/helpers/free-port.ts';
+import { actorFor } from '../server/actor.ts';
 
 const CLIENTS = Number(process.env.BENCH_CHAT_CLIENTS ?? 1000);
 const LATENCY_SENDS = Number(process.env.BENCH_CHAT_LATENCY_SENDS ?? 2000);
@@ -85,7 +86,7 @@ async function seed() {
     SELECT id, 1000000, 1000000, 'demo_grant', 'bench-' || id FROM users WHERE email LIKE 'chat%@bench.invalid'`);
   const { rows } = await c.query<{ id: number }>(`SELECT id FROM users WHERE email LIKE 'chat%@bench.invalid' ORDER BY id`);
   await c.end();
-  return { senders: rows.slice(0, CLIENTS).map((r) => r.id), recipients: rows.slice(CLIENTS).map((r) => r.id) };
+  return { siteId, senders: rows.slice(0, CLIENTS).map((r) => r.id), recipients: rows.slice(CLIENTS).map((r) => r.id) };
 }
 
 /** Session cookies for members, made as log-in makes them. */
@@ -188,7 +189,7 @@ class Arrivals {
 
 async function main() {
   if (!existsSync('build/server/main.js')) throw new Error('npm run build first: the bench runs the production build');
-  const { senders, recipients } = await seed();
+  const { siteId, senders, recipients } = await seed();
   const cookies = await sessions([...senders, ...recipients]);
   const prefix = `bench-chat-${process.pid}:`;
   const a = await startSite(prefix);
@@ -313,8 +314,8 @@ async function main() {
   const services = createServices({ db: database.db, clock: systemClock, storage: localStorage(tmpdir()), logger: createLogger('error') });
   const started = performance.now();
   await pool(PAID_SENDS, async (i) => {
-    await services.chat.send({
-      senderId: senders[i % senders.length], recipientId: recipients[(i * 3) % recipients.length], content: { kind: 'text', text: `paid ${i}` },
+    await services.chat.send(actorFor(siteId, senders[i % senders.length]), {
+      recipientId: recipients[(i * 3) % recipients.length], content: { kind: 'text', text: `paid ${i}` },
       idempotencyKey: `paid-${i}`, cost: 5, maxLength: 1000,
     });
   });

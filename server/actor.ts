@@ -17,6 +17,9 @@ export type Actor =
 /** Who may review photos and ban members. */
 export const MODERATORS: readonly StaffRole[] = ['moderator', 'operator'];
 
+/** Who may move money and payment data by hand: refunds, blocked IBANs and numbers. */
+export const OPERATORS: readonly StaffRole[] = ['operator'];
+
 export type MemberActor = Extract<Actor, { kind: 'member' }>;
 
 /** Operator commands (`npm run members:ban`, `photos:moderate`, …) run with the rights of whoever may run them on the server. */

@@ -49,6 +49,7 @@ import { sameOrigin } from './http/origin.ts';
 import { appErrorText } from './http/error-text.ts';
 import { compress } from './http/compress.ts';
 import { openApiRoutes } from './http/openapi.routes.ts';
+import { memberOnlyByContract } from './http/member-only.ts';
 
 export interface AppDeps {
   services: Services;
@@ -205,6 +206,7 @@ export function createApp(deps: AppDeps) {
     await next();
     c.header('Cache-Control', 'no-store');
   });
+  api.use(memberOnlyByContract);
   api.route('/', settingsRoutes);
   api.route('/', pushRoutes);
   api.route('/', signupRoutes);

@@ -4,15 +4,14 @@ import { Outlet, useNavigate, useParams } from 'react-router';
 import type { ChatSummary } from '#common/api-types.ts';
 import type { Route } from './+types/chats';
 import { requestContext } from '../context.ts';
-import { requireMemberId } from '#server/http/page-guards.server.ts';
+import { requireMemberActor } from '#server/http/page-guards.server.ts';
 import { ChatList } from '../features/chat/ChatList.tsx';
 import { LAST_CHAT_KEY } from '../features/chat/Conversation.tsx';
 import { toId } from '#common/input.ts';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, url.pathname);
-  return { chats: await ctx.services.chat.list(userId) };
+  return { chats: await ctx.services.chat.list(requireMemberActor(ctx, url.pathname)) };
 }
 
 /** On wide screens /chats reopens the conversation opened last, if it is still in the list. */

@@ -9,16 +9,16 @@ import { isReference } from '#common/input.ts';
 import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/credits-id-paymentmethod';
 import { requestContext } from '../context.ts';
-import { orNotFound, requireMemberId } from '#server/http/page-guards.server.ts';
+import { orNotFound, requireMemberActor } from '#server/http/page-guards.server.ts';
 import { api, ApiError } from '../lib/api.ts';
 import { formatMoney } from '../lib/format.ts';
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, url.pathname);
+  const member = requireMemberActor(ctx, url.pathname);
   if (!isReference(params.id)) throw data(null, { status: 404 });
-  const found = await orNotFound(ctx.services.payments.order(userId, params.id));
-  const detail = await ctx.services.records.orderDetail(userId, params.id);
+  const found = await orNotFound(ctx.services.payments.order(member, params.id));
+  const detail = await ctx.services.records.orderDetail(member, params.id);
   return { ...found, packageId: detail.package_id };
 }
 

@@ -5,7 +5,7 @@ import { Link, useNavigate, useRevalidator } from 'react-router';
 import type { Order } from '#common/api-types.ts';
 import type { Route } from './+types/credits-repeat-order';
 import { requestContext } from '../context.ts';
-import { requireMemberId } from '#server/http/page-guards.server.ts';
+import { requireMemberActor } from '#server/http/page-guards.server.ts';
 import { packagesFor } from '#server/payments/payment-pages.server.ts';
 import { api, ApiError, newIdempotencyKey } from '../lib/api.ts';
 import { useUser } from '../lib/user.ts';
@@ -13,8 +13,8 @@ import { PackageList } from '../features/credits/PackageList.tsx';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, url.pathname);
-  return { ...(await packagesFor(ctx)), mandates: await ctx.services.payments.mandates(userId) };
+  const member = requireMemberActor(ctx, url.pathname);
+  return { ...(await packagesFor(ctx)), mandates: await ctx.services.payments.mandates(member) };
 }
 
 export function meta() {

@@ -9,8 +9,8 @@ import { Purchase } from '../features/credits/Purchase.tsx';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, url.pathname + url.search);
-  return purchaseFor(ctx, userId, url);
+  requireMemberId(ctx, url.pathname + url.search);
+  return purchaseFor(ctx, url);
 }
 
 /**

@@ -7,7 +7,7 @@ import { isReference } from '#common/input.ts';
 import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/directdebit';
 import { requestContext } from '../context.ts';
-import { requireMemberId } from '#server/http/page-guards.server.ts';
+import { requireMemberActor, requireMemberId } from '#server/http/page-guards.server.ts';
 import { formIntent, submitForm } from '#server/http/forms.server.ts';
 import { currencyFor } from '#server/payments/payment-pages.server.ts';
 import { confirmDirectDebit, startDirectDebit } from '#server/payments/direct-debit-pages.server.ts';
@@ -17,20 +17,20 @@ import { formatMoney } from '../lib/format.ts';
 import { pageMeta } from '../lib/seo.ts';
 
 /** The bundles in the member's currency with their prices now (the credits page's rule, discount included). */
-async function bundles(ctx: Parameters<typeof currencyFor>[0], userId: number, url: URL) {
+async function bundles(ctx: Parameters<typeof currencyFor>[0], url: URL) {
   const currency = await currencyFor(ctx);
   const packages = await ctx.services.payments.packages(currency);
-  const { prices, code } = await discountsFor(ctx, userId, packages, url);
+  const { prices, code } = await discountsFor(ctx, packages, url);
   return { currency, packages, prices, code };
 }
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, url.pathname + url.search);
-  const { currency, packages, prices } = await bundles(ctx, userId, url);
+  const member = requireMemberActor(ctx, url.pathname + url.search);
+  const { currency, packages, prices } = await bundles(ctx, url);
   const chosen = packages.find((p) => String(p.id) === url.searchParams.get('package')) ?? null;
   const requestId = url.searchParams.get('request');
-  const pending = isReference(requestId) ? await ctx.services.directDebit.pending(userId, requestId) : null;
+  const pending = isReference(requestId) ? await ctx.services.directDebit.pending(member, requestId) : null;
   // Confirmed already (the back button): the payment's status page.
   if (pending?.status === 'confirmed' && pending.orderId) throw redirect(`/credits/${pending.orderId}`);
   return {
@@ -51,16 +51,18 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const ctx = context.get(requestContext);
   const url = new URL(request.url);
-  const userId = requireMemberId(ctx, url.pathname + url.search);
+  requireMemberId(ctx, url.pathname + url.search);
   const formData = await request.formData();
   if (formIntent(formData) === 'confirm') {
     return submitForm(ctx, formData, directDebitConfirmSchema, async (input) => {
-      const placed = await confirmDirectDebit(ctx, userId, input);
+      const placed = await confirmDirectDebit(ctx, input);
       return redirect(`/credits/${placed.order.id}`);
     }, { intent: 'confirm' });
   }
   return submitForm(ctx, formData, directDebitStartSchema, async (form) => {
-    const started = await startDirectDebit(ctx, userId, form, url);
+    // A code in the page's link counts against the code look-ups' limit, as on the credits page.
+    const { code } = await discountsFor(ctx, [], url);
+    const started = await startDirectDebit(ctx, form, code?.code ?? null);
     const next = new URLSearchParams(url.searchParams);
     next.set('package', String(form.package_id));
     next.set('request', started.id);

@@ -25,7 +25,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     const p = await orNotFound(ctx.services.profiles.detail(userId, id, { visibleFields: [] }));
     overlay = { id: p.id, name: p.name, age: p.age, gender: p.gender, country: p.country, region: p.region, status: p.status, fictional: p.fictional, main_image: p.main_image, match: p.liked && p.liked_me };
   }
-  const { profiles, liked_by } = await ctx.services.likes.overview(userId);
+  const { profiles, liked_by } = await ctx.services.likes.overview(ctx.actor);
   const given = new Set(profiles.map((p) => p.id));
   const list = tab === 'given' ? profiles : tab === 'matches' ? liked_by.filter((p) => given.has(p.id)) : liked_by;
   return { tab, overlay, list: list.map((p) => ({ ...p, like_new: 'like_new' in p ? p.like_new : false })) };

@@ -6,14 +6,14 @@ import { MAX_AGE, MIN_AGE } from '#common/constants.ts';
 import type { MatchPreferencesInput } from '#common/games.ts';
 import type { Route } from './+types/match-finder';
 import { requestContext } from '../context.ts';
-import { requireMemberId } from '#server/http/page-guards.server.ts';
+import { requireMemberActor } from '#server/http/page-guards.server.ts';
 import { api } from '../lib/api.ts';
 import { ProfileCard } from '../components/ProfileCard.tsx';
 import { pageMeta } from '../lib/seo.ts';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  return ctx.services.games.matchFinder(requireMemberId(ctx, url.pathname));
+  return ctx.services.games.matchFinder(requireMemberActor(ctx, url.pathname));
 }
 
 export function meta({ matches }: Route.MetaArgs) {

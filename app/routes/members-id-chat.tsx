@@ -2,17 +2,17 @@ import { data } from 'react-router';
 import type { Route } from './+types/members-id-chat';
 import { requestContext } from '../context.ts';
 import { conversationPageData } from '#server/chat/chat-pages.server.ts';
-import { requireMemberId } from '#server/http/page-guards.server.ts';
+import { requireMemberActor } from '#server/http/page-guards.server.ts';
 import { ChatList } from '../features/chat/ChatList.tsx';
 import { Conversation } from '../features/chat/Conversation.tsx';
 import { toId } from '#common/input.ts';
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, url.pathname);
+  const member = requireMemberActor(ctx, url.pathname);
   const profileId = toId(params.id);
-  if (profileId === null || profileId === userId) throw data(null, { status: 404 });
-  const [page, chats] = await Promise.all([conversationPageData(ctx, userId, profileId), ctx.services.chat.list(userId)]);
+  if (profileId === null || profileId === member.userId) throw data(null, { status: 404 });
+  const [page, chats] = await Promise.all([conversationPageData(ctx, profileId), ctx.services.chat.list(member)]);
   return { ...page, chats };
 }
 

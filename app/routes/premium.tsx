@@ -11,8 +11,8 @@ import { PremiumBenefits } from '../features/credits/PremiumBenefits.tsx';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, url.pathname + url.search);
-  return { ...(await purchaseFor(ctx, userId, url)), facts: premiumFacts(ctx) };
+  requireMemberId(ctx, url.pathname + url.search);
+  return { ...(await purchaseFor(ctx, url)), facts: premiumFacts(ctx) };
 }
 
 /** Premium: the claim and what premium unlocks; a premium member sees that they are premium, and tops up here too. */

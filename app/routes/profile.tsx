@@ -17,7 +17,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const userId = requireMemberId(ctx, '/profile');
   const profile = await ctx.services.profiles.own(userId);
   const photos = await ctx.services.photos.list(userId);
-  const blocked = await ctx.services.blocks.list(userId);
+  const blocked = await ctx.services.blocks.list(ctx.actor);
   const regions = await ctx.services.settings.regions();
   const tr = ctx.translator.fixed(ctx.lang);
   const settings = ctx.services.settings.publicSettings(ctx.site, { geoipCountry: null, geoipSelectedCountry: null });

@@ -6,7 +6,7 @@ import type { ProfileSummary } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/swipe-game';
 import { requestContext } from '../context.ts';
-import { requireMemberId } from '#server/http/page-guards.server.ts';
+import { requireMemberActor } from '#server/http/page-guards.server.ts';
 import { api, ApiError } from '../lib/api.ts';
 import { countryName } from '../lib/format.ts';
 import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
@@ -17,7 +17,7 @@ interface Deck { profiles: ProfileSummary[]; likes_left: number; likes_per_day: 
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  return ctx.services.games.swipeDeck(requireMemberId(ctx, url.pathname));
+  return ctx.services.games.swipeDeck(requireMemberActor(ctx, url.pathname));
 }
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -6,7 +6,7 @@ import { isReference } from '#common/input.ts';
 import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/test-checkout';
 import { requestContext } from '../context.ts';
-import { orNotFound, requireMemberId } from '#server/http/page-guards.server.ts';
+import { orNotFound, requireMemberActor } from '#server/http/page-guards.server.ts';
 import { AppForm, FormError, useAppForm } from '../lib/forms.tsx';
 import { formatMoney } from '../lib/format.ts';
 import { pageMeta } from '../lib/seo.ts';
@@ -16,17 +16,17 @@ import { submitForm } from '#server/http/forms.server.ts';
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   if (!isReference(params.ref)) throw data(null, { status: 404 });
-  const userId = requireMemberId(ctx, url.pathname);
-  const checkout = await orNotFound(ctx.services.payments.testCheckout(userId, params.ref));
+  const member = requireMemberActor(ctx, url.pathname);
+  const checkout = await orNotFound(ctx.services.payments.testCheckout(member, params.ref));
   return { id: checkout.id, amount: checkout.amountCents, currency: checkout.currency, description: checkout.description, method: checkout.method, status: checkout.status, keepsMandate: checkout.sequenceType === 'first' };
 }
 
 /** The same decision as POST /api/test-checkout.php; the payer then returns to the payment's status page. */
 export async function action({ context, request, url }: Route.ActionArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, url.pathname);
+  const member = requireMemberActor(ctx, url.pathname);
   return submitForm(ctx, await request.formData(), testCheckoutBody, async ({ id, outcome }) =>
-    redirect(await ctx.services.payments.decideTestCheckout(userId, id, outcome)));
+    redirect(await ctx.services.payments.decideTestCheckout(member, id, outcome)));
 }
 
 export function meta({ matches }: Route.MetaArgs) {

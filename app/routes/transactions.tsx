@@ -7,7 +7,7 @@ import { isReference } from '#common/input.ts';
 import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/transactions';
 import { requestContext } from '../context.ts';
-import { orNotFound, requireMemberId } from '#server/http/page-guards.server.ts';
+import { orNotFound, requireMemberActor } from '#server/http/page-guards.server.ts';
 import { formatDateTime, formatDelta, formatMoney } from '../lib/format.ts';
 import { useUser } from '../lib/user.ts';
 import { SpendCapCard } from '../features/records/SpendCapCard.tsx';
@@ -17,17 +17,17 @@ const pageOf = (value: string | null) => (value && /^[1-9][0-9]{0,5}$/.test(valu
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, url.pathname + url.search);
+  const member = requireMemberActor(ctx, url.pathname + url.search);
   const country = (await ctx.user())?.profile.country ?? null;
   const { records } = ctx.services;
   if (params.id !== undefined) {
     if (!isReference(params.id)) throw data(null, { status: 404 });
-    return { view: 'detail' as const, country, detail: await orNotFound(records.orderDetail(userId, params.id)) };
+    return { view: 'detail' as const, country, detail: await orNotFound(records.orderDetail(member, params.id)) };
   }
   const [orders, ledger, cap] = await Promise.all([
-    records.orders(userId, pageOf(url.searchParams.get('page'))),
-    records.ledger(userId, pageOf(url.searchParams.get('lpage'))),
-    records.spendCap(userId),
+    records.orders(member, pageOf(url.searchParams.get('page'))),
+    records.ledger(member, pageOf(url.searchParams.get('lpage'))),
+    records.spendCap(member),
   ]);
   return { view: 'list' as const, country, orders, ledger, cap, query: url.searchParams.toString() };
 }

@@ -7,6 +7,7 @@ import { chatCostsFor } from '../chat/chat-prices.server.ts';
 import type { RequestContext } from '../http/context.ts';
 import type { CookieJar } from '../http/cookie-jar.ts';
 import { AppError, authenticationRequired, isAppError } from '../infra/errors.ts';
+import { actorFor } from '../actor.ts';
 import { setSessionCookie } from './session-cookies.ts';
 import { signupAllowed } from './signup.service.ts';
 
@@ -59,8 +60,9 @@ export async function signUp(jar: CookieJar, ctx: RequestContext, input: SignupB
   let signupMessage: SignupMessageResult | undefined;
   if (message) {
     try {
-      const sent = await ctx.services.chat.send({
-        senderId: userId, recipientId: message.profileId, content: { kind: 'text', text: message.text }, idempotencyKey: `signup-${userId}`,
+      // The new member writes it: the request began as a visitor's.
+      const sent = await ctx.services.chat.send(actorFor(ctx.site.id, userId), {
+        recipientId: message.profileId, content: { kind: 'text', text: message.text }, idempotencyKey: `signup-${userId}`,
         cost: (await chatCostsFor(ctx)).message, maxLength: ctx.site.messageLength, freeMessages: ctx.site.freeMessages,
       });
       signupMessage = { status: 'sent', conversation_id: sent.message.conversation_id, credits: sent.credits };

@@ -4,6 +4,7 @@ import type { Db } from '../db/client.ts';
 import { blocks, photos, profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
+import { requireMember, type Actor } from '../actor.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
 
 /**
@@ -16,7 +17,8 @@ export function createBlocksService(deps: { db: Db; clock: Clock }) {
 
   return {
     /** Blocking twice changes nothing. A member who has blocked you cannot be blocked back: they are "not found". */
-    async block(blockerId: number, blockedId: number): Promise<void> {
+    async block(actor: Actor, blockedId: number): Promise<void> {
+      const { userId: blockerId } = requireMember(actor);
       if (blockerId === blockedId) throw new AppError(400, 'cannot_block_self');
       const [target] = await db.select({ status: users.status }).from(users).innerJoin(profiles, eq(profiles.userId, users.id))
         .where(eq(users.id, blockedId));
@@ -28,19 +30,16 @@ export function createBlocksService(deps: { db: Db; clock: Clock }) {
     },
 
     /** Only the blocker can lift a block; unblocking someone you never blocked is "not found". */
-    async unblock(blockerId: number, blockedId: number): Promise<void> {
+    async unblock(actor: Actor, blockedId: number): Promise<void> {
+      const { userId: blockerId } = requireMember(actor);
       const removed = await db.delete(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)))
         .returning({ x: blocks.blockedId });
       if (!removed.length) throw notFound();
     },
 
-    async blockedByMe(blockerId: number, otherId: number): Promise<boolean> {
-      const [row] = await db.select({ x: blocks.blockerId }).from(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, otherId)));
-      return Boolean(row);
-    },
-
     /** The members I blocked, newest first. */
-    async list(blockerId: number): Promise<ProfileSummary[]> {
+    async list(actor: Actor): Promise<ProfileSummary[]> {
+      const { userId: blockerId } = requireMember(actor);
       const rows = await db.select(profileColumns).from(blocks)
         .innerJoin(profiles, eq(profiles.userId, blocks.blockedId))
         .innerJoin(users, eq(users.id, profiles.userId))

@@ -2,55 +2,57 @@ import { Hono } from 'hono';
 import { giftBody, messageBody, removeChatBody, viewingBody } from '#common/contracts/chat.ts';
 import { profileIdBody } from '#common/contracts/shapes.ts';
 import type { AppEnv } from '../http/context.ts';
-import { idempotencyKey, rateLimit, requireId, requireUserId, validBody } from '../http/helpers.ts';
+import { idempotencyKey, rateLimit, requireId, requireUserId, validBody, type C } from '../http/helpers.ts';
 import { memberUpload, photoUpload, uploadBodyLimit } from '../photos/photos-api.routes.ts';
 import { chatCostsFor, chatPricesFor } from './chat-prices.server.ts';
 
 /** Chat photos have their own body limit (the upload's) instead of the JSON one. */
 export const CHAT_PHOTO_PATH = '/api/chat-photo.php';
 
+/** Texts, gifts and photos count together, per member. */
+const limitMessages = (c: C) => {
+  const { rateLimits } = c.get('ctx').services;
+  return rateLimit(c, [rateLimits.messagesPerMinute, rateLimits.messagesPerHour], String(requireUserId(c)));
+};
+
 export const chatRoutes = new Hono<AppEnv>()
   /** Body {profile_id}: "I am typing to this member", passed on live to their open tabs. */
   .post('/typing.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
     const { profile_id: recipientId } = await validBody(c, profileIdBody);
-    await rateLimit(c, [ctx.services.rateLimits.typingPerMinute], String(userId));
-    await ctx.services.chat.typing(userId, recipientId);
+    await rateLimit(c, [ctx.services.rateLimits.typingPerMinute], String(requireUserId(c)));
+    await ctx.services.chat.typing(ctx.actor, recipientId);
     return c.json({ ok: true });
   })
 
   .get('/chats.php', async (c) => {
     const ctx = c.get('ctx');
-    return c.json({ chats: await ctx.services.chat.list(requireUserId(c)) });
+    return c.json({ chats: await ctx.services.chat.list(ctx.actor) });
   })
 
   /** Body {conversation: id} (or {conversation: {id}}), or {profile_id}: every conversation with that profile. */
   .delete('/chat.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
     const body = await validBody(c, removeChatBody);
-    if ('profile_id' in body) return c.json({ ok: true, conversations: await ctx.services.chat.removeWith(userId, body.profile_id) });
-    await ctx.services.chat.remove(userId, body.conversation);
+    if ('profile_id' in body) return c.json({ ok: true, conversations: await ctx.services.chat.removeWith(ctx.actor, body.profile_id) });
+    await ctx.services.chat.remove(ctx.actor, body.conversation);
     return c.json({ ok: true, conversations: [body.conversation] });
   })
 
   /** The gift catalogue with what a gift and the other paid actions cost this member. */
   .get('/gifts.php', async (c) => {
     const ctx = c.get('ctx');
-    requireUserId(c);
     return c.json({ gifts: await ctx.services.chat.gifts(), prices: await chatPricesFor(ctx) });
   })
 
   /** {profile_id, gift_id} with an Idempotency-Key header: sends a gift and charges gift_credits once. */
   .post('/gift.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
     const key = idempotencyKey(c);
-    await rateLimit(c, [ctx.services.rateLimits.messagesPerMinute, ctx.services.rateLimits.messagesPerHour], String(userId));
+    await limitMessages(c);
     const { gift_id: giftId, profile_id: recipientId } = await validBody(c, giftBody);
-    const result = await ctx.services.chat.send({
-      senderId: userId, recipientId, content: { kind: 'gift', giftId }, idempotencyKey: key, cost: (await chatCostsFor(ctx)).gift, maxLength: ctx.site.messageLength,
+    const result = await ctx.services.chat.send(ctx.actor, {
+      recipientId, content: { kind: 'gift', giftId }, idempotencyKey: key, cost: (await chatCostsFor(ctx)).gift, maxLength: ctx.site.messageLength,
     });
     c.status(result.duplicate ? 200 : 201);
     return c.json({ message: result.message, credits: result.credits });
@@ -63,13 +65,12 @@ export const chatRoutes = new Hono<AppEnv>()
     uploadBodyLimit,
     async (c) => {
       const ctx = c.get('ctx');
-      const userId = requireUserId(c);
       const key = idempotencyKey(c);
-      await rateLimit(c, [ctx.services.rateLimits.messagesPerMinute, ctx.services.rateLimits.messagesPerHour], String(userId));
+      await limitMessages(c);
       const { file, fields } = await photoUpload(c);
       const recipientId = requireId(fields.profile_id, 'profile_id');
-      const result = await ctx.services.chat.send({
-        senderId: userId, recipientId, content: { kind: 'photo', photo: file }, idempotencyKey: key, cost: (await chatCostsFor(ctx)).photo,
+      const result = await ctx.services.chat.send(ctx.actor, {
+        recipientId, content: { kind: 'photo', photo: file }, idempotencyKey: key, cost: (await chatCostsFor(ctx)).photo,
         maxLength: ctx.site.messageLength,
       });
       c.status(result.duplicate ? 200 : 201);
@@ -83,44 +84,39 @@ export const chatRoutes = new Hono<AppEnv>()
    */
   .post('/viewing.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
     const { conversation } = await validBody(c, viewingBody);
-    await ctx.services.chat.setViewing(userId, conversation);
+    await ctx.services.chat.setViewing(ctx.actor, conversation);
     return c.json({ ok: true });
   })
 
   /** ?conversation=id (or ?profile=id): the messages, oldest first; marks the conversation read. */
   .get('/messages.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
     const profileParam = c.req.query('profile');
     // `after` is the last message id the client has; 0 (or nothing) asks for the whole conversation.
     const afterParam = c.req.query('after');
     const after = afterParam === undefined || afterParam === '' || afterParam === '0' ? 0 : requireId(afterParam, 'after');
-    let convId: number | null;
     if (profileParam) {
       const profileId = requireId(profileParam, 'profile');
-      await ctx.services.profiles.detail(userId, profileId);
-      convId = await ctx.services.chat.findWith(userId, profileId);
-      if (!convId) return c.json({ conversation: null, profile_id: profileId, messages: [] });
-    } else {
-      convId = requireId(c.req.query('conversation'), 'conversation');
+      const opened = await ctx.services.chat.openWith(ctx.actor, profileId, after);
+      if (!opened.conversationId) return c.json({ conversation: null, profile_id: profileId, messages: [] });
+      return c.json({ conversation: { id: opened.conversationId }, profile_id: profileId, messages: opened.messages, truncated: opened.truncated });
     }
-    const result = await ctx.services.chat.read(userId, convId, after);
+    const convId = requireId(c.req.query('conversation'), 'conversation');
+    const result = await ctx.services.chat.read(ctx.actor, convId, after);
     return c.json({ conversation: { id: convId }, profile_id: result.profileId, messages: result.messages, truncated: result.truncated });
   })
 
   /** {profile_id, text} with an Idempotency-Key header: sends and charges message_credits once. */
   .post('/messages.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
     const key = idempotencyKey(c);
-    await rateLimit(c, [ctx.services.rateLimits.messagesPerMinute, ctx.services.rateLimits.messagesPerHour], String(userId));
+    await limitMessages(c);
     const { text, profile_id: recipientId } = await validBody(c, messageBody);
-    const result = await ctx.services.chat.send({
-      senderId: userId, recipientId, content: { kind: 'text', text }, idempotencyKey: key, cost: (await chatCostsFor(ctx)).message,
+    const result = await ctx.services.chat.send(ctx.actor, {
+      recipientId, content: { kind: 'text', text }, idempotencyKey: key, cost: (await chatCostsFor(ctx)).message,
       maxLength: ctx.site.messageLength, freeMessages: ctx.site.freeMessages,
     });
     c.status(result.duplicate ? 200 : 201);
-    return c.json({ message: result.message, credits: result.credits, free_messages_left: await ctx.services.chat.freeMessagesLeft(userId, ctx.site.freeMessages) });
+    return c.json({ message: result.message, credits: result.credits, free_messages_left: await ctx.services.chat.freeMessagesLeft(ctx.actor, ctx.site.freeMessages) });
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray, ne, or, sql } from 'drizzle-orm';
-import { MODERATORS, requireStaff, type Actor } from '../actor.ts';
-import type { ChatMessage, ChatSummary, Gift } from '#common/api-types.ts';
+import { MODERATORS, requireMember, requireStaff, type Actor } from '../actor.ts';
+import type { ChatMessage, ChatSummary, Gift, ProfileDetail } from '#common/api-types.ts';
 import { CHAT_HISTORY_LIMIT, matchesWordFilter } from '#common/chat.ts';
 import { FREE_CONVERSATIONS } from '#common/constants.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -15,7 +15,7 @@ import type { EventBus } from '../infra/events.ts';
 import type { LiveBus } from '../infra/live-bus.ts';
 import { notBlockedWith, type ContactRules } from '../accounts/contact-rules.ts';
 import { spendCredits } from '../credits/ledger.ts';
-import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
+import { profileColumns, toProfileSummary, type ProfileRow, type ProfilesService } from '../profiles/profiles.service.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 
 
@@ -56,7 +56,6 @@ function toMessage(row: MessageRow, viewerId: number, attachments: Attachments, 
 export type MessageContent = { kind: 'text'; text: string } | { kind: 'gift'; giftId: number } | { kind: 'photo'; photo: Buffer };
 
 export interface SendInput {
-  senderId: number;
   recipientId: number;
   idempotencyKey: string;
   /** Credits this message costs its sender (chatCosts of common/chat.ts). */
@@ -78,6 +77,8 @@ export function createChatService(deps: {
   db: Db; clock: Clock; events: EventBus; contactRules: ContactRules; live: LiveBus; storage: PhotoStorage;
   /** Shared by every instance: which conversation each member is looking at. */
   presence: SharedCache;
+  /** Opening a conversation from a profile: the profile as its viewer may see it. */
+  profiles: Pick<ProfilesService, 'detail'>;
 }) {
   const { db, clock, storage } = deps;
 
@@ -211,6 +212,14 @@ export function createChatService(deps: {
     if (row.n >= SAME_TEXT_RECIPIENTS) throw new AppError(429, 'same_text_throttled', { count: SAME_TEXT_RECIPIENTS });
   }
 
+  /** The pair's conversation, if there is one. */
+  async function findWith(userId: number, otherId: number): Promise<number | null> {
+    const [low, high] = userId < otherId ? [userId, otherId] : [otherId, userId];
+    const [conv] = await db.select({ id: conversations.id }).from(conversations)
+      .where(and(eq(conversations.userLow, low), eq(conversations.userHigh, high)));
+    return conv?.id ?? null;
+  }
+
   async function membership(userId: number, convId: number) {
     const [row] = await db
       .select({
@@ -230,8 +239,9 @@ export function createChatService(deps: {
      * result without charging again. A text the recipient's word filter matches is stored for the
      * sender only, costs nothing and notifies no one.
      */
-    async send(input: SendInput & { content: MessageContent; maxLength: number }): Promise<{ message: ChatMessage; credits: number; duplicate: boolean }> {
-      const { senderId, recipientId, idempotencyKey, content } = input;
+    async send(actor: Actor, input: SendInput & { content: MessageContent; maxLength: number }): Promise<{ message: ChatMessage; credits: number; duplicate: boolean }> {
+      const { userId: senderId } = requireMember(actor);
+      const { recipientId, idempotencyKey, content } = input;
       const previous = await existingSend(senderId, idempotencyKey, recipientId, content);
       if (previous) return { message: await messageOut(previous, senderId), credits: await balance(senderId), duplicate: true };
       const text = content.kind === 'text' ? content.text.trim() : '';
@@ -332,7 +342,8 @@ export function createChatService(deps: {
       return { id: row.id, status };
     },
 
-    async list(userId: number): Promise<ChatSummary[]> {
+    async list(actor: Actor): Promise<ChatSummary[]> {
+      const { userId } = requireMember(actor);
       const today = clock();
       const rows = await listQuery.execute({ userId });
       return rows.map((r) => ({
@@ -348,7 +359,8 @@ export function createChatService(deps: {
      * marks the other member's messages read; when both members show read receipts, the other member's
      * open tabs learn of it, and their messages carry `read`.
      */
-    async read(userId: number, convId: number, afterId = 0): Promise<{ profileId: number; truncated: boolean; messages: ChatMessage[] }> {
+    async read(actor: Actor, convId: number, afterId = 0): Promise<{ profileId: number; truncated: boolean; messages: ChatMessage[] }> {
+      const { userId } = requireMember(actor);
       const member = await membership(userId, convId);
       if (!member || (await deps.contactRules.blockedBetween(userId, member.otherId))) throw notFound();
       const rows = await db.select().from(messages)
@@ -379,29 +391,38 @@ export function createChatService(deps: {
     },
 
     /** Free messages a member who has not bought credits yet still has (0 for paying members). */
-    async freeMessagesLeft(userId: number, freeMessages: number): Promise<number> {
+    async freeMessagesLeft(actor: Actor, freeMessages: number): Promise<number> {
+      const { userId } = requireMember(actor);
       const [u] = await db.select({ paid: users.paidUser }).from(users).where(eq(users.id, userId));
       if (!u || u.paid) return 0;
       return Math.max(0, freeMessages - (await freeMessagesUsed(db, userId)));
     },
 
     /** Tells the recipient's open tabs that this member is typing to them (nothing is stored). */
-    async typing(senderId: number, recipientId: number): Promise<void> {
+    async typing(actor: Actor, recipientId: number): Promise<void> {
+      const { userId: senderId } = requireMember(actor);
       if (senderId === recipientId) throw new AppError(400, 'cannot_message_self');
       await deps.contactRules.assertCanMessage(senderId, recipientId);
       await deps.live.publish(recipientId, { type: 'typing', profile_id: senderId });
     },
 
-    /** The conversation with a member, if there is one. */
-    async findWith(userId: number, otherId: number): Promise<number | null> {
-      const [low, high] = userId < otherId ? [userId, otherId] : [otherId, userId];
-      const [conv] = await db.select({ id: conversations.id }).from(conversations)
-        .where(and(eq(conversations.userLow, low), eq(conversations.userHigh, high)));
-      return conv?.id ?? null;
+    /**
+     * The conversation with a member, opened from their profile (the API's `?profile=` and the
+     * conversation pages alike): the profile as the actor may see it (a hidden or blocked one is "not
+     * found"), and the conversation's messages, read as by `read`; no conversation yet: no messages.
+     */
+    async openWith(actor: Actor, profileId: number, afterId = 0): Promise<{ profile: ProfileDetail; conversationId: number | null; truncated: boolean; messages: ChatMessage[] }> {
+      const { userId } = requireMember(actor);
+      const profile = await deps.profiles.detail(userId, profileId);
+      const convId = await findWith(userId, profileId);
+      if (!convId) return { profile, conversationId: null, truncated: false, messages: [] };
+      const { truncated, messages: page } = await this.read(actor, convId, afterId);
+      return { profile, conversationId: convId, truncated, messages: page };
     },
 
     /** The conversation this member's screen shows now (null: none), as their open tab reports it. */
-    async setViewing(userId: number, convId: number | null): Promise<void> {
+    async setViewing(actor: Actor, convId: number | null): Promise<void> {
+      const { userId } = requireMember(actor);
       const key = `chat:viewing:${userId}`;
       if (convId === null) return deps.presence.delete(key);
       if (!(await membership(userId, convId))) throw notFound();
@@ -420,15 +441,17 @@ export function createChatService(deps: {
     },
 
     /** Removes every conversation with this profile from the member's list (spec: removing by profile id). */
-    async removeWith(userId: number, profileId: number): Promise<number[]> {
-      const convId = await this.findWith(userId, profileId);
+    async removeWith(actor: Actor, profileId: number): Promise<number[]> {
+      const { userId } = requireMember(actor);
+      const convId = await findWith(userId, profileId);
       if (!convId) throw notFound();
-      await this.remove(userId, convId);
+      await this.remove(actor, convId);
       return [convId];
     },
 
     /** Removes the conversation from this member's list; the other member keeps theirs. */
-    async remove(userId: number, convId: number): Promise<void> {
+    async remove(actor: Actor, convId: number): Promise<void> {
+      const { userId } = requireMember(actor);
       const member = await membership(userId, convId);
       if (!member) throw notFound();
       await db.update(conversationMembers).set({ hidden: true, unreadCount: 0 })

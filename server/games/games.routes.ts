@@ -5,23 +5,22 @@ import { isAppError } from '../infra/errors.ts';
 import { rateLimit, requireUserId, validBody, type C } from '../http/helpers.ts';
 
 /** Game likes count with the other likes: a like/unlike loop is one thing wherever it comes from. */
-const limitLikes = (c: C, userId: number) => {
+const limitLikes = (c: C) => {
   const { rateLimits } = c.get('ctx').services;
-  return rateLimit(c, [rateLimits.likesPerMinute, rateLimits.likesPerHour], String(userId));
+  return rateLimit(c, [rateLimits.likesPerMinute, rateLimits.likesPerHour], String(requireUserId(c)));
 };
 
 /** The swipe game and the match finder (spec: /swipe-game, /match-finder). */
 export const gamesRoutes = new Hono<AppEnv>()
-  .get('/swipe-game.php', async (c) => c.json(await c.get('ctx').services.games.swipeDeck(requireUserId(c))))
+  .get('/swipe-game.php', async (c) => c.json(await c.get('ctx').services.games.swipeDeck(c.get('ctx').actor)))
 
   .post('/swipe-game.php', async (c) => {
-    const userId = requireUserId(c);
     const { profile_id, action } = await validBody(c, swipeSchema);
-    await limitLikes(c, userId);
-    const { games } = c.get('ctx').services;
-    if (action === 'pass') return c.json(await games.swipePass(userId, profile_id));
+    await limitLikes(c);
+    const { services: { games }, actor } = c.get('ctx');
+    if (action === 'pass') return c.json(await games.swipePass(actor, profile_id));
     try {
-      return c.json(await games.swipeLike(userId, profile_id));
+      return c.json(await games.swipeLike(actor, profile_id));
     } catch (error) {
       // The day's likes are used up: Retry-After says when the next one comes (and keeps clients from retrying).
       if (isAppError(error) && error.code === 'like_limit_reached') c.header('Retry-After', String(error.params.retry_after));
@@ -30,12 +29,11 @@ export const gamesRoutes = new Hono<AppEnv>()
   })
 
   /** Undo the last pass. */
-  .delete('/swipe-game.php', async (c) => c.json(await c.get('ctx').services.games.swipeUndo(requireUserId(c))))
+  .delete('/swipe-game.php', async (c) => c.json(await c.get('ctx').services.games.swipeUndo(c.get('ctx').actor)))
 
-  .get('/match-finder.php', async (c) => c.json(await c.get('ctx').services.games.matchFinder(requireUserId(c))))
+  .get('/match-finder.php', async (c) => c.json(await c.get('ctx').services.games.matchFinder(c.get('ctx').actor)))
 
   .put('/match-finder.php', async (c) => {
-    const userId = requireUserId(c);
     const input = await validBody(c, matchPreferencesSchema);
-    return c.json(await c.get('ctx').services.games.saveMatchPreferences(userId, input));
+    return c.json(await c.get('ctx').services.games.saveMatchPreferences(c.get('ctx').actor, input));
   });

@@ -7,6 +7,7 @@ import type { Db } from '../db/client.ts';
 import { likes, matchPreferences, photos, profiles, swipePasses, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
+import { requireMember, type Actor, type MemberActor } from '../actor.ts';
 import { listedFor } from '../accounts/contact-rules.ts';
 import type { LikesService } from '../likes/likes.service.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
@@ -66,9 +67,9 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
     return localDay(clock(), COUNTRY_TIME_ZONE[country] ?? 'UTC');
   }
 
-  async function swipeState(userId: number, country: string) {
+  async function swipeState(actor: MemberActor, country: string) {
     const day = swipeDay(country);
-    const used = await deps.likes.countGiven(userId, 'swipe', day.start);
+    const used = await deps.likes.countGiven(actor, 'swipe', day.start);
     return { likes_left: Math.max(0, SWIPE_LIKES_PER_DAY - used), likes_per_day: SWIPE_LIKES_PER_DAY, resets_at: day.end.toISOString() };
   }
 
@@ -81,7 +82,9 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
 
   return {
     /** GET /api/swipe-game.php: the next cards (with a photo first, recently active first) and today's likes left. */
-    async swipeDeck(userId: number): Promise<{ profiles: ProfileSummary[]; likes_left: number; likes_per_day: number; resets_at: string }> {
+    async swipeDeck(actor: Actor): Promise<{ profiles: ProfileSummary[]; likes_left: number; likes_per_day: number; resets_at: string }> {
+      const member = requireMember(actor);
+      const { userId } = member;
       const self = await me(userId);
       const gender = wantedGender(self.gender, self.sexuality);
       const rows = await listed(userId, [
@@ -91,19 +94,21 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
         .orderBy(sql`(${photos.status} = 'active') is true desc`, sql`${users.lastActiveAt} desc nulls last`, desc(profiles.createdAt), desc(profiles.userId))
         .limit(DECK_SIZE);
       const today = clock();
-      return { profiles: rows.map((r) => toProfileSummary(r as ProfileRow, today)), ...(await swipeState(userId, self.country)) };
+      return { profiles: rows.map((r) => toProfileSummary(r as ProfileRow, today)), ...(await swipeState(member, self.country)) };
     },
 
     /** A like from the game: at most SWIPE_LIKES_PER_DAY a day, counted in the member's own day. */
-    async swipeLike(userId: number, profileId: number) {
-      const self = await me(userId);
+    async swipeLike(actor: Actor, profileId: number) {
+      const member = requireMember(actor);
+      const self = await me(member.userId);
       const day = swipeDay(self.country);
-      const { match } = await deps.likes.like(userId, profileId, { source: 'swipe', quota: { max: SWIPE_LIKES_PER_DAY, since: day.start, until: day.end } });
-      return { match, ...(await swipeState(userId, self.country)) };
+      const { match } = await deps.likes.like(member, profileId, { source: 'swipe', quota: { max: SWIPE_LIKES_PER_DAY, since: day.start, until: day.end } });
+      return { match, ...(await swipeState(member, self.country)) };
     },
 
     /** A pass: the card does not come back, unless the pass is undone. */
-    async swipePass(userId: number, profileId: number) {
+    async swipePass(actor: Actor, profileId: number) {
+      const { userId } = requireMember(actor);
       if (userId === profileId) throw new AppError(400, 'cannot_like_self');
       const [target] = await db.select({ id: profiles.userId }).from(profiles).innerJoin(users, eq(users.id, profiles.userId))
         .where(and(eq(profiles.userId, profileId), listedFor(userId)));
@@ -114,7 +119,8 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
     },
 
     /** Undo: the last pass is taken back and its card returned, to be shown again on top. */
-    async swipeUndo(userId: number): Promise<{ profile: ProfileSummary }> {
+    async swipeUndo(actor: Actor): Promise<{ profile: ProfileSummary }> {
+      const { userId } = requireMember(actor);
       return db.transaction(async (tx) => {
         const [last] = await tx.select({ profileId: swipePasses.profileId }).from(swipePasses)
           .where(eq(swipePasses.userId, userId)).orderBy(desc(swipePasses.createdAt)).limit(1).for('update');
@@ -129,7 +135,8 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
     },
 
     /** The questionnaire's answers, or defaults from the profile (null `saved` until the member answered). */
-    async matchPreferences(userId: number): Promise<{ saved: boolean; preferences: MatchPreferencesInput }> {
+    async matchPreferences(actor: Actor): Promise<{ saved: boolean; preferences: MatchPreferencesInput }> {
+      const { userId } = requireMember(actor);
       const self = await me(userId);
       const [row] = await db.select().from(matchPreferences).where(eq(matchPreferences.userId, userId));
       if (row) return { saved: true, preferences: { gender: row.gender, min_age: row.minAge, max_age: row.maxAge, max_distance_km: row.maxDistanceKm } };
@@ -140,7 +147,8 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
       };
     },
 
-    async saveMatchPreferences(userId: number, input: MatchPreferencesInput) {
+    async saveMatchPreferences(actor: Actor, input: MatchPreferencesInput) {
+      const { userId } = requireMember(actor);
       await me(userId);
       const values = { gender: input.gender, minAge: input.min_age, maxAge: input.max_age, maxDistanceKm: input.max_distance_km, updatedAt: clock() };
       await db.insert(matchPreferences).values({ userId, ...values }).onConflictDoUpdate({ target: matchPreferences.userId, set: values });
@@ -152,9 +160,10 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
      * required; distance counts when both have a place), ranked by closeness, recent activity,
      * shared interests and a photo, each with the reasons it was chosen.
      */
-    async matchFinder(userId: number): Promise<{ saved: boolean; preferences: MatchPreferencesInput; profiles: MatchCandidate[] }> {
+    async matchFinder(actor: Actor): Promise<{ saved: boolean; preferences: MatchPreferencesInput; profiles: MatchCandidate[] }> {
+      const { userId } = requireMember(actor);
       const self = await me(userId);
-      const { saved, preferences } = await this.matchPreferences(userId);
+      const { saved, preferences } = await this.matchPreferences(actor);
       if (!saved) return { saved, preferences, profiles: [] };
       const now = clock();
       const range = birthRange(now, preferences.min_age, preferences.max_age);

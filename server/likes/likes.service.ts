@@ -4,6 +4,7 @@ import type { Db } from '../db/client.ts';
 import { likes, photos, profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
+import { requireMember, type Actor } from '../actor.ts';
 import type { EventBus } from '../infra/events.ts';
 import { notBlockedWith, type ContactRules } from '../accounts/contact-rules.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
@@ -48,7 +49,8 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
      * A `quota` (the swipe game's likes per day) is counted and used in one transaction that holds
      * the liker's row, so parallel likes cannot pass it together.
      */
-    async like(likerId: number, likedId: number, options: { source?: LikeSource; quota?: { max: number; since: Date; until: Date } } = {}): Promise<{ match: boolean }> {
+    async like(actor: Actor, likedId: number, options: { source?: LikeSource; quota?: { max: number; since: Date; until: Date } } = {}): Promise<{ match: boolean }> {
+      const { userId: likerId } = requireMember(actor);
       await assertLikeable(likerId, likedId);
       const source = options.source ?? 'profile';
       const { created, match } = await db.transaction(async (tx) => {
@@ -68,7 +70,8 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
     },
 
     /** Likes given from `source` since an instant (the swipe game's count for today). */
-    async countGiven(likerId: number, source: LikeSource, since: Date): Promise<number> {
+    async countGiven(actor: Actor, source: LikeSource, since: Date): Promise<number> {
+      const { userId: likerId } = requireMember(actor);
       return db.$count(likes, and(eq(likes.likerId, likerId), eq(likes.source, source), gte(likes.createdAt, since)));
     },
 
@@ -76,7 +79,8 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
      * GET /api/auto-like.php: the newest like this member has not looked at yet (from the last 7
      * days), for the new-like overlay; null when there is none.
      */
-    async autoLike(userId: number): Promise<(ProfileSummary & { like_new: boolean; match: boolean }) | null> {
+    async autoLike(actor: Actor): Promise<(ProfileSummary & { like_new: boolean; match: boolean }) | null> {
+      const { userId } = requireMember(actor);
       const since = new Date(clock().getTime() - AUTO_LIKE_WINDOW_MS);
       const [row] = await listProfiles(and(eq(likes.likedId, userId), eq(likes.isNew, true), gte(likes.createdAt, since), notBlocked(userId)), 'likerId').limit(1);
       if (!row) return null;
@@ -84,17 +88,20 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
       return { ...toProfileSummary(row as ProfileRow, clock()), like_new: true, match: Boolean(back) };
     },
 
-    async unlike(likerId: number, likedId: number): Promise<void> {
+    async unlike(actor: Actor, likedId: number): Promise<void> {
+      const { userId: likerId } = requireMember(actor);
       await db.delete(likes).where(and(eq(likes.likerId, likerId), eq(likes.likedId, likedId)));
     },
 
     /** Opening a liker's profile clears that liker's new-like flag. */
-    async markSeen(userId: number, likerId: number): Promise<void> {
+    async markSeen(actor: Actor, likerId: number): Promise<void> {
+      const { userId } = requireMember(actor);
       await db.update(likes).set({ isNew: false }).where(and(eq(likes.likerId, likerId), eq(likes.likedId, userId), eq(likes.isNew, true)));
     },
 
     /** GET /api/likes.php: the profiles I like, and who likes me (new likes first). */
-    async overview(userId: number): Promise<{ profiles: ProfileSummary[]; liked_by: (ProfileSummary & { like_new: boolean })[] }> {
+    async overview(actor: Actor): Promise<{ profiles: ProfileSummary[]; liked_by: (ProfileSummary & { like_new: boolean })[] }> {
+      const { userId } = requireMember(actor);
       const today = clock();
       const given = await listProfiles(and(eq(likes.likerId, userId), notBlocked(userId)), 'likedId');
       const received = await listProfiles(and(eq(likes.likedId, userId), notBlocked(userId)), 'likerId');

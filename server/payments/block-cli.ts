@@ -6,6 +6,7 @@
 // Without --site the block holds on every site. Only a hash of the value is stored; listings show it masked.
 import { isAppError } from '../infra/errors.ts';
 import { withServices } from '../cli-services.ts';
+import { OPERATOR_CLI } from '../actor.ts';
 
 const USAGE = 'Usage: npm run payments:block -- (iban|phone) <value> [--site <domain>] [reason]  |  unblock (iban|phone) <value> [--site <domain>]  |  list';
 
@@ -17,13 +18,13 @@ const isKind = (v: string | undefined): v is 'iban' | 'phone' => v === 'iban' ||
 
 try {
   if (rest[0] === 'list') {
-    const rows = await withServices((s) => s.directDebit.blocks());
+    const rows = await withServices((s) => s.directDebit.blocks(OPERATOR_CLI));
     for (const r of rows) console.log(`${r.id}\t${r.kind}\t${r.masked}\t${r.site ?? '(every site)'}\t${r.createdAt.toISOString()}\t${r.reason}`);
     if (!rows.length) console.log('Nothing is blocked.');
   } else if (rest[0] === 'unblock' && isKind(rest[1]) && rest[2]) {
     const kind = rest[1];
     const value = rest[2];
-    const removed = await withServices((s) => s.directDebit.unblock({ kind, value, siteDomain }));
+    const removed = await withServices((s) => s.directDebit.unblock(OPERATOR_CLI, { kind, value, siteDomain }));
     console.log(removed ? 'Unblocked.' : 'It was not blocked there.');
   } else if (isKind(rest[0]) && rest[1]) {
     const kind = rest[0];
@@ -32,7 +33,7 @@ try {
     const valueWords = kind === 'iban' ? words.filter((w) => /^[A-Za-z0-9]{1,4}$/.test(w) || /^[A-Za-z]{2}[0-9]{2}/.test(w)) : [words[0]];
     const value = valueWords.join('');
     const reason = words.slice(valueWords.length).join(' ');
-    const done = await withServices((s) => s.directDebit.block({ kind, value, siteDomain, reason }));
+    const done = await withServices((s) => s.directDebit.block(OPERATOR_CLI, { kind, value, siteDomain, reason }));
     console.log(`Blocked ${done.kind} ${done.masked} on ${done.site ?? 'every site'}.`);
   } else {
     console.error(USAGE);

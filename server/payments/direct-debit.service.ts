@@ -1,4 +1,6 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import type { DiscountsService } from './discounts.service.ts';
+import { OPERATORS, requireMember, requireStaff, type Actor } from '../actor.ts';
 import { and, count, eq, gte, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import {
   DIRECT_DEBIT_MAX_CENTS_PER_30_DAYS, SMS_CODE_MAX_ATTEMPTS, SMS_CODE_TTL_MINUTES, SMS_CODES_PER_MEMBER_PER_HOUR, SMS_CODES_PER_NUMBER_PER_HOUR,
@@ -27,12 +29,12 @@ const codeHash = (requestId: string, code: string) => createHash('sha256').updat
  * against the blocked list and the limits and texts a 6-digit code; step 2 checks the code (10 minutes, 5
  * tries) and then places the order with its mandate at the site's provider, once per request.
  */
-export function createDirectDebitService(deps: { db: Db; clock: Clock; payments: PaymentsService; sms: SmsSender }) {
+export function createDirectDebitService(deps: { db: Db; clock: Clock; payments: PaymentsService; discounts: Pick<DiscountsService, 'quote'>; sms: SmsSender }) {
   const { db, clock, payments, sms } = deps;
 
   /** Over the member's direct-debit limit with this amount more: 409. */
-  async function requireWithinLimit(userId: number, amountCents: number) {
-    const total = await payments.directDebitTotal(userId, new Date(clock().getTime() - 30 * DAY_MS));
+  async function requireWithinLimit(actor: Actor, amountCents: number) {
+    const total = await payments.directDebitTotal(actor, new Date(clock().getTime() - 30 * DAY_MS));
     if (total + amountCents > DIRECT_DEBIT_MAX_CENTS_PER_30_DAYS) {
       throw new AppError(409, 'direct_debit_limit_reached', { max: DIRECT_DEBIT_MAX_CENTS_PER_30_DAYS / 100 });
     }
@@ -48,24 +50,29 @@ export function createDirectDebitService(deps: { db: Db; clock: Clock; payments:
 
   return {
     /**
-     * Step 1. `price` is the bundle's price for this member now (the credits page's rule) with the discount it
-     * carries; `smsText` writes the message in the member's language. Returns the request the code belongs to.
+     * Step 1, for the page and the API alike. The bundle is priced for this member now, by the credits page's
+     * rule (the active discount, and `discountCode` when the page's link brought a usable one); `smsText`
+     * writes the message in the member's language. Returns the request the code belongs to.
      */
-    async start(input: {
-      userId: number; siteId: number; form: DirectDebitStart; currency: string; country: string;
-      price: { amountCents: number; discountCode: string | null };
+    async start(actor: Actor, input: {
+      siteId: number; form: DirectDebitStart; currency: string; country: string; discountCode?: string | null;
       smsText: (code: string) => string;
     }) {
-      const { form, userId } = input;
+      const { userId } = requireMember(actor);
+      const { form } = input;
+      const pkg = (await payments.packages(input.currency)).find((p) => p.id === form.package_id);
+      if (!pkg) throw new AppError(404, 'package_not_found', {}, { package_id: 'errors.package_not_found' });
+      const quoted = (await deps.discounts.quote(actor, [pkg], input.discountCode ?? null)).prices[pkg.id];
+      const price = { amountCents: quoted.amount, discountCode: quoted.discount?.code ?? null };
       if (input.currency !== 'EUR') throw new AppError(422, 'direct_debit_unavailable');
       // Before any SMS: the site's provider must take direct debits for this amount.
-      if (!(await payments.offersDirectDebit(input.siteId, { amountCents: input.price.amountCents, currency: input.currency, country: input.country }))) {
+      if (!(await payments.offersDirectDebit(input.siteId, { amountCents: price.amountCents, currency: input.currency, country: input.country }))) {
         throw new AppError(422, 'direct_debit_unavailable');
       }
-      if (form.amount !== undefined && form.amount !== input.price.amountCents) throw new AppError(409, 'price_changed');
+      if (form.amount !== undefined && form.amount !== price.amountCents) throw new AppError(409, 'price_changed');
       if (await blocked(input.siteId, 'iban', form.iban)) throw new AppError(422, 'iban_blocked', {}, { iban: 'errors.iban_blocked' });
       if (await blocked(input.siteId, 'phone', form.mobile)) throw new AppError(422, 'phone_blocked', {}, { mobile: 'errors.phone_blocked' });
-      await requireWithinLimit(userId, input.price.amountCents);
+      await requireWithinLimit(actor, price.amountCents);
       const hourAgo = new Date(clock().getTime() - HOUR_MS);
       const [perNumber] = await db.select({ n: count() }).from(directDebitRequests)
         .where(and(eq(directDebitRequests.phone, form.mobile), gte(directDebitRequests.createdAt, hourAgo)));
@@ -77,7 +84,7 @@ export function createDirectDebitService(deps: { db: Db; clock: Clock; payments:
       const id = `dd_${randomBytes(12).toString('base64url')}`;
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       await db.insert(directDebitRequests).values({
-        id, userId, packageId: form.package_id, amountCents: input.price.amountCents, currency: input.currency, discountCode: input.price.discountCode,
+        id, userId, packageId: form.package_id, amountCents: price.amountCents, currency: input.currency, discountCode: price.discountCode,
         accountHolder: form.account_holder, iban: form.iban, street: form.street, houseNumber: form.house_number, zip: form.zip, city: form.city,
         phone: form.mobile, codeHash: codeHash(id, code).toString('hex'),
         codeExpiresAt: new Date(clock().getTime() + SMS_CODE_TTL_MINUTES * 60_000), createdAt: clock(),
@@ -94,7 +101,8 @@ export function createDirectDebitService(deps: { db: Db; clock: Clock; payments:
     },
 
     /** The member's request waiting for its code (the second step's page); null when there is none. */
-    async pending(userId: number, requestId: string) {
+    async pending(actor: Actor, requestId: string) {
+      const { userId } = requireMember(actor);
       const [row] = await db.select().from(directDebitRequests)
         .where(and(eq(directDebitRequests.id, requestId), eq(directDebitRequests.userId, userId)));
       if (!row) return null;
@@ -106,11 +114,12 @@ export function createDirectDebitService(deps: { db: Db; clock: Clock; payments:
      * the order with its mandate and charge; a repeated confirmation (a double click, a retry after a lost
      * answer) returns the same order, never a second payment.
      */
-    async confirm(input: { userId: number; requestId: string; code: string; baseUrl: string; country: string }) {
+    async confirm(actor: Actor, input: { requestId: string; code: string; baseUrl: string; country: string }) {
+      const { userId } = requireMember(actor);
       const now = clock();
       const outcome = await db.transaction(async (tx) => {
         const [row] = await tx.select().from(directDebitRequests)
-          .where(and(eq(directDebitRequests.id, input.requestId), eq(directDebitRequests.userId, input.userId))).for('update');
+          .where(and(eq(directDebitRequests.id, input.requestId), eq(directDebitRequests.userId, userId))).for('update');
         if (!row) return { kind: 'missing' as const };
         if (row.status === 'verified' || row.status === 'confirmed') return { kind: 'ok' as const, row };
         if (row.status === 'locked') return { kind: 'locked' as const };
@@ -131,11 +140,11 @@ export function createDirectDebitService(deps: { db: Db; clock: Clock; payments:
       if (outcome.kind === 'locked') throw new AppError(429, 'sms_code_attempts');
       if (outcome.kind === 'wrong') throw new AppError(422, 'sms_code_wrong', { left: outcome.left }, { code: 'errors.sms_code_wrong' });
       const { row } = outcome;
-      if (row.status === 'confirmed' && row.orderId) return payments.order(input.userId, row.orderId);
+      if (row.status === 'confirmed' && row.orderId) return payments.order(actor, row.orderId);
       // The limit again: another request may have been confirmed since this one's code was sent.
-      if (outcome.kind === 'verified') await requireWithinLimit(input.userId, row.amountCents);
-      const placed = await payments.directDebitOrder({
-        userId: input.userId, packageId: row.packageId, currency: row.currency, idempotencyKey: `directdebit:${row.id}`,
+      if (outcome.kind === 'verified') await requireWithinLimit(actor, row.amountCents);
+      const placed = await payments.directDebitOrder(actor, {
+        packageId: row.packageId, currency: row.currency, idempotencyKey: `directdebit:${row.id}`,
         baseUrl: input.baseUrl, country: input.country, discountCode: row.discountCode, expectedAmount: row.amountCents,
         mandate: { consumerName: row.accountHolder, consumerAccount: row.iban, signatureDate: row.createdAt.toISOString().slice(0, 10) },
       });
@@ -160,7 +169,8 @@ export function createDirectDebitService(deps: { db: Db; clock: Clock; payments:
      * Blocks an IBAN or a mobile number for direct debit, on one site (by domain) or on every site. For the
      * operator's command line (npm run payments:block). Blocking the same value again changes nothing.
      */
-    async block(input: { kind: 'iban' | 'phone'; value: string; siteDomain?: string; reason?: string }) {
+    async block(actor: Actor, input: { kind: 'iban' | 'phone'; value: string; siteDomain?: string; reason?: string }) {
+      requireStaff(actor, OPERATORS);
       const value = input.kind === 'iban' ? normaliseIban(input.value) : normalisePhone(input.value);
       if (!value || (input.kind === 'iban' && !isSepaIban(value))) throw new AppError(400, input.kind === 'iban' ? 'iban_invalid' : 'phone_invalid');
       let siteId: number | null = null;
@@ -177,7 +187,8 @@ export function createDirectDebitService(deps: { db: Db; clock: Clock; payments:
     },
 
     /** Lifts a block (the same value and scope as given to block). */
-    async unblock(input: { kind: 'iban' | 'phone'; value: string; siteDomain?: string }) {
+    async unblock(actor: Actor, input: { kind: 'iban' | 'phone'; value: string; siteDomain?: string }) {
+      requireStaff(actor, OPERATORS);
       const value = (input.kind === 'iban' ? normaliseIban(input.value) : normalisePhone(input.value)) ?? '';
       const siteCondition = input.siteDomain
         ? eq(blockedPaymentIdentifiers.siteId, sql`(select ${sites.id} from ${sites} where ${sites.domain} = ${input.siteDomain.toLowerCase()})`)
@@ -189,7 +200,8 @@ export function createDirectDebitService(deps: { db: Db; clock: Clock; payments:
     },
 
     /** Every block, masked, for the operator. */
-    async blocks() {
+    async blocks(actor: Actor) {
+      requireStaff(actor, OPERATORS);
       return db.select({
         id: blockedPaymentIdentifiers.id, kind: blockedPaymentIdentifiers.kind, masked: blockedPaymentIdentifiers.masked,
         reason: blockedPaymentIdentifiers.reason, site: sites.domain, createdAt: blockedPaymentIdentifiers.createdAt,

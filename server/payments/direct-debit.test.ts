@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { companies, creditLedger, directDebitRequests, orders, paymentAccounts, payments, sites, testCheckouts, users } from '../db/schema.ts';
-import { createTestApp, DATABASE_KINDS, signUp, type TestApp, type TestClient } from '../../tests/helpers/test-app.ts';
+import { createTestApp, DATABASE_KINDS, signUp, type TestApp, type TestClient, memberActor } from '../../tests/helpers/test-app.ts';
+import { OPERATOR_CLI } from '../actor.ts';
 import { startFakeMollie, type FakeMollie } from '../../tests/helpers/fake-mollie.ts';
 import { SmsUnavailableError, type createMemorySmsSender } from '../infra/sms/sms.ts';
 import { createDirectDebitService } from './direct-debit.service.ts';
@@ -94,11 +95,11 @@ describe.each(DATABASE_KINDS)('Direct debit with an SMS code on %s', (kind) => {
   it('keeps no request when the SMS gateway fails, so the member can simply try again', async () => {
     const { client, user } = await signUp(t);
     const failing = createDirectDebitService({
-      db: t.database.db, clock: t.clock, payments: t.services.payments,
+      db: t.database.db, clock: t.clock, payments: t.services.payments, discounts: t.services.discounts,
       sms: { kind: 'http', send: async () => { throw new SmsUnavailableError('down'); } },
     });
-    await expect(failing.start({
-      userId: user.id, siteId: t.siteId, currency: 'EUR', country: 'NL', price: { amountCents: 746, discountCode: null }, smsText: (c) => c,
+    await expect(failing.start(memberActor(t, user.id), {
+      siteId: t.siteId, currency: 'EUR', country: 'NL', smsText: (c: string) => c,
       form: { ...details({ package_id: (await firstPackage(client)).id }), iban: IBAN, mobile: newPhone() } as never,
     })).rejects.toMatchObject({ status: 502, code: 'sms_unavailable' });
     expect(await t.database.db.$count(directDebitRequests, eq(directDebitRequests.userId, user.id))).toBe(0);
@@ -122,28 +123,28 @@ describe.each(DATABASE_KINDS)('Direct debit with an SMS code on %s', (kind) => {
 
   it('refuses a blocked IBAN or mobile number, everywhere or on the site that blocked it', async () => {
     const { client, user } = await signUp(t);
-    await t.services.directDebit.block({ kind: 'iban', value: 'DE89 3704 0044 0532 0130 00', reason: 'chargebacks' });
+    await t.services.directDebit.block(OPERATOR_CLI, { kind: 'iban', value: 'DE89 3704 0044 0532 0130 00', reason: 'chargebacks' });
     const blockedIban = await start(client, { iban: 'de89370400440532013000' });
     expect(blockedIban.res.status).toBe(422);
     expect(blockedIban.res.body.error.code).toBe('iban_blocked');
     expect(Object.keys(blockedIban.res.body.error.details)).toEqual(['iban']);
 
     const phone = '+31687654321';
-    await t.services.directDebit.block({ kind: 'phone', value: '0031 6 8765 4321', siteDomain: 'localhost' });
+    await t.services.directDebit.block(OPERATOR_CLI, { kind: 'phone', value: '0031 6 8765 4321', siteDomain: 'localhost' });
     const blockedPhone = await start(client, { mobile: '+31 6 87654321' });
     expect(blockedPhone.res.status).toBe(422);
     expect(blockedPhone.res.body.error.code).toBe('phone_blocked');
     // Blocked on localhost only: a member of another site may use the number.
-    const other = await t.services.directDebit.start({
-      userId: user.id, siteId: mollieSite, currency: 'EUR', country: 'NL', price: { amountCents: 995, discountCode: null }, smsText: (c) => c,
+    const other = await t.services.directDebit.start(memberActor(t, user.id), {
+      siteId: mollieSite, currency: 'EUR', country: 'NL', smsText: (c: string) => c,
       form: { ...details({ package_id: (await firstPackage(client)).id }), iban: IBAN, mobile: phone } as never,
     });
     expect(other.id).toMatch(/^dd_/);
     // Only hashes are stored, and a listing shows them masked.
-    const blocks = await t.services.directDebit.blocks();
+    const blocks = await t.services.directDebit.blocks(OPERATOR_CLI);
     expect(blocks.map((b) => b.masked)).toEqual(expect.arrayContaining(['DE•• •••• 3000', '+31\u00a0••••\u00a04321']));
     expect(JSON.stringify(blocks)).not.toContain('0532013000');
-    expect(await t.services.directDebit.unblock({ kind: 'iban', value: 'DE89370400440532013000' })).toBe(1);
+    expect(await t.services.directDebit.unblock(OPERATOR_CLI, { kind: 'iban', value: 'DE89370400440532013000' })).toBe(1);
     expect((await start(client, { iban: 'DE89370400440532013000' })).res.status).toBe(201);
   });
 
@@ -246,7 +247,7 @@ describe.each(DATABASE_KINDS)('Direct debit with an SMS code on %s', (kind) => {
     expect(await credits(user.id)).toBe(pkg.credits);
     expect(await t.database.db.$count(creditLedger, and(eq(creditLedger.userId, user.id), eq(creditLedger.reference, one.body.order.id)))).toBe(1);
     // Now the limit counts this order too: 7.46 of 150.00.
-    expect(await t.services.payments.directDebitTotal(user.id, new Date(0))).toBe(746);
+    expect(await t.services.payments.directDebitTotal(memberActor(t, user.id), new Date(0))).toBe(746);
   });
 
   it('with Mollie: a customer, the mandate with the form\'s details and one recurring payment; the webhook completes it', async () => {

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { discountCodeSchema } from '#common/discounts.ts';
 import type { AppEnv } from '../http/context.ts';
 import { jsonBody, parse, rateLimit, requireUserId } from '../http/helpers.ts';
-import { AppError } from '../infra/errors.ts';
 
 const codeQuery = z.object({ code: discountCodeSchema });
 
@@ -11,19 +10,16 @@ export const discountsRoutes = new Hono<AppEnv>()
   /** `?code=XYZ`: the code for this member; `?welcome=true`: the welcome time bonus. Other parameters are ignored. */
   .get('/discountcode.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
-    if (c.req.query('welcome') === 'true') return c.json(await ctx.services.discounts.welcomeBonus(userId));
+    if (c.req.query('welcome') === 'true') return c.json(await ctx.services.discounts.welcomeBonus(ctx.actor));
     const { code } = parse(codeQuery, { code: c.req.query('code') });
-    await rateLimit(c, ctx.services.rateLimits.discountCodes, `member:${userId}`);
-    return c.json(await ctx.services.discounts.lookup(userId, code));
+    await rateLimit(c, ctx.services.rateLimits.discountCodes, `member:${requireUserId(c)}`);
+    return c.json(await ctx.services.discounts.lookup(ctx.actor, code));
   })
 
   /** The deletion page's offer: the member's personal code at the company's delete_discount. */
   .post('/delete-offer.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
     await jsonBody(c);
     const company = await ctx.services.settings.companyInfo(ctx.site);
-    if (company.delete_discount <= 0) throw new AppError(404, 'discount_not_found');
-    return c.json({ discount: await ctx.services.discounts.personalOffer(userId, company.delete_discount) });
+    return c.json({ discount: await ctx.services.discounts.personalOffer(ctx.actor, company.delete_discount) });
   });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { requireMember, type Actor } from '../actor.ts';
 import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { CreditPackage, DiscountCodeRecord, PackagePrice, WelcomeBonusRecord } from '#common/api-types.ts';
 import { currencyForCountry, PAYMENT_METHODS } from '#common/constants.ts';
@@ -130,14 +131,14 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
 
   const service = {
     /** GET /api/discountcode.php?code=: the code's record for this member, or why they cannot use it. */
-    async lookup(userId: number, code: string): Promise<DiscountCodeRecord> {
-      const m = await member(db, userId);
+    async lookup(actor: Actor, code: string): Promise<DiscountCodeRecord> {
+      const m = await member(db, requireMember(actor).userId);
       return record(m, await requestedCandidate(db, m, code));
     },
 
     /** GET /api/discountcode.php?welcome=true: the welcome time bonus record (spec section 3), or 404. */
-    async welcomeBonus(userId: number): Promise<WelcomeBonusRecord> {
-      const m = await member(db, userId);
+    async welcomeBonus(actor: Actor): Promise<WelcomeBonusRecord> {
+      const m = await member(db, requireMember(actor).userId);
       const { timeBonus } = await automatic(db, m);
       if (!timeBonus) throw new AppError(404, 'discount_not_found');
       return {
@@ -152,8 +153,8 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
      * The credits page: every bundle's price for this member with the active discount, and the member's
      * own code (from the link or the field) with the reason when it cannot be used.
      */
-    async quote(userId: number, packages: CreditPackage[], code: string | null) {
-      const m = await member(db, userId);
+    async quote(actor: Actor, packages: CreditPackage[], code: string | null) {
+      const m = await member(db, requireMember(actor).userId);
       const { timeBonus, welcome } = await automatic(db, m);
       let requested: Candidate | null = null;
       let error: AppError | null = null;
@@ -212,7 +213,8 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
      * The deletion offer: a personal once-per-user code for this member at the company's percentage,
      * valid PERSONAL_OFFER_DAYS. Asking again gives the same code while it can still be used.
      */
-    async personalOffer(userId: number, percent: number): Promise<DiscountCodeRecord> {
+    async personalOffer(actor: Actor, percent: number): Promise<DiscountCodeRecord> {
+      const { userId } = requireMember(actor);
       if (!Number.isInteger(percent) || percent < 1 || percent > 90) throw new AppError(404, 'discount_not_found');
       return db.transaction(async (tx) => {
         // One member's double click must not make two codes.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { countdownParts, discountedCents, timeBonusSecondsLeft } from '#common/discounts.ts';
 import { discountCodes, discountRedemptions, orders, testCheckouts, users } from '../db/schema.ts';
-import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
+import { createTestApp, DATABASE_KINDS, signUp, type TestApp, memberActor } from '../../tests/helpers/test-app.ts';
 
 describe('discount arithmetic', () => {
   it('rounds the discounted price down to the cent, never below 1 cent', () => {
@@ -110,7 +110,7 @@ describe.each(DATABASE_KINDS)('discount codes and the welcome time bonus on %s',
     for (const m of [await signUp(t), await lateMember(), await lateMember({ country: 'GB' })]) {
       const pkgs = (await m.client.get('/api/packages.php')).body.packages;
       for (const code of [null, 'SPRING20']) {
-        const quote = await t.services.discounts.quote(m.user.id, pkgs, code);
+        const quote = await t.services.discounts.quote(memberActor(t, m.user.id), pkgs, code);
         for (const [i, p] of pkgs.entries()) {
           const shown = quote.prices[p.id];
           const charged = await order(m.client, code && shown.discount?.code === code ? { discount_code: code, amount: shown.amount } : { amount: shown.amount }, i);
@@ -215,13 +215,13 @@ describe.each(DATABASE_KINDS)('discount codes and the welcome time bonus on %s',
     expect((await order(stranger.client, { discount_code: discount.code })).status).toBe(404);
 
     const pkgs = await packages(client);
-    const quote = await t.services.discounts.quote(user.id, (await client.get('/api/packages.php')).body.packages, discount.code);
+    const quote = await t.services.discounts.quote(memberActor(t, user.id), (await client.get('/api/packages.php')).body.packages, discount.code);
     expect(quote.prices[pkgs[0].id]).toEqual({ amount: 497, original_amount: 995, discount: { code: discount.code, kind: 'personal', percentage: 50 } });
     const created = await order(client, { discount_code: discount.code, amount: 497 });
     expect(created.body.order).toMatchObject({ amount: 497, original_amount: 995, discount_code: discount.code, discount_percentage: 50 });
     const checkoutPage = await client.get(`/api/order.php?id=${created.body.order.id}`);
     expect(checkoutPage.body.checkout_url).toBe(`/test-checkout/${created.body.order.payment_id}`);
-    expect((await t.services.payments.testCheckout(user.id, created.body.order.payment_id)).amountCents).toBe(497);
+    expect((await t.services.payments.testCheckout(memberActor(t, user.id), created.body.order.payment_id)).amountCents).toBe(497);
     await pay(client, created.body.order.payment_id);
     expect((await client.get('/api/user.php')).body.user.credits).toBe(50);
     expect((await client.get(`/api/discountcode.php?code=${discount.code}`)).body.error.code).toBe('discount_already_used');

@@ -61,10 +61,10 @@ export function chosenBundle(packages: { id: number; credits: number }[], query:
  * member's active discount (the rule that prices the order, so the price shown is the price charged), and
  * the bundle the page marks.
  */
-export async function purchaseFor(ctx: RequestContext, userId: number, url: URL) {
+export async function purchaseFor(ctx: RequestContext, url: URL) {
   const bundles = await packagesFor(ctx);
   const methods = await methodsFor(ctx).catch(() => null);
-  const discounts = await discountsFor(ctx, userId, bundles.packages, url);
+  const discounts = await discountsFor(ctx, bundles.packages, url);
   return { ...bundles, methods, ...discounts, choice: chosenBundle(bundles.packages, url.searchParams) };
 }
 

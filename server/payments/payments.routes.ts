@@ -3,7 +3,7 @@ import { isReference } from '#common/input.ts';
 import { orderSchema, repeatOrderSchema } from '#common/schemas.ts';
 import type { AppEnv } from '../http/context.ts';
 import { currencyFor, methodsFor, packagesFor, payerCountry } from './payment-pages.server.ts';
-import { idempotencyKey, isJsonContentType, parse, requireUserId, validBody } from '../http/helpers.ts';
+import { idempotencyKey, isJsonContentType, parse, validBody } from '../http/helpers.ts';
 import { toId } from '#common/input.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import { testCheckoutBody, webhookBody } from '#common/contracts/payments.ts';
@@ -19,11 +19,10 @@ export const paymentsRoutes = new Hono<AppEnv>()
   /** {package_id, paymentmethod} with an Idempotency-Key header: the order and where to pay it. */
   .post('/order.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
     const key = idempotencyKey(c);
     const input = await validBody(c, orderSchema);
-    const result = await ctx.services.payments.createOrder({
-      userId, packageId: input.package_id, paymentmethod: input.paymentmethod,
+    const result = await ctx.services.payments.createOrder(ctx.actor, {
+      packageId: input.package_id, paymentmethod: input.paymentmethod,
       currency: await currencyFor(ctx), idempotencyKey: key, baseUrl: ctx.baseUrl,
       country: await payerCountry(ctx), recurring: input.recurring === true,
       discountCode: input.discount_code, expectedAmount: input.amount,
@@ -41,11 +40,10 @@ export const paymentsRoutes = new Hono<AppEnv>()
   /** One click: a bundle charged on a stored mandate ({package_id, mandate_id} with an Idempotency-Key header). */
   .post('/repeat-order.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
     const key = idempotencyKey(c);
     const input = await validBody(c, repeatOrderSchema);
-    const result = await ctx.services.payments.repeatOrder({
-      userId, packageId: input.package_id, mandateId: input.mandate_id,
+    const result = await ctx.services.payments.repeatOrder(ctx.actor, {
+      packageId: input.package_id, mandateId: input.mandate_id,
       currency: await currencyFor(ctx), idempotencyKey: key, baseUrl: ctx.baseUrl,
     });
     return c.json(result, 201);
@@ -54,16 +52,15 @@ export const paymentsRoutes = new Hono<AppEnv>()
   /** The member's stored mandates (masked). */
   .get('/mandates.php', async (c) => {
     const ctx = c.get('ctx');
-    return c.json({ mandates: await ctx.services.payments.mandates(requireUserId(c)) });
+    return c.json({ mandates: await ctx.services.payments.mandates(ctx.actor) });
   })
 
   /** Cancels a stored mandate (?id=): revoked at the provider, then no longer offered. */
   .delete('/mandates.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
     const id = toId(c.req.query('id'));
     if (id === null) throw new AppError(400, 'invalid_input');
-    await ctx.services.payments.revokeMandate(userId, id);
+    await ctx.services.payments.revokeMandate(ctx.actor, id);
     return c.json({ ok: true as const });
   })
 
@@ -71,7 +68,7 @@ export const paymentsRoutes = new Hono<AppEnv>()
     const ctx = c.get('ctx');
     const id = c.req.query('id');
     if (!isReference(id)) throw notFound();
-    return c.json(await ctx.services.payments.order(requireUserId(c), id));
+    return c.json(await ctx.services.payments.order(ctx.actor, id));
   })
 
   /** The provider calls this with `id` (form or JSON); the status is always fetched from the provider, never trusted from the body. */
@@ -91,7 +88,6 @@ export const paymentsRoutes = new Hono<AppEnv>()
   /** The test provider's hosted checkout: the order's owner picks the outcome; then the webhook fires and the payer returns. */
   .post('/test-checkout.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
     const { id, outcome } = await validBody(c, testCheckoutBody);
-    return c.json({ redirect_url: await ctx.services.payments.decideTestCheckout(userId, id, outcome) });
+    return c.json({ redirect_url: await ctx.services.payments.decideTestCheckout(ctx.actor, id, outcome) });
   });

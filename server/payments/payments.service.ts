@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { requireMember, type Actor } from '../actor.ts';
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { CreditPackage, Order } from '#common/api-types.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -241,13 +242,13 @@ export function createPaymentsService(deps: {
     },
 
     /** The test provider's hosted checkout page, for the member who placed the order. */
-    async testCheckout(userId: number, ref: string) {
-      return (await ownTestCheckout(userId, ref)).checkout;
+    async testCheckout(actor: Actor, ref: string) {
+      return (await ownTestCheckout(requireMember(actor).userId, ref)).checkout;
     },
 
     /** The payer's choice on the test checkout (only the order's owner); returns where the payer goes next. */
-    async decideTestCheckout(userId: number, ref: string, outcome: TestOutcome): Promise<string> {
-      const { checkouts, checkout } = await ownTestCheckout(userId, ref);
+    async decideTestCheckout(actor: Actor, ref: string, outcome: TestOutcome): Promise<string> {
+      const { checkouts, checkout } = await ownTestCheckout(requireMember(actor).userId, ref);
       const decided = await checkouts.decide(checkout.id, outcome);
       if (!decided) throw notFound();
       await service.sync(checkouts.name, checkout.id);
@@ -288,26 +289,28 @@ export function createPaymentsService(deps: {
      * Retries wait for the first request under a lock on (member, key). `recurring`: the payment is the
      * first of a sequence and leaves a mandate for repeat orders.
      */
-    async createOrder(input: {
-      userId: number; packageId: number; paymentmethod: string; currency: string; idempotencyKey: string; baseUrl: string;
+    async createOrder(actor: Actor, input: {
+      packageId: number; paymentmethod: string; currency: string; idempotencyKey: string; baseUrl: string;
       country?: string; recurring?: boolean;
       /** A code the member brought; `expectedAmount`: the price they saw (a different price is refused). */
       discountCode?: string | null; expectedAmount?: number;
       /** The member agreed that delivery starts at once and their right of withdrawal lapses (EU); no order without it. */
       withdrawalConsent: boolean;
     }) {
+      const { userId } = requireMember(actor);
       if (input.withdrawalConsent !== true) throw new AppError(400, 'withdrawal_consent_required');
-      const siteId = await siteOf(input.userId);
+      const siteId = await siteOf(userId);
       // Simulated payments on a public origin would hand out credits for nothing.
       if ((await service.testPayments(siteId)) === 'refused') throw new AppError(503, 'payments_unavailable');
       const sp = await providers.forSite(siteId);
-      return placeOrder(input, sp, { sequenceType: input.recurring ? 'first' : 'oneoff' }, input.country ?? 'NL');
+      return placeOrder({ ...input, userId }, sp, { sequenceType: input.recurring ? 'first' : 'oneoff' }, input.country ?? 'NL');
     },
 
     /** One click: buys a bundle on a stored valid mandate (no checkout); the status page shows the outcome. */
-    async repeatOrder(input: { userId: number; packageId: number; mandateId: number; currency: string; idempotencyKey: string; baseUrl: string }) {
+    async repeatOrder(actor: Actor, input: { packageId: number; mandateId: number; currency: string; idempotencyKey: string; baseUrl: string }) {
+      const { userId } = requireMember(actor);
       const [mandate] = await db.select().from(paymentMandates)
-        .where(and(eq(paymentMandates.id, input.mandateId), eq(paymentMandates.userId, input.userId)));
+        .where(and(eq(paymentMandates.id, input.mandateId), eq(paymentMandates.userId, userId)));
       if (!mandate || mandate.status === 'revoked') throw new AppError(404, 'mandate_not_found');
       const sp = await providers.forAccount(mandate.accountId);
       if (sp.provider.name === 'test' && ['refused'].includes(await service.testPayments())) throw new AppError(503, 'payments_unavailable');
@@ -317,7 +320,7 @@ export function createPaymentsService(deps: {
         await db.update(paymentMandates).set({ status: current?.status ?? 'invalid', updatedAt: clock() }).where(eq(paymentMandates.id, mandate.id));
         throw new AppError(409, 'mandate_invalid');
       }
-      const placed = await placeOrder({ ...input, paymentmethod: mandate.method }, sp, { sequenceType: 'recurring', mandate }, '');
+      const placed = await placeOrder({ ...input, userId, paymentmethod: mandate.method }, sp, { sequenceType: 'recurring', mandate }, '');
       // A charge on a mandate is decided without the payer: apply what the provider knows now.
       if (placed.order.payment_id && placed.order.status === 'open') {
         await service.sync(sp.provider.name, placed.order.payment_id).catch(() => null);
@@ -332,14 +335,15 @@ export function createPaymentsService(deps: {
      * the order, a mandate at the site's provider and one charge on it. The charge is pending until the
      * provider reports it paid (webhook); the credits come then, once. The same key returns the same order.
      */
-    async directDebitOrder(input: {
-      userId: number; packageId: number; currency: string; idempotencyKey: string; baseUrl: string; country: string;
+    async directDebitOrder(actor: Actor, input: {
+      packageId: number; currency: string; idempotencyKey: string; baseUrl: string; country: string;
       discountCode?: string | null; expectedAmount?: number; mandate: DirectDebitMandate;
     }) {
-      const siteId = await siteOf(input.userId);
+      const { userId } = requireMember(actor);
+      const siteId = await siteOf(userId);
       if ((await service.testPayments(siteId)) === 'refused') throw new AppError(503, 'payments_unavailable');
       const sp = await providers.forSite(siteId);
-      const placed = await placeOrder({ ...input, paymentmethod: 'directdebit', withdrawalConsent: true }, sp, { sequenceType: 'directdebit', mandate: input.mandate }, input.country);
+      const placed = await placeOrder({ ...input, userId, paymentmethod: 'directdebit', withdrawalConsent: true }, sp, { sequenceType: 'directdebit', mandate: input.mandate }, input.country);
       // The provider knows at once whether the debit is under way (pending) or refused.
       if (placed.order.payment_id && placed.order.status === 'open') {
         await service.sync(sp.provider.name, placed.order.payment_id).catch(() => null);
@@ -357,7 +361,8 @@ export function createPaymentsService(deps: {
     },
 
     /** Direct-debit orders of the member since `since` that are not failed or cancelled, in cents (the 30-day limit). */
-    async directDebitTotal(userId: number, since: Date): Promise<number> {
+    async directDebitTotal(actor: Actor, since: Date): Promise<number> {
+      const { userId } = requireMember(actor);
       const [row] = await db.select({ total: sql<number>`coalesce(sum(${orders.amountCents}), 0)::int` }).from(orders).where(and(
         eq(orders.userId, userId), eq(orders.paymentmethod, 'directdebit'), inArray(orders.status, ['open', 'pending', 'completed']),
         sql`${orders.createdAt} >= ${since.toISOString()}`,
@@ -366,7 +371,8 @@ export function createPaymentsService(deps: {
     },
 
     /** The member's stored mandates that can still be charged or are being set up. */
-    async mandates(userId: number) {
+    async mandates(actor: Actor) {
+      const { userId } = requireMember(actor);
       const rows = await db.select().from(paymentMandates)
         .where(and(eq(paymentMandates.userId, userId), inArray(paymentMandates.status, ['valid', 'pending'])))
         .orderBy(desc(paymentMandates.id));
@@ -374,12 +380,14 @@ export function createPaymentsService(deps: {
     },
 
     /** Whether the member can repeat an order in one click (the navigation links there then). */
-    async hasRepeatOrder(userId: number): Promise<boolean> {
+    async hasRepeatOrder(actor: Actor): Promise<boolean> {
+      const { userId } = requireMember(actor);
       return (await db.$count(paymentMandates, and(eq(paymentMandates.userId, userId), eq(paymentMandates.status, 'valid')))) > 0;
     },
 
     /** Cancels a stored mandate: revoked at the provider first, then here. */
-    async revokeMandate(userId: number, id: number): Promise<void> {
+    async revokeMandate(actor: Actor, id: number): Promise<void> {
+      const { userId } = requireMember(actor);
       const [mandate] = await db.select().from(paymentMandates).where(and(eq(paymentMandates.id, id), eq(paymentMandates.userId, userId)));
       if (!mandate || mandate.status === 'revoked') throw new AppError(404, 'mandate_not_found');
       const sp = await providers.forAccount(mandate.accountId);
@@ -431,7 +439,8 @@ export function createPaymentsService(deps: {
     },
 
     /** The member's own order; an open or pending one is refreshed from the provider first. */
-    async order(userId: number, orderId: string) {
+    async order(actor: Actor, orderId: string) {
+      const { userId } = requireMember(actor);
       const [row] = await db.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
       if (!row) throw notFound();
       if (row.status === 'open' || row.status === 'pending') {

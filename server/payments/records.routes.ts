@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { isReference } from '#common/input.ts';
 import { spendCapRequestSchema } from '#common/schemas.ts';
 import type { AppEnv } from '../http/context.ts';
-import { jsonBody, parse, requireUserId, type C } from '../http/helpers.ts';
+import { jsonBody, parse, type C } from '../http/helpers.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 
@@ -15,10 +15,9 @@ export function pageParam(value: string | undefined): number {
 
 async function invoice(c: C) {
   const ctx = c.get('ctx');
-  const userId = requireUserId(c);
   const id = c.req.query('id');
   if (!isReference(id)) throw notFound();
-  const { order, invoiceNumber } = await ctx.services.records.invoiceData(userId, id);
+  const { order, invoiceNumber } = await ctx.services.records.invoiceData(ctx.actor, id);
   const [user, company] = await Promise.all([ctx.user(), ctx.services.settings.companyInfo(ctx.site)]);
   const pdf = await renderInvoicePdf({
     lang: ctx.lang, invoiceNumber, issuedAt: order.completedAt ?? order.createdAt, orderId: order.id, credits: order.credits,
@@ -34,31 +33,31 @@ async function invoice(c: C) {
 
 export const recordsRoutes = new Hono<AppEnv>()
   .get('/orders.php', async (c) => {
-    const userId = requireUserId(c);
-    return c.json(await c.get('ctx').services.records.orders(userId, pageParam(c.req.query('page'))));
+    const ctx = c.get('ctx');
+    return c.json(await ctx.services.records.orders(ctx.actor, pageParam(c.req.query('page'))));
   })
 
   .get('/credit-ledger.php', async (c) => {
-    const userId = requireUserId(c);
-    return c.json(await c.get('ctx').services.records.ledger(userId, pageParam(c.req.query('page'))));
+    const ctx = c.get('ctx');
+    return c.json(await ctx.services.records.ledger(ctx.actor, pageParam(c.req.query('page'))));
   })
 
   .get('/invoice.php', invoice)
 
   /** {id}: cancels the member's own open or pending order; calling it again answers the cancelled order. */
   .post('/order-cancel.php', async (c) => {
-    const userId = requireUserId(c);
+    const ctx = c.get('ctx');
     const body = await jsonBody(c);
     if (!isReference(body.id)) throw new AppError(400, 'invalid_input');
-    return c.json(await c.get('ctx').services.records.cancelOrder(userId, body.id));
+    return c.json(await ctx.services.records.cancelOrder(ctx.actor, body.id));
   })
 
-  .get('/spend-cap.php', async (c) => c.json(await c.get('ctx').services.records.spendCap(requireUserId(c))))
+  .get('/spend-cap.php', async (c) => c.json(await c.get('ctx').services.records.spendCap(c.get('ctx').actor)))
 
   /** {period, credits} or {credits: null}: lowering applies at once, raising or removing after the cooling-off period. */
   .put('/spend-cap.php', async (c) => {
-    const userId = requireUserId(c);
+    const ctx = c.get('ctx');
     const input = parse(spendCapRequestSchema, await jsonBody(c));
     const next = 'period' in input ? { period: input.period, credits: input.credits } : null;
-    return c.json(await c.get('ctx').services.records.setSpendCap(userId, next));
+    return c.json(await ctx.services.records.setSpendCap(ctx.actor, next));
   });

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { OPERATORS, requireMember, requireStaff, type Actor } from '../actor.ts';
 import type { LedgerEntry, SpendCap, TransactionOrder, TransactionOrderDetail } from '#common/api-types.ts';
 import { SPEND_CAP_COOLING_OFF_HOURS } from '#common/constants.ts';
 import type { Db } from '../db/client.ts';
@@ -66,7 +67,8 @@ export function createRecordsService(deps: { db: Db; clock: Clock; providers: Pa
 
   return {
     /** The member's orders, newest first, a page at a time (page 1 first). */
-    async orders(userId: number, page: number) {
+    async orders(actor: Actor, page: number) {
+      const { userId } = requireMember(actor);
       const total = await db.$count(orders, eq(orders.userId, userId));
       const rows = await db.select().from(orders).where(eq(orders.userId, userId))
         .orderBy(desc(orders.createdAt), desc(orders.id)).limit(ORDERS_PAGE_SIZE).offset((page - 1) * ORDERS_PAGE_SIZE);
@@ -74,7 +76,8 @@ export function createRecordsService(deps: { db: Db; clock: Clock; providers: Pa
     },
 
     /** The member's credit ledger, newest first, a page at a time. */
-    async ledger(userId: number, page: number) {
+    async ledger(actor: Actor, page: number) {
+      const { userId } = requireMember(actor);
       const total = await db.$count(creditLedger, eq(creditLedger.userId, userId));
       const rows = await db.select().from(creditLedger).where(eq(creditLedger.userId, userId))
         .orderBy(desc(creditLedger.id)).limit(LEDGER_PAGE_SIZE).offset((page - 1) * LEDGER_PAGE_SIZE);
@@ -82,7 +85,8 @@ export function createRecordsService(deps: { db: Db; clock: Clock; providers: Pa
     },
 
     /** One of the member's orders with its payments and ledger rows; anybody else's does not exist. */
-    async orderDetail(userId: number, orderId: string): Promise<TransactionOrderDetail> {
+    async orderDetail(actor: Actor, orderId: string): Promise<TransactionOrderDetail> {
+      const { userId } = requireMember(actor);
       const row = await ownOrder(userId, orderId);
       const [paymentRows, ledgerRows] = await Promise.all([
         db.select().from(payments).where(eq(payments.orderId, row.id)).orderBy(payments.id),
@@ -103,7 +107,8 @@ export function createRecordsService(deps: { db: Db; clock: Clock; providers: Pa
      * it; the order is cancelled on our side in any case (should the money still arrive, the webhook
      * completes it and books the credits). A cancelled order answers as it is: calling again is harmless.
      */
-    async cancelOrder(userId: number, orderId: string) {
+    async cancelOrder(actor: Actor, orderId: string) {
+      const { userId } = requireMember(actor);
       const row = await ownOrder(userId, orderId);
       if (row.status === 'open' || row.status === 'pending') {
         const [payment] = await db.select().from(payments).where(eq(payments.orderId, row.id)).orderBy(desc(payments.id)).limit(1);
@@ -120,7 +125,7 @@ export function createRecordsService(deps: { db: Db; clock: Clock; providers: Pa
       }
       const [fresh] = await db.select().from(orders).where(eq(orders.id, row.id));
       if (fresh.status !== 'cancelled') throw new AppError(409, 'order_not_cancellable');
-      return deps.payments.order(userId, row.id);
+      return deps.payments.order(actor, row.id);
     },
 
     /**
@@ -128,7 +133,8 @@ export function createRecordsService(deps: { db: Db; clock: Clock; providers: Pa
      * back through the provider, the order is marked refunded with the reason, and a 'refund' ledger row takes
      * the bundle's credits back (as many as the balance still holds). For the operator's CLI and the system.
      */
-    async refundOrder(orderId: string, reason: string) {
+    async refundOrder(actor: Actor, orderId: string, reason: string) {
+      requireStaff(actor, OPERATORS);
       const text = reason.trim();
       if (!text || text.length > 500) throw new AppError(400, 'refund_reason_required');
       // The provider that took the payment (the site's account at the time) returns the money; looked up first,
@@ -159,13 +165,17 @@ export function createRecordsService(deps: { db: Db; clock: Clock; providers: Pa
       return { order: toTransactionOrder(result.order), refund_reason: text, credits_taken: result.credits_taken };
     },
 
-    spendCap: spendCapOf,
+    /** The member's spend cap, what it has spent in the cap's period, and a raise or removal still waiting. */
+    async spendCap(actor: Actor): Promise<SpendCap> {
+      return spendCapOf(requireMember(actor).userId);
+    },
 
     /**
      * Sets (credits > 0) or removes (null) the member's spend cap. A stricter cap applies at once and drops
      * any raise still waiting; a raise or a removal waits SPEND_CAP_COOLING_OFF_HOURS (the member is told).
      */
-    async setSpendCap(userId: number, next: Cap | null): Promise<SpendCap & { applied: 'now' | 'later' }> {
+    async setSpendCap(actor: Actor, next: Cap | null): Promise<SpendCap & { applied: 'now' | 'later' }> {
+      const { userId } = requireMember(actor);
       const now = clock();
       const applied = await db.transaction(async (tx) => {
         await tx.insert(spendCaps).values({ userId, updatedAt: now }).onConflictDoNothing();
@@ -187,7 +197,8 @@ export function createRecordsService(deps: { db: Db; clock: Clock; providers: Pa
     },
 
     /** The order's company details and numbers, for its invoice (completed orders of this member only). */
-    async invoiceData(userId: number, orderId: string) {
+    async invoiceData(actor: Actor, orderId: string) {
+      const { userId } = requireMember(actor);
       const row = await ownOrder(userId, orderId);
       if (row.status !== 'completed' || !row.completedAt) throw notFound();
       let invoiceNumber = row.invoiceNumber;

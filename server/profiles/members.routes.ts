@@ -3,10 +3,10 @@ import { profileIdBody } from '#common/contracts/shapes.ts';
 import type { AppEnv } from '../http/context.ts';
 import { rateLimit, requireId, requireUserId, validBody, type C } from '../http/helpers.ts';
 
-/** Likes and unlikes count together: a like/unlike loop is one thing. */
-const limitLikes = (c: C, userId: number) => {
+/** Likes and unlikes count together, per member: a like/unlike loop is one thing. */
+const limitLikes = (c: C) => {
   const { rateLimits } = c.get('ctx').services;
-  return rateLimit(c, [rateLimits.likesPerMinute, rateLimits.likesPerHour], String(userId));
+  return rateLimit(c, [rateLimits.likesPerMinute, rateLimits.likesPerHour], String(requireUserId(c)));
 };
 
 export const membersRoutes = new Hono<AppEnv>()
@@ -20,27 +20,25 @@ export const membersRoutes = new Hono<AppEnv>()
 
   .post('/like.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
-    await limitLikes(c, userId);
-    return c.json(await ctx.services.likes.like(userId, (await validBody(c, profileIdBody)).profile_id));
+    await limitLikes(c);
+    return c.json(await ctx.services.likes.like(ctx.actor, (await validBody(c, profileIdBody)).profile_id));
   })
 
   .delete('/like.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
-    await limitLikes(c, userId);
-    await ctx.services.likes.unlike(userId, (await validBody(c, profileIdBody)).profile_id);
+    await limitLikes(c);
+    await ctx.services.likes.unlike(ctx.actor, (await validBody(c, profileIdBody)).profile_id);
     return c.json({ ok: true });
   })
 
   /** Spec section 7: the profile for the new-like overlay (the newest like not looked at yet), or null. */
   .get('/auto-like.php', async (c) => {
     const ctx = c.get('ctx');
-    const profile = await ctx.services.likes.autoLike(requireUserId(c));
+    const profile = await ctx.services.likes.autoLike(ctx.actor);
     return c.json({ profile: profile && { ...profile, main_image: profile.main_image && { ...profile.main_image, match: `/photos/${profile.main_image.filename}` } } });
   })
 
   .get('/likes.php', async (c) => {
     const ctx = c.get('ctx');
-    return c.json(await ctx.services.likes.overview(requireUserId(c)));
+    return c.json(await ctx.services.likes.overview(ctx.actor));
   });

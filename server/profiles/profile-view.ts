@@ -12,7 +12,7 @@ export function createProfileView(deps: { profiles: ProfilesService; likes: Like
   return async function viewProfile(actor: Actor, profileId: number, options: DetailOptions = {}): Promise<ProfileDetail> {
     const viewer = viewerId(actor);
     const profile = await deps.profiles.detail(viewer, profileId, options);
-    if (viewer && profile.liked_me && !profile.blocked) await deps.likes.markSeen(viewer, profileId);
+    if (viewer && profile.liked_me && !profile.blocked) await deps.likes.markSeen(actor, profileId);
     return profile;
   };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { creditLedger, orders } from '../db/schema.ts';
 import { loadLocales } from '../i18n/i18n.ts';
-import { createTestApp, DATABASE_KINDS, signUp, type TestApp, type TestClient } from '../../tests/helpers/test-app.ts';
+import { createTestApp, DATABASE_KINDS, signUp, type TestApp, type TestClient, memberActor } from '../../tests/helpers/test-app.ts';
 
 const en = (loadLocales() as unknown as Record<string, { errors: Record<string, string> }>).en;
 
@@ -49,8 +49,8 @@ describe.each(DATABASE_KINDS)('hole 2: free credits through the test checkout (%
     expect(await state(created.body.order.id, owner.user.id)).toEqual({ status: 'open', ledger: 0 });
     expect(await t.database.db.$count(creditLedger, eq(creditLedger.userId, other.user.id))).toBe(0);
     // The checkout page is the owner's only, too.
-    await expect(t.services.payments.testCheckout(other.user.id, ref)).rejects.toMatchObject({ status: 404 });
-    expect((await t.services.payments.testCheckout(owner.user.id, ref)).id).toBe(ref);
+    await expect(t.services.payments.testCheckout(memberActor(t, other.user.id), ref)).rejects.toMatchObject({ status: 404 });
+    expect((await t.services.payments.testCheckout(memberActor(t, owner.user.id), ref)).id).toBe(ref);
   });
 
   it('the owner still pays their own order', async () => {
@@ -75,7 +75,7 @@ describe.each(DATABASE_KINDS)('hole 2: free credits through the test checkout (%
       // The checkout made before is gone for everyone, its owner included; the webhook does nothing either.
       const pay = await owner.client.post('/api/test-checkout.php', { id: created.body.order.payment_id, outcome: 'paid' });
       expect(pay.status).toBe(404);
-      await expect(t.services.payments.testCheckout(owner.user.id, created.body.order.payment_id)).rejects.toMatchObject({ status: 404 });
+      await expect(t.services.payments.testCheckout(memberActor(t, owner.user.id), created.body.order.payment_id)).rejects.toMatchObject({ status: 404 });
       const hook = await t.app.request('http://localhost/api/payment-webhook.php?provider=test', {
         method: 'POST', headers: { host: 'localhost', 'content-type': 'application/x-www-form-urlencoded' }, body: `id=${created.body.order.payment_id}`,
       });

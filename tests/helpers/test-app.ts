@@ -16,6 +16,7 @@ import { eq } from 'drizzle-orm';
 import { users } from '../../server/db/schema.ts';
 import { localStorage } from '../../server/infra/storage.ts';
 import { checkContracts } from './contract-check.ts';
+import type { MemberActor } from '../../server/actor.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -214,5 +215,9 @@ export async function signUp(t: TestApp, overrides: Record<string, unknown> = {}
     await t.database.db.update(users).set({ status: 'active', activatedAt: t.clock() }).where(eq(users.id, user.id));
     user.status = 'active';
   }
-  return { client, user };
+  const actor: MemberActor = { kind: 'member', userId: user.id, siteId: t.siteId };
+  return { client, user, actor };
 }
+
+/** The member `userId` acting on the test site, for calling their use cases directly. */
+export const memberActor = (t: Pick<TestApp, 'siteId'>, userId: number): MemberActor => ({ kind: 'member', userId, siteId: t.siteId });

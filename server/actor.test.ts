@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actorFor, OPERATOR_CLI, requireMember, type Actor } from './actor.ts';
+import type { Services } from './services.ts';
+import { createTestApp, signUp, type TestApp } from '../tests/helpers/test-app.ts';
+
+describe('actors', () => {
+  it('a member is who acts with a user id; anyone else needs to sign in', () => {
+    expect(requireMember(actorFor(1, 7))).toEqual({ kind: 'member', userId: 7, siteId: 1 });
+    expect(() => requireMember(actorFor(1, null))).toThrow(expect.objectContaining({ status: 403, code: 'authentication_required' }));
+  });
+});
+
+/**
+ * Every member use case checks its actor itself: called by a visitor, by staff or by a job (not
+ * through a door that refused them already), it is refused and changes nothing.
+ */
+describe('member use cases refuse anyone but a member', () => {
+  let t: TestApp;
+  let other: number;
+  beforeAll(async () => {
+    t = await createTestApp('pglite', { profiles: 0 });
+    other = (await signUp(t)).user.id;
+  });
+  afterAll(() => t.close());
+
+  const notMembers = (): [string, Actor][] => [
+    ['a visitor', { kind: 'visitor', siteId: t.siteId }],
+    ['a moderator', { kind: 'staff', role: 'moderator', siteId: t.siteId }],
+    ['an operator', { kind: 'staff', role: 'operator', siteId: null }],
+    ['a job', { kind: 'system', job: 'test' }],
+  ];
+
+  const useCases: [string, (s: Services, actor: Actor) => Promise<unknown>][] = [
+    ['blocks.list', (s, a) => s.blocks.list(a)],
+    ['blocks.block', (s, a) => s.blocks.block(a, other)],
+    ['blocks.unblock', (s, a) => s.blocks.unblock(a, other)],
+    ['likes.like', (s, a) => s.likes.like(a, other)],
+    ['likes.unlike', (s, a) => s.likes.unlike(a, other)],
+    ['likes.overview', (s, a) => s.likes.overview(a)],
+    ['likes.autoLike', (s, a) => s.likes.autoLike(a)],
+    ['games.swipeDeck', (s, a) => s.games.swipeDeck(a)],
+    ['games.swipeLike', (s, a) => s.games.swipeLike(a, other)],
+    ['games.matchFinder', (s, a) => s.games.matchFinder(a)],
+    ['chat.send', (s, a) => s.chat.send(a, { recipientId: other, content: { kind: 'text', text: 'Hi' }, idempotencyKey: 'actor-test-0001', cost: 0, maxLength: 500 })],
+    ['chat.list', (s, a) => s.chat.list(a)],
+    ['chat.openWith', (s, a) => s.chat.openWith(a, other)],
+    ['chat.read', (s, a) => s.chat.read(a, 1)],
+    ['chat.typing', (s, a) => s.chat.typing(a, other)],
+    ['chat.setViewing', (s, a) => s.chat.setViewing(a, null)],
+    ['chat.removeWith', (s, a) => s.chat.removeWith(a, other)],
+    ['chat.freeMessagesLeft', (s, a) => s.chat.freeMessagesLeft(a, 3)],
+    ['payments.createOrder', (s, a) => s.payments.createOrder(a, { packageId: 1, paymentmethod: 'ideal', currency: 'EUR', idempotencyKey: 'actor-test-0002', baseUrl: 'http://localhost', withdrawalConsent: true })],
+    ['payments.order', (s, a) => s.payments.order(a, 'ord_missing')],
+    ['payments.mandates', (s, a) => s.payments.mandates(a)],
+    ['payments.revokeMandate', (s, a) => s.payments.revokeMandate(a, 1)],
+    ['payments.decideTestCheckout', (s, a) => s.payments.decideTestCheckout(a, 'tr_missing', 'paid')],
+    ['records.orders', (s, a) => s.records.orders(a, 1)],
+    ['records.ledger', (s, a) => s.records.ledger(a, 1)],
+    ['records.cancelOrder', (s, a) => s.records.cancelOrder(a, 'ord_missing')],
+    ['records.setSpendCap', (s, a) => s.records.setSpendCap(a, null)],
+    ['records.invoiceData', (s, a) => s.records.invoiceData(a, 'ord_missing')],
+    ['discounts.quote', (s, a) => s.discounts.quote(a, [], null)],
+    ['discounts.personalOffer', (s, a) => s.discounts.personalOffer(a, 20)],
+    ['directDebit.pending', (s, a) => s.directDebit.pending(a, 'dd_missing')],
+    ['directDebit.confirm', (s, a) => s.directDebit.confirm(a, { requestId: 'dd_missing', code: '123456', baseUrl: 'http://localhost', country: 'NL' })],
+  ];
+
+  it.each(useCases)('%s', async (_name, call) => {
+    for (const [who, actor] of notMembers()) {
+      await expect(call(t.services, actor), who).rejects.toMatchObject({ status: 403, code: 'authentication_required' });
+    }
+  });
+});
+
+/** Refunds and blocked payment details are the operator's (or an operator command's), not a member's or a moderator's. */
+describe('operator use cases refuse members and moderators', () => {
+  let t: TestApp;
+  let member: Actor;
+  beforeAll(async () => {
+    t = await createTestApp('pglite', { profiles: 0 });
+    member = (await signUp(t)).actor;
+  });
+  afterAll(() => t.close());
+
+  const operatorOnly: [string, (s: Services, actor: Actor) => Promise<unknown>][] = [
+    ['records.refundOrder', (s, a) => s.records.refundOrder(a, 'ord_missing', 'duplicate charge')],
+    ['directDebit.blocks', (s, a) => s.directDebit.blocks(a)],
+    ['directDebit.block', (s, a) => s.directDebit.block(a, { kind: 'phone', value: '+31612345678' })],
+    ['directDebit.unblock', (s, a) => s.directDebit.unblock(a, { kind: 'phone', value: '+31612345678' })],
+  ];
+
+  it.each(operatorOnly)('%s', async (_name, call) => {
+    for (const actor of [member, { kind: 'visitor', siteId: t.siteId }, { kind: 'staff', role: 'moderator', siteId: null }] as Actor[]) {
+      await expect(call(t.services, actor), actor.kind).rejects.toMatchObject({ status: 403, code: 'forbidden' });
+    }
+    // The operator gets as far as the order or the list.
+    await expect(call(t.services, OPERATOR_CLI).catch((e: { code: string }) => e.code)).resolves.not.toBe('forbidden');
+    await expect(call(t.services, { kind: 'staff', role: 'operator', siteId: null }).catch((e: { code: string }) => e.code)).resolves.not.toBe('forbidden');
+  });
+});
