@@ -89,7 +89,7 @@ export function createServices(deps: {
   const notifications = createNotificationsService({ db, clock, mail, limits: rateLimits });
   const live = deps.live ?? createMemoryLiveBus(logger);
   const contactRules = createContactRules({ db });
-  const photos = createPhotosService({ db, clock, storage, contactRules });
+  const photos = createPhotosService({ db, clock, storage, contactRules, events });
   const profiles = createProfilesService({ db, clock, contactRules, gallery: photos.gallery });
   const testProvider = createTestProvider({ db, clock });
   const paymentProviders = createPaymentProviders({ db, clock, testProvider, mollieApiEndpoint: config.MOLLIE_API_ENDPOINT });

@@ -20,6 +20,8 @@ export interface AppEvents {
   'notice.received': { noticeId: number };
   /** The operator decided a notice: the reporter is told the outcome. */
   'notice.decided': { noticeId: number };
+  /** A moderator checked a member's profile photo: it stays visible (approved) or was removed (rejected). */
+  'photo.reviewed': { userId: number; photoId: number; approved: boolean };
 }
 
 export type EventName = keyof AppEvents;

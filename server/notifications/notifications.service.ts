@@ -122,9 +122,16 @@ export function createNotificationsService(deps: {
     else await sendCategoryMail(likedId, 'new_like', 'new_like', { other }, '/likes');
   }
 
+  /** The photo check's outcome ("Photo checks" switch): approved photos stay, rejected ones are gone from the profile. */
+  async function mailPhotoReviewed({ userId, approved }: AppEvents['photo.reviewed']) {
+    if (await overRecipientCap(userId)) return;
+    await sendCategoryMail(userId, 'photo_approved', approved ? 'photo_approved' : 'photo_rejected', {}, '/profile');
+  }
+
   const service = {
     mailNewMessage,
     mailNewLike,
+    mailPhotoReviewed,
     settings,
     unsubscribeUrl,
     sendCategoryMail,

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { EMAIL_CATEGORIES } from '#common/notifications.ts';
-import { mailEvents, users } from '../db/schema.ts';
+import { mailEvents, photos, users } from '../db/schema.ts';
+import { OPERATOR_CLI } from '../actor.ts';
 import { addCredits } from '../credits/ledger.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 import { startSmtpServer, type TestSmtp } from '../../tests/helpers/smtp.ts';
@@ -97,6 +98,28 @@ describe.each(DATABASE_KINDS)('e-mail notifications on %s', (kind) => {
     const text = await smtp.waitFor(b.user.email, (m) => m.header('list-unsubscribe').includes('c=new_message'));
     expect(text.subject).toBe('Alice sent you a message');
     expect(smtp.to(b.user.email).length).toBe(count + 1);
+  });
+
+  it('mails the photo check in the "Photo checks" category: approved or removed, once per decision, not when switched off', async () => {
+    const { b } = await pair();
+    const photo = async () => (await t.database.db.insert(photos).values({ userId: b.user.id, filename: `p${Math.random()}.webp`, thumbFilename: `t${Math.random()}.webp`, status: 'active', width: 600, height: 800 }).returning())[0].id;
+    const first = await photo();
+    await t.services.photos.moderate(OPERATOR_CLI, first, 'approve');
+    await t.services.events.settle();
+    const approved = await smtp.waitFor(b.user.email, (m) => m.subject === 'Your photo has been checked');
+    expect(approved.header('list-unsubscribe')).toContain('c=photo_approved');
+    expect(approved.text).toContain('/profile');
+    // The same decision again tells nothing new; changing it does.
+    await t.services.photos.moderate(OPERATOR_CLI, first, 'approve');
+    await t.services.photos.moderate(OPERATOR_CLI, first, 'reject');
+    await t.services.events.settle();
+    await smtp.waitFor(b.user.email, (m) => m.subject === 'Your photo could not be approved');
+    expect(smtp.to(b.user.email).filter((m) => m.subject.startsWith('Your photo')).length).toBe(2);
+    // Switched off: the check happens, the mail does not.
+    await b.client.put('/api/notifications.php', { email: { photo_approved: false } });
+    await t.services.photos.moderate(OPERATOR_CLI, await photo(), 'approve');
+    await t.services.events.settle();
+    expect(smtp.to(b.user.email).filter((m) => m.subject.startsWith('Your photo')).length).toBe(2);
   });
 
   it('sends nothing to demo addresses, deleted accounts or members with mail stopped', async () => {

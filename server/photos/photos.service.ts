@@ -10,6 +10,7 @@ import { photos, profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import type { PhotoStorage } from '../infra/storage.ts';
+import type { EventBus } from '../infra/events.ts';
 import type { ContactRules } from '../accounts/contact-rules.ts';
 
 // Every photo is processed once: libvips' operation cache (50 MB by default) would only hold memory.
@@ -73,7 +74,7 @@ function toOwnPhoto(row: PhotoRow, mainPhotoId: number | null): OwnPhoto {
   };
 }
 
-export function createPhotosService(deps: { db: Db; clock: Clock; storage: PhotoStorage; contactRules: ContactRules }) {
+export function createPhotosService(deps: { db: Db; clock: Clock; storage: PhotoStorage; contactRules: ContactRules; events: EventBus }) {
   const { db, clock, storage } = deps;
 
   async function member(userId: number) {
@@ -245,8 +246,14 @@ export function createPhotosService(deps: { db: Db; clock: Clock; storage: Photo
       requireStaff(actor, MODERATORS);
       const status = decision === 'approve' ? 'active' as const : 'rejected' as const;
       return db.transaction(async (tx) => {
+        const [before] = await tx.select({ status: photos.status, reviewed: photos.reviewed }).from(photos).where(eq(photos.id, photoId));
+        if (!before) throw notFound();
         const [row] = await tx.update(photos).set({ status, reviewed: true }).where(eq(photos.id, photoId)).returning();
         if (!row) throw notFound();
+        // The member hears of the check once, or again when a decision is changed; not for repeating the same one.
+        if (!before.reviewed || before.status !== status) {
+          await deps.events.record(tx, 'photo.reviewed', { userId: row.userId, photoId: row.id, approved: status === 'active' });
+        }
         if (status === 'rejected') {
           const [profile] = await tx.select({ mainPhotoId: profiles.mainPhotoId }).from(profiles).where(eq(profiles.userId, row.userId));
           if (profile?.mainPhotoId === row.id) await pickNewMain(tx, row.userId);

@@ -16,7 +16,7 @@ const brand = {
   siteName: 'Amora', mailName: 'Amora Mail', supportEmail: 'support@example.com', settingsUrl: 'https://example.com/notifications',
   company: { name: 'Amora B.V.', address: 'Keizersgracht 1', city: 'Amsterdam', kvk: '12345678', country: 'NL' },
 };
-const KINDS = ['activation', 'password_reset', 'email_change', 'reactivation', 'new_message', 'new_like', 'new_match', 'notice_received', 'notice_removed', 'notice_no_action'];
+const KINDS = ['activation', 'password_reset', 'email_change', 'reactivation', 'new_message', 'new_like', 'new_match', 'photo_approved', 'photo_rejected', 'notice_received', 'notice_removed', 'notice_no_action'];
 
 describe('mail templates', () => {
   it('renders every mail in all 11 languages, both parts, with brand and company, no untranslated keys', async () => {
@@ -73,7 +73,8 @@ describe('dev outbox', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const outbox = createOutboxMailer(dir);
   const app = (env: Record<string, string>) => createApp({
-    services: {} as Services, translator: {} as never, env: loadEnv({ NODE_ENV: 'test', ...env }), logger: createLogger('silent'), outbox,
+    // No site behind it: the viewer is the machine's, not a site's.
+    services: { settings: { siteForHost: async () => undefined } } as unknown as Services, translator: {} as never, env: loadEnv({ NODE_ENV: 'test', ...env }), logger: createLogger('silent'), outbox,
   });
 
   // The operator at this machine: a loopback peer, no proxy.
