@@ -71,6 +71,18 @@ test('footer pages render in every layout width', async ({ page }) => {
   }
 });
 
+test('every static page renders with its title, fits the screen and is saved as a screenshot', async ({ page, shot }) => {
+  await page.addInitScript(() => localStorage.setItem('hide-site-entry-warning', String(Math.floor(Date.now() / 1000))));
+  for (const slug of ['terms', 'privacy', 'cookies', 'ban', 'return-policy', 'faq', 'service']) {
+    const response = await page.goto(`/pages/${slug}`);
+    expect(response?.status(), slug).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 })).not.toBeEmpty();
+    // Nothing wider than the screen (a long word or table would make the page scroll sideways).
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), slug).toBe(true);
+    await shot(`page-${slug}`);
+  }
+});
+
 test('a member landing page invites visitors to sign up and keeps the tracking parameters', async ({ page, shot }, info) => {
   await page.goto('/members');
   await acceptEntryWarning(page);
