@@ -63,6 +63,14 @@ describe('member use cases refuse anyone but a member', () => {
     ['discounts.personalOffer', (s, a) => s.discounts.personalOffer(a, 20)],
     ['directDebit.pending', (s, a) => s.directDebit.pending(a, 'dd_missing')],
     ['directDebit.confirm', (s, a) => s.directDebit.confirm(a, { requestId: 'dd_missing', code: '123456', baseUrl: 'http://localhost', country: 'NL' })],
+    ['profiles.own', (s, a) => s.profiles.own(a)],
+    ['profiles.update', (s, a) => s.profiles.update(a, { name: 'Actor', gender: 'female', sexuality: null, hair_color: null, eye_color: null, body_type: null, relationship_status: null, tattoos: null, signup_reason: null, interests: [], about: '', country: 'NL', region: null })],
+    ['profiles.updateSignupFields', (s, a) => s.profiles.updateSignupFields(a, { about: 'Hi' })],
+    ['photos.list', (s, a) => s.photos.list(a)],
+    ['photos.upload', (s, a) => s.photos.upload(a, Buffer.from('not a photo'), { isPrivate: false, moderation: 'after' })],
+    ['photos.remove', (s, a) => s.photos.remove(a, 1)],
+    ['photos.setMain', (s, a) => s.photos.setMain(a, 1)],
+    ['photos.setPrivate', (s, a) => s.photos.setPrivate(a, 1, true)],
   ];
 
   it.each(useCases)('%s', async (_name, call) => {

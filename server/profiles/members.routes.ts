@@ -13,7 +13,7 @@ export const membersRoutes = new Hono<AppEnv>()
   /** ?id= a member's profile as the viewer may see it; without id the signed-in member's editable profile. */
   .get('/profile.php', async (c) => {
     const ctx = c.get('ctx');
-    if (c.req.query('id') === undefined) return c.json({ profile: await ctx.services.profiles.own(requireUserId(c)) });
+    if (c.req.query('id') === undefined) return c.json({ profile: await ctx.services.profiles.own(ctx.actor) });
     const id = requireId(c.req.query('id'), 'id');
     return c.json({ profile: await ctx.services.viewProfile(ctx.actor, id, { visibleFields: ctx.site.visibleProfileFields }) });
   })
