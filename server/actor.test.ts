@@ -71,6 +71,18 @@ describe('member use cases refuse anyone but a member', () => {
     ['photos.remove', (s, a) => s.photos.remove(a, 1)],
     ['photos.setMain', (s, a) => s.photos.setMain(a, 1)],
     ['photos.setPrivate', (s, a) => s.photos.setPrivate(a, 1, true)],
+    ['notifications.settings', (s, a) => s.notifications.settings(a)],
+    ['notifications.update', (s, a) => s.notifications.update(a, { invisible: true })],
+    ['notifications.reenable', (s, a) => s.notifications.reenable(a, 'bounce')],
+    ['push.setSubscription', (s, a) => s.push.setSubscription(a, false)],
+    ['push.state', (s, a) => s.push.state(a)],
+    ['accounts.setLanguage', (s, a) => s.accounts.setLanguage(a, 'de')],
+    ['lifecycle.resendActivation', (s, a) => s.lifecycle.resendActivation(a)],
+    ['lifecycle.changePassword', (s, a) => s.lifecycle.changePassword(a, undefined, 'old password', 'a new password 123', 'a new password 123')],
+    ['lifecycle.requestEmailChange', (s, a) => s.lifecycle.requestEmailChange(a, 'new@example.com', 'password')],
+    ['lifecycle.pause', (s, a) => s.lifecycle.pause(a)],
+    ['lifecycle.deleteAccount', (s, a) => s.lifecycle.deleteAccount(a, 'password', null)],
+    ['lifecycle.exportData', (s, a) => s.lifecycle.exportData(a)],
   ];
 
   it.each(useCases)('%s', async (_name, call) => {
