@@ -83,6 +83,7 @@ describe('member use cases refuse anyone but a member', () => {
     ['lifecycle.pause', (s, a) => s.lifecycle.pause(a)],
     ['lifecycle.deleteAccount', (s, a) => s.lifecycle.deleteAccount(a, 'password', null)],
     ['lifecycle.exportData', (s, a) => s.lifecycle.exportData(a)],
+    ['signup.touch', (s, a) => s.signup.touch(a)],
   ];
 
   it.each(useCases)('%s', async (_name, call) => {

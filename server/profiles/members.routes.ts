@@ -1,12 +1,12 @@
 import { Hono } from 'hono';
 import { profileIdBody } from '#common/contracts/shapes.ts';
 import type { AppEnv } from '../http/context.ts';
-import { rateLimit, requireId, requireUserId, validBody, type C } from '../http/helpers.ts';
+import { memberRateKey, rateLimit, requireId, validBody, type C } from '../http/helpers.ts';
 
 /** Likes and unlikes count together, per member: a like/unlike loop is one thing. */
 const limitLikes = (c: C) => {
   const { rateLimits } = c.get('ctx').services;
-  return rateLimit(c, [rateLimits.likesPerMinute, rateLimits.likesPerHour], String(requireUserId(c)));
+  return rateLimit(c, [rateLimits.likesPerMinute, rateLimits.likesPerHour], memberRateKey(c));
 };
 
 export const membersRoutes = new Hono<AppEnv>()

@@ -28,6 +28,6 @@ export const pushRoutes = new Hono<AppEnv>()
   /** Beacon when a page becomes hidden: records when the member was last active. Always 204. */
   .post('/page-hidden.php', async (c) => {
     const ctx = c.get('ctx');
-    if (ctx.userId) await ctx.services.signup.touch(ctx.userId);
+    if (ctx.actor.kind === 'member') await ctx.services.signup.touch(ctx.actor);
     return c.body(null, 204);
   });
