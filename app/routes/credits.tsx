@@ -2,14 +2,14 @@ import { Alert } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import type { Route } from './+types/credits';
 import { requestContext } from '../context.ts';
-import { requireMemberId } from '#server/http/page-guards.server.ts';
+import { requireMemberActor } from '#server/http/page-guards.server.ts';
 import { purchaseFor } from '#server/payments/payment-pages.server.ts';
 import { useUser } from '../lib/user.ts';
 import { Purchase } from '../features/credits/Purchase.tsx';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  requireMemberId(ctx, url.pathname + url.search);
+  requireMemberActor(ctx, url.pathname + url.search);
   return purchaseFor(ctx, url);
 }
 

@@ -6,13 +6,13 @@ import type { DiscountCodeRecord } from '#common/api-types.ts';
 import { DELETE_REASONS } from '#common/notifications.ts';
 import type { Route } from './+types/delete-account';
 import { requestContext } from '../context.ts';
-import { requireMemberId } from '#server/http/page-guards.server.ts';
+import { requireMemberActor } from '#server/http/page-guards.server.ts';
 import { api, ApiError } from '../lib/api.ts';
 import { useHydrated } from '../lib/hydrated.ts';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  requireMemberId(ctx, url.pathname);
+  requireMemberActor(ctx, url.pathname);
   const company = await ctx.services.settings.companyInfo(ctx.site);
   return { deleteDiscount: company.delete_discount };
 }

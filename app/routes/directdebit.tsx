@@ -7,7 +7,7 @@ import { isReference } from '#common/input.ts';
 import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/directdebit';
 import { requestContext } from '../context.ts';
-import { requireMemberActor, requireMemberId } from '#server/http/page-guards.server.ts';
+import { requireMemberActor } from '#server/http/page-guards.server.ts';
 import { formIntent, submitForm } from '#server/http/forms.server.ts';
 import { currencyFor } from '#server/payments/payment-pages.server.ts';
 import { confirmDirectDebit, startDirectDebit } from '#server/payments/direct-debit-pages.server.ts';
@@ -51,7 +51,7 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const ctx = context.get(requestContext);
   const url = new URL(request.url);
-  requireMemberId(ctx, url.pathname + url.search);
+  requireMemberActor(ctx, url.pathname + url.search);
   const formData = await request.formData();
   if (formIntent(formData) === 'confirm') {
     return submitForm(ctx, formData, directDebitConfirmSchema, async (input) => {

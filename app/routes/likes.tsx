@@ -5,7 +5,7 @@ import { data, NavLink, useNavigate } from 'react-router';
 import { toId } from '#common/input.ts';
 import type { Route } from './+types/likes';
 import { requestContext } from '../context.ts';
-import { orNotFound, requireMemberId } from '#server/http/page-guards.server.ts';
+import { orNotFound, requireMemberActor } from '#server/http/page-guards.server.ts';
 import { ProfileCard } from '../components/ProfileCard.tsx';
 import { LikeOverlay, type OverlayProfile } from '../features/likes/LikeOverlay.tsx';
 import { overlayTarget, rememberOverlay } from '../features/likes/use-like-overlay.ts';
@@ -14,7 +14,7 @@ const TABS = ['received', 'given', 'matches'] as const;
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, url.pathname);
+  const actor = requireMemberActor(ctx, url.pathname);
   const tab = (params.type ?? 'received') as (typeof TABS)[number];
   if (!TABS.includes(tab)) throw data(null, { status: 404 });
   // /likes/m/{id}: the received likes, with the like overlay of that member (e.g. from a notification).
@@ -22,10 +22,10 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   if (params.id !== undefined) {
     const id = toId(params.id);
     if (id === null) throw data(null, { status: 404 });
-    const p = await orNotFound(ctx.services.profiles.detail(userId, id, { visibleFields: [] }));
+    const p = await orNotFound(ctx.services.profiles.detail(actor, id, { visibleFields: [] }));
     overlay = { id: p.id, name: p.name, age: p.age, gender: p.gender, country: p.country, region: p.region, status: p.status, fictional: p.fictional, main_image: p.main_image, match: p.liked && p.liked_me };
   }
-  const { profiles, liked_by } = await ctx.services.likes.overview(ctx.actor);
+  const { profiles, liked_by } = await ctx.services.likes.overview(actor);
   const given = new Set(profiles.map((p) => p.id));
   const list = tab === 'given' ? profiles : tab === 'matches' ? liked_by.filter((p) => given.has(p.id)) : liked_by;
   return { tab, overlay, list: list.map((p) => ({ ...p, like_new: 'like_new' in p ? p.like_new : false })) };

@@ -13,7 +13,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   if (id === null) throw data(null, { status: 404 });
   // Members go straight to the profile; the landing page is for visitors from campaigns.
   if (ctx.userId) throw redirect(`/members/${id}`);
-  const profile = await orNotFound(ctx.services.profiles.detail(null, id));
+  const profile = await orNotFound(ctx.services.profiles.detail(ctx.actor, id));
   return { profile, search: url.search };
 }
 

@@ -8,7 +8,7 @@ import { EMAIL_CATEGORIES, notificationSwitchesSchema, type NotificationSettings
 import { mailChangeSchema, passwordChangeSchema } from '#common/schemas.ts';
 import type { Route } from './+types/notifications';
 import { requestContext } from '../context.ts';
-import { requireMemberId } from '#server/http/page-guards.server.ts';
+import { requireMemberActor } from '#server/http/page-guards.server.ts';
 import { requestCookieJar } from '#server/http/cookie-jar.ts';
 import { formIntent, submitForm } from '#server/http/forms.server.ts';
 import { api } from '../lib/api.ts';
@@ -20,18 +20,18 @@ import { WordFilter } from '../features/settings/WordFilter.tsx';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, url.pathname);
+  const actor = requireMemberActor(ctx, url.pathname);
   const user = await ctx.user();
-  return { settings: await ctx.services.notifications.settings(userId), email: user?.email ?? '', name: user?.profile.name ?? null };
+  return { settings: await ctx.services.notifications.settings(actor), email: user?.email ?? '', name: user?.profile.name ?? null };
 }
 
 /** The page's forms (named by `intent`) call the same use cases as their JSON endpoints. */
 export async function action({ context, request }: Route.ActionArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, '/notifications');
+  const actor = requireMemberActor(ctx, '/notifications');
   const formData = await request.formData();
   const intent = formIntent(formData);
-  const save = (input: Parameters<typeof ctx.services.notifications.update>[1]) => ctx.services.notifications.update(userId, input);
+  const save = (input: Parameters<typeof ctx.services.notifications.update>[1]) => ctx.services.notifications.update(actor, input);
   switch (intent) {
     case 'settings':
       return submitForm(ctx, formData, notificationSwitchesSchema, save, { intent });
@@ -39,14 +39,14 @@ export async function action({ context, request }: Route.ActionArgs) {
       return submitForm(ctx, formData, wordFilterFormSchema, save, { intent });
     case 'mail-change':
       return submitForm(ctx, formData, mailChangeSchema, async ({ email, password }) => {
-        await ctx.services.lifecycle.requestEmailChange(userId, email, password);
+        await ctx.services.lifecycle.requestEmailChange(actor, email, password);
         return { email };
       }, { intent, limits: ctx.services.rateLimits.mail, resetForm: true });
     case 'password-change': {
       const user = await ctx.user();
       const session = requestCookieJar(request).get(AUTH_COOKIE);
       return submitForm(ctx, formData, passwordChangeSchema({ email: user?.email, name: user?.profile.name }), async (input) => {
-        await ctx.services.lifecycle.changePassword(userId, session, input.old_password, input.password, input.password_confirm);
+        await ctx.services.lifecycle.changePassword(actor, session, input.old_password, input.password, input.password_confirm);
       }, { intent, limits: ctx.services.rateLimits.login, resetForm: true });
     }
     default:

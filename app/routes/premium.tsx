@@ -3,7 +3,7 @@ import { Badge } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import type { Route } from './+types/premium';
 import { requestContext } from '../context.ts';
-import { requireMemberId } from '#server/http/page-guards.server.ts';
+import { requireMemberActor } from '#server/http/page-guards.server.ts';
 import { premiumFacts, purchaseFor } from '#server/payments/payment-pages.server.ts';
 import { useUser } from '../lib/user.ts';
 import { Purchase } from '../features/credits/Purchase.tsx';
@@ -11,7 +11,7 @@ import { PremiumBenefits } from '../features/credits/PremiumBenefits.tsx';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  requireMemberId(ctx, url.pathname + url.search);
+  requireMemberActor(ctx, url.pathname + url.search);
   return { ...(await purchaseFor(ctx, url)), facts: premiumFacts(ctx) };
 }
 

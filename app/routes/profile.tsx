@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useRevalidator } from 'react-router';
 import type { Route } from './+types/profile';
 import { requestContext } from '../context.ts';
-import { requireMemberId } from '#server/http/page-guards.server.ts';
+import { requireMemberActor } from '#server/http/page-guards.server.ts';
 import { submitForm } from '#server/http/forms.server.ts';
 import { profileSchema } from '#common/profile.ts';
 import { ProfileForm } from '../features/profile/ProfileForm.tsx';
@@ -14,10 +14,10 @@ import { pageMeta } from '../lib/seo.ts';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, '/profile');
-  const profile = await ctx.services.profiles.own(userId);
-  const photos = await ctx.services.photos.list(userId);
-  const blocked = await ctx.services.blocks.list(ctx.actor);
+  const actor = requireMemberActor(ctx, '/profile');
+  const profile = await ctx.services.profiles.own(actor);
+  const photos = await ctx.services.photos.list(actor);
+  const blocked = await ctx.services.blocks.list(actor);
   const regions = await ctx.services.settings.regions();
   const tr = ctx.translator.fixed(ctx.lang);
   const settings = ctx.services.settings.publicSettings(ctx.site, { geoipCountry: null, geoipSelectedCountry: null });
@@ -31,10 +31,10 @@ export async function loader({ context }: Route.LoaderArgs) {
 /** The same save as PUT /api/profile.php: the schema knows the member's address (a name may not be it). */
 export async function action({ context, request }: Route.ActionArgs) {
   const ctx = context.get(requestContext);
-  const userId = requireMemberId(ctx, '/profile');
-  const current = await ctx.services.profiles.own(userId);
+  const actor = requireMemberActor(ctx, '/profile');
+  const current = await ctx.services.profiles.own(actor);
   return submitForm(ctx, await request.formData(), profileSchema(current.email), async (input) => {
-    await ctx.services.profiles.update(userId, input);
+    await ctx.services.profiles.update(actor, input);
   });
 }
 

@@ -15,7 +15,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const id = toId(params.id);
   if (id === null) throw data(null, { status: 404 });
   if (ctx.userId) throw redirect(`/members/${id}`);
-  return { profile: await orNotFound(ctx.services.profiles.detail(null, id)) };
+  return { profile: await orNotFound(ctx.services.profiles.detail(ctx.actor, id)) };
 }
 
 /** The sign-up form on this page posts here: the same use case as POST /api/signup.php. */

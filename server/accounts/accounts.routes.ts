@@ -5,7 +5,8 @@ import { languageBody } from '#common/contracts/accounts.ts';
 import { loginSchema } from '#common/schemas.ts';
 import { AppError, authenticationRequired } from '../infra/errors.ts';
 import type { AppEnv } from '../http/context.ts';
-import { rateLimit, requireUserId, validBody, type C } from '../http/helpers.ts';
+import { rateLimit, validBody, type C } from '../http/helpers.ts';
+import { requireMember } from '../actor.ts';
 import { honoCookieJar } from '../http/cookie-jar.ts';
 import { logIn, setLocaleCookie as setLocale, setSessionCookie as setSession } from './session-cookies.ts';
 
@@ -28,7 +29,7 @@ async function userResponse(c: C, userId: number) {
 
 export const accountsRoutes = new Hono<AppEnv>()
   .get('/user.php', async (c) => {
-    requireUserId(c);
+    requireMember(c.get('ctx').actor);
     // The request context's member: loaded once per request, also when the context needed it for the language.
     const user = await c.get('ctx').user();
     if (!user) throw authenticationRequired();
@@ -49,9 +50,9 @@ export const accountsRoutes = new Hono<AppEnv>()
     const ctx = c.get('ctx');
     const body = await validBody(c, languageBody);
     setLocaleCookie(c, body.language);
-    if (ctx.userId) {
-      await ctx.services.accounts.setLanguage(ctx.userId, body.language);
-      return userResponse(c, ctx.userId);
+    if (ctx.actor.kind === 'member') {
+      await ctx.services.accounts.setLanguage(ctx.actor, body.language);
+      return userResponse(c, ctx.actor.userId);
     }
     return c.json({ user: null, language: body.language });
   })

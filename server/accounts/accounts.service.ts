@@ -9,6 +9,7 @@ import type { Clock } from '../infra/clock.ts';
 import type { EventBus } from '../infra/events.ts';
 import type { RateLimiter } from '../infra/rate-limit.ts';
 import { profileColumns, toProfileSummary, type ProfileRow, type ProfilesService } from '../profiles/profiles.service.ts';
+import { requireMember, type Actor } from '../actor.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
 
 /** Sessions are stored by this hash, so a leaked table holds no usable token. */
@@ -153,7 +154,8 @@ export function createAccountsService(deps: {
       if (ended) deps.events.emit('session.ended', { userId: ended.userId, sessionId: ended.id });
     },
 
-    async setLanguage(userId: number, language: Language): Promise<void> {
+    async setLanguage(actor: Actor, language: Language): Promise<void> {
+      const { userId } = requireMember(actor);
       await db.update(users).set({ language }).where(eq(users.id, userId));
     },
 

@@ -4,8 +4,9 @@ import { AUTH_COOKIE } from '#common/constants.ts';
 import { mailChangeSchema, passwordResetRequestSchema, reactivateSchema } from '#common/schemas.ts';
 import type { AppEnv } from '../http/context.ts';
 import { honoCookieJar } from '../http/cookie-jar.ts';
-import { jsonBody, parse, rateLimit, requireUserId, type C } from '../http/helpers.ts';
+import { jsonBody, parse, rateLimit, type C } from '../http/helpers.ts';
 import { setSessionCookie } from './accounts.routes.ts';
+import { requireMember } from '../actor.ts';
 import { resetPassword } from './session-cookies.ts';
 
 const ok = (c: C) => c.json({ ok: true });
@@ -26,9 +27,8 @@ export const lifecycleRoutes = new Hono<AppEnv>()
   /** Sends the activation mail again (signed-in, not yet confirmed). */
   .post('/activation-mail.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
     await rateLimit(c, ctx.services.rateLimits.mail);
-    await ctx.services.lifecycle.resendActivation(userId);
+    await ctx.services.lifecycle.resendActivation(ctx.actor);
     return ok(c);
   })
 
@@ -53,37 +53,34 @@ export const lifecycleRoutes = new Hono<AppEnv>()
   /** {old_password, password, password_confirm}: signed-in change; the other sessions end. */
   .put('/password.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
     await rateLimit(c, ctx.services.rateLimits.login);
     const body = await jsonBody(c);
-    await ctx.services.lifecycle.changePassword(userId, c.get('sessionToken'), body.old_password, body.password, body.password_confirm);
+    await ctx.services.lifecycle.changePassword(ctx.actor, c.get('sessionToken'), body.old_password, body.password, body.password_confirm);
     return ok(c);
   })
 
   /** {email, password}: mails a confirmation link to the new address. */
   .post('/mail-change.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
     await rateLimit(c, ctx.services.rateLimits.mail);
     const body = parse(mailChangeSchema, await jsonBody(c));
-    await ctx.services.lifecycle.requestEmailChange(userId, body.email, body.password);
+    await ctx.services.lifecycle.requestEmailChange(ctx.actor, body.email, body.password);
     return ok(c);
   })
 
   /** Pause instead of leaving: invisible, and no e-mail. */
   .post('/account-pause.php', async (c) => {
     const ctx = c.get('ctx');
-    await ctx.services.lifecycle.pause(requireUserId(c));
-    return c.json(await ctx.services.notifications.settings(requireUserId(c)));
+    await ctx.services.lifecycle.pause(ctx.actor);
+    return c.json(await ctx.services.notifications.settings(ctx.actor));
   })
 
   /** {password, reason}: deletes the account (reactivation possible for 14 days) and signs out everywhere. */
   .delete('/user.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
     await rateLimit(c, ctx.services.rateLimits.login);
     const body = await jsonBody(c);
-    await ctx.services.lifecycle.deleteAccount(userId, body.password, body.reason);
+    await ctx.services.lifecycle.deleteAccount(ctx.actor, body.password, body.reason);
     deleteCookie(c, AUTH_COOKIE, { path: '/' });
     return ok(c);
   })
@@ -114,8 +111,8 @@ export const lifecycleRoutes = new Hono<AppEnv>()
   /** The member's own data as a JSON download. */
   .get('/export.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
-    const data = await ctx.services.lifecycle.exportData(userId);
+    const { userId } = requireMember(ctx.actor);
+    const data = await ctx.services.lifecycle.exportData(ctx.actor);
     const date = ctx.services.clock().toISOString().slice(0, 10);
     c.header('Content-Disposition', `attachment; filename="${ctx.site.domain.replace(/[^a-z0-9.-]/gi, '')}-data-${userId}-${date}.json"`);
     return c.json(data);

@@ -13,6 +13,7 @@ import type { Clock } from '../infra/clock.ts';
 import { AppError } from '../infra/errors.ts';
 import type { MailService } from '../notifications/mail.service.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import { requireMember, type Actor } from '../actor.ts';
 import { assertAcceptablePassword } from './password-policy.ts';
 
 type Purpose = (typeof accountTokens.$inferSelect)['purpose'];
@@ -123,7 +124,8 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; mail: MailS
       await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'activation', params: { name: u.name ?? '' }, link: `/api/activate.php?token=${token}` });
     },
 
-    async resendActivation(userId: number): Promise<void> {
+    async resendActivation(actor: Actor): Promise<void> {
+      const { userId } = requireMember(actor);
       const u = await account(userId);
       if (!u) throw new AppError(404, 'not_found');
       if (u.status !== 'not_confirmed') throw new AppError(409, 'already_activated');
@@ -187,7 +189,8 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; mail: MailS
      * Changing the password while signed in: the old one is needed; every other session ends, this
      * one stays, and reset links still out there stop working.
      */
-    async changePassword(userId: number, currentSession: string | undefined, oldPassword: unknown, password: unknown, confirm: unknown): Promise<void> {
+    async changePassword(actor: Actor, currentSession: string | undefined, oldPassword: unknown, password: unknown, confirm: unknown): Promise<void> {
+      const { userId } = requireMember(actor);
       const u = await account(userId);
       if (!u) throw new AppError(404, 'not_found');
       if (typeof oldPassword !== 'string' || !(await verifyPassword(u.passwordHash, oldPassword))) {
@@ -200,7 +203,8 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; mail: MailS
     },
 
     /** Spec: a new address needs confirmation from that address; until then the old one stays. */
-    async requestEmailChange(userId: number, emailInput: unknown, password: unknown): Promise<void> {
+    async requestEmailChange(actor: Actor, emailInput: unknown, password: unknown): Promise<void> {
+      const { userId } = requireMember(actor);
       const parsed = emailSchema.safeParse(emailInput);
       if (!parsed.success) throw new AppError(400, 'email_invalid', {}, { email: 'errors.email_invalid' });
       const u = await account(userId);
@@ -238,12 +242,14 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; mail: MailS
     },
 
     /** Instead of leaving: invisible, and no more e-mail. */
-    async pause(userId: number): Promise<void> {
+    async pause(actor: Actor): Promise<void> {
+      const { userId } = requireMember(actor);
       await db.update(users).set({ invisible: true, emailOptOut: [...EMAIL_CATEGORIES] }).where(eq(users.id, userId));
     },
 
     /** Deletion needs the password; the account can come back by e-mail link for 14 days (spec section 9). */
-    async deleteAccount(userId: number, password: unknown, reason: unknown): Promise<void> {
+    async deleteAccount(actor: Actor, password: unknown, reason: unknown): Promise<void> {
+      const { userId } = requireMember(actor);
       const u = await account(userId);
       if (!u || u.status === 'deleted') throw new AppError(404, 'not_found');
       if (typeof password !== 'string' || !(await verifyPassword(u.passwordHash, password))) {
@@ -322,7 +328,8 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; mail: MailS
     },
 
     /** GET /api/export.php: everything the site keeps about the member (GDPR art. 15 and 20). */
-    async exportData(userId: number) {
+    async exportData(actor: Actor) {
+      const { userId } = requireMember(actor);
       const [u] = await db.select().from(users).where(eq(users.id, userId));
       if (!u) throw new AppError(404, 'not_found');
       const [profile] = await db.select().from(profiles).where(eq(profiles.userId, userId));

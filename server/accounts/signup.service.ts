@@ -11,6 +11,7 @@ import type { EventBus } from '../infra/events.ts';
 import { addCredits } from '../credits/ledger.ts';
 import { hashPassword } from './passwords.ts';
 import { assertAcceptablePassword } from './password-policy.ts';
+import { requireMember, type Actor } from '../actor.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 
 /** Spec section 4: signups = all; with_trafficsource only with a (stored) network; anything else is invite-only. */
@@ -94,7 +95,8 @@ export function createSignupService(deps: { db: Db; clock: Clock; events: EventB
       if (!row || row.status === 'deleted' || row.profileStatus === 'disabled') throw new AppError(404, 'not_found');
     },
 
-    async touch(userId: number): Promise<void> {
+    async touch(actor: Actor): Promise<void> {
+      const { userId } = requireMember(actor);
       await db.update(users).set({ lastActiveAt: clock() }).where(eq(users.id, userId));
     },
   };

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { giftBody, messageBody, removeChatBody, viewingBody } from '#common/contracts/chat.ts';
 import { profileIdBody } from '#common/contracts/shapes.ts';
 import type { AppEnv } from '../http/context.ts';
-import { idempotencyKey, rateLimit, requireId, requireUserId, validBody, type C } from '../http/helpers.ts';
+import { idempotencyKey, memberRateKey, rateLimit, requireId, validBody, type C } from '../http/helpers.ts';
 import { memberUpload, photoUpload, uploadBodyLimit } from '../photos/photos-api.routes.ts';
 import { chatCostsFor, chatPricesFor } from './chat-prices.server.ts';
 
@@ -12,7 +12,7 @@ export const CHAT_PHOTO_PATH = '/api/chat-photo.php';
 /** Texts, gifts and photos count together, per member. */
 const limitMessages = (c: C) => {
   const { rateLimits } = c.get('ctx').services;
-  return rateLimit(c, [rateLimits.messagesPerMinute, rateLimits.messagesPerHour], String(requireUserId(c)));
+  return rateLimit(c, [rateLimits.messagesPerMinute, rateLimits.messagesPerHour], memberRateKey(c));
 };
 
 export const chatRoutes = new Hono<AppEnv>()
@@ -20,7 +20,7 @@ export const chatRoutes = new Hono<AppEnv>()
   .post('/typing.php', async (c) => {
     const ctx = c.get('ctx');
     const { profile_id: recipientId } = await validBody(c, profileIdBody);
-    await rateLimit(c, [ctx.services.rateLimits.typingPerMinute], String(requireUserId(c)));
+    await rateLimit(c, [ctx.services.rateLimits.typingPerMinute], memberRateKey(c));
     await ctx.services.chat.typing(ctx.actor, recipientId);
     return c.json({ ok: true });
   })

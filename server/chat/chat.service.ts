@@ -413,7 +413,7 @@ export function createChatService(deps: {
      */
     async openWith(actor: Actor, profileId: number, afterId = 0): Promise<{ profile: ProfileDetail; conversationId: number | null; truncated: boolean; messages: ChatMessage[] }> {
       const { userId } = requireMember(actor);
-      const profile = await deps.profiles.detail(userId, profileId);
+      const profile = await deps.profiles.detail(actor, profileId);
       const convId = await findWith(userId, profileId);
       if (!convId) return { profile, conversationId: null, truncated: false, messages: [] };
       const { truncated, messages: page } = await this.read(actor, convId, afterId);

@@ -2,12 +2,12 @@ import { Hono } from 'hono';
 import { matchPreferencesSchema, swipeSchema } from '#common/games.ts';
 import type { AppEnv } from '../http/context.ts';
 import { isAppError } from '../infra/errors.ts';
-import { rateLimit, requireUserId, validBody, type C } from '../http/helpers.ts';
+import { memberRateKey, rateLimit, validBody, type C } from '../http/helpers.ts';
 
 /** Game likes count with the other likes: a like/unlike loop is one thing wherever it comes from. */
 const limitLikes = (c: C) => {
   const { rateLimits } = c.get('ctx').services;
-  return rateLimit(c, [rateLimits.likesPerMinute, rateLimits.likesPerHour], String(requireUserId(c)));
+  return rateLimit(c, [rateLimits.likesPerMinute, rateLimits.likesPerHour], memberRateKey(c));
 };
 
 /** The swipe game and the match finder (spec: /swipe-game, /match-finder). */

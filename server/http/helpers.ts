@@ -3,17 +3,19 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { toId } from '#common/input.ts';
 import { idempotencyKeySchema } from '#common/schemas.ts';
-import { AppError, authenticationRequired } from '../infra/errors.ts';
+import { AppError } from '../infra/errors.ts';
 import type { RateLimiter } from '../infra/rate-limit.ts';
 import type { AppEnv } from './context.ts';
-import type { Actor } from '../actor.ts';
+import { requireMember, type Actor } from '../actor.ts';
 
 export type C = Context<AppEnv>;
 
-export function requireUserId(c: C): number {
-  const id = c.get('userId');
-  if (!id) throw authenticationRequired();
-  return id;
+/**
+ * The acting member's id as the key of a per-member rate limit (an HTTP concern, so it stays in the
+ * handler); a visitor is refused as the use case behind would refuse them.
+ */
+export function memberRateKey(c: C): string {
+  return String(requireMember(c.get('ctx').actor).userId);
 }
 
 /** Field errors become `details` ({ field: i18n key }); the first becomes the message. */

@@ -3,18 +3,12 @@ import type { RequestContext } from './context.ts';
 import { isAppError } from '../infra/errors.ts';
 import { requireMember, type MemberActor } from '../actor.ts';
 
-/** Member pages need a session; others are sent to log in and come back. */
-export function requireMemberId(ctx: RequestContext, back: string): number {
-  if (!ctx.userId) throw redirect(`/login?redirect=${encodeURIComponent(back)}`);
-  return ctx.userId;
-}
-
 /**
  * Member pages need a session; others are sent to log in and come back. The member acting, for the
  * use cases, which check the actor themselves (a visitor who got past this would get their 403).
  */
 export function requireMemberActor(ctx: RequestContext, back: string): MemberActor {
-  requireMemberId(ctx, back);
+  if (ctx.actor.kind !== 'member') throw redirect(`/login?redirect=${encodeURIComponent(back)}`);
   return requireMember(ctx.actor);
 }
 

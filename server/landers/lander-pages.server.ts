@@ -56,7 +56,7 @@ export async function memberLanderPage(ctx: RequestContext, options: { id: strin
   const id = toId(options.id);
   if (id === null || (options.slug !== undefined && !URL_WORD.test(options.slug))) throw data(null, { status: 404 });
   visitorsOnly(ctx, `/members/${id}`);
-  const profile = await orNotFound(ctx.services.profiles.detail(null, id, { visibleFields: ctx.site.visibleProfileFields }));
+  const profile = await orNotFound(ctx.services.profiles.detail(ctx.actor, id, { visibleFields: ctx.site.visibleProfileFields }));
   return { profile, search: options.search };
 }
 

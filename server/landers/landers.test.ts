@@ -8,6 +8,7 @@ import type { RouteConfigEntry } from '@react-router/dev/routes';
 import routes from '../../app/routes.ts';
 import { photos, profiles, users } from '../db/schema.ts';
 import type { RequestContext } from '../http/context.ts';
+import { actorFor } from '../actor.ts';
 import { createTestApp, DATABASE_KINDS, type TestApp } from '../../tests/helpers/test-app.ts';
 import { landerPage, mapLanderPage, memberLanderPage, pageTokenRedirect } from './lander-pages.server.ts';
 import { parseLanderSlug } from './landers.service.ts';
@@ -118,7 +119,7 @@ describe.each(DATABASE_KINDS)('landers on %s', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind, { profiles: 40 });
     const site = await t.services.settings.siteForHost('localhost');
-    ctx = (over = {}) => ({ services: t.services, site, userId: null, geoipCountry: null, ...over }) as RequestContext;
+    ctx = (over = {}) => ({ services: t.services, site, userId: null, actor: actorFor(site.id, over.userId ?? null), geoipCountry: null, ...over }) as RequestContext;
     // Four members no visitor may see on a lander: invisible, deleted, disabled, and one whose photo is not approved.
     const rows = await t.database.db.select({ id: profiles.userId }).from(profiles).where(inArray(profiles.userId,
       (await t.database.db.select({ id: users.id }).from(users).where(eq(users.passwordHash, '!demo'))).map((u) => u.id).slice(0, 4)));

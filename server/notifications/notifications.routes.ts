@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { rateLimit, requireUserId, validBody, type C } from '../http/helpers.ts';
+import { rateLimit, validBody, type C } from '../http/helpers.ts';
 import { mailEventBody, reenableBody } from '#common/contracts/notifications.ts';
 import { notificationsUpdateSchema } from '#common/notifications.ts';
 import { AppError, isAppError } from '../infra/errors.ts';
@@ -21,18 +21,18 @@ function unsubscribePage(c: C, lang: Language, body: string, status: 200 | 400 =
 
 export const notificationsRoutes = new Hono<AppEnv>()
   /** {email: {category: on}, notifications_disabled, invisible, read_receipts} */
-  .get('/notifications.php', async (c) => c.json(await c.get('ctx').services.notifications.settings(requireUserId(c))))
+  .get('/notifications.php', async (c) => c.json(await c.get('ctx').services.notifications.settings(c.get('ctx').actor)))
 
   /** {email?: {category: boolean}, invisible?: boolean, read_receipts?: boolean} */
   .put('/notifications.php', async (c) => {
-    const userId = requireUserId(c);
-    return c.json(await c.get('ctx').services.notifications.update(userId, await validBody(c, notificationsUpdateSchema)));
+    const ctx = c.get('ctx');
+    return c.json(await ctx.services.notifications.update(ctx.actor, await validBody(c, notificationsUpdateSchema)));
   })
 
   /** {reason}: the member fixed the cause (e.g. a full mailbox) and turns e-mail on again. */
   .delete('/notifications-disabled.php', async (c) => {
-    const userId = requireUserId(c);
-    return c.json(await c.get('ctx').services.notifications.reenable(userId, (await validBody(c, reenableBody)).reason));
+    const ctx = c.get('ctx');
+    return c.json(await ctx.services.notifications.reenable(ctx.actor, (await validBody(c, reenableBody)).reason));
   })
 
   /** The unsubscribe link of a category mail: a button, because link scanners open every link in a mail. */

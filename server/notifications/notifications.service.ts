@@ -10,6 +10,7 @@ import { AppError } from '../infra/errors.ts';
 import type { AppEvents } from '../infra/events.ts';
 import type { RateLimiter } from '../infra/rate-limit.ts';
 import type { MailService } from './mail.service.ts';
+import { requireMember, type Actor } from '../actor.ts';
 import { withoutRefusedCharacters } from '#common/input.ts';
 import type { z } from 'zod';
 import type { mailEventBody } from '#common/contracts/notifications.ts';
@@ -132,12 +133,14 @@ export function createNotificationsService(deps: {
     mailNewMessage,
     mailNewLike,
     mailPhotoReviewed,
-    settings,
+    /** The member's own settings: which mails they get, why mail stopped, invisibility, read receipts, word filter. */
+    settings: async (actor: Actor): Promise<NotificationSettings> => settings(requireMember(actor).userId),
     unsubscribeUrl,
     sendCategoryMail,
 
     /** Checked input (notificationsUpdateSchema, or the settings page's forms): only what is given changes. */
-    async update(userId: number, input: NotificationsUpdate): Promise<NotificationSettings> {
+    async update(actor: Actor, input: NotificationsUpdate): Promise<NotificationSettings> {
+      const { userId } = requireMember(actor);
       const current = await settings(userId);
       const email = { ...current.email, ...input.email };
       await db.update(users).set({
@@ -150,7 +153,8 @@ export function createNotificationsService(deps: {
     },
 
     /** The member fixed what stopped their mail (e.g. a full mailbox) and turns e-mail back on. */
-    async reenable(userId: number, reason: DisabledReason): Promise<NotificationSettings> {
+    async reenable(actor: Actor, reason: DisabledReason): Promise<NotificationSettings> {
+      const { userId } = requireMember(actor);
       await db.update(users)
         .set({ notificationsDisabled: sql`coalesce((select jsonb_agg(r) from jsonb_array_elements_text(${users.notificationsDisabled}) r where r <> ${reason}), '[]'::jsonb)` })
         .where(eq(users.id, userId));

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { discountCodeSchema } from '#common/discounts.ts';
 import type { AppEnv } from '../http/context.ts';
-import { jsonBody, parse, rateLimit, requireUserId } from '../http/helpers.ts';
+import { jsonBody, memberRateKey, parse, rateLimit } from '../http/helpers.ts';
 
 const codeQuery = z.object({ code: discountCodeSchema });
 
@@ -12,7 +12,7 @@ export const discountsRoutes = new Hono<AppEnv>()
     const ctx = c.get('ctx');
     if (c.req.query('welcome') === 'true') return c.json(await ctx.services.discounts.welcomeBonus(ctx.actor));
     const { code } = parse(codeQuery, { code: c.req.query('code') });
-    await rateLimit(c, ctx.services.rateLimits.discountCodes, `member:${requireUserId(c)}`);
+    await rateLimit(c, ctx.services.rateLimits.discountCodes, `member:${memberRateKey(c)}`);
     return c.json(await ctx.services.discounts.lookup(ctx.actor, code));
   })
 

@@ -3,7 +3,8 @@ import { bodyLimit } from 'hono/body-limit';
 import { PHOTO_MAX_BYTES } from '#common/profile.ts';
 import { moderationBody, photoIdBody, photoUpdateBody } from '#common/contracts/photos.ts';
 import type { AppEnv } from '../http/context.ts';
-import { requireOperator, requireUserId, validBody } from '../http/helpers.ts';
+import { requireOperator, validBody } from '../http/helpers.ts';
+import { requireMember } from '../actor.ts';
 import { AppError } from '../infra/errors.ts';
 import { photoTooLarge } from './photos.service.ts';
 
@@ -15,7 +16,7 @@ export const MAX_UPLOAD_BODY = PHOTO_MAX_BYTES + 64 * 1024;
 
 /** A member's upload: a declared huge body is refused before any of it is read. */
 export const memberUpload: MiddlewareHandler<AppEnv> = async (c, next) => {
-  requireUserId(c);
+  requireMember(c.get('ctx').actor);
   if (Number(c.req.header('content-length') ?? 0) > MAX_UPLOAD_BODY) throw photoTooLarge();
   await next();
 };
@@ -39,7 +40,7 @@ export const photosApiRoutes = new Hono<AppEnv>()
   /** The member's own photos with their status, and their upload limit. */
   .get('/photos.php', async (c) => {
     const ctx = c.get('ctx');
-    return c.json(await ctx.services.photos.list(requireUserId(c)));
+    return c.json(await ctx.services.photos.list(ctx.actor));
   })
 
   /** multipart/form-data: `photo` (the file), optional `private`=1 → 201 {photo}. */
@@ -49,10 +50,9 @@ export const photosApiRoutes = new Hono<AppEnv>()
     uploadBodyLimit,
     async (c) => {
       const ctx = c.get('ctx');
-      const userId = requireUserId(c);
       const { file, fields } = await photoUpload(c);
       const isPrivate = fields.private === '1' || fields.private === 'true';
-      const photo = await ctx.services.photos.upload(userId, file, { isPrivate, moderation: ctx.site.photoModeration });
+      const photo = await ctx.services.photos.upload(ctx.actor, file, { isPrivate, moderation: ctx.site.photoModeration });
       return c.json({ photo }, 201);
     },
   )
@@ -60,19 +60,17 @@ export const photosApiRoutes = new Hono<AppEnv>()
   /** {id} */
   .delete('/photos.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
-    await ctx.services.photos.remove(userId, (await validBody(c, photoIdBody)).id);
-    return c.json(await ctx.services.photos.list(userId));
+    await ctx.services.photos.remove(ctx.actor, (await validBody(c, photoIdBody)).id);
+    return c.json(await ctx.services.photos.list(ctx.actor));
   })
 
   /** {id, main: true} or {id, private: boolean} */
   .put('/photos.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
     const body = await validBody(c, photoUpdateBody);
-    if ('main' in body) await ctx.services.photos.setMain(userId, body.id);
-    else await ctx.services.photos.setPrivate(userId, body.id, body.private);
-    return c.json(await ctx.services.photos.list(userId));
+    if ('main' in body) await ctx.services.photos.setMain(ctx.actor, body.id);
+    else await ctx.services.photos.setPrivate(ctx.actor, body.id, body.private);
+    return c.json(await ctx.services.photos.list(ctx.actor));
   })
 
   /**

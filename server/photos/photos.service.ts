@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
-import { MODERATORS, requireStaff, type Actor } from '../actor.ts';
+import { MODERATORS, requireMember, requireStaff, type Actor } from '../actor.ts';
 import sharp, { type Metadata } from 'sharp';
 import type { GalleryPhoto, OwnPhoto } from '#common/api-types.ts';
 import { FREE_PHOTO_LIMIT, PREMIUM_PHOTO_LIMIT } from '#common/constants.ts';
@@ -113,7 +113,8 @@ export function createPhotosService(deps: { db: Db; clock: Clock; storage: Photo
   return {
     limit: photoLimit,
 
-    async list(userId: number): Promise<{ photos: OwnPhoto[]; limit: number }> {
+    async list(actor: Actor): Promise<{ photos: OwnPhoto[]; limit: number }> {
+      const { userId } = requireMember(actor);
       const m = await member(userId);
       const rows = await db.select().from(photos).where(eq(photos.userId, userId)).orderBy(asc(photos.createdAt), asc(photos.id));
       return { photos: rows.map((r) => toOwnPhoto(r, m.mainPhotoId)), limit: photoLimit(m.premium) };
@@ -124,7 +125,8 @@ export function createPhotosService(deps: { db: Db; clock: Clock; storage: Photo
      * queue; with 'before' it stays pending until approved. The first photo becomes the main photo.
      * Free members keep 3 photos and no private ones; premium members 25.
      */
-    async upload(userId: number, input: Buffer, options: { isPrivate: boolean; moderation: 'before' | 'after' }): Promise<OwnPhoto> {
+    async upload(actor: Actor, input: Buffer, options: { isPrivate: boolean; moderation: 'before' | 'after' }): Promise<OwnPhoto> {
+      const { userId } = requireMember(actor);
       const m = await member(userId);
       if (options.isPrivate && !m.premium) throw new AppError(403, 'premium_required');
       const limit = photoLimit(m.premium);
@@ -157,7 +159,8 @@ export function createPhotosService(deps: { db: Db; clock: Clock; storage: Photo
       }
     },
 
-    async remove(userId: number, photoId: number): Promise<void> {
+    async remove(actor: Actor, photoId: number): Promise<void> {
+      const { userId } = requireMember(actor);
       const row = await ownPhoto(userId, photoId);
       await db.transaction(async (tx) => {
         await tx.delete(photos).where(eq(photos.id, row.id));
@@ -168,14 +171,16 @@ export function createPhotosService(deps: { db: Db; clock: Clock; storage: Photo
     },
 
     /** The main photo is public: a private or rejected photo cannot be it. */
-    async setMain(userId: number, photoId: number): Promise<void> {
+    async setMain(actor: Actor, photoId: number): Promise<void> {
+      const { userId } = requireMember(actor);
       const row = await ownPhoto(userId, photoId);
       if (row.isPrivate) throw new AppError(400, 'photo_private_main');
       if (row.status === 'rejected') throw new AppError(400, 'photo_rejected');
       await db.update(profiles).set({ mainPhotoId: row.id }).where(eq(profiles.userId, userId));
     },
 
-    async setPrivate(userId: number, photoId: number, isPrivate: boolean): Promise<void> {
+    async setPrivate(actor: Actor, photoId: number, isPrivate: boolean): Promise<void> {
+      const { userId } = requireMember(actor);
       const row = await ownPhoto(userId, photoId);
       const m = await member(userId);
       if (isPrivate && !m.premium) throw new AppError(403, 'premium_required');

@@ -1,19 +1,19 @@
 import { Hono } from 'hono';
 import { profileIdBody } from '#common/contracts/shapes.ts';
 import type { AppEnv } from '../http/context.ts';
-import { rateLimit, requireId, requireUserId, validBody, type C } from '../http/helpers.ts';
+import { memberRateKey, rateLimit, requireId, validBody, type C } from '../http/helpers.ts';
 
 /** Likes and unlikes count together, per member: a like/unlike loop is one thing. */
 const limitLikes = (c: C) => {
   const { rateLimits } = c.get('ctx').services;
-  return rateLimit(c, [rateLimits.likesPerMinute, rateLimits.likesPerHour], String(requireUserId(c)));
+  return rateLimit(c, [rateLimits.likesPerMinute, rateLimits.likesPerHour], memberRateKey(c));
 };
 
 export const membersRoutes = new Hono<AppEnv>()
   /** ?id= a member's profile as the viewer may see it; without id the signed-in member's editable profile. */
   .get('/profile.php', async (c) => {
     const ctx = c.get('ctx');
-    if (c.req.query('id') === undefined) return c.json({ profile: await ctx.services.profiles.own(requireUserId(c)) });
+    if (c.req.query('id') === undefined) return c.json({ profile: await ctx.services.profiles.own(ctx.actor) });
     const id = requireId(c.req.query('id'), 'id');
     return c.json({ profile: await ctx.services.viewProfile(ctx.actor, id, { visibleFields: ctx.site.visibleProfileFields }) });
   })

@@ -11,7 +11,7 @@ import type { DetailOptions, ProfilesService } from './profiles.service.ts';
 export function createProfileView(deps: { profiles: ProfilesService; likes: LikesService }) {
   return async function viewProfile(actor: Actor, profileId: number, options: DetailOptions = {}): Promise<ProfileDetail> {
     const viewer = viewerId(actor);
-    const profile = await deps.profiles.detail(viewer, profileId, options);
+    const profile = await deps.profiles.detail(actor, profileId, options);
     if (viewer && profile.liked_me && !profile.blocked) await deps.likes.markSeen(actor, profileId);
     return profile;
   };

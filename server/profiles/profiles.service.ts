@@ -8,6 +8,7 @@ import { blocks, conversations, likes, photos, profiles, regions, users } from '
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import type { ContactRules } from '../accounts/contact-rules.ts';
+import { requireMember, viewerId as viewerOf, type Actor } from '../actor.ts';
 
 /** Attribute keys of the API and their profile columns. */
 const ATTRIBUTE_COLUMNS = {
@@ -85,8 +86,9 @@ export function createProfilesService(deps: { db: Db; clock: Clock; contactRules
       return row ? toProfileSummary(row, clock(), ownerView) : null;
     },
 
-    /** A member's public profile as `viewerId` sees it. Deleted accounts are simply not found. */
-    async detail(viewerId: number | null, profileId: number, options: DetailOptions = {}): Promise<ProfileDetail> {
+    /** A member's public profile as the actor sees it (a member sees their likes and blocks with it). Deleted accounts are simply not found. */
+    async detail(actor: Actor, profileId: number, options: DetailOptions = {}): Promise<ProfileDetail> {
+      const viewerId = viewerOf(actor);
       const [row] = await db
         .select({
           ...profileColumns, about: profiles.about, userStatus: users.status, interests: profiles.interests, mainPhotoId: profiles.mainPhotoId,
@@ -143,7 +145,8 @@ export function createProfilesService(deps: { db: Db; clock: Clock; contactRules
     },
 
     /** The signed-in member's own profile, for the /profile form. */
-    async own(userId: number): Promise<OwnProfile> {
+    async own(actor: Actor): Promise<OwnProfile> {
+      const { userId } = requireMember(actor);
       const [row] = await db.select({
         email: users.email, name: profiles.name, about: profiles.about, interests: profiles.interests, country: profiles.country,
         region: profiles.region, ...ATTRIBUTE_COLUMNS,
@@ -157,7 +160,8 @@ export function createProfilesService(deps: { db: Db; clock: Clock; contactRules
     },
 
     /** Saves the /profile form (already checked by profileSchema). A region must belong to the chosen country. */
-    async update(userId: number, input: ProfileInput): Promise<OwnProfile> {
+    async update(actor: Actor, input: ProfileInput): Promise<OwnProfile> {
+      const { userId } = requireMember(actor);
       if (input.region) {
         const [region] = await db.select({ name: regions.name }).from(regions)
           .where(and(eq(regions.country, input.country), eq(regions.name, input.region)));
@@ -168,7 +172,7 @@ export function createProfilesService(deps: { db: Db; clock: Clock; contactRules
         bodyType: input.body_type, relationshipStatus: input.relationship_status, tattoos: input.tattoos, signupReason: input.signup_reason,
         interests: input.interests, about: input.about, country: input.country, region: input.region,
       }).where(eq(profiles.userId, userId));
-      return this.own(userId);
+      return this.own(actor);
     },
 
     /**
@@ -176,7 +180,8 @@ export function createProfilesService(deps: { db: Db; clock: Clock; contactRules
      * /api/regions.php and must belong to the new or current country; profiles keep its name, as the
      * profile editor and the search do. A new country without a region clears the old region.
      */
-    async updateSignupFields(userId: number, input: SignupProfileInput): Promise<ProfileSummary | null> {
+    async updateSignupFields(actor: Actor, input: SignupProfileInput): Promise<ProfileSummary | null> {
+      const { userId } = requireMember(actor);
       const [current] = await db.select({ country: profiles.country }).from(profiles).where(eq(profiles.userId, userId));
       if (!current) throw notFound();
       const country = input.country ?? current.country;

@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
 import { pushSubscriptionBodySchema } from '#common/contracts/accounts.ts';
-import { requireUserId, validBody } from '../http/helpers.ts';
+import { validBody } from '../http/helpers.ts';
+import { requireMember } from '../actor.ts';
 
 export const pushRoutes = new Hono<AppEnv>()
   /**
@@ -11,22 +12,22 @@ export const pushRoutes = new Hono<AppEnv>()
   .post('/user.php', async (c, next) => {
     if (c.req.query('push') !== '1') return next();
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
+    // This path is also the log-in, which visitors may use: refuse them here, before the body is read.
+    requireMember(ctx.actor);
     const { subscription } = await validBody(c, pushSubscriptionBodySchema);
-    const state = await ctx.services.push.setSubscription(userId, subscription);
+    const state = await ctx.services.push.setSubscription(ctx.actor, subscription);
     return c.json({ push: { state } });
   })
 
   /** {push: {state, public_key}}: the member's push state and the VAPID public key to subscribe with. */
   .get('/push.php', async (c) => {
     const ctx = c.get('ctx');
-    const userId = requireUserId(c);
-    return c.json({ push: { state: await ctx.services.push.state(userId), public_key: await ctx.services.push.publicKey() } });
+    return c.json({ push: { state: await ctx.services.push.state(ctx.actor), public_key: await ctx.services.push.publicKey() } });
   })
 
   /** Beacon when a page becomes hidden: records when the member was last active. Always 204. */
   .post('/page-hidden.php', async (c) => {
     const ctx = c.get('ctx');
-    if (ctx.userId) await ctx.services.signup.touch(ctx.userId);
+    if (ctx.actor.kind === 'member') await ctx.services.signup.touch(ctx.actor);
     return c.body(null, 204);
   });

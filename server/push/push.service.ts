@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts';
 import { appSecrets, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AddressRefusedError, createPublicOnlyAgent } from '../infra/public-address.ts';
+import { requireMember, type Actor } from '../actor.ts';
 import { checkEndpoint, knownPushServices, parseSubscription, type EndpointPolicy, type PushSubscriptionJson } from './endpoint-policy.ts';
 
 export { parseSubscription, type PushSubscriptionJson };
@@ -74,7 +75,8 @@ export function createPushService(deps: { db: Db; clock: Clock; vapid?: Partial<
     },
 
     /** A subscription, or false (not subscribed) or 'denied' (the browser refused permission). */
-    async setSubscription(userId: number, value: unknown): Promise<PushState> {
+    async setSubscription(actor: Actor, value: unknown): Promise<PushState> {
+      const { userId } = requireMember(actor);
       if (value === false || value === null) {
         await db.update(users).set({ pushState: 'not_subscribed', pushSubscription: null }).where(eq(users.id, userId));
         return 'not_subscribed';
@@ -88,7 +90,8 @@ export function createPushService(deps: { db: Db; clock: Clock; vapid?: Partial<
       return 'subscribed';
     },
 
-    async state(userId: number): Promise<PushState> {
+    async state(actor: Actor): Promise<PushState> {
+      const { userId } = requireMember(actor);
       const [row] = await db.select({ s: users.pushState }).from(users).where(eq(users.id, userId));
       return row?.s ?? 'unknown';
     },
