@@ -1,0 +1,81 @@
+import type { Browser, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { asNewVisitor, latestMail, linkIn, signUpByApi } from './account-helpers.ts';
+
+const idOf = async (page: Page) => ((await (await page.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
+
+/** Buys the first bundle through the test checkout, as its owner. */
+async function buyCredits(page: Page) {
+  const { packages } = (await (await page.request.get('/api/packages.php')).json()) as { packages: { id: number }[] };
+  const order = await page.request.post('/api/order.php', {
+    data: { package_id: packages[0].id, paymentmethod: 'ideal', withdrawal_consent: true }, headers: { 'idempotency-key': `phone-order-${Date.now()}` },
+  });
+  expect(order.status(), await order.text()).toBeLessThan(300);
+  const { order: placed } = (await order.json()) as { order: { payment_id: string } };
+  expect((await page.request.post('/api/test-checkout.php', { data: { id: placed.payment_id, outcome: 'paid' } })).status()).toBe(200);
+}
+
+/** Another member, in a browser of their own, who likes `profileId` and writes to them. */
+async function likeAndWrite(browser: Browser, profileId: number, project: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const headers = await asNewVisitor(page);
+  const { email } = await signUpByApi(page, headers, 'phone-writer', project);
+  await page.goto(linkIn(await latestMail(page.request, email, 'activation'), '/api/activate.php'));
+  await buyCredits(page);
+  expect((await page.request.post('/api/like.php', { data: { profile_id: profileId } })).status()).toBe(200);
+  const sent = await page.request.post('/api/messages.php', {
+    data: { profile_id: profileId, text: 'Hello from the phone test' }, headers: { ...headers, 'idempotency-key': `phone-msg-${Date.now()}` },
+  });
+  expect(sent.status(), await sent.text()).toBe(201);
+  await context.close();
+}
+
+test('phones: a bottom tab bar keeps the unread and new-likes badges in sight; the top navigation keeps them on wider screens', async ({ page, browser, shot }, info) => {
+  const headers = await asNewVisitor(page);
+  const { email } = await signUpByApi(page, headers, 'phone-tabs', info.project.name);
+  await page.goto(linkIn(await latestMail(page.request, email, 'activation'), '/api/activate.php'));
+  await likeAndWrite(browser, await idOf(page), info.project.name);
+  await page.goto('/members');
+  const bar = page.getByTestId('tab-bar');
+  if (info.project.name === 'desktop') {
+    await expect(bar).toBeHidden();
+    await expect(page.getByTestId('unread-badge')).toHaveText('1');
+    await expect(page.getByTestId('likes-badge')).toHaveText('1');
+    return;
+  }
+  await expect(bar).toBeVisible();
+  // The badges show without opening the menu.
+  await expect(page.locator('#main-nav')).not.toHaveClass(/show/);
+  await expect(page.getByTestId('tab-unread-badge')).toHaveText('1');
+  await expect(page.getByTestId('tab-likes-badge')).toHaveText('1');
+  await expect(bar.getByRole('link')).toHaveCount(5);
+  await expect(page.getByTestId('tab-search')).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByTestId('tab-likes')).not.toHaveAttribute('aria-current', 'page');
+  // Fixed at the bottom of the screen, and the page ends above it: the footer's last line is not covered.
+  const box = (await bar.boundingBox())!;
+  expect(Math.round(box.y + box.height)).toBe(page.viewportSize()!.height);
+  await shot('tab-bar-search');
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  const footer = (await page.locator('footer').boundingBox())!;
+  expect(footer.y + footer.height).toBeLessThanOrEqual((await bar.boundingBox())!.y + 1);
+  await shot('tab-bar-footer');
+
+  await page.getByTestId('tab-likes').click();
+  await expect(page).toHaveURL(/\/likes/);
+  await expect(page.getByTestId('tab-likes')).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByTestId('tab-search')).not.toHaveAttribute('aria-current', 'page');
+  await page.getByTestId('tab-profile').click();
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByTestId('tab-profile')).toHaveAttribute('aria-current', 'page');
+  await page.getByTestId('tab-chats').click();
+  await expect(page).toHaveURL(/\/chats/);
+  await expect(page.getByTestId('chat-item')).toHaveCount(1);
+});
+
+test('phones: visitors get no tab bar', async ({ page }) => {
+  await asNewVisitor(page);
+  await page.goto('/');
+  await expect(page.getByTestId('top-nav')).toBeVisible();
+  await expect(page.getByTestId('tab-bar')).toHaveCount(0);
+});
