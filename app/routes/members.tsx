@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { SlidersHorizontal } from 'lucide-react';
 import { Button, Col, Form, Row, Spinner } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { Link, Form as RouterForm, redirect, useNavigate, useNavigation } from 'react-router';
@@ -63,7 +64,10 @@ export default function Members({ loaderData }: Route.ComponentProps) {
   const [similarCursor, setSimilarCursor] = useState<string | null>(page.similar_results?.next_cursor ?? null);
   const [loadingMore, setLoadingMore] = useState<'results' | 'similar' | null>(null);
   const [country, setCountry] = useState(input.country ?? '');
+  // Phones: the filters fold away behind a button with their summary, so profiles show on the first screen.
+  const [filtersOpen, setFiltersOpen] = useState(false);
   useEffect(() => {
+    setFiltersOpen(false);
     setResults(page.profiles);
     setCursor(page.next_cursor);
     setSimilar(page.similar_results?.profiles ?? []);
@@ -102,10 +106,25 @@ export default function Members({ loaderData }: Route.ComponentProps) {
   const regionOptions = country ? loaderData.regions[country] ?? [] : [];
   const count = page.numResults ?? 0;
   const similarLevel = page.similar_results?.level;
+  const summary = [
+    fields.has('gender') && (input.gender ? t(`member_search.filters_${input.gender}`) : t('member_search.filters_everyone')),
+    fields.has('country') && (input.country ? [countryName(input.country, lang), input.countryregion].filter(Boolean).join(', ') : t('member_search.filters_all_countries')),
+    fields.has('age') && `${input.min_age}–${input.max_age}`,
+  ].filter(Boolean).join(' · ');
   return (
     <div className="container py-4">
       <h1 className="h3 mb-3">{t('search.title')}</h1>
-      <RouterForm method="get" className="card card-body shadow-sm mb-4" data-testid="search-form" key={JSON.stringify(input)}>
+      <button
+        type="button" className="btn btn-outline-primary w-100 d-flex align-items-center gap-2 text-start mb-3 d-md-none search-filters-toggle"
+        aria-expanded={filtersOpen} aria-controls="search-form" onClick={() => setFiltersOpen((o) => !o)} data-testid="search-filters-toggle"
+      >
+        <SlidersHorizontal size={18} aria-hidden="true" className="flex-shrink-0" />
+        <span className="fw-semibold">{t('member_search.filters')}</span>
+        <span className="text-truncate small ms-auto" data-testid="search-filters-summary">{summary}</span>
+      </button>
+      <RouterForm
+        method="get" id="search-form" className={`card card-body shadow-sm mb-4 ${filtersOpen ? '' : 'd-none d-md-block'}`} data-testid="search-form" key={JSON.stringify(input)}
+      >
         <Row className="g-2 align-items-end">
           {fields.has('gender') && (
             <Col xs={6} md={2}>

@@ -79,3 +79,33 @@ test('phones: visitors get no tab bar', async ({ page }) => {
   await expect(page.getByTestId('top-nav')).toBeVisible();
   await expect(page.getByTestId('tab-bar')).toHaveCount(0);
 });
+
+test('phones: the search filters fold away behind a button with their summary, so profiles show on the first screen', async ({ page, shot }, info) => {
+  await asNewVisitor(page);
+  await page.goto('/members?gender=female&country=NL&min_age=18&max_age=99');
+  const form = page.getByTestId('search-form');
+  const toggle = page.getByTestId('search-filters-toggle');
+  const firstCard = page.getByTestId('search-results').getByTestId('profile-card').first();
+  await expect(firstCard).toBeVisible();
+  if (info.project.name === 'desktop') {
+    await expect(toggle).toBeHidden();
+    await expect(form).toBeVisible();
+    return;
+  }
+  await expect(form).toBeHidden();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByTestId('search-filters-summary')).toHaveText('Women · Netherlands · 18–99');
+  expect((await firstCard.boundingBox())!.y).toBeLessThan(page.viewportSize()!.height / 2);
+  await shot('search-filters-closed');
+  await toggle.click();
+  await expect(form).toBeVisible();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.locator('#search-country')).toHaveValue('NL');
+  await shot('search-filters-open');
+  // A new search folds them away again and says what it searched.
+  await page.locator('#search-min-age').selectOption('25');
+  await page.getByTestId('search-submit').click();
+  await expect(page).toHaveURL(/min_age=25/);
+  await expect(form).toBeHidden();
+  await expect(page.getByTestId('search-filters-summary')).toHaveText('Women · Netherlands · 25–99');
+});
