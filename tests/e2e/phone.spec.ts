@@ -109,3 +109,47 @@ test('phones: the search filters fold away behind a button with their summary, s
   await expect(form).toBeHidden();
   await expect(page.getByTestId('search-filters-summary')).toHaveText('Women · Netherlands · 25–99');
 });
+
+test('a member without a photo gets a card like the others: same photo area, the letter centred and whole', async ({ page, browser, shot }, info) => {
+  // A member without a photo, confirmed so they show in the search.
+  const context = await browser.newContext();
+  const member = await context.newPage();
+  const headers = await asNewVisitor(member);
+  const { email } = await signUpByApi(member, headers, 'phone-nophoto', info.project.name);
+  await member.goto(linkIn(await latestMail(member.request, email, 'activation'), '/api/activate.php'));
+  const id = await idOf(member);
+  await context.close();
+
+  await asNewVisitor(page);
+  await page.goto('/members?gender=female&country=NL&min_age=36&max_age=36');
+  const card = page.locator(`[data-testid="search-results"] a[href="/members/${id}"]`);
+  await expect(card).toBeVisible();
+  // Few members match: the similar ones (with photos) follow in the same grid.
+  const withPhoto = page.getByTestId('profile-card').filter({ has: page.locator('img') }).first();
+  await expect(withPhoto).toBeVisible();
+  await card.scrollIntoViewIfNeeded();
+  await shot('no-photo-card');
+
+  const placeholder = card.locator('.photo-placeholder');
+  const [p, img, c, pc] = await Promise.all([placeholder.boundingBox(), withPhoto.locator('img').boundingBox(), card.boundingBox(), withPhoto.boundingBox()]);
+  // The same width and height as a photo, filling the card's width from its top.
+  expect(Math.abs(p!.width - img!.width)).toBeLessThanOrEqual(1);
+  expect(Math.abs(p!.height - img!.height)).toBeLessThanOrEqual(1);
+  expect(Math.abs(p!.x - c!.x)).toBeLessThanOrEqual(1.5);
+  expect(Math.abs(p!.y - c!.y)).toBeLessThanOrEqual(1.5);
+  expect(Math.abs(c!.width - pc!.width)).toBeLessThanOrEqual(1);
+  // The letter: whole and in the middle.
+  const letter = await placeholder.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const r = range.getBoundingClientRect();
+    const box = el.getBoundingClientRect();
+    return { text: el.textContent, top: r.top - box.top, bottom: box.bottom - r.bottom, left: r.left - box.left, right: box.right - r.right, clipped: el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth };
+  });
+  expect(letter.text).toBe('K');
+  expect(letter.clipped).toBe(false);
+  expect(letter.top).toBeGreaterThan(0);
+  expect(letter.bottom).toBeGreaterThan(0);
+  expect(Math.abs(letter.top - letter.bottom)).toBeLessThanOrEqual(2);
+  expect(Math.abs(letter.left - letter.right)).toBeLessThanOrEqual(2);
+});
