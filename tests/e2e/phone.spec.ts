@@ -153,3 +153,28 @@ test('a member without a photo gets a card like the others: same photo area, the
   expect(Math.abs(letter.top - letter.bottom)).toBeLessThanOrEqual(2);
   expect(Math.abs(letter.left - letter.right)).toBeLessThanOrEqual(2);
 });
+
+test('back from a profile, the search shows the pages it had loaded, where it was', async ({ page }) => {
+  await asNewVisitor(page);
+  await page.goto('/members?country=');
+  const cards = page.getByTestId('search-results').getByTestId('profile-card');
+  await expect(cards).toHaveCount(24);
+  await page.getByTestId('load-more').click();
+  await expect(cards).toHaveCount(48);
+  const target = cards.nth(40);
+  await target.scrollIntoViewIfNeeded();
+  const href = (await target.getAttribute('href'))!;
+  const scrolled = await page.evaluate(() => window.scrollY);
+  expect(scrolled).toBeGreaterThan(500);
+  await target.click();
+  await expect(page).toHaveURL(new RegExp(`${href}$`));
+  await page.goBack();
+  await expect(page).toHaveURL(/\/members\?country=$/);
+  await expect(cards).toHaveCount(48);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(scrolled - 50);
+  expect(await page.evaluate(() => window.scrollY)).toBeLessThan(scrolled + 50);
+  await expect(page.locator(`[data-testid="search-results"] a[href="${href}"]`)).toBeInViewport();
+  // Further pages go on from there.
+  await page.getByTestId('load-more').click();
+  await expect(cards).toHaveCount(72);
+});
