@@ -134,7 +134,7 @@ test('alerts: one at a time, the most important first; a dismissed one makes roo
   await expect(push).toBeHidden();
   expect(Number(await page.evaluate(() => localStorage.getItem('hide-push-notification-alert')))).toBeGreaterThanOrEqual(before);
   await page.reload();
-  await expect(page.getByTestId('members-title').or(page.getByTestId('search-form'))).toBeVisible();
+  await expect(page.getByTestId('num-results')).toBeVisible();
   await expect(page.getByTestId('alert-photo')).toHaveCount(0);
   await expect(page.getByTestId('alert-push')).toHaveCount(0);
 });
