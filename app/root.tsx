@@ -51,7 +51,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
     <html lang={languageIso(lang)}>
       <head>
         <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <meta name="theme-color" content={data?.settings.theme.dark ?? '#2b1740'} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="manifest" href="/manifest.webmanifest" />

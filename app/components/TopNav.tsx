@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Crown } from 'lucide-react';
 import { Badge, Container, Nav, Navbar, NavDropdown } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, useMatches } from 'react-router';
+import { Link, NavLink, useLocation, useMatches } from 'react-router';
 import type { ApiUser } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
 import { api } from '../lib/api.ts';
@@ -32,8 +32,12 @@ export function TopNav({ user, siteName, lang, repeatOrder = false }: { user: Ap
   const hideLanguage = matches.some((m) => m.id === 'complete-signup');
   const showBack = useInstalledBackButton(matches.at(-1)?.id);
   const creditsBadge = user ? creditsBadgeVariant(user.credits) : null;
+  // The phone menu closes on every page change (the account menu's items would otherwise leave it open over the page).
+  const { pathname } = useLocation();
+  const [expanded, setExpanded] = useState(false);
+  useEffect(() => setExpanded(false), [pathname]);
   return (
-    <Navbar bg="dark" variant="dark" expand="md" sticky="top" collapseOnSelect data-testid="top-nav">
+    <Navbar bg="dark" variant="dark" expand="md" sticky="top" collapseOnSelect expanded={expanded} onToggle={setExpanded} data-testid="top-nav">
       <Container>
         {showBack && (
           <button type="button" className="btn btn-link text-white px-2" onClick={() => window.history.back()} aria-label={t('nav.back')} data-testid="back-button">‹</button>

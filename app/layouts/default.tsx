@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { Footer } from '../components/Footer.tsx';
 import { TopNav } from '../components/TopNav.tsx';
+import { TabBar } from '../components/TabBar.tsx';
 import { EntryWarning } from '../components/EntryWarning.tsx';
 import { setAuthenticationRequiredHandler } from '../lib/api.ts';
 import { useUser } from '../lib/user.ts';
@@ -29,6 +30,13 @@ export default function DefaultLayout() {
         <Outlet />
       </main>
       <Footer siteName={settings.name} country={settings.geoip_country} />
+      {user && (
+        <>
+          {/* Room below the footer so the fixed tab bar (phones only) covers nothing. */}
+          <div className="tab-bar-spacer d-md-none" aria-hidden="true" />
+          <TabBar user={user} repeatOrder={repeatOrder} />
+        </>
+      )}
       <EntryWarning enabled={settings.enable_site_entry_popup} signedIn={Boolean(user)} country={settings.geoip_country} countries={settings.countries} />
       <LikeOverlayHost signedIn={Boolean(user)} />
     </SignupProvider>

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { SlidersHorizontal } from 'lucide-react';
 import { Button, Col, Form, Row, Spinner } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
-import { Link, Form as RouterForm, redirect, useNavigate, useNavigation } from 'react-router';
+import { Link, Form as RouterForm, redirect, useLocation, useNavigate, useNavigation } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { COUNTRIES, GENDERS, MAX_AGE, MIN_AGE } from '#common/constants.ts';
 import type { Language } from '#common/languages.ts';
@@ -49,6 +50,25 @@ function searchParams(input: SearchInput, extra: Record<string, string> = {}) {
   return params;
 }
 
+interface LoadedPages { results: ProfileSummary[]; cursor: string | null; similar: ProfileSummary[]; similarCursor: string | null }
+
+const pagesKey = (historyKey: string) => `members-pages:${historyKey}`;
+
+/**
+ * The pages loaded under this history entry, so going back from a profile shows them again (and the
+ * browser's scroll position fits). Only after hydration: a full page load renders what the server sent.
+ */
+function savedPages(historyKey: string, first: ProfileSummary[]): LoadedPages | null {
+  if (typeof document === 'undefined' || document.documentElement.dataset.hydrated !== 'true') return null;
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(pagesKey(historyKey)) ?? 'null') as LoadedPages | null;
+    // The same search still: its first page starts as the saved one did.
+    return saved && saved.results.length >= first.length && first.every((p, i) => saved.results[i]?.id === p.id) ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
 export default function Members({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
@@ -56,20 +76,40 @@ export default function Members({ loaderData }: Route.ComponentProps) {
   const fields = new Set(searchFields);
   const navigation = useNavigation();
   const navigate = useNavigate();
+  const location = useLocation();
   // Spec section 3 search state: pages are appended; a new search (new loader data) starts again from its first page.
-  const [results, setResults] = useState<ProfileSummary[]>(page.profiles);
-  const [cursor, setCursor] = useState<string | null>(page.next_cursor);
-  const [similar, setSimilar] = useState<ProfileSummary[]>(page.similar_results?.profiles ?? []);
-  const [similarCursor, setSimilarCursor] = useState<string | null>(page.similar_results?.next_cursor ?? null);
+  const [restored] = useState(() => savedPages(location.key, page.profiles));
+  const [results, setResults] = useState<ProfileSummary[]>(restored?.results ?? page.profiles);
+  const [cursor, setCursor] = useState<string | null>(restored ? restored.cursor : page.next_cursor);
+  const [similar, setSimilar] = useState<ProfileSummary[]>(restored?.similar ?? page.similar_results?.profiles ?? []);
+  const [similarCursor, setSimilarCursor] = useState<string | null>(restored ? restored.similarCursor : page.similar_results?.next_cursor ?? null);
+  const keepRestored = useRef(Boolean(restored));
   const [loadingMore, setLoadingMore] = useState<'results' | 'similar' | null>(null);
   const [country, setCountry] = useState(input.country ?? '');
+  // Phones: the filters fold away behind a button with their summary, so profiles show on the first screen.
+  const [filtersOpen, setFiltersOpen] = useState(false);
   useEffect(() => {
+    setFiltersOpen(false);
+    if (keepRestored.current) {
+      keepRestored.current = false;
+      return;
+    }
     setResults(page.profiles);
     setCursor(page.next_cursor);
     setSimilar(page.similar_results?.profiles ?? []);
     setSimilarCursor(page.similar_results?.next_cursor ?? null);
     setCountry(input.country ?? '');
   }, [page, input]);
+
+  // Remember the pages shown under this history entry (only once more than the first were loaded).
+  useEffect(() => {
+    if (results.length <= page.profiles.length && similar.length <= (page.similar_results?.profiles.length ?? 0)) return;
+    try {
+      sessionStorage.setItem(pagesKey(location.key), JSON.stringify({ results, cursor, similar, similarCursor } satisfies LoadedPages));
+    } catch {
+      // Storage full or unavailable: going back shows the first page again.
+    }
+  }, [results, cursor, similar, similarCursor, page, location.key]);
 
   const loadMore = async (kind: 'results' | 'similar') => {
     const from = kind === 'results' ? cursor : similarCursor;
@@ -102,10 +142,25 @@ export default function Members({ loaderData }: Route.ComponentProps) {
   const regionOptions = country ? loaderData.regions[country] ?? [] : [];
   const count = page.numResults ?? 0;
   const similarLevel = page.similar_results?.level;
+  const summary = [
+    fields.has('gender') && (input.gender ? t(`member_search.filters_${input.gender}`) : t('member_search.filters_everyone')),
+    fields.has('country') && (input.country ? [countryName(input.country, lang), input.countryregion].filter(Boolean).join(', ') : t('member_search.filters_all_countries')),
+    fields.has('age') && `${input.min_age}–${input.max_age}`,
+  ].filter(Boolean).join(' · ');
   return (
     <div className="container py-4">
       <h1 className="h3 mb-3">{t('search.title')}</h1>
-      <RouterForm method="get" className="card card-body shadow-sm mb-4" data-testid="search-form" key={JSON.stringify(input)}>
+      <button
+        type="button" className="btn btn-outline-primary w-100 d-flex align-items-center gap-2 text-start mb-3 d-md-none search-filters-toggle"
+        aria-expanded={filtersOpen} aria-controls="search-form" onClick={() => setFiltersOpen((o) => !o)} data-testid="search-filters-toggle"
+      >
+        <SlidersHorizontal size={18} aria-hidden="true" className="flex-shrink-0" />
+        <span className="fw-semibold">{t('member_search.filters')}</span>
+        <span className="text-truncate small ms-auto" data-testid="search-filters-summary">{summary}</span>
+      </button>
+      <RouterForm
+        method="get" id="search-form" className={`card card-body shadow-sm mb-4 ${filtersOpen ? '' : 'd-none d-md-block'}`} data-testid="search-form" key={JSON.stringify(input)}
+      >
         <Row className="g-2 align-items-end">
           {fields.has('gender') && (
             <Col xs={6} md={2}>

@@ -74,3 +74,10 @@ export async function openNav(page: Page, testId: string) {
 export async function hydrated(page: Page) {
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
 }
+
+/** Opens the member search's filters, which fold away behind a button on phones. */
+export async function openSearchFilters(page: Page) {
+  const toggle = page.getByTestId('search-filters-toggle');
+  if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await expect(page.getByTestId('search-form')).toBeVisible();
+}

@@ -1,4 +1,4 @@
-import { acceptEntryWarning, expect, openNav, test } from './fixtures.ts';
+import { acceptEntryWarning, expect, openNav, openSearchFilters, test } from './fixtures.ts';
 
 /**
  * The core journey: a visitor signs up, searches, opens a profile, likes it, chats, runs out of
@@ -46,6 +46,7 @@ test('sign up, search, like, chat, buy credits and become premium', async ({ pag
   await expect(page.getByTestId('nav-premium')).toBeAttached();
 
   // Search: filters, then paging appends results.
+  await openSearchFilters(page);
   await page.locator('#search-gender').selectOption('female');
   await page.locator('#search-min-age').selectOption('18');
   await page.locator('#search-max-age').selectOption('99');

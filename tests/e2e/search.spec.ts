@@ -1,4 +1,4 @@
-import { acceptEntryWarning, expect, test } from './fixtures.ts';
+import { acceptEntryWarning, expect, openSearchFilters, test } from './fixtures.ts';
 
 /** Member search of the demo site (300 demo members and whoever signed up) as a visitor: filters, paging, clearing, similar results, "near me". */
 test.describe('member search', () => {
@@ -13,6 +13,7 @@ test.describe('member search', () => {
     expect(Number(total.match(/\d+/)![0])).toBeGreaterThanOrEqual(300);
 
     // Gender filter with paging: pages are appended.
+    await openSearchFilters(page);
     await page.locator('#search-gender').selectOption('female');
     await page.getByTestId('search-submit').click();
     await expect(page).toHaveURL(/gender=female/);
@@ -26,6 +27,7 @@ test.describe('member search', () => {
     await shot('search-01-paged');
 
     // Country and region: the region list follows the country.
+    await openSearchFilters(page);
     await page.locator('#search-country').selectOption('NL');
     await expect(page.locator('#search-region option')).toHaveCount(9);
     // An age range no test member falls in (they are in their twenties and thirties): few matches whatever ran before.
@@ -48,6 +50,7 @@ test.describe('member search', () => {
     await shot('search-02-similar');
 
     // Clearing resets the filters, the results and the count.
+    await openSearchFilters(page);
     await page.getByTestId('search-clear').click();
     await expect(page).toHaveURL(/\/members\?country=$/);
     await expect(page.getByTestId('num-results')).toHaveText(total);
@@ -61,6 +64,7 @@ test.describe('member search', () => {
     await page.goto('/members?country=');
     await acceptEntryWarning(page);
     const options = page.getByTestId('location-options');
+    await openSearchFilters(page);
     await expect(options).toHaveAttribute('data-permission', 'granted');
     await page.getByTestId('near-me').click();
     await expect(page).toHaveURL(/country=NL/);
@@ -84,6 +88,7 @@ test.describe('member search from a CDN that names the country', () => {
     await expect(page.locator('#search-country')).toHaveValue('DE');
     const cards = page.getByTestId('search-results').getByTestId('profile-card');
     await expect(cards.first()).toContainText('Germany');
+    await openSearchFilters(page);
     await page.getByTestId('search-clear').click();
     await expect(page.locator('#search-country')).toHaveValue('');
   });

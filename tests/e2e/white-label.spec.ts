@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, openSearchFilters, test } from './fixtures.ts';
 import { SECOND_SITE, sitePort } from './site-port.ts';
 
 /**
@@ -87,6 +87,7 @@ test('the niche sets the first search: everyone on the demo site, men on the gay
   await shot('white-label-05-men-search');
 
   // A search the visitor makes is theirs: choosing "any" shows everyone on the gay site too.
+  await openSearchFilters(page);
   await page.locator('#search-gender').selectOption('');
   await page.getByTestId('search-submit').click();
   await expect(page).toHaveURL(/gender=&|gender=$|min_age=/);

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Modal } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import type { ApiUser } from '#common/api-types.ts';
 import { DISMISS_KEYS } from '#common/constants.ts';
 import { useDismissals } from '../../lib/dismissals.ts';
@@ -15,15 +15,28 @@ export function needsActivationReminder(user: ApiUser): boolean {
   return user.status === 'not_confirmed' && user.profile.status !== 'disabled' && user.notifications_disabled.length === 0;
 }
 
-/** The default layout's alert area for signed-in members (spec section 2). */
+type AlertKind = 'activation' | 'disabled-notifications' | 'photo' | 'push';
+
+/**
+ * The default layout's alert area for signed-in members (spec section 2). One alert at a time, the
+ * most important first, so a phone screen is not filled with them: confirming the e-mail address,
+ * then disabled notifications, a missing photo, the push offer. A dismissed alert makes room for the
+ * next one on a later page view, not at once.
+ */
 export function Alerts({ user }: { user: ApiUser | null }) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const { isDismissed, dismiss, loaded } = useDismissals();
+  const location = useLocation();
+  const { isDismissed, dismiss: storeDismissal, loaded } = useDismissals();
   const { state: pushState } = usePushState();
   const [smartphone, setSmartphone] = useState(false);
+  const [closedOnPage, setClosedOnPage] = useState<string | null>(null);
   useEffect(() => setSmartphone(isSmartphone()), []);
   if (!user) return null;
+  const dismiss = (key: Parameters<typeof storeDismissal>[0]) => {
+    storeDismissal(key);
+    setClosedOnPage(location.key);
+  };
 
   const activation = needsActivationReminder(user);
   const activationModal = activation && loaded && smartphone && params.has('signup-complete');
@@ -33,27 +46,34 @@ export function Alerts({ user }: { user: ApiUser | null }) {
     setParams(next, { replace: true });
   };
 
+  const pending: AlertKind[] = [];
+  if (activation) pending.push('activation');
+  if (user.notifications_disabled.length > 0 && !isDismissed(DISMISS_KEYS.disabledNotifications)) pending.push('disabled-notifications');
+  if (user.profile.main_image === null && !isDismissed(DISMISS_KEYS.enrich)) pending.push('photo');
+  if (pushState === 'not_subscribed' && !isDismissed(DISMISS_KEYS.push)) pending.push('push');
+  const shown = closedOnPage === location.key ? undefined : pending[0];
+
   return (
     <div className="container alert-area mt-3" data-testid="alert-area">
-      {activation && !activationModal && (
+      {shown === 'activation' && !activationModal && (
         <Alert variant="warning" className="d-flex flex-wrap align-items-center gap-2" data-testid="alert-activation">
           <span className="me-auto text-break">{t('alerts.activation', { email: user.email })}</span>
           <ResendActivation variant="warning" />
         </Alert>
       )}
-      {user.notifications_disabled.length > 0 && !isDismissed(DISMISS_KEYS.disabledNotifications) && (
+      {shown === 'disabled-notifications' && (
         <Alert variant="danger" dismissible onClose={() => dismiss(DISMISS_KEYS.disabledNotifications)} data-testid="alert-disabled-notifications">
           {t('alerts.disabled_notifications')}{' '}
           {user.notifications_disabled.map((r) => t(`alerts.disabled_reason.${r}`, { defaultValue: '' })).filter(Boolean).join(', ')}{' '}
           <Link to="/notifications" className="alert-link">{t('alerts.disabled_notifications_link')}</Link>
         </Alert>
       )}
-      {user.profile.main_image === null && !isDismissed(DISMISS_KEYS.enrich) && (
+      {shown === 'photo' && (
         <Alert variant="info" dismissible onClose={() => dismiss(DISMISS_KEYS.enrich)} data-testid="alert-photo">
           {t('alerts.photo_missing')} <Link to="/profile" className="alert-link">{t('alerts.photo_missing_link')}</Link>
         </Alert>
       )}
-      {pushState === 'not_subscribed' && !isDismissed(DISMISS_KEYS.push) && (
+      {shown === 'push' && (
         <Alert variant="primary" dismissible onClose={() => dismiss(DISMISS_KEYS.push)} className="d-flex flex-wrap align-items-center gap-2" data-testid="alert-push">
           <span className="me-auto">{t('alerts.push')}</span>
           <PushSettings bare />
