@@ -55,6 +55,8 @@ export { expect };
 
 /** Visitors see the adults-only warning once. */
 export async function acceptEntryWarning(page: Page) {
+  // A click while React is still hydrating the page can be lost; the warning's own button is no exception.
+  await hydrated(page);
   const accept = page.getByTestId('entry-warning-accept');
   await accept.click();
   await expect(accept).toBeHidden();
