@@ -4,12 +4,17 @@ import { sitePort } from './site-port.ts';
 
 interface OutboxMail { id: string; kind: string; to: string; subject: string; text: string; html: string; headers: Record<string, string> }
 
+/** A client address of its own for a test (the e2e server trusts X-Forwarded-For). */
+export function randomClientIp(): string {
+  return `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+}
+
 /**
  * Each test is its own client address (the e2e server trusts X-Forwarded-For), so the per-IP
  * limits on sign-up, log-in and mail see separate visitors, as they would in real life.
  */
 export async function asNewVisitor(page: Page): Promise<Record<string, string>> {
-  const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+  const ip = randomClientIp();
   const headers = { 'x-forwarded-for': ip };
   await page.context().setExtraHTTPHeaders(headers);
   // Adults-only warning: dismissed, as a returning visitor would have.

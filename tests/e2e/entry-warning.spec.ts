@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { COUNTRIES } from '#common/constants.ts';
 import { expect, hydrated, test } from './fixtures.ts';
 import { SECOND_SITE, sitePort } from './site-port.ts';
+import { randomClientIp } from './account-helpers.ts';
 
 /**
  * The adults-only warning on entry (spec section 2) and each of its skip rules: the installed app,
@@ -11,7 +12,7 @@ import { SECOND_SITE, sitePort } from './site-port.ts';
 
 /** A visitor of its own: a fresh address, and the country the CDN names. */
 async function visitor(page: Page, country: string) {
-  const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+  const ip = randomClientIp();
   await page.context().setExtraHTTPHeaders({ 'x-forwarded-for': ip, 'x-country-code': country });
 }
 

@@ -1,4 +1,5 @@
 import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
+import { randomClientIp } from './account-helpers.ts';
 
 /**
  * Every form is a plain HTML form posting to its page's action: without JavaScript a visitor signs
@@ -7,7 +8,7 @@ import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
  */
 test('forms work without JavaScript: log in, a field error from the server, save the profile', async ({ browser, playwright }, info) => {
   const baseURL = info.project.use.baseURL;
-  const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+  const ip = randomClientIp();
   const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': ip } });
   const email = `nojs.${info.project.name}.${Date.now()}@example.org`;
   const signup = await api.post('/api/signup.php', {
@@ -53,7 +54,7 @@ test('forms work without JavaScript: log in, a field error from the server, save
 
 test('sign-up works without JavaScript: field errors keep the typed values, a valid form signs in', async ({ browser }, info) => {
   const baseURL = info.project.use.baseURL;
-  const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+  const ip = randomClientIp();
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': ip } });
   const page = await context.newPage();
   const email = `nojs.signup.${info.project.name}.${Date.now()}@example.org`;
@@ -101,7 +102,7 @@ test('sign-up works without JavaScript: field errors keep the typed values, a va
 });
 
 test('without JavaScript an address in use is offered log-in, and that offer signs in', async ({ browser }, info) => {
-  const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+  const ip = randomClientIp();
   const context = await browser.newContext({ baseURL: info.project.use.baseURL, javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': ip } });
   const page = await context.newPage();
   await page.goto('/signup');
@@ -134,7 +135,7 @@ test('a form post from another site is refused and changes nothing', async ({ pl
 
 test('the test checkout decides a payment without JavaScript and returns to its status page', async ({ browser }, info) => {
   const baseURL = info.project.use.baseURL;
-  const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+  const ip = randomClientIp();
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': ip } });
   const signup = await context.request.post('/api/signup.php', {
     data: { email: `nojs.pay.${info.project.name}.${Date.now()}@example.org`, name: 'Noor', password: 'nojs password', date_of_birth: '1990-03-03', gender: 'female', country: 'NL' },
