@@ -129,9 +129,11 @@ test('?lb logs how long a visitor stayed on the page they left; the operator rea
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   // The beacon is armed once the page runs in the browser.
   await expect(page.locator('html')).toHaveAttribute('data-page-bounce', 'armed');
-  // Leaving the page (a full navigation) sends the beacon.
+  // Leaving the page (a full navigation) sends the beacon; the browser sends it after the page is gone.
+  const beacon = page.context().waitForEvent('request', (r) => r.method() === 'POST' && r.url().endsWith('/api/page-bounce.php'));
   await page.goto('/pricing');
-  await expect.poll(visits).toBe(before + 1);
+  await beacon;
+  await expect.poll(visits, { timeout: 20_000 }).toBe(before + 1);
   // Without lb nothing is logged.
   await page.goto('/pages/faq');
   await page.goto('/pricing');
