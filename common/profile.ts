@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COUNTRIES, GENDERS, INTERESTS } from './constants.ts';
+import { COUNTRIES, GENDERS, INTERESTS, type Gender } from './constants.ts';
 import { textSchema } from './input.ts';
 import { aboutSchema, nameSchema } from './schemas.ts';
 
@@ -11,6 +11,16 @@ export const BODY_TYPES = ['slim', 'normal', 'fat'] as const;
 export const RELATIONSHIP_STATUSES = ['divorced', 'living_together', 'married', 'unmarried', 'single', 'widowed'] as const;
 export const TATTOOS = ['none', 'one', 'some', 'many'] as const;
 export const SIGNUP_REASONS = ['relationship', 'friendship', 'flirt', 'chat', 'adventure'] as const;
+
+/**
+ * The gender a member's "looking for" answer asks for: straight members look for the other gender, gay and
+ * lesbian members for their own; bisexual members (and those who did not answer) for both.
+ */
+export function soughtGender(gender: Gender, sexuality: string | null): Gender | undefined {
+  if (sexuality === 'hetero') return gender === 'male' ? 'female' : 'male';
+  if (sexuality === 'gay' || sexuality === 'lesbian') return gender;
+  return undefined;
+}
 
 /** The single-choice attributes and their values, in the order the form and the profile show them. */
 export const ATTRIBUTE_OPTIONS = {

@@ -28,8 +28,10 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const fresh = url.searchParams.size === 0;
   const defaultCountry = fresh && ctx.geoipCountry && countries.includes(ctx.geoipCountry) ? ctx.geoipCountry : undefined;
   // A fresh search also starts from the site's niche: who the site is about (gender, ages; docs/decisions/038).
+  // A member's own "looking for" answer picks the gender over the site's niche.
   const niche = fresh ? nicheSearchDefaults(ctx.site.niche) : {};
-  const filters = { country: defaultCountry, ...niche, ...query, cursor: undefined, similar: undefined };
+  const sought = fresh ? await ctx.services.profiles.soughtGender(ctx.actor) : undefined;
+  const filters = { country: defaultCountry, ...niche, ...(sought && { gender: sought }), ...query, cursor: undefined, similar: undefined };
   // The page shows results whatever the address bar says: a region the rules refuse is left out, as the form would.
   const parsed = searchSchema.safeParse(filters);
   const input = offeredFilters(parsed.success ? parsed.data : searchSchema.parse({ ...filters, countryregion: undefined }), ctx.site.searchFields);
@@ -163,7 +165,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
       >
         <Row className="g-2 align-items-end">
           {fields.has('gender') && (
-            <Col xs={6} md={2}>
+            <Col xs={6} md={4} lg>
               <Form.Label htmlFor="search-gender">{t('fields.gender')}</Form.Label>
               <Form.Select id="search-gender" name="gender" defaultValue={input.gender ?? ''}>
                 <option value="">{t('search.any')}</option>
@@ -173,7 +175,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
           )}
           {fields.has('country') && (
             <>
-              <Col xs={6} md={2}>
+              <Col xs={6} md={4} lg>
                 <Form.Label htmlFor="search-country">{t('fields.country')}</Form.Label>
                 <Form.Select id="search-country" name="country" value={country} onChange={(e) => setCountry(e.target.value)}>
                   <option value="">{t('search.any')}</option>
@@ -181,7 +183,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
                     .map(({ c, name }) => <option key={c} value={c}>{name}</option>)}
                 </Form.Select>
               </Col>
-              <Col xs={12} md={2}>
+              <Col xs={12} md={4} lg>
                 <Form.Label htmlFor="search-region">{t('member_search.region')}</Form.Label>
                 <Form.Select id="search-region" name="countryregion" defaultValue={input.countryregion ?? ''} disabled={regionOptions.length === 0} key={country}>
                   <option value="">{t('search.any')}</option>
@@ -192,13 +194,13 @@ export default function Members({ loaderData }: Route.ComponentProps) {
           )}
           {fields.has('age') && (
             <>
-              <Col xs={6} md={2}>
+              <Col xs={6} md={4} lg>
                 <Form.Label htmlFor="search-min-age">{t('search.min_age')}</Form.Label>
                 <Form.Select id="search-min-age" name="min_age" defaultValue={input.min_age}>
                   {ages.map((a) => <option key={a} value={a}>{a}</option>)}
                 </Form.Select>
               </Col>
-              <Col xs={6} md={2}>
+              <Col xs={6} md={4} lg>
                 <Form.Label htmlFor="search-max-age">{t('search.max_age')}</Form.Label>
                 <Form.Select id="search-max-age" name="max_age" defaultValue={input.max_age}>
                   {ages.map((a) => <option key={a} value={a}>{a}</option>)}
@@ -206,7 +208,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
               </Col>
             </>
           )}
-          <Col xs={12} md={2} className="d-flex gap-2">
+          <Col xs={12} md={4} lg="auto" className="d-flex gap-2">
             <Button type="submit" className="flex-grow-1" data-testid="search-submit">{t('search.submit')}</Button>
             <Link to="/members?country=" className="btn btn-outline-secondary" data-testid="search-clear">{t('member_search.clear')}</Link>
           </Col>

@@ -129,11 +129,10 @@ test('?lb logs how long a visitor stayed on the page they left; the operator rea
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   // The beacon is armed once the page runs in the browser.
   await expect(page.locator('html')).toHaveAttribute('data-page-bounce', 'armed');
-  // Leaving the page (a full navigation) sends the beacon; the browser sends it after the page is gone.
-  const beacon = page.context().waitForEvent('request', (r) => r.method() === 'POST' && r.url().endsWith('/api/page-bounce.php'));
+  // Leaving the page (a full navigation) sends the beacon; the browser sends it after the page is gone, where
+  // the test cannot see the request, and a loaded server may take a while to record it.
   await page.goto('/pricing');
-  await beacon;
-  await expect.poll(visits, { timeout: 20_000 }).toBe(before + 1);
+  await expect.poll(visits, { timeout: 30_000 }).toBe(before + 1);
   // Without lb nothing is logged.
   await page.goto('/pages/faq');
   await page.goto('/pricing');
