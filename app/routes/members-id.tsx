@@ -13,7 +13,7 @@ import { countryName } from '../lib/format.ts';
 import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
 import { FictionalNotice } from '../components/FictionalNotice.tsx';
 import { attributeValueLabel } from '../features/profile/labels.ts';
-import { toId } from '#common/input.ts';
+import { toId } from '#common/ids.ts';
 import { pageMeta } from '../lib/seo.ts';
 
 export async function loader({ context, params }: Route.LoaderArgs) {

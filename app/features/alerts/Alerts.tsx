@@ -7,7 +7,7 @@ import { DISMISS_KEYS } from '#common/constants.ts';
 import { useDismissals } from '../../lib/dismissals.ts';
 import { PushSettings } from '../push/PushSettings.tsx';
 import { usePushState } from '../push/push.ts';
-import { ResendActivation } from '../signup/SignupFlow.tsx';
+import { ResendActivation } from '../signup/ResendActivation.tsx';
 import { isSmartphone } from '../signup/SignupModal.tsx';
 
 /** Spec section 4: not confirmed, profile not disabled, and no disabled notifications. */

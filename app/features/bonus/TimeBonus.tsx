@@ -8,7 +8,7 @@ import type { ApiUser, WelcomeBonusRecord } from '#common/api-types.ts';
 import { DISMISS_KEYS } from '#common/constants.ts';
 import {
   countdownParts, TIME_BONUS_MODAL_DELAY_MS, TIME_BONUS_ROUTES, TIME_BONUS_TICK_MS, timeBonusSecondsLeft,
-} from '#common/discounts.ts';
+} from '#common/time-bonus.ts';
 import { api } from '../../lib/api.ts';
 import { useDismissals } from '../../lib/dismissals.ts';
 
