@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Alert, Modal } from 'react-bootstrap';
+import { Alert } from 'react-bootstrap';
+import { Modal } from '../../components/Modal.tsx';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import type { ApiUser } from '#common/api-types.ts';

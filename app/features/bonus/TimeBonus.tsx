@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Modal } from 'react-bootstrap';
+import { Modal } from '../../components/Modal.tsx';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useMatches } from 'react-router';
