@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { currencyForCountry } from './constants.ts';
 import { MAX_ID, textSchema } from './input.ts';
 
-/** A conversation shows at most its newest this many messages; the chat warns when older ones are left out. */
-export const CHAT_HISTORY_LIMIT = 200;
+// Without zod, for the browser's pages (docs/decisions/024): the history limit and prices.
+export { CHAT_HISTORY_LIMIT, chatCosts, creditsInCents, type ChatPriceSettings, type CreditPrice } from './chat-prices.ts';
 
 /** A member's word filter: at most this many entries of at most WORD_FILTER_ENTRY_MAX characters. */
 export const WORD_FILTER_MAX = 50;
@@ -44,37 +43,6 @@ export function matchesWordFilter(text: string, words: readonly string[]): boole
   if (!words.length) return false;
   const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'iu');
   return pattern.test(text.normalize('NFC'));
-}
-
-/** The settings that price the paid actions of the chat. */
-export interface ChatPriceSettings {
-  messageCredits: number;
-  giftCredits: number;
-  photoCredits: number;
-  minimumMessageCosts: Record<string, { costs: number; currency: string }>;
-}
-
-/** Credits a message, a gift and a photo cost a sender from this country, and the currency their prices show in. */
-export function chatCosts(site: ChatPriceSettings, country: string | null | undefined) {
-  const minimum = country ? site.minimumMessageCosts[country] : undefined;
-  return {
-    message: Math.max(site.messageCredits, minimum?.costs ?? 0),
-    gift: site.giftCredits,
-    photo: site.photoCredits,
-    currency: minimum?.currency ?? currencyForCountry(country),
-  };
-}
-
-/** What credits cost in money: the bundle a member would buy to top up (amount in cents for `credits`). */
-export interface CreditPrice {
-  amount: number;
-  credits: number;
-  currency: string;
-}
-
-/** The money `credits` cost at this bundle's rate, in cents (rounded up: the price shown is never too low). */
-export function creditsInCents(credits: number, price: CreditPrice): number {
-  return Math.ceil((credits * price.amount) / price.credits);
 }
 
 /** POST /api/gift.php */

@@ -107,3 +107,6 @@ export const SMS_CODES_PER_MEMBER_PER_HOUR = 5;
 /** How long an SMS code is valid, and how many wrong tries it survives. */
 export const SMS_CODE_TTL_MINUTES = 10;
 export const SMS_CODE_MAX_ATTEMPTS = 5;
+
+/** The query parameter that turns on page-bounce logging for a visit (spec section 2: `lb`). */
+export const PAGE_BOUNCE_PARAM = 'lb';

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { toId } from './ids.ts';
+
+// Without zod, for the browser's pages (docs/decisions/024): ids and references.
+export { CANONICAL_ID, isReference, MAX_ID, REFERENCE, toId } from './ids.ts';
 
 /**
  * The two rules every request field follows, shared by the browser forms and the server: ids and
@@ -6,21 +10,6 @@ import { z } from 'zod';
  * (a NUL byte, an id beyond PostgreSQL's integer) or one a reader cannot see (bidi overrides,
  * names made of zero-width characters).
  */
-
-/** Ids are PostgreSQL `integer` columns. */
-export const MAX_ID = 2_147_483_647;
-
-/** "7", never " 7 ", "07", "1e2", "7.0" or "+7". */
-export const CANONICAL_ID = /^[1-9][0-9]{0,9}$/;
-
-/** A positive 32-bit id or null: from a JSON number or a canonical decimal string (query strings, route params). */
-export function toId(value: unknown): number | null {
-  let n: number;
-  if (typeof value === 'number') n = value;
-  else if (typeof value === 'string' && CANONICAL_ID.test(value)) n = Number(value);
-  else return null;
-  return Number.isInteger(n) && n >= 1 && n <= MAX_ID ? n : null;
-}
 
 /** A positive 32-bit id (1..2147483647) given as a JSON number or a canonical decimal string. */
 export function idSchema(message = 'errors.invalid_input') {
@@ -57,14 +46,6 @@ export function hasOnlyAllowedCharacters(value: string, multiline = false): bool
 export function withoutRefusedCharacters(value: string, multiline = false): string {
   const forbidden = new RegExp((multiline ? FORBIDDEN_MULTI_LINE : FORBIDDEN_SINGLE_LINE).source, 'gu');
   return value.replace(new RegExp(LONE_SURROGATE.source, 'g'), '').replace(forbidden, '');
-}
-
-/** An opaque reference the server or a payment provider issued (`ord_…`, `tr_…`): nothing else reaches a query. */
-/** An order or payment reference (ours or a provider's): letters, digits, _ and -, at most 64. */
-export const REFERENCE = /^[A-Za-z0-9_-]{1,64}$/;
-
-export function isReference(value: unknown): value is string {
-  return typeof value === 'string' && REFERENCE.test(value);
 }
 
 /** How many characters a reader sees (zero-width characters, spaces and combining marks do not count). */

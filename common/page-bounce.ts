@@ -1,8 +1,5 @@
 import { z } from 'zod';
 
-/** The query parameter that turns on page-bounce logging for a visit (spec section 2: `lb`). */
-export const PAGE_BOUNCE_PARAM = 'lb';
-
 /** POST /api/page-bounce.php: the page a visitor left and how long they stayed. */
 export const pageBounceSchema = z.object({
   path: z.string({ error: 'errors.invalid_input' }).regex(/^\/[\w\-./~%]{0,199}$/, 'errors.invalid_input'),

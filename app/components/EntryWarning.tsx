@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Button, Modal } from 'react-bootstrap';
+import { Button } from 'react-bootstrap';
+import { Modal } from './Modal.tsx';
 import { useTranslation } from 'react-i18next';
 
 const KEY = 'hide-site-entry-warning';

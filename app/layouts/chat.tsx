@@ -7,7 +7,7 @@ import { capBadge, creditsPath } from '../lib/badges.ts';
 import { useUser } from '../lib/user.ts';
 import { useRootData } from '../root.tsx';
 import { usePageTitlePrefix } from '../lib/title.ts';
-import { useLoggedOutRedirect } from './default.tsx';
+import { useLoggedOutRedirect } from '../lib/logged-out.ts';
 import { useMemberActivity } from '../lib/member-activity.ts';
 import { TimeBonus } from '../features/bonus/TimeBonus.tsx';
 

@@ -1,10 +1,9 @@
-import { useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { Footer } from '../components/Footer.tsx';
 import { TopNav } from '../components/TopNav.tsx';
 import { TabBar } from '../components/TabBar.tsx';
 import { EntryWarning } from '../components/EntryWarning.tsx';
-import { setAuthenticationRequiredHandler } from '../lib/api.ts';
+import { useLoggedOutRedirect } from '../lib/logged-out.ts';
 import { useUser } from '../lib/user.ts';
 import { useRootData } from '../root.tsx';
 import { usePageTitlePrefix } from '../lib/title.ts';
@@ -41,11 +40,4 @@ export default function DefaultLayout() {
       <LikeOverlayHost signedIn={Boolean(user)} />
     </SignupProvider>
   );
-}
-
-/** A 403 authentication_required from any API call means the session ended: go to the log-in page. */
-export function useLoggedOutRedirect() {
-  useEffect(() => {
-    setAuthenticationRequiredHandler(() => window.location.assign('/login'));
-  }, []);
 }

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { PAGE_BOUNCE_PARAM } from '#common/page-bounce.ts';
+import { PAGE_BOUNCE_PARAM } from '#common/constants.ts';
 
 /**
  * Spec section 2: `?lb` turns on page-bounce logging for a visit. When the visitor leaves the page

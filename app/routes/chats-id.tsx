@@ -4,7 +4,7 @@ import { requestContext } from '../context.ts';
 import { conversationPageData } from '#server/chat/chat-pages.server.ts';
 import { orNotFound, requireMemberActor } from '#server/http/page-guards.server.ts';
 import { Conversation } from '../features/chat/Conversation.tsx';
-import { toId } from '#common/input.ts';
+import { toId } from '#common/ids.ts';
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);

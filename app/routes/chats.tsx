@@ -7,7 +7,7 @@ import { requestContext } from '../context.ts';
 import { requireMemberActor } from '#server/http/page-guards.server.ts';
 import { ChatList } from '../features/chat/ChatList.tsx';
 import { LAST_CHAT_KEY } from '../features/chat/Conversation.tsx';
-import { toId } from '#common/input.ts';
+import { toId } from '#common/ids.ts';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);

@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Form } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import type { Route } from './+types/complaints';
-import { toId } from '#common/input.ts';
+import { toId } from '#common/ids.ts';
 import { NOTICE_EXPLANATION_MAX, NOTICE_KINDS, NOTICE_LOCATION_MAX, NOTICE_REASONS, noticeSchema, type NoticeKind } from '#common/notices.ts';
 import { requestContext } from '../context.ts';
 import { AppForm, FieldError, FormError, fieldProps, useAppForm } from '../lib/forms.tsx';

@@ -5,7 +5,7 @@ import { Alert, Button, Card, Spinner } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { data, Link } from 'react-router';
 import type { Order } from '#common/api-types.ts';
-import { isReference } from '#common/input.ts';
+import { isReference } from '#common/ids.ts';
 import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/credits-id-paymentmethod';
 import { requestContext } from '../context.ts';

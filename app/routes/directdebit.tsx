@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, redirect } from 'react-router';
 import { DIRECT_DEBIT_MAX_CENTS_PER_30_DAYS, SMS_CODE_TTL_MINUTES } from '#common/constants.ts';
 import { directDebitConfirmSchema, directDebitStartSchema } from '#common/direct-debit.ts';
-import { isReference } from '#common/input.ts';
+import { isReference } from '#common/ids.ts';
 import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/directdebit';
 import { requestContext } from '../context.ts';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Nav } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { data, NavLink, useNavigate } from 'react-router';
-import { toId } from '#common/input.ts';
+import { toId } from '#common/ids.ts';
 import type { Route } from './+types/likes';
 import { requestContext } from '../context.ts';
 import { orNotFound, requireMemberActor } from '#server/http/page-guards.server.ts';

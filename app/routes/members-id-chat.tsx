@@ -5,7 +5,7 @@ import { conversationPageData } from '#server/chat/chat-pages.server.ts';
 import { requireMemberActor } from '#server/http/page-guards.server.ts';
 import { ChatList } from '../features/chat/ChatList.tsx';
 import { Conversation } from '../features/chat/Conversation.tsx';
-import { toId } from '#common/input.ts';
+import { toId } from '#common/ids.ts';
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);

@@ -4,7 +4,7 @@ import type { Route } from './+types/members-id-landing';
 import { requestContext } from '../context.ts';
 import { orNotFound } from '#server/http/page-guards.server.ts';
 import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
-import { toId } from '#common/input.ts';
+import { toId } from '#common/ids.ts';
 import { pageMeta } from '../lib/seo.ts';
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {

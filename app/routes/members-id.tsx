@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Flag } from 'lucide-react';
-import { Alert, Badge, Button, Col, Modal, Row } from 'react-bootstrap';
+import { Alert, Badge, Button, Col, Row } from 'react-bootstrap';
+import { Modal } from '../components/Modal.tsx';
 import { useTranslation } from 'react-i18next';
 import { data, Link, useRevalidator } from 'react-router';
 import type { GalleryPhoto } from '#common/api-types.ts';
@@ -13,7 +14,7 @@ import { countryName } from '../lib/format.ts';
 import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
 import { FictionalNotice } from '../components/FictionalNotice.tsx';
 import { attributeValueLabel } from '../features/profile/labels.ts';
-import { toId } from '#common/input.ts';
+import { toId } from '#common/ids.ts';
 import { pageMeta } from '../lib/seo.ts';
 
 export async function loader({ context, params }: Route.LoaderArgs) {

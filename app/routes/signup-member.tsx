@@ -7,7 +7,7 @@ import type { Route } from './+types/signup-member';
 import { requestContext } from '../context.ts';
 import { signupAction } from '#server/accounts/signup-form.server.ts';
 import { SignupFlow } from '../features/signup/SignupFlow.tsx';
-import { toId } from '#common/input.ts';
+import { toId } from '#common/ids.ts';
 import { pageMeta } from '../lib/seo.ts';
 
 export async function loader({ context, params }: Route.LoaderArgs) {

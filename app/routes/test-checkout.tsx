@@ -2,7 +2,7 @@ import { Alert, Button, Card } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { data, redirect } from 'react-router';
 import { testCheckoutBody } from '#common/contracts/payments.ts';
-import { isReference } from '#common/input.ts';
+import { isReference } from '#common/ids.ts';
 import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/test-checkout';
 import { requestContext } from '../context.ts';

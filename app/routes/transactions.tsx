@@ -3,7 +3,7 @@ import { Alert, Badge, Card, ListGroup } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { data, Link } from 'react-router';
 import type { LedgerEntry, TransactionOrder } from '#common/api-types.ts';
-import { isReference } from '#common/input.ts';
+import { isReference } from '#common/ids.ts';
 import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/transactions';
 import { requestContext } from '../context.ts';

@@ -31,13 +31,12 @@ async function assetsBeforeLoad(page: Page, path: string): Promise<Transfer> {
 }
 
 /**
- * Budgets the build does not meet yet, each marked as an expected failure (test.fail): React, React Router and
- * i18next alone come to about 120 KB gzip, and Bootstrap's stylesheet to 31 KB on every page. A budget met
- * later turns its test red ("expected to fail, but passed"): then it leaves this list.
+ * Budgets the build does not meet yet, each marked as an expected failure (test.fail): React DOM, React Router and
+ * i18next alone come to about 123 KB gzip, so the landing and lander pages (100 KB) are out of reach with them, and
+ * the members area's navigation (React Bootstrap's navbar and dropdowns) keeps it above 150 KB. A budget met later
+ * turns its test red ("expected to fail, but passed"): then it leaves this list.
  */
-const OVER_BUDGET = new Set([
-  ...['/', ...LANDERS.map((l) => `/landers/${l}`), '/members', '/members/{id}', '/chats', '/members/{id}/chat'].flatMap((p) => [`${p} js`, `${p} css`]),
-]);
+const OVER_BUDGET = new Set(['/', ...LANDERS.map((l) => `/landers/${l}`), '/members', '/members/{id}'].map((p) => `${p} js`));
 
 const PAGES: { path: string; js: number; signedIn: boolean }[] = [
   ...['/', ...LANDERS.map((l) => `/landers/${l}`)].map((path) => ({ path, js: 100 * KB, signedIn: false })),

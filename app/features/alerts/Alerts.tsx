@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Alert, Modal } from 'react-bootstrap';
+import { Alert } from 'react-bootstrap';
+import { Modal } from '../../components/Modal.tsx';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import type { ApiUser } from '#common/api-types.ts';
@@ -7,7 +8,7 @@ import { DISMISS_KEYS } from '#common/constants.ts';
 import { useDismissals } from '../../lib/dismissals.ts';
 import { PushSettings } from '../push/PushSettings.tsx';
 import { usePushState } from '../push/push.ts';
-import { ResendActivation } from '../signup/SignupFlow.tsx';
+import { ResendActivation } from '../signup/ResendActivation.tsx';
 import { isSmartphone } from '../signup/SignupModal.tsx';
 
 /** Spec section 4: not confirmed, profile not disabled, and no disabled notifications. */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Modal } from 'react-bootstrap';
+import { Modal } from '../../components/Modal.tsx';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useMatches } from 'react-router';
@@ -8,7 +8,7 @@ import type { ApiUser, WelcomeBonusRecord } from '#common/api-types.ts';
 import { DISMISS_KEYS } from '#common/constants.ts';
 import {
   countdownParts, TIME_BONUS_MODAL_DELAY_MS, TIME_BONUS_ROUTES, TIME_BONUS_TICK_MS, timeBonusSecondsLeft,
-} from '#common/discounts.ts';
+} from '#common/time-bonus.ts';
 import { api } from '../../lib/api.ts';
 import { useDismissals } from '../../lib/dismissals.ts';
 

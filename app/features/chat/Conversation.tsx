@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { Camera, Gift, Trash2 } from 'lucide-react';
 import type { ChatMessage, ChatPrices, ChatSummary, Gift as GiftItem, ProfileSummary } from '#common/api-types.ts';
-import { CHAT_HISTORY_LIMIT } from '#common/chat.ts';
+import { CHAT_HISTORY_LIMIT } from '#common/chat-prices.ts';
 import { POLL_INTERVAL_MS } from '#common/constants.ts';
 import type { LiveEvent } from '#common/live.ts';
 import { api, ApiError, newIdempotencyKey } from '../../lib/api.ts';

@@ -1,4 +1,5 @@
-import { Button, Modal } from 'react-bootstrap';
+import { Button } from 'react-bootstrap';
+import { Modal } from '../../components/Modal.tsx';
 import { useTranslation } from 'react-i18next';
 import type { Gift } from '#common/api-types.ts';
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { ChatPrices } from '#common/api-types.ts';
-import { creditsInCents } from '#common/chat.ts';
+import { creditsInCents } from '#common/chat-prices.ts';
 import type { Language } from '#common/languages.ts';
 import { formatMoney } from '../../lib/format.ts';
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Form, Modal, ProgressBar } from 'react-bootstrap';
+import { Alert, Button, Card, Form, ProgressBar } from 'react-bootstrap';
+import { Modal } from '../../components/Modal.tsx';
 import { useTranslation } from 'react-i18next';
 import type { SpendCap } from '#common/api-types.ts';
 import { SPEND_CAP_MAX, type SpendCapPeriod } from '#common/constants.ts';

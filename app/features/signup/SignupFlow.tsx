@@ -18,6 +18,7 @@ import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
 import { PushSettings } from '../push/PushSettings.tsx';
 import { pushCapable } from '../push/push.ts';
 import { uploadPhoto } from '../../lib/upload.ts';
+import { ResendActivation } from './ResendActivation.tsx';
 import { TRACKING_KEYS } from '#common/tracking.ts';
 
 export const SIGNUP_STEPS = ['account', 'photo', 'looking', 'location', 'about', 'push', 'complete'] as const;
@@ -514,30 +515,5 @@ function CompleteStep({ user, message, profile, finishUrl }: { user: ApiUser | n
       )}
       <a href={finishUrl} className="btn btn-primary btn-lg w-100 mt-3" data-testid="signup-finish">{t('signup_flow.finish')}</a>
     </div>
-  );
-}
-
-/** Sends the activation mail again (POST /api/activation-mail.php {}). */
-export function ResendActivation({ variant = 'outline-primary' }: { variant?: string }) {
-  const { t } = useTranslation();
-  const [state, setState] = useState<'idle' | 'busy' | 'sent'>('idle');
-  const [error, setError] = useState<string | null>(null);
-  const resend = async () => {
-    setState('busy');
-    setError(null);
-    try {
-      await api('/api/activation-mail.php', { method: 'POST', body: {}, retries: 0 });
-      setState('sent');
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : t('errors.server_error'));
-      setState('idle');
-    }
-  };
-  if (state === 'sent') return <span className="fw-semibold" data-testid="activation-resent">{t('signup_flow.activation_resent')}</span>;
-  return (
-    <>
-      <Button variant={variant} size="sm" onClick={resend} disabled={state === 'busy'} data-testid="activation-resend">{t('signup_flow.resend')}</Button>
-      {error && <div className="text-danger small mt-1" data-testid="activation-error">{error}</div>}
-    </>
   );
 }

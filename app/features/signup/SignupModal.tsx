@@ -1,16 +1,19 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { Modal } from 'react-bootstrap';
+import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { Spinner } from 'react-bootstrap';
+import { Modal } from '../../components/Modal.tsx';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { api } from '../../lib/api.ts';
-import { SignupFlow } from './SignupFlow.tsx';
-import { toId } from '#common/input.ts';
+import { toId } from '#common/ids.ts';
 
 interface OpenOptions {
   /** Sign up in the context of this member (step 0 is a message to them). */
   profileId?: number;
 }
+
+// The sign-up form (its schemas, the form library, the photo upload) loads when the modal opens, not with every page.
+const SignupFlow = lazy(() => import('./SignupFlow.tsx').then((m) => ({ default: m.SignupFlow })));
 
 const SignupContext = createContext<(options?: OpenOptions) => void>(() => {});
 
@@ -117,7 +120,9 @@ function SignupModal({ profile, onClose }: { profile: ProfileSummary | null; onC
         <Modal.Title id="signup-modal-title" className="h5">{profile ? t('signup_flow.title_member', { name: profile.name }) : t('signup.title')}</Modal.Title>
       </Modal.Header>
       <Modal.Body>
-        <SignupFlow variant="modal" profile={profile} onProgress={onProgress} onStepChange={onStepChange} finishUrl={finishUrl} />
+        <Suspense fallback={<div className="text-center py-5"><Spinner animation="border" role="status" /></div>}>
+          <SignupFlow variant="modal" profile={profile} onProgress={onProgress} onStepChange={onStepChange} finishUrl={finishUrl} />
+        </Suspense>
       </Modal.Body>
     </Modal>
   );
