@@ -16,8 +16,15 @@ test('the demo member logs in; a wrong password gets the translated retry messag
 
   // Log-out from the menu is a POST; afterwards the session is gone.
   // The menu folds behind its toggle on phones only (asked of the project, not of a page still settling).
-  if (info.project.name === 'mobile') await page.locator('.navbar-toggler').click();
-  await page.locator('#account-dropdown').click();
+  // The menu unfolds with an animation: it is open once the account menu's items show.
+  if (info.project.name === 'mobile') {
+    await page.locator('.navbar-toggler').click();
+    await expect(page.locator('.navbar-collapse.show')).toBeVisible();
+  }
+  await expect(async () => {
+    if (!(await page.getByTestId('logout').isVisible())) await page.locator('#account-dropdown').click();
+    await expect(page.getByTestId('logout')).toBeVisible({ timeout: 1000 });
+  }).toPass();
   const logout = page.waitForRequest((r) => r.url().endsWith('/api/logout.php'));
   await page.getByTestId('logout').click();
   expect((await logout).method()).toBe('POST');
