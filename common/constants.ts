@@ -5,6 +5,10 @@ export const AUTH_COOKIE_MAX_AGE = 30 * 24 * 60 * 60;
 export const SESSION_IDLE_DAYS = 7;
 export const MIN_AGE = 18;
 export const MAX_AGE = 99;
+/** A member counts as online this long after their last activity (a request, an open live socket, a page left). */
+export const ONLINE_MINUTES = 5;
+/** users.last_active_at moves at most this often per member: activity within a minute is one write. */
+export const ACTIVE_STEP_MS = 60_000;
 export const UNREAD_BADGE_CAP = 99;
 export const CREDITS_BADGE_THRESHOLD = 10;
 export const POLL_INTERVAL_MS = 60_000;

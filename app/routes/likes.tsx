@@ -23,7 +23,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     const id = toId(params.id);
     if (id === null) throw data(null, { status: 404 });
     const p = await orNotFound(ctx.services.profiles.detail(actor, id, { visibleFields: [] }));
-    overlay = { id: p.id, name: p.name, age: p.age, gender: p.gender, country: p.country, region: p.region, status: p.status, fictional: p.fictional, main_image: p.main_image, match: p.liked && p.liked_me };
+    overlay = { id: p.id, name: p.name, age: p.age, gender: p.gender, country: p.country, region: p.region, status: p.status, fictional: p.fictional, online: p.online, main_image: p.main_image, match: p.liked && p.liked_me };
   }
   const { profiles, liked_by } = await ctx.services.likes.overview(actor);
   const given = new Set(profiles.map((p) => p.id));

@@ -46,6 +46,8 @@ export const profileSummaryFields = {
   status: z.enum(['active', 'disabled']),
   main_image: mainImageSchema.nullable(),
   fictional: z.boolean(),
+  /** Active within the last few minutes (never shown for invisible members). */
+  online: z.boolean(),
 };
 
 export const profileSummarySchema = component('ProfileSummary', z.strictObject(profileSummaryFields), 'A member as lists and cards show them.');

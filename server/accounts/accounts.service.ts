@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, lte, sql } from 'drizzle-orm';
+import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { ApiUser } from '#common/api-types.ts';
 import { isLanguage, type Language } from '#common/languages.ts';
-import { AUTH_COOKIE_MAX_AGE, SESSION_IDLE_DAYS } from '#common/constants.ts';
+import { ACTIVE_STEP_MS, AUTH_COOKIE_MAX_AGE, SESSION_IDLE_DAYS } from '#common/constants.ts';
 import type { Db } from '../db/client.ts';
 import { memberBans, photos, profiles, sessions, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
@@ -37,7 +37,7 @@ export function createAccountsService(deps: {
   const { db, clock, limits } = deps;
   // Every authenticated request runs these two: prepared once, so neither is built again per request.
   const sessionQuery = db
-    .select({ userId: sessions.userId, status: users.status, expiresAt: sessions.expiresAt, lastUsedAt: sessions.lastUsedAt })
+    .select({ userId: sessions.userId, status: users.status, expiresAt: sessions.expiresAt, lastUsedAt: sessions.lastUsedAt, lastActiveAt: users.lastActiveAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.id, sql.placeholder('id')))
@@ -143,6 +143,11 @@ export function createAccountsService(deps: {
         // Conditional, so parallel requests of one session write once.
         await db.update(sessions).set({ lastUsedAt: now })
           .where(and(eq(sessions.id, id), lte(sessions.lastUsedAt, new Date(now.getTime() - LAST_USED_STEP_MS))));
+      }
+      if (!row.lastActiveAt || now.getTime() - row.lastActiveAt.getTime() >= ACTIVE_STEP_MS) {
+        // The member is active (online for others): at most one write a minute, however many requests and tabs.
+        await db.update(users).set({ lastActiveAt: now })
+          .where(and(eq(users.id, row.userId), or(isNull(users.lastActiveAt), lte(users.lastActiveAt, new Date(now.getTime() - ACTIVE_STEP_MS)))));
       }
       return row.userId;
     },

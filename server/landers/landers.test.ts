@@ -218,7 +218,7 @@ describe.each(DATABASE_KINDS)('landers on %s', (kind) => {
   });
 
   it('draw no pins for members of other countries', () => {
-    const map = landerMap('NL', [{ id: 1, name: 'A', age: 30, gender: 'female', country: 'BE', region: 'Brussel', status: 'active', main_image: null, fictional: false }]);
+    const map = landerMap('NL', [{ id: 1, name: 'A', age: 30, gender: 'female', country: 'BE', region: 'Brussel', status: 'active', main_image: null, fictional: false, online: false }]);
     expect(map?.pins).toEqual([]);
     expect(landerMap('JP', [])).toBeNull();
   });

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { GalleryPhoto, OwnProfile, ProfileDetail, ProfileSummary } from '#common/api-types.ts';
 import { ageOn } from '#common/schemas.ts';
 import { ATTRIBUTE_KEYS, soughtGender, type AttributeKey, type ProfileInput } from '#common/profile.ts';
-import type { Gender } from '#common/constants.ts';
+import { ONLINE_MINUTES, type Gender } from '#common/constants.ts';
 import type { SignupProfileInput } from '#common/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { blocks, conversations, likes, photos, profiles, regions, users } from '../db/schema.ts';
@@ -43,15 +43,24 @@ export const profileColumns = {
   photoFilename: photos.filename,
   photoThumb: photos.thumbFilename,
   photoStatus: photos.status,
+  /** When the member was last active, for the online dot; never for invisible members (a subquery, so every listing can select it). */
+  lastActiveAt: sql<Date | null>`(select case when ${users.invisible} then null else ${users.lastActiveAt} end from ${users} where ${users.id} = ${profiles.userId})`
+    .mapWith(users.lastActiveAt),
 };
 
 export type ProfileRow = {
   id: number; name: string; gender: 'male' | 'female'; birthDate: string; country: string; region: string | null;
   status: 'active' | 'disabled'; fictional: boolean;
   photoFilename: string | null; photoThumb: string | null; photoStatus: 'pending' | 'active' | 'rejected' | null;
+  lastActiveAt: Date | null;
 };
 
 /** Others see a main photo only when it is approved; the owner also sees it while pending. */
+/** Online: active (a page, a request or an open live socket) within the last ONLINE_MINUTES. */
+export function isOnline(lastActiveAt: Date | null, now: Date): boolean {
+  return lastActiveAt !== null && now.getTime() - lastActiveAt.getTime() < ONLINE_MINUTES * 60_000;
+}
+
 export function toProfileSummary(row: ProfileRow, today: Date, ownerView = false): ProfileSummary {
   const showPhoto = row.photoFilename && (row.photoStatus === 'active' || ownerView);
   return {
@@ -63,6 +72,7 @@ export function toProfileSummary(row: ProfileRow, today: Date, ownerView = false
     region: row.region,
     status: row.status,
     fictional: row.fictional,
+    online: isOnline(row.lastActiveAt, today),
     main_image: showPhoto
       ? { filename: row.photoFilename!, thumb_filename: row.photoThumb!, status: row.photoStatus! }
       : null,
