@@ -129,6 +129,19 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
     return check(q, m, row);
   }
 
+  /**
+   * A once-per-user code goes to one order at a time: the order that is placed with it holds it until it fails
+   * or is cancelled (orders_discount_hold), so a second checkout opened meanwhile is refused rather than charged
+   * the same discount again. Checked under a lock per member and code, so concurrent orders queue here and the
+   * later one sees the earlier one's hold; the unique index backs that up.
+   */
+  async function hold(tx: Tx, userId: number, codeId: number) {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`discount-hold:${userId}:${codeId}`}, 0))`);
+    const [holder] = await tx.select({ status: orders.status }).from(orders)
+      .where(and(eq(orders.userId, userId), eq(orders.discountHoldId, codeId))).limit(1);
+    if (holder) throw new AppError(409, holder.status === 'completed' ? 'discount_already_used' : 'discount_in_use');
+  }
+
   const service = {
     /** GET /api/discountcode.php?code=: the code's record for this member, or why they cannot use it. */
     async lookup(actor: Actor, code: string): Promise<DiscountCodeRecord> {
@@ -189,9 +202,11 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
       }
       const price = priceFor(input.amount, input.currency, [timeBonus, requested, welcome]);
       const row = price.applied?.row ?? null;
+      const discountHoldId = row?.validity === 'once-per-user' ? row.id : null;
+      if (discountHoldId !== null) await hold(tx, m.id, discountHoldId);
       return {
         amountCents: price.amount, originalAmountCents: row ? input.amount : null,
-        discountCodeId: row?.id ?? null, discountCode: row?.code ?? null, discountBp: row?.percentBp ?? null,
+        discountCodeId: row?.id ?? null, discountCode: row?.code ?? null, discountBp: row?.percentBp ?? null, discountHoldId,
       };
     },
 

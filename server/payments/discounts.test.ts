@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { countdownParts, discountedCents, timeBonusSecondsLeft } from '#common/discounts.ts';
-import { discountCodes, discountRedemptions, orders, testCheckouts, users } from '../db/schema.ts';
+import { discountCodes, discountRedemptions, orders, payments, testCheckouts, users } from '../db/schema.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp, memberActor } from '../../tests/helpers/test-app.ts';
 
 describe('discount arithmetic', () => {
@@ -117,6 +117,8 @@ describe.each(DATABASE_KINDS)('discount codes and the welcome time bonus on %s',
           expect(charged.status, JSON.stringify(charged.body)).toBe(201);
           expect(charged.body.order.amount).toBe(shown.amount);
           expect(charged.body.order.original_amount).toBe(shown.original_amount);
+          // Left unpaid and cancelled, so the next bundle may carry the same once-per-user discount.
+          expect((await m.client.post('/api/order-cancel.php', { id: charged.body.order.id })).status).toBe(200);
         }
       }
     }
@@ -162,21 +164,72 @@ describe.each(DATABASE_KINDS)('discount codes and the welcome time bonus on %s',
     expect(above.body.order).toMatchObject({ amount: 1996, original_amount: 2495, discount_code: 'SPRING20', discount_percentage: 20 });
   });
 
-  it('a code is used once per member, also when two orders with it are paid at the same time', async () => {
-    const { client, user } = await lateMember();
-    const [a, b] = await Promise.all([order(client, { discount_code: 'SPRING20' }, 1), order(client, { discount_code: 'SPRING20' }, 2)]);
-    expect([a.status, b.status]).toEqual([201, 201]);
-    await Promise.all([pay(client, a.body.order.payment_id), pay(client, b.body.order.payment_id)]);
-    for (const o of [a, b]) expect((await client.get(`/api/order.php?id=${o.body.order.id}`)).body.order.status).toBe('completed');
-    const used = await redemptions(user.id);
-    expect(used).toHaveLength(1);
-    expect([a.body.order.id, b.body.order.id]).toContain(used[0].orderId);
-    const again = await order(client, { discount_code: 'SPRING20' }, 1);
-    expect([again.status, again.body.error.code]).toEqual([409, 'discount_already_used']);
-    expect((await client.get('/api/discountcode.php?code=SPRING20')).status).toBe(409);
+  /** The member's orders that carry a discount, and the payments opened for them. */
+  const discounted = async (userId: number) => {
+    const rows = await t.database.db.select().from(orders).where(and(eq(orders.userId, userId), isNotNull(orders.discountCodeId)));
+    const paid = rows.length ? await t.database.db.$count(payments, inArray(payments.orderId, rows.map((r) => r.id))) : 0;
+    return { orders: rows, payments: paid };
+  };
+
+  it('a once-per-user code goes to one checkout at a time: of concurrent orders one gets it, the others are refused', async () => {
+    const offerMember = await lateMember();
+    const personal = (await offerMember.client.post('/api/delete-offer.php', {})).body.discount.code as string;
+    const cases: [string, { client: Client; user: { id: number } }, string | null, string][] = [
+      ['a code the member typed', await lateMember(), 'SPRING20', 'SPRING20'],
+      ['the time bonus', await signUp(t), null, 'TIMEBONUS25'],
+      ['the welcome code', await lateMember(), null, 'WELCOME10'],
+      ['the deletion offer', offerMember, personal, personal],
+    ];
+    for (const [label, { client, user }, code, applied] of cases) {
+      const attempts = await Promise.all([1, 1, 2, 2, 1].map((pkg) => order(client, code ? { discount_code: code } : {}, pkg)));
+      const won = attempts.filter((a) => a.status === 201);
+      const refused = attempts.filter((a) => a.status !== 201);
+      expect(won, label).toHaveLength(1);
+      expect(won[0].body.order.discount_code, label).toBe(applied);
+      expect(refused.map((r) => [r.status, r.body.error.code]), label).toEqual(Array(4).fill([409, 'discount_in_use']));
+      expect(refused[0].body.error.message).toBe('This discount is already on a payment you started and have not finished. Finish or cancel that payment first; you will find it under Transactions.');
+      // Nothing was made for the refused ones: one discounted order, one payment to pay.
+      expect(await discounted(user.id), label).toMatchObject({ orders: [expect.objectContaining({ id: won[0].body.order.id })], payments: 1 });
+      await pay(client, won[0].body.order.payment_id);
+      expect((await redemptions(user.id)).map((r) => r.orderId), label).toEqual([won[0].body.order.id]);
+      const again = await order(client, code ? { discount_code: code } : {}, 1);
+      if (code) expect([again.status, again.body.error.code], label).toEqual([409, 'discount_already_used']);
+      else expect(again.body.order, label).toMatchObject({ discount_code: null, amount: 2495 });
+    }
     // Each member has their own use.
     const other = await lateMember();
     expect((await order(other.client, { discount_code: 'SPRING20' }, 1)).status).toBe(201);
+  });
+
+  it('a checkout that fails, expires or is cancelled gives the code back; a payment the provider cannot cancel keeps it', async () => {
+    const { client, user } = await lateMember();
+    const first = await order(client, { discount_code: 'SPRING20' }, 1);
+    expect(first.status).toBe(201);
+    expect((await order(client, { discount_code: 'SPRING20' }, 1)).body.error.code).toBe('discount_in_use');
+    // Failed (or expired: the provider reports it failed) at the provider.
+    await client.post('/api/test-checkout.php', { id: first.body.order.payment_id, outcome: 'failed' });
+    const second = await order(client, { discount_code: 'SPRING20' }, 1);
+    expect(second.body.order).toMatchObject({ discount_code: 'SPRING20', amount: 1996 });
+    // Cancelled by the member on its status page: the test provider cancels the payment, so it cannot be paid.
+    expect((await client.post('/api/order-cancel.php', { id: second.body.order.id })).body.order.status).toBe('cancelled');
+    const third = await order(client, { discount_code: 'SPRING20' }, 1);
+    expect(third.body.order).toMatchObject({ discount_code: 'SPRING20', amount: 1996 });
+    // Cancelled here while the provider keeps the payment payable: the code stays with it until the provider ends it.
+    const cancelPayment = t.services.testProvider.cancelPayment;
+    t.services.testProvider.cancelPayment = async () => false;
+    try {
+      expect((await client.post('/api/order-cancel.php', { id: third.body.order.id })).body.order.status).toBe('cancelled');
+    } finally {
+      t.services.testProvider.cancelPayment = cancelPayment;
+    }
+    expect((await order(client, { discount_code: 'SPRING20' }, 1)).body.error.code).toBe('discount_in_use');
+    await client.post('/api/test-checkout.php', { id: third.body.order.payment_id, outcome: 'canceled' });
+    const fourth = await order(client, { discount_code: 'SPRING20' }, 1);
+    expect(fourth.body.order).toMatchObject({ discount_code: 'SPRING20', amount: 1996 });
+    await pay(client, fourth.body.order.payment_id);
+    expect((await redemptions(user.id)).map((r) => r.orderId)).toEqual([fourth.body.order.id]);
+    const held = await t.database.db.select({ id: orders.id, hold: orders.discountHoldId }).from(orders).where(eq(orders.userId, user.id));
+    expect(held.filter((o) => o.hold !== null).map((o) => o.id)).toEqual([fourth.body.order.id]);
   });
 
   it('the welcome code is for a first purchase; an unlimited code may be used on every order', async () => {

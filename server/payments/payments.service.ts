@@ -7,6 +7,7 @@ import { creditPackagePrices, creditPackages, invoiceNumbers, orders, paymentCus
 import type { Clock } from '../infra/clock.ts';
 import type { EventBus } from '../infra/events.ts';
 import { AppError, notFound } from '../infra/errors.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 import { ProviderUnavailableError, type ProviderStatus, type SequenceType } from '../infra/payments/provider.ts';
 import { addCredits } from '../credits/ledger.ts';
 import type { TestOutcome, TestProvider } from '../infra/payments/test-provider.ts';
@@ -205,6 +206,10 @@ export function createPaymentsService(deps: {
         idempotencyKey: input.idempotencyKey, createdAt: clock(), withdrawalConsentAt: input.withdrawalConsent ? clock() : null,
       }).returning();
       return { row, isNew: true };
+    }).catch((error: unknown) => {
+      // Another order took the once-per-user code between the check and the insert (discounts.hold).
+      if (isUniqueViolation(error, 'orders_discount_hold')) throw new AppError(409, 'discount_in_use');
+      throw error;
     });
     if (!placed.isNew) {
       const found = await orderWithPayment(placed.row);
@@ -306,9 +311,15 @@ export function createPaymentsService(deps: {
       return placeOrder({ ...input, userId }, sp, { sequenceType: input.recurring ? 'first' : 'oneoff' }, input.country ?? 'NL');
     },
 
-    /** One click: buys a bundle on a stored valid mandate (no checkout); the status page shows the outcome. */
-    async repeatOrder(actor: Actor, input: { packageId: number; mandateId: number; currency: string; idempotencyKey: string; baseUrl: string }) {
+    /**
+     * One click: buys a bundle on a stored valid mandate (no checkout); the status page shows the outcome.
+     * Every repeat order is a new contract, so the withdrawal consent is required and recorded each time.
+     */
+    async repeatOrder(actor: Actor, input: {
+      packageId: number; mandateId: number; currency: string; idempotencyKey: string; baseUrl: string; withdrawalConsent: boolean;
+    }) {
       const { userId } = requireMember(actor);
+      if (input.withdrawalConsent !== true) throw new AppError(400, 'withdrawal_consent_required');
       const [mandate] = await db.select().from(paymentMandates)
         .where(and(eq(paymentMandates.id, input.mandateId), eq(paymentMandates.userId, userId)));
       if (!mandate || mandate.status === 'revoked') throw new AppError(404, 'mandate_not_found');
@@ -425,6 +436,10 @@ export function createPaymentsService(deps: {
             booked = order.userId;
           }
           return 'completed';
+        }
+        // A payment that can no longer be paid gives its order's once-per-user code back (discounts.hold).
+        if (status === 'failed' || status === 'cancelled') {
+          await tx.update(orders).set({ discountHoldId: null }).where(and(eq(orders.id, payment.orderId), ne(orders.status, 'completed')));
         }
         const [order] = await tx.update(orders).set({ status })
           .where(and(eq(orders.id, payment.orderId), ne(orders.status, 'completed'))).returning({ status: orders.status });
