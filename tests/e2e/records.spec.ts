@@ -114,6 +114,17 @@ test('the payment status page: checking, pending (finish or cancel), failed card
 
   // A pending payment can also be finished: back to the checkout, where it is paid.
   const later = await placeOrder(page, 'ideal', 'pending');
+  // Its welcome time bonus stays with it while it is under way: a new checkout is refused and points to it.
+  await page.goto('/credits');
+  await hydrated(page);
+  await page.getByTestId('withdrawal-consent').check();
+  await page.getByTestId('buy-package').first().click();
+  await expect(page.getByTestId('purchase-error')).toContainText('This discount is already on a payment you started');
+  await reveal(page, 'purchase-error');
+  await shot('records-11-discount-in-use');
+  await page.getByTestId('purchase-error-transactions').click();
+  await expect(page).toHaveURL(/\/transactions$/);
+  await expect(page.getByTestId('order-row').first()).toContainText(/pending/i);
   await page.goto(`/credits/${later.id}`);
   await page.getByTestId('finish-payment').click();
   await page.getByTestId('outcome-paid').click();
