@@ -105,7 +105,7 @@ export function Purchase({ data, highlight }: { data: PurchaseData; highlight?: 
       {error && (
         <Alert variant="danger" data-testid="purchase-error">
           {error}
-          {heldElsewhere && <> <Link to="/transactions" className="alert-link" data-testid="purchase-error-transactions">{t('transactions.title')}</Link></>}
+          {heldElsewhere && <> <Link to="/transactions" className="alert-link" data-testid="purchase-error-transactions">{t('credits.open_transactions')}</Link></>}
         </Alert>
       )}
       {!data.methods && <Alert variant="warning" data-testid="methods-unavailable">{t('errors.payment_provider_unavailable')}</Alert>}
