@@ -111,6 +111,9 @@ test('the payment status page: checking, pending (finish or cancel), failed card
   await expect(page.getByTestId('retry-payment')).toBeVisible();
   await reveal(page, 'payment-status');
   await shot('records-10-status-failed');
+  // The address with the method (/credits/{id}/{paymentmethod}, as a provider may return to) shows the same.
+  await page.goto(`/credits/${failed.id}/ideal`);
+  await expect(page.getByTestId('payment-status')).toHaveAttribute('data-status', 'failed');
 
   // A pending payment can also be finished: back to the checkout, where it is paid.
   const later = await placeOrder(page, 'ideal', 'pending');
