@@ -176,3 +176,45 @@ test('transactions: orders, credit history, an order with its invoice, and the s
   await reveal(page, 'order-detail');
   await shot('records-13-order-detail');
 });
+
+test('a paid member low on credits sees the credits badge: warning at 10 or fewer, danger at 0', async ({ page, shot }, info) => {
+  await member(page, 'badge', info.project.name);
+  await placeOrder(page, 'ideal', 'paid');
+  const { profiles } = (await (await page.request.get('/api/members.php')).json()) as { profiles: { id: number }[] };
+  const balance = async () => ((await (await page.request.get('/api/user.php')).json()) as { user: { credits: number } }).user.credits;
+  const send = (to: number, text: string) => page.request.post('/api/messages.php', {
+    data: { profile_id: to, text }, headers: { 'idempotency-key': `badge-${to}-${text.length}-${Date.now()}` },
+  });
+  // Members other tests just made have not confirmed their address and cannot be written to yet.
+  let to = 0;
+  for (const p of profiles) {
+    if ((await send(p.id, 'Hello there')).status() === 201) {
+      to = p.id;
+      break;
+    }
+  }
+  expect(to).toBeGreaterThan(0);
+  const spendDownTo = async (most: number) => {
+    for (let i = 0; i < 20 && (await balance()) > most; i++) {
+      const sent = await send(to, `Hello, message ${i}`);
+      expect(sent.status(), await sent.text()).toBe(201);
+    }
+  };
+  await page.goto('/members');
+  await expect(page.getByTestId('nav-credits')).toBeAttached();
+  await expect(page.getByTestId('credits-badge')).toHaveCount(0);
+
+  await spendDownTo(10);
+  const low = await balance();
+  expect(low).toBeGreaterThan(0);
+  await page.goto('/members');
+  await expect(page.getByTestId('credits-badge')).toHaveText(String(low));
+  await expect(page.getByTestId('credits-badge')).toHaveClass(/bg-warning/);
+  // On phones the tab bar's credits item carries it.
+  await shot('records-12-credits-badge-low');
+
+  await spendDownTo(0);
+  await page.goto('/members');
+  await expect(page.getByTestId('credits-badge')).toHaveText('0');
+  await expect(page.getByTestId('credits-badge')).toHaveClass(/bg-danger/);
+});
