@@ -120,6 +120,8 @@ export const orderSchema = z.object({
 export const repeatOrderSchema = z.object({
   package_id: idSchema('errors.package_not_found'),
   mandate_id: idSchema('errors.mandate_not_found'),
+  /** Each repeat order is a new contract: the EU withdrawal consent is asked again, as on /credits. */
+  withdrawal_consent: z.literal(true, { error: 'errors.withdrawal_consent_required' }),
 });
 
 export const idempotencyKeySchema = z.string().min(8).max(100).regex(/^[A-Za-z0-9_-]+$/);

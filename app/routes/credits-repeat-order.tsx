@@ -23,7 +23,7 @@ export function meta() {
 
 /**
  * Repeat order: one click buys a bundle on a stored payment method (a mandate), then the payment status
- * page shows the outcome. Stored methods are listed here and cancelled in one click.
+ * page shows the outcome. The withdrawal consent sits above the buy buttons: every order is a new contract. Stored methods are listed here and cancelled in one click.
  */
 export default function RepeatOrder({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -36,18 +36,26 @@ export default function RepeatOrder({ loaderData }: Route.ComponentProps) {
   const mandateId = usable.some((m) => m.id === chosen) ? chosen : usable[0]?.id ?? null;
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Each repeat order is a new contract: the withdrawal consent is asked again (one tick, then one click).
+  const [consent, setConsent] = useState(false);
+  const [consentMissing, setConsentMissing] = useState(false);
   // One key per bundle and stored method: a double click or a retried request charges once.
   const keys = useRef(new Map<string, string>());
 
   const buy = async (packageId: number) => {
     if (mandateId === null) return;
+    if (!consent) {
+      setConsentMissing(true);
+      document.getElementById('repeat-withdrawal-consent')?.focus();
+      return;
+    }
     const choice = `${packageId}:${mandateId}`;
     if (!keys.current.has(choice)) keys.current.set(choice, newIdempotencyKey());
     setBusy(`buy:${packageId}`);
     setError(null);
     try {
       const result = await api<{ order: Order }>('/api/repeat-order.php', {
-        method: 'POST', body: { package_id: packageId, mandate_id: mandateId }, idempotencyKey: keys.current.get(choice),
+        method: 'POST', body: { package_id: packageId, mandate_id: mandateId, withdrawal_consent: true }, idempotencyKey: keys.current.get(choice),
       });
       keys.current.delete(choice);
       await navigate(`/credits/${encodeURIComponent(result.order.id)}`);
@@ -106,6 +114,14 @@ export default function RepeatOrder({ loaderData }: Route.ComponentProps) {
               ))}
             </ListGroup>
           </Card>
+          {usable.length > 0 && (
+            <Form.Check
+              id="repeat-withdrawal-consent" type="checkbox" className="mb-3" required checked={consent} isInvalid={consentMissing && !consent}
+              onChange={(e) => { setConsent(e.target.checked); setConsentMissing(false); }}
+              label={t('credits.withdrawal_consent')} data-testid="withdrawal-consent"
+              feedback={t('errors.withdrawal_consent_required')} feedbackType="invalid"
+            />
+          )}
           {usable.length > 0 && (
             <PackageList
               packages={loaderData.packages}

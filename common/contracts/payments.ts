@@ -39,7 +39,7 @@ export const paymentContracts = contracts([
   },
   {
     method: 'post', path: '/api/order.php', auth: 'member', summary: 'Order a credit package',
-    description: 'A retry with the same Idempotency-Key answers the first order; the same key with another package or method is refused (422). The active discount (the welcome time bonus, else `discount_code`, else the site\'s welcome code; the largest wins) is applied in whole cents, rounded down; with `amount`, a price that changed since the member saw it is refused (409 price_changed).',
+    description: 'A retry with the same Idempotency-Key answers the first order; the same key with another package or method is refused (422). The active discount (the welcome time bonus, else `discount_code`, else the site\'s welcome code; the largest wins) is applied in whole cents, rounded down; with `amount`, a price that changed since the member saw it is refused (409 price_changed). A once-per-user discount goes to one unfinished order at a time: while another order of the member holds it, the order is refused (409 discount_in_use) until that one is paid, fails, expires or is cancelled.',
     headers: IDEMPOTENCY_KEY,
     body: orderRequestSchema,
     responses: { 201: { description: 'The order and where to pay it.', schema: orderWithCheckout } },
@@ -51,7 +51,7 @@ export const paymentContracts = contracts([
   },
   {
     method: 'post', path: '/api/repeat-order.php', auth: 'member', summary: 'Repeat order: buy a bundle on a stored mandate',
-    description: 'No checkout: the provider charges the mandate. A retry with the same Idempotency-Key answers the first order.',
+    description: 'No checkout: the provider charges the mandate. Each repeat order is a new contract, so `withdrawal_consent: true` is required (400 without it) and recorded. A retry with the same Idempotency-Key answers the first order.',
     headers: IDEMPOTENCY_KEY,
     body: repeatOrderSchema,
     responses: { 201: { description: 'The order (its status page shows the outcome).', schema: orderWithCheckout } },

@@ -321,6 +321,12 @@ export const orders = pgTable('orders', {
   discountCodeId: integer().references(() => discountCodes.id),
   discountCode: text(),
   discountBp: integer(),
+  /**
+   * The once-per-user code this order reserves, from the moment it is placed: set with discountCodeId when the
+   * code is once per user, cleared when the order fails or is cancelled (and its payment can no longer be paid).
+   * The unique index lets one order of a member hold a code, so two checkouts cannot both carry it.
+   */
+  discountHoldId: integer(),
   createdAt: createdAt(),
   completedAt: timestamp({ withTimezone: true }),
   /** EU right of withdrawal: when the member agreed that delivery starts at once and the right lapses (null: older orders). */
@@ -330,7 +336,10 @@ export const orders = pgTable('orders', {
   refundReason: text(),
   /** Given when the order completes (`<year>-<number>`, numbers from invoice_numbers), shown on its invoice. */
   invoiceNumber: text().unique(),
-}, (t) => [uniqueIndex('orders_idempotency').on(t.userId, t.idempotencyKey), index('orders_user').on(t.userId, t.createdAt)]);
+}, (t) => [
+  uniqueIndex('orders_idempotency').on(t.userId, t.idempotencyKey), index('orders_user').on(t.userId, t.createdAt),
+  uniqueIndex('orders_discount_hold').on(t.userId, t.discountHoldId),
+]);
 
 /** Invoice numbers, one per completed order. */
 export const invoiceNumbers = pgSequence('invoice_numbers', { startWith: 1000 });

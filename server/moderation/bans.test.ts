@@ -34,6 +34,9 @@ describe.each(DATABASE_KINDS)('banning a member on %s', (kind) => {
     const before = { a: await credits(a.user.id), b: await credits(b.user.id) };
     for (const text of ['Hi there', 'Are you real?', 'Hello again']) expect((await send(a.client, fake.user.id, text)).status).toBe(201);
     expect((await send(b.client, fake.user.id, 'Hey')).status).toBe(201);
+    // A gift is a spend on the contact too.
+    const { gifts } = (await a.client.get('/api/gifts.php')).body;
+    expect((await a.client.post('/api/gift.php', { profile_id: fake.user.id, gift_id: gifts[0].id }, { 'idempotency-key': `ban-gift-${++keys}-key` })).status).toBe(201);
     const spentOnFake = before.a - (await credits(a.user.id));
     expect(spentOnFake).toBeGreaterThan(0);
     expect((await send(a.client, honest.user.id, 'Hi honest')).status).toBe(201);
@@ -42,10 +45,10 @@ describe.each(DATABASE_KINDS)('banning a member on %s', (kind) => {
     const fakeBalance = await credits(fake.user.id);
 
     const { refunds } = await t.services.bans.ban(MODERATOR, fake.user.id, 'fake', 'stock photos');
-    // Alice gets back what the three messages to the fake profile cost, not the one to an honest member.
+    // Alice gets back what the three messages and the gift to the fake profile cost, not the message to an honest member.
     expect(await credits(a.user.id)).toBe(before.a - spentOnHonest);
     expect(refunds).toContainEqual({ userId: a.user.id, credits: spentOnFake });
-    expect(await refundRows(a.user.id)).toHaveLength(3);
+    expect((await refundRows(a.user.id)).length).toBe(4);
     expect(await refundRows(b.user.id)).toHaveLength(1);
     expect(await credits(b.user.id)).toBe(before.b);
     // The fake profile's own spends are not refunded; it is disabled and signed out everywhere.
@@ -63,7 +66,7 @@ describe.each(DATABASE_KINDS)('banning a member on %s', (kind) => {
     // Banning again (even as a scammer) refunds nothing twice.
     const again = await t.services.bans.ban(MODERATOR, fake.user.id, 'scammer');
     expect(again.refunds).toEqual([]);
-    expect(await refundRows(a.user.id)).toHaveLength(3);
+    expect(await refundRows(a.user.id)).toHaveLength(4);
   });
 
   it('refunds nothing for a ban that is not about a fake profile or a scam; unknown members are not found', async () => {

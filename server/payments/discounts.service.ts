@@ -18,6 +18,13 @@ interface Member { id: number; siteId: number; paidUser: boolean; signupDate: Da
 /** A discount that may apply to this member's order (subject to each bundle's minimum). */
 interface Candidate { row: CodeRow; expiresAt: Date | null }
 
+/** The order's once-per-user code is held by another unfinished order of the member (`orderId`). */
+export class DiscountHeldError extends AppError {
+  constructor(readonly orderId: string) {
+    super(409, 'discount_in_use');
+  }
+}
+
 /** The personal code of the deletion offer is valid this long. */
 export const PERSONAL_OFFER_DAYS = 30;
 
@@ -129,6 +136,20 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
     return check(q, m, row);
   }
 
+  /**
+   * A once-per-user code goes to one order at a time: the order that is placed with it holds it until it fails
+   * or is cancelled (orders_discount_hold), so a second checkout cannot be charged the same discount again
+   * (payments.placeOrder first tries to cancel an older open checkout at the provider, else refuses). Checked under a lock per member and code, so concurrent orders queue here and the
+   * later one sees the earlier one's hold; the unique index backs that up.
+   */
+  async function hold(tx: Tx, userId: number, codeId: number) {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`discount-hold:${userId}:${codeId}`}, 0))`);
+    const [holder] = await tx.select({ id: orders.id, status: orders.status }).from(orders)
+      .where(and(eq(orders.userId, userId), eq(orders.discountHoldId, codeId))).limit(1);
+    if (holder?.status === 'completed') throw new AppError(409, 'discount_already_used');
+    if (holder) throw new DiscountHeldError(holder.id);
+  }
+
   const service = {
     /** GET /api/discountcode.php?code=: the code's record for this member, or why they cannot use it. */
     async lookup(actor: Actor, code: string): Promise<DiscountCodeRecord> {
@@ -189,9 +210,11 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
       }
       const price = priceFor(input.amount, input.currency, [timeBonus, requested, welcome]);
       const row = price.applied?.row ?? null;
+      const discountHoldId = row?.validity === 'once-per-user' ? row.id : null;
+      if (discountHoldId !== null) await hold(tx, m.id, discountHoldId);
       return {
         amountCents: price.amount, originalAmountCents: row ? input.amount : null,
-        discountCodeId: row?.id ?? null, discountCode: row?.code ?? null, discountBp: row?.percentBp ?? null,
+        discountCodeId: row?.id ?? null, discountCode: row?.code ?? null, discountBp: row?.percentBp ?? null, discountHoldId,
       };
     },
 

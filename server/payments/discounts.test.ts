@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { countdownParts, discountedCents, timeBonusSecondsLeft } from '#common/discounts.ts';
-import { discountCodes, discountRedemptions, orders, testCheckouts, users } from '../db/schema.ts';
+import { discountCodes, discountRedemptions, orders, payments, testCheckouts, users } from '../db/schema.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp, memberActor } from '../../tests/helpers/test-app.ts';
 
 describe('discount arithmetic', () => {
@@ -162,21 +162,96 @@ describe.each(DATABASE_KINDS)('discount codes and the welcome time bonus on %s',
     expect(above.body.order).toMatchObject({ amount: 1996, original_amount: 2495, discount_code: 'SPRING20', discount_percentage: 20 });
   });
 
-  it('a code is used once per member, also when two orders with it are paid at the same time', async () => {
-    const { client, user } = await lateMember();
-    const [a, b] = await Promise.all([order(client, { discount_code: 'SPRING20' }, 1), order(client, { discount_code: 'SPRING20' }, 2)]);
-    expect([a.status, b.status]).toEqual([201, 201]);
-    await Promise.all([pay(client, a.body.order.payment_id), pay(client, b.body.order.payment_id)]);
-    for (const o of [a, b]) expect((await client.get(`/api/order.php?id=${o.body.order.id}`)).body.order.status).toBe('completed');
-    const used = await redemptions(user.id);
-    expect(used).toHaveLength(1);
-    expect([a.body.order.id, b.body.order.id]).toContain(used[0].orderId);
-    const again = await order(client, { discount_code: 'SPRING20' }, 1);
-    expect([again.status, again.body.error.code]).toEqual([409, 'discount_already_used']);
-    expect((await client.get('/api/discountcode.php?code=SPRING20')).status).toBe(409);
+  /** The member's orders that carry a discount, and the payments opened for them. */
+  const discounted = async (userId: number) => {
+    const rows = await t.database.db.select().from(orders).where(and(eq(orders.userId, userId), isNotNull(orders.discountCodeId)));
+    const paid = rows.length ? await t.database.db.$count(payments, inArray(payments.orderId, rows.map((r) => r.id))) : 0;
+    return { orders: rows, payments: paid };
+  };
+
+  it('a once-per-user code goes to one checkout at a time: of concurrent orders exactly one can be paid with it', async () => {
+    const offerMember = await lateMember();
+    const personal = (await offerMember.client.post('/api/delete-offer.php', {})).body.discount.code as string;
+    const cases: [string, { client: Client; user: { id: number } }, string | null, string][] = [
+      ['a code the member typed', await lateMember(), 'SPRING20', 'SPRING20'],
+      ['the time bonus', await signUp(t), null, 'TIMEBONUS25'],
+      ['the welcome code', await lateMember(), null, 'WELCOME10'],
+      ['the deletion offer', offerMember, personal, personal],
+    ];
+    for (const [label, { client, user }, code, applied] of cases) {
+      const attempts = await Promise.all([1, 1, 2, 2, 1].map((pkg) => order(client, code ? { discount_code: code } : {}, pkg)));
+      const placed = attempts.filter((a) => a.status === 201);
+      expect(placed.length, label).toBeGreaterThanOrEqual(1);
+      for (const p of placed) expect(p.body.order.discount_code, label).toBe(applied);
+      // The others are refused, in the member's language, with nothing made for them.
+      for (const r of attempts.filter((a) => a.status !== 201)) {
+        expect([r.status, r.body.error.code], label).toEqual([409, 'discount_in_use']);
+        expect(r.body.error.message).toBe('This discount is already on a payment you started and have not finished. Finish or cancel that payment first; you will find it under Transactions.');
+      }
+      const made = await discounted(user.id);
+      expect(made.orders.map((o) => o.id).sort(), label).toEqual(placed.map((p) => p.body.order.id).sort());
+      expect(made.payments, label).toBe(placed.length);
+      // A newer checkout may have replaced an older one (cancelled at the provider): only one can still be paid.
+      expect(made.orders.filter((o) => o.status === 'open').length, label).toBe(1);
+      await Promise.all(placed.map((p) => client.post('/api/test-checkout.php', { id: p.body.order.payment_id, outcome: 'paid' })));
+      const checkouts = await t.database.db.select({ status: testCheckouts.status }).from(testCheckouts)
+        .where(inArray(testCheckouts.id, placed.map((p) => p.body.order.payment_id)));
+      expect(checkouts.filter((c) => c.status === 'paid'), label).toHaveLength(1);
+      const after = await discounted(user.id);
+      const completed = after.orders.filter((o) => o.status === 'completed');
+      expect(completed, label).toHaveLength(1);
+      expect((await redemptions(user.id)).map((r) => r.orderId), label).toEqual([completed[0].id]);
+      const again = await order(client, code ? { discount_code: code } : {}, 1);
+      if (code) expect([again.status, again.body.error.code], label).toEqual([409, 'discount_already_used']);
+      else expect(again.body.order, label).toMatchObject({ discount_code: null, amount: 2495 });
+    }
     // Each member has their own use.
     const other = await lateMember();
     expect((await order(other.client, { discount_code: 'SPRING20' }, 1)).status).toBe(201);
+  });
+
+  it('a new checkout replaces an open one the provider cancels; one under way keeps the code until it fails, expires or is cancelled', async () => {
+    const { client, user } = await lateMember();
+    const spring = () => order(client, { discount_code: 'SPRING20' }, 1);
+    const status = async (id: string) => (await t.database.db.select({ s: orders.status }).from(orders).where(eq(orders.id, id)))[0].s;
+    const first = await spring();
+    expect(first.status).toBe(201);
+    // Back from the checkout, the member chooses again: the open checkout is cancelled at the provider.
+    const second = await spring();
+    expect(second.body.order).toMatchObject({ discount_code: 'SPRING20', amount: 1996 });
+    expect(await status(first.body.order.id)).toBe('cancelled');
+    await client.post('/api/test-checkout.php', { id: first.body.order.payment_id, outcome: 'paid' });
+    expect((await t.database.db.select().from(testCheckouts).where(eq(testCheckouts.id, first.body.order.payment_id)))[0].status).toBe('canceled');
+    expect(await status(first.body.order.id)).toBe('cancelled');
+    // A payment under way (pending) keeps it; cancelled by the member on its status page, it is free again.
+    await client.post('/api/test-checkout.php', { id: second.body.order.payment_id, outcome: 'pending' });
+    await client.get(`/api/order.php?id=${second.body.order.id}`);
+    expect((await spring()).body.error.code).toBe('discount_in_use');
+    expect((await client.post('/api/order-cancel.php', { id: second.body.order.id })).body.order.status).toBe('cancelled');
+    const third = await spring();
+    expect(third.body.order).toMatchObject({ discount_code: 'SPRING20', amount: 1996 });
+    // Failed (or expired: the provider reports it failed) at the provider.
+    await client.post('/api/test-checkout.php', { id: third.body.order.payment_id, outcome: 'failed' });
+    const fourth = await spring();
+    expect(fourth.body.order).toMatchObject({ discount_code: 'SPRING20', amount: 1996 });
+    // A provider that will not cancel the payment: it can still be paid, so its order keeps the code, also
+    // when the member cancels the order here, until the provider ends the payment.
+    const cancelPayment = t.services.testProvider.cancelPayment;
+    t.services.testProvider.cancelPayment = async () => false;
+    try {
+      expect((await spring()).body.error.code).toBe('discount_in_use');
+      expect((await client.post('/api/order-cancel.php', { id: fourth.body.order.id })).body.order.status).toBe('cancelled');
+      expect((await spring()).body.error.code).toBe('discount_in_use');
+    } finally {
+      t.services.testProvider.cancelPayment = cancelPayment;
+    }
+    await client.post('/api/test-checkout.php', { id: fourth.body.order.payment_id, outcome: 'canceled' });
+    const fifth = await spring();
+    expect(fifth.body.order).toMatchObject({ discount_code: 'SPRING20', amount: 1996 });
+    await pay(client, fifth.body.order.payment_id);
+    expect((await redemptions(user.id)).map((r) => r.orderId)).toEqual([fifth.body.order.id]);
+    const held = await t.database.db.select({ id: orders.id, hold: orders.discountHoldId }).from(orders).where(eq(orders.userId, user.id));
+    expect(held.filter((o) => o.hold !== null).map((o) => o.id)).toEqual([fifth.body.order.id]);
   });
 
   it('the welcome code is for a first purchase; an unlimited code may be used on every order', async () => {

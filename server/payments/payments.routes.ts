@@ -37,7 +37,7 @@ export const paymentsRoutes = new Hono<AppEnv>()
     return c.json({ methods, recurring });
   })
 
-  /** One click: a bundle charged on a stored mandate ({package_id, mandate_id} with an Idempotency-Key header). */
+  /** One click: a bundle charged on a stored mandate ({package_id, mandate_id, withdrawal_consent} with an Idempotency-Key header). */
   .post('/repeat-order.php', async (c) => {
     const ctx = c.get('ctx');
     const key = idempotencyKey(c);
@@ -45,6 +45,7 @@ export const paymentsRoutes = new Hono<AppEnv>()
     const result = await ctx.services.payments.repeatOrder(ctx.actor, {
       packageId: input.package_id, mandateId: input.mandate_id,
       currency: await currencyFor(ctx), idempotencyKey: key, baseUrl: ctx.baseUrl,
+      withdrawalConsent: input.withdrawal_consent,
     });
     return c.json(result, 201);
   })

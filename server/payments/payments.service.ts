@@ -7,10 +7,11 @@ import { creditPackagePrices, creditPackages, invoiceNumbers, orders, paymentCus
 import type { Clock } from '../infra/clock.ts';
 import type { EventBus } from '../infra/events.ts';
 import { AppError, notFound } from '../infra/errors.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 import { ProviderUnavailableError, type ProviderStatus, type SequenceType } from '../infra/payments/provider.ts';
 import { addCredits } from '../credits/ledger.ts';
 import type { TestOutcome, TestProvider } from '../infra/payments/test-provider.ts';
-import type { DiscountsService } from './discounts.service.ts';
+import { DiscountHeldError, type DiscountsService } from './discounts.service.ts';
 import type { PaymentProviders, SiteProvider } from './providers.ts';
 
 type OrderRow = typeof orders.$inferSelect;
@@ -173,7 +174,7 @@ export function createPaymentsService(deps: {
     discountCode?: string | null; expectedAmount?: number; withdrawalConsent?: boolean;
   }, sp: SiteProvider, plan: PaymentPlan, country: string) {
     const lockKey = `order:${input.userId}:${input.idempotencyKey}`;
-    const placed = await db.transaction(async (tx) => {
+    const insert = () => db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`);
       const [existing] = await tx.select().from(orders)
         .where(and(eq(orders.userId, input.userId), eq(orders.idempotencyKey, input.idempotencyKey)));
@@ -205,12 +206,38 @@ export function createPaymentsService(deps: {
         idempotencyKey: input.idempotencyKey, createdAt: clock(), withdrawalConsentAt: input.withdrawalConsent ? clock() : null,
       }).returning();
       return { row, isNew: true };
+    }).catch((error: unknown) => {
+      // Another order took the once-per-user code between the check and the insert (discounts.hold).
+      if (isUniqueViolation(error, 'orders_discount_hold')) throw new AppError(409, 'discount_in_use');
+      throw error;
+    });
+    // The member's discount is on an older checkout of theirs: a new checkout replaces an open one the provider
+    // cancels (the member went back and chose again); one under way (pending, or not cancellable) keeps it.
+    const placed = await insert().catch(async (error: unknown) => {
+      if (!(error instanceof DiscountHeldError) || !(await cancelAbandoned(error.orderId))) throw error;
+      return insert();
     });
     if (!placed.isNew) {
       const found = await orderWithPayment(placed.row);
       if (found.order.payment_id !== null || placed.row.status !== 'open') return found;
     }
     return openPayment(placed.row, sp, plan, input.baseUrl, lockKey);
+  }
+
+  /**
+   * Cancels an open order's payment at the provider, for a newer checkout that needs its once-per-user code.
+   * Only when the provider confirms: a payment it keeps can still be paid, so its order keeps the code. An
+   * order without a payment yet is being placed right now (a concurrent click) and is left alone.
+   */
+  async function cancelAbandoned(orderId: string): Promise<boolean> {
+    const [held] = await db.select().from(orders).where(eq(orders.id, orderId));
+    const payment = held?.status === 'open' ? await latestPayment(held.id) : null;
+    if (!payment) return false;
+    const sp = await providers.forAccount(payment.accountId);
+    if (!sp.provider.cancelPayment || sp.provider.name !== payment.provider) return false;
+    const cancelled = await sp.provider.cancelPayment(payment.providerRef).catch(() => false);
+    // The provider's word decides (paid meanwhile: completed, and the code is used).
+    return cancelled && (await service.sync(payment.provider, payment.providerRef)) === 'cancelled';
   }
 
   /** Stores (or refreshes) the mandate a paid first payment created, with masked details only. */
@@ -306,9 +333,15 @@ export function createPaymentsService(deps: {
       return placeOrder({ ...input, userId }, sp, { sequenceType: input.recurring ? 'first' : 'oneoff' }, input.country ?? 'NL');
     },
 
-    /** One click: buys a bundle on a stored valid mandate (no checkout); the status page shows the outcome. */
-    async repeatOrder(actor: Actor, input: { packageId: number; mandateId: number; currency: string; idempotencyKey: string; baseUrl: string }) {
+    /**
+     * One click: buys a bundle on a stored valid mandate (no checkout); the status page shows the outcome.
+     * Every repeat order is a new contract, so the withdrawal consent is required and recorded each time.
+     */
+    async repeatOrder(actor: Actor, input: {
+      packageId: number; mandateId: number; currency: string; idempotencyKey: string; baseUrl: string; withdrawalConsent: boolean;
+    }) {
       const { userId } = requireMember(actor);
+      if (input.withdrawalConsent !== true) throw new AppError(400, 'withdrawal_consent_required');
       const [mandate] = await db.select().from(paymentMandates)
         .where(and(eq(paymentMandates.id, input.mandateId), eq(paymentMandates.userId, userId)));
       if (!mandate || mandate.status === 'revoked') throw new AppError(404, 'mandate_not_found');
@@ -425,6 +458,10 @@ export function createPaymentsService(deps: {
             booked = order.userId;
           }
           return 'completed';
+        }
+        // A payment that can no longer be paid gives its order's once-per-user code back (discounts.hold).
+        if (status === 'failed' || status === 'cancelled') {
+          await tx.update(orders).set({ discountHoldId: null }).where(and(eq(orders.id, payment.orderId), ne(orders.status, 'completed')));
         }
         const [order] = await tx.update(orders).set({ status })
           .where(and(eq(orders.id, payment.orderId), ne(orders.status, 'completed'))).returning({ status: orders.status });

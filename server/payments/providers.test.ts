@@ -210,7 +210,16 @@ describe.each(DATABASE_KINDS)('Mollie, per-site providers and repeat orders on %
 
     const pk = await packages(client);
     const repeat = (key: string, mandateId = listed[0].id) =>
-      client.post('/api/repeat-order.php', { package_id: pk[1].id, mandate_id: mandateId }, { 'idempotency-key': key });
+      client.post('/api/repeat-order.php', { package_id: pk[1].id, mandate_id: mandateId, withdrawal_consent: true }, { 'idempotency-key': key });
+    // Each repeat order is a new contract: without the withdrawal consent it is refused, in the member's language.
+    const paymentsPosted = () => mollie.requests.filter((r) => r.method === 'POST' && r.path === '/v2/payments').length;
+    const postedBefore = paymentsPosted();
+    for (const consent of [undefined, false, 'yes']) {
+      const refused = await client.post('/api/repeat-order.php', { package_id: pk[1].id, mandate_id: listed[0].id, withdrawal_consent: consent }, { 'idempotency-key': 'repeat-noconsent' });
+      expect([refused.status, refused.body.error.message]).toEqual([400, 'Please confirm that delivery starts at once and that you thereby lose your right of withdrawal.']);
+    }
+    expect(await t.database.db.$count(orders, eq(orders.idempotencyKey, 'repeat-noconsent'))).toBe(0);
+    expect(paymentsPosted()).toBe(postedBefore);
     const [r1, r2] = await Promise.all([repeat('repeat-key-00001'), repeat('repeat-key-00001')]);
     expect(r1.status).toBe(201);
     expect(r2.body.order.id).toBe(r1.body.order.id);
@@ -219,15 +228,17 @@ describe.each(DATABASE_KINDS)('Mollie, per-site providers and repeat orders on %
     const charged = mollie.payment(r1.body.order.payment_id)!;
     expect(charged).toMatchObject({ sequenceType: 'recurring', mandateId: remote.mandateId, customerId: remote.customerId });
     expect(await credits(user.id)).toBe(50 + 150);
-    expect(await t.database.db.$count(orders, and(eq(orders.userId, user.id), eq(orders.idempotencyKey, 'repeat-key-00001')))).toBe(1);
+    const repeated = await t.database.db.select().from(orders).where(and(eq(orders.userId, user.id), eq(orders.idempotencyKey, 'repeat-key-00001')));
+    expect(repeated).toHaveLength(1);
+    expect(repeated[0].withdrawalConsentAt).toEqual(t.clock());
 
     // Someone else's mandate does not exist for them.
     const other = await member();
-    expect((await other.client.post('/api/repeat-order.php', { package_id: pk[0].id, mandate_id: listed[0].id }, { 'idempotency-key': 'repeat-other-001' })).status).toBe(404);
+    expect((await other.client.post('/api/repeat-order.php', { package_id: pk[0].id, mandate_id: listed[0].id, withdrawal_consent: true }, { 'idempotency-key': 'repeat-other-001' })).status).toBe(404);
     expect((await other.client.delete(`/api/mandates.php?id=${listed[0].id}`)).status).toBe(404);
     expect((await client.delete('/api/mandates.php?id=abc')).status).toBe(400);
-    expect((await client.post('/api/repeat-order.php', { package_id: pk[0].id }, { 'idempotency-key': 'repeat-bad-00001' })).status).toBe(400);
-    expect((await client.post('/api/repeat-order.php', { package_id: pk[0].id, mandate_id: listed[0].id })).status).toBe(400);
+    expect((await client.post('/api/repeat-order.php', { package_id: pk[0].id, withdrawal_consent: true }, { 'idempotency-key': 'repeat-bad-00001' })).status).toBe(400);
+    expect((await client.post('/api/repeat-order.php', { package_id: pk[0].id, mandate_id: listed[0].id, withdrawal_consent: true })).status).toBe(400);
 
     const cancelled = await client.delete(`/api/mandates.php?id=${listed[0].id}`);
     expect(cancelled.status).toBe(200);
@@ -247,7 +258,7 @@ describe.each(DATABASE_KINDS)('Mollie, per-site providers and repeat orders on %
     await webhook(`id=${first.body.order.payment_id}`);
     const [m] = (await client.get('/api/mandates.php')).body.mandates;
     const pk = await packages(client);
-    const res = await client.post('/api/repeat-order.php', { package_id: pk[0].id, mandate_id: m.id }, { 'idempotency-key': 'repeat-sepa-0001' });
+    const res = await client.post('/api/repeat-order.php', { package_id: pk[0].id, mandate_id: m.id, withdrawal_consent: true }, { 'idempotency-key': 'repeat-sepa-0001' });
     expect(res.status).toBe(201);
     expect(res.body.order.status).toBe('pending');
     expect(await credits(user.id)).toBe(50);
@@ -266,7 +277,7 @@ describe.each(DATABASE_KINDS)('Mollie, per-site providers and repeat orders on %
     expect(m).toMatchObject({ method: 'directdebit', details: 'NL•• •••• 0000' });
     mollie.mandate(mollie.payment(first.body.order.payment_id)!.mandateId!)!.status = 'invalid';
     const pk = await packages(client);
-    const res = await client.post('/api/repeat-order.php', { package_id: pk[0].id, mandate_id: m.id }, { 'idempotency-key': 'repeat-invalid-01' });
+    const res = await client.post('/api/repeat-order.php', { package_id: pk[0].id, mandate_id: m.id, withdrawal_consent: true }, { 'idempotency-key': 'repeat-invalid-01' });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('mandate_invalid');
     expect(await credits(user.id)).toBe(50);
@@ -320,7 +331,7 @@ describe.each(DATABASE_KINDS)('repeat orders with the built-in test provider on 
     await client.post('/api/test-checkout.php', { id: created.body.order.payment_id, outcome: 'paid' });
     const [mandate] = (await client.get('/api/mandates.php')).body.mandates;
     expect(mandate).toMatchObject({ method: 'directdebit', details: 'NL•• •••• 4300', status: 'valid' });
-    const repeat = await client.post('/api/repeat-order.php', { package_id: pk[0].id, mandate_id: mandate.id }, { 'idempotency-key': 'test-repeat-0001' });
+    const repeat = await client.post('/api/repeat-order.php', { package_id: pk[0].id, mandate_id: mandate.id, withdrawal_consent: true }, { 'idempotency-key': 'test-repeat-0001' });
     expect(repeat.status).toBe(201);
     expect(repeat.body.order.status).toBe('completed');
     expect((await client.get('/api/user.php')).body.user.credits).toBe(100);

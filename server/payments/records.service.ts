@@ -121,7 +121,10 @@ export function createRecordsService(deps: { db: Db; clock: Clock; providers: Pa
             await deps.payments.sync(payment.provider, payment.providerRef);
           }
         }
-        await db.update(orders).set({ status: 'cancelled' }).where(and(eq(orders.id, row.id), inArray(orders.status, ['open', 'pending'])));
+        // Without a payment nothing can be paid any more: the once-per-user code is free again. A payment the
+        // provider would not cancel keeps the code held until it fails or expires (the webhook frees it then).
+        await db.update(orders).set({ status: 'cancelled', ...(payment ? {} : { discountHoldId: null }) })
+          .where(and(eq(orders.id, row.id), inArray(orders.status, ['open', 'pending'])));
       }
       const [fresh] = await db.select().from(orders).where(eq(orders.id, row.id));
       if (fresh.status !== 'cancelled') throw new AppError(409, 'order_not_cancellable');

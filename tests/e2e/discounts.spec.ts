@@ -103,3 +103,35 @@ test('the deletion offer is a personal discount that is really charged', async (
   await expect(page.getByTestId('discount-error')).toHaveText('You have already used this discount code.');
   await expect(first.getByTestId('price')).toHaveText('€9.95');
 });
+
+test('the welcome bonus is loaded at log-in, gone after log-out, and stops at 0', async ({ page }, info) => {
+  const headers = await asNewVisitor(page);
+  const { email, password } = await signUpByApi(page, headers, 'bonusclock', info.project.name);
+  await page.request.post('/api/logout.php', { headers });
+  await page.clock.install();
+  await page.goto('/login');
+  await hydrated(page);
+  await page.locator('#login-email').fill(email);
+  await page.locator('#login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/\/members$/);
+  const banner = page.getByTestId('time-bonus-banner');
+  await expect(banner).toBeVisible();
+
+  // Logged out, in the same tab: the bonus is cleared with the session.
+  if (info.project.name === 'mobile') await page.locator('.navbar-toggler').click();
+  await page.locator('#account-dropdown').click();
+  await page.getByTestId('logout').click();
+  await expect(page.getByTestId('account-dropdown')).toHaveCount(0);
+  await expect(banner).toHaveCount(0);
+
+  // Back in: loaded again; at 0 (4 hours after sign-up on this device's clock) it stops and is gone.
+  await page.goto('/login');
+  await hydrated(page);
+  await page.locator('#login-email').fill(email);
+  await page.locator('#login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await expect(banner).toBeVisible();
+  await page.clock.fastForward('04:00:01');
+  await expect(banner).toHaveCount(0);
+});

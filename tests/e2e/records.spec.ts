@@ -111,9 +111,23 @@ test('the payment status page: checking, pending (finish or cancel), failed card
   await expect(page.getByTestId('retry-payment')).toBeVisible();
   await reveal(page, 'payment-status');
   await shot('records-10-status-failed');
+  // The address with the method (/credits/{id}/{paymentmethod}, as a provider may return to) shows the same.
+  await page.goto(`/credits/${failed.id}/ideal`);
+  await expect(page.getByTestId('payment-status')).toHaveAttribute('data-status', 'failed');
 
   // A pending payment can also be finished: back to the checkout, where it is paid.
   const later = await placeOrder(page, 'ideal', 'pending');
+  // Its welcome time bonus stays with it while it is under way: a new checkout is refused and points to it.
+  await page.goto('/credits');
+  await hydrated(page);
+  await page.getByTestId('withdrawal-consent').check();
+  await page.getByTestId('buy-package').first().click();
+  await expect(page.getByTestId('purchase-error')).toContainText('This discount is already on a payment you started');
+  await reveal(page, 'purchase-error');
+  await shot('records-11-discount-in-use');
+  await page.getByTestId('purchase-error-transactions').click();
+  await expect(page).toHaveURL(/\/transactions$/);
+  await expect(page.getByTestId('order-row').first()).toContainText(/pending/i);
   await page.goto(`/credits/${later.id}`);
   await page.getByTestId('finish-payment').click();
   await page.getByTestId('outcome-paid').click();
@@ -161,4 +175,46 @@ test('transactions: orders, credit history, an order with its invoice, and the s
   expect(pdf.headers()['content-disposition']).toMatch(/^attachment;/);
   await reveal(page, 'order-detail');
   await shot('records-13-order-detail');
+});
+
+test('a paid member low on credits sees the credits badge: warning at 10 or fewer, danger at 0', async ({ page, shot }, info) => {
+  await member(page, 'badge', info.project.name);
+  await placeOrder(page, 'ideal', 'paid');
+  const { profiles } = (await (await page.request.get('/api/members.php')).json()) as { profiles: { id: number }[] };
+  const balance = async () => ((await (await page.request.get('/api/user.php')).json()) as { user: { credits: number } }).user.credits;
+  const send = (to: number, text: string) => page.request.post('/api/messages.php', {
+    data: { profile_id: to, text }, headers: { 'idempotency-key': `badge-${to}-${text.length}-${Date.now()}` },
+  });
+  // Members other tests just made have not confirmed their address and cannot be written to yet.
+  let to = 0;
+  for (const p of profiles) {
+    if ((await send(p.id, 'Hello there')).status() === 201) {
+      to = p.id;
+      break;
+    }
+  }
+  expect(to).toBeGreaterThan(0);
+  const spendDownTo = async (most: number) => {
+    for (let i = 0; i < 20 && (await balance()) > most; i++) {
+      const sent = await send(to, `Hello, message ${i}`);
+      expect(sent.status(), await sent.text()).toBe(201);
+    }
+  };
+  await page.goto('/members');
+  await expect(page.getByTestId('nav-credits')).toBeAttached();
+  await expect(page.getByTestId('credits-badge')).toHaveCount(0);
+
+  await spendDownTo(10);
+  const low = await balance();
+  expect(low).toBeGreaterThan(0);
+  await page.goto('/members');
+  await expect(page.getByTestId('credits-badge')).toHaveText(String(low));
+  await expect(page.getByTestId('credits-badge')).toHaveClass(/bg-warning/);
+  // On phones the tab bar's credits item carries it.
+  await shot('records-12-credits-badge-low');
+
+  await spendDownTo(0);
+  await page.goto('/members');
+  await expect(page.getByTestId('credits-badge')).toHaveText('0');
+  await expect(page.getByTestId('credits-badge')).toHaveClass(/bg-danger/);
 });

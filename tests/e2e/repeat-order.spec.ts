@@ -36,12 +36,24 @@ test('keeps a payment method, buys again in one click and removes the method', a
   await page.getByTestId('mandates').scrollIntoViewIfNeeded();
   await shot('repeat-order');
 
+  // Each repeat order is a new contract: without the withdrawal consent the click asks for it and buys nothing.
+  await page.getByTestId('repeat-buy').first().click();
+  await expect(page.getByTestId('withdrawal-consent')).toHaveClass(/is-invalid/);
+  await expect(page.getByText('Please confirm that delivery starts at once and that you thereby lose your right of withdrawal.')).toBeVisible();
+  await expect(page).toHaveURL(/\/credits\/repeat-order$/);
+  await page.getByTestId('withdrawal-consent').scrollIntoViewIfNeeded();
+  await shot('repeat-order-consent-missing');
+  await page.getByTestId('withdrawal-consent').check();
   await page.getByTestId('repeat-buy').first().click();
   await expect(page).toHaveURL(/\/credits\/ord_/);
   await expect(page.getByTestId('payment-status')).toHaveAttribute('data-status', 'completed');
   await expect(page.getByTestId('payment-completed')).toBeVisible();
   await page.getByTestId('payment-status').scrollIntoViewIfNeeded();
   await shot('repeat-order-paid');
+  // The consent is recorded with the repeat order.
+  const orderId = new URL(page.url()).pathname.split('/').pop()!;
+  await page.goto(`/transactions/${orderId}`);
+  await expect(page.getByText(/agreed that delivery starts at once/)).toBeVisible();
 
   await page.goto('/credits/repeat-order');
   await hydrated(page);

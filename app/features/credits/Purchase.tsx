@@ -65,6 +65,8 @@ export function Purchase({ data, highlight }: { data: PurchaseData; highlight?: 
   const [consentMissing, setConsentMissing] = useState(false);
   const [buying, setBuying] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The member's code is held by a checkout they left open: the way to that payment (finish or cancel it).
+  const [heldElsewhere, setHeldElsewhere] = useState(false);
   // One key per choice: a double click or a retried request creates one order.
   const keys = useRef(new Map<string, string>());
   const lang = i18n.language as Language;
@@ -92,6 +94,7 @@ export function Purchase({ data, highlight }: { data: PurchaseData; highlight?: 
       window.location.assign(result.checkout_url);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : t('errors.server_error'));
+      setHeldElsewhere(err instanceof ApiError && err.code === 'discount_in_use');
       if (err instanceof ApiError && err.code === 'price_changed') void revalidator.revalidate();
       setBuying(null);
     }
@@ -99,7 +102,12 @@ export function Purchase({ data, highlight }: { data: PurchaseData; highlight?: 
 
   return (
     <div data-testid="purchase">
-      {error && <Alert variant="danger" data-testid="purchase-error">{error}</Alert>}
+      {error && (
+        <Alert variant="danger" data-testid="purchase-error">
+          {error}
+          {heldElsewhere && <> <Link to="/transactions" className="alert-link" data-testid="purchase-error-transactions">{t('credits.open_transactions')}</Link></>}
+        </Alert>
+      )}
       {!data.methods && <Alert variant="warning" data-testid="methods-unavailable">{t('errors.payment_provider_unavailable')}</Alert>}
       <DiscountCode data={data} />
       <div className="row g-3 mb-4 align-items-start">
