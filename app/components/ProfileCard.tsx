@@ -6,6 +6,7 @@ import { countryName } from '../lib/format.ts';
 import type { Language } from '#common/languages.ts';
 import { ProfilePhoto } from './ProfilePhoto.tsx';
 import { FictionalNotice } from './FictionalNotice.tsx';
+import { OnlineDot } from './OnlineDot.tsx';
 
 export function ProfileCard({ profile }: { profile: ProfileSummary }) {
   const { i18n } = useTranslation();
@@ -13,7 +14,7 @@ export function ProfileCard({ profile }: { profile: ProfileSummary }) {
     <Card as={Link} to={`/members/${profile.id}`} className="profile-card h-100 text-reset shadow-sm" data-testid="profile-card">
       <ProfilePhoto profile={profile} />
       <Card.Body className="p-2">
-        <div className="fw-semibold text-truncate">{profile.name}, {profile.age}</div>
+        <div className="fw-semibold text-truncate"><OnlineDot online={profile.online} />{profile.name}, {profile.age}</div>
         <div className="small text-muted text-truncate">{countryName(profile.country, i18n.language as Language)}</div>
         {profile.fictional && <FictionalNotice compact />}
       </Card.Body>

@@ -16,6 +16,7 @@ import { FictionalNotice } from '../components/FictionalNotice.tsx';
 import { attributeValueLabel } from '../features/profile/labels.ts';
 import { toId } from '#common/ids.ts';
 import { pageMeta } from '../lib/seo.ts';
+import { OnlineDot } from '../components/OnlineDot.tsx';
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
@@ -127,6 +128,7 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
         </Col>
         <Col md={7} lg={8}>
           <h1 className="h2 mb-1" data-testid="profile-name">{profile.name}, {profile.age}</h1>
+          {profile.online && <p className="small mb-1"><OnlineDot online label /></p>}
           <p className="text-muted mb-2">
             {[profile.region, countryName(profile.country, i18n.language as Language)].filter(Boolean).join(', ')}
           </p>

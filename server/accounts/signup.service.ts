@@ -64,7 +64,7 @@ export function createSignupService(deps: { db: Db; clock: Clock; events: EventB
           const [user] = await tx
             .insert(users)
             .values({
-              siteId, email: input.email, passwordHash, language, signupDate: clock(),
+              siteId, email: input.email, passwordHash, language, signupDate: clock(), lastActiveAt: clock(),
               network: tracking.network ?? null, ref: tracking.ref ?? null,
               sub1: tracking.sub1 ?? null, sub2: tracking.sub2 ?? null, sub3: tracking.sub3 ?? null,
             })

@@ -154,6 +154,8 @@ test('the likes tabs: received (new first, flag cleared on opening the profile),
   await expect(list.locator('.badge', { hasText: 'New' })).toHaveCount(2);
   await shot('likes-received');
   await page.goto(`/members/${fan}`);
+  // The fan has just been active: their profile says they are online.
+  await expect(page.getByTestId('online')).toHaveText('Online now');
   await page.goto('/likes');
   await expect(list.locator('.badge', { hasText: 'New' })).toHaveCount(1);
   await page.goto('/likes/given');

@@ -10,6 +10,7 @@ import { capBadge } from '../../lib/badges.ts';
 import { formatTime } from '../../lib/format.ts';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
 import { FictionalNotice } from '../../components/FictionalNotice.tsx';
+import { OnlineDot } from '../../components/OnlineDot.tsx';
 
 export function useChats(initial: ChatSummary[]) {
   const interval = usePollInterval();
@@ -53,7 +54,7 @@ export function ChatList({ initial, activeConversation }: { initial: ChatSummary
               <ProfilePhoto profile={c.profile} className="chat-avatar" />
               <div className="flex-grow-1 overflow-hidden">
                 <div className="d-flex justify-content-between">
-                  <strong className="text-truncate">{c.profile.name}</strong>
+                  <strong className="text-truncate"><OnlineDot online={c.profile.online} />{c.profile.name}</strong>
                   {c.last_message && <small className="text-muted ms-2 flex-shrink-0">{formatTime(c.last_message.created_at, i18n.language as Language)}</small>}
                 </div>
                 {c.profile.fictional && <FictionalNotice compact />}

@@ -19,6 +19,7 @@ import { Icebreaker } from './Icebreaker.tsx';
 import { MessageBubble } from './MessageBubble.tsx';
 import { usePriceLabel } from './prices.ts';
 import { useViewingConversation } from './use-viewing.ts';
+import { OnlineDot } from '../../components/OnlineDot.tsx';
 
 /** While the live channel is down, an open conversation looks for new messages every 10 seconds; with it, every minute. */
 const OPEN_CONVERSATION_POLL_MS = 10_000;
@@ -212,7 +213,7 @@ export function Conversation({ page }: { page: ConversationPage }) {
         <Link to={`/members/${profile.id}`} className="d-flex align-items-center gap-2 text-reset min-w-0">
           <ProfilePhoto profile={profile} className="chat-avatar" />
           <span className="min-w-0">
-            <strong className="d-block text-truncate">{profile.name}, {profile.age}</strong>
+            <strong className="d-block text-truncate"><OnlineDot online={profile.online} />{profile.name}, {profile.age}</strong>
             {profile.fictional && <FictionalNotice compact />}
           </span>
         </Link>
