@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { SlidersHorizontal } from 'lucide-react';
-import { Button, Col, Form, Row, Spinner } from 'react-bootstrap';
+import { Button, Col, Form, Row } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { Link, Form as RouterForm, redirect, useLocation, useNavigate, useNavigation } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
@@ -15,7 +15,7 @@ import type { SearchResult } from '#server/search/search.service.ts';
 import { api } from '../lib/api.ts';
 import { countryName } from '../lib/format.ts';
 import { LocationOptions } from '../features/search/LocationOptions.tsx';
-import { ResultsGrid } from '../features/search/ResultsGrid.tsx';
+import { ResultsGrid, SkeletonCards } from '../features/search/ResultsGrid.tsx';
 import type { Geocode } from '../features/search/geolocation.ts';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -77,6 +77,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
   const { input, page, searchFields } = loaderData;
   const fields = new Set(searchFields);
   const navigation = useNavigation();
+  const searching = navigation.state === 'loading' && navigation.location.pathname === '/members';
   const navigate = useNavigate();
   const location = useLocation();
   // Spec section 3 search state: pages are appended; a new search (new loader data) starts again from its first page.
@@ -218,13 +219,18 @@ export default function Members({ loaderData }: Route.ComponentProps) {
       <p className="text-muted" data-testid="num-results">
         {page.numResults_capped ? t('member_search.num_results_capped', { count }) : t('search.num_results', { count })}
       </p>
-      {navigation.state === 'loading' && <Spinner animation="border" size="sm" className="mb-3" />}
-      {results.length === 0 ? (
+      {searching ? (
+        // A new search is on its way: the old results are stale, their place keeps its shape.
+        <div className="row g-3" aria-busy="true" data-testid="search-loading">
+          <span className="visually-hidden" role="status">{t('member_search.searching')}</span>
+          <SkeletonCards count={12} />
+        </div>
+      ) : results.length === 0 ? (
         <p className="lead" data-testid="no-results">{t('search.no_results')}</p>
       ) : (
         <ResultsGrid profiles={results} hasMore={Boolean(cursor)} loading={loadingMore === 'results'} onMore={() => void loadMore('results')} testId="search-results" moreTestId="load-more" />
       )}
-      {similarLevel && similar.length > 0 && (
+      {!searching && similarLevel && similar.length > 0 && (
         <section className="mt-5" data-testid="similar-results" aria-labelledby="similar-heading">
           <h2 className="h4 mb-1" id="similar-heading">{t('member_search.similar_title')}</h2>
           <p className="text-muted" data-testid="similar-num-results">

@@ -135,3 +135,25 @@ test('the search card holds its longest labels: German, Finnish and Polish at ev
     }
   }
 });
+
+test('a new search shows skeleton cards where its results will be, then the results', async ({ page, shot }) => {
+  await page.goto('/members');
+  await acceptEntryWarning(page);
+  // The page's data arrives slowly, as on a poor connection.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  await page.route(/\/members\.data/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openSearchFilters(page);
+  await page.locator('#search-gender').selectOption('male');
+  await page.getByTestId('search-submit').click();
+  await expect(page.getByTestId('search-loading').getByTestId('skeleton-card')).toHaveCount(12);
+  await expect(page.getByTestId('search-results')).toHaveCount(0);
+  await shot('search-loading');
+  release();
+  await expect(page.getByTestId('search-loading')).toHaveCount(0);
+  await expect(page.getByTestId('search-results').getByTestId('profile-card').first()).toBeVisible();
+  await expect(page).toHaveURL(/gender=male/);
+});

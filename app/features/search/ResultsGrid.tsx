@@ -3,6 +3,21 @@ import { useTranslation } from 'react-i18next';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { ProfileCard } from '../../components/ProfileCard.tsx';
 
+/** Grey cards in the shape of profile cards, shown where cards are on their way (hidden from screen readers). */
+export function SkeletonCards({ count }: { count: number }) {
+  return Array.from({ length: count }, (_, i) => (
+    <div key={`skeleton-${i}`} className="col-6 col-sm-4 col-lg-3 col-xl-2" aria-hidden="true" data-testid="skeleton-card">
+      <div className="card profile-card h-100 shadow-sm">
+        <div className="skeleton skeleton-photo" />
+        <div className="card-body p-2">
+          <div className="skeleton skeleton-line w-75 mb-2" />
+          <div className="skeleton skeleton-line w-50" />
+        </div>
+      </div>
+    </div>
+  ));
+}
+
 /** A grid of profile cards with a "show more" button while there are further pages. */
 export function ResultsGrid(props: { profiles: ProfileSummary[]; hasMore: boolean; loading: boolean; onMore: () => void; testId: string; moreTestId: string }) {
   const { t } = useTranslation();
@@ -14,6 +29,7 @@ export function ResultsGrid(props: { profiles: ProfileSummary[]; hasMore: boolea
             <ProfileCard profile={p} />
           </div>
         ))}
+        {props.loading && <SkeletonCards count={6} />}
       </div>
       {props.hasMore && (
         <div className="text-center my-4">
