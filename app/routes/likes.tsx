@@ -9,6 +9,8 @@ import { orNotFound, requireMemberActor } from '#server/http/page-guards.server.
 import { ProfileCard } from '../components/ProfileCard.tsx';
 import { LikeOverlay, type OverlayProfile } from '../features/likes/LikeOverlay.tsx';
 import { overlayTarget, rememberOverlay } from '../features/likes/use-like-overlay.ts';
+import { Heart, Search } from 'lucide-react';
+import { EmptyState } from '../components/EmptyState.tsx';
 
 const TABS = ['received', 'given', 'matches'] as const;
 
@@ -52,7 +54,11 @@ export default function Likes({ loaderData }: Route.ComponentProps) {
         ))}
       </Nav>
       {loaderData.list.length === 0 ? (
-        <p className="text-muted" data-testid="likes-empty">{t(`likes.empty_${loaderData.tab}`)}</p>
+        <EmptyState
+          icon={loaderData.tab === 'given' ? Search : Heart} text={t(`likes.empty_${loaderData.tab}`)} testId="likes-empty"
+          action={loaderData.tab === 'received' ? { to: '/profile', label: t('empty.add_photo') }
+            : loaderData.tab === 'given' ? { to: '/members', label: t('nav.search') } : { to: '/swipe-game', label: t('empty.play_swipe') }}
+        />
       ) : (
         <div className="row g-3" data-testid="likes-list">
           {loaderData.list.map((p) => (

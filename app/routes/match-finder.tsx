@@ -10,6 +10,8 @@ import { requireMemberActor } from '#server/http/page-guards.server.ts';
 import { api } from '../lib/api.ts';
 import { ProfileCard } from '../components/ProfileCard.tsx';
 import { pageMeta } from '../lib/seo.ts';
+import { UserSearch } from 'lucide-react';
+import { EmptyState } from '../components/EmptyState.tsx';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
@@ -97,7 +99,7 @@ export default function MatchFinder({ loaderData }: Route.ComponentProps) {
         </div>
       )}
       {loaderData.saved && !editing && (loaderData.profiles.length === 0 ? (
-        <p className="text-muted" data-testid="match-finder-empty">{t('match_finder.empty')}</p>
+        <EmptyState icon={UserSearch} text={t('match_finder.empty')} testId="match-finder-empty" />
       ) : (
         <div className="row g-3" data-testid="match-finder-results">
           {loaderData.profiles.map((p) => (

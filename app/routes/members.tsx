@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { SlidersHorizontal } from 'lucide-react';
+import { SearchX, SlidersHorizontal } from 'lucide-react';
 import { Button, Col, Form, Row } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { Link, Form as RouterForm, redirect, useLocation, useNavigate, useNavigation } from 'react-router';
@@ -17,6 +17,7 @@ import { countryName } from '../lib/format.ts';
 import { LocationOptions } from '../features/search/LocationOptions.tsx';
 import { ResultsGrid, SkeletonCards } from '../features/search/ResultsGrid.tsx';
 import type { Geocode } from '../features/search/geolocation.ts';
+import { EmptyState } from '../components/EmptyState.tsx';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
@@ -226,7 +227,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
           <SkeletonCards count={12} />
         </div>
       ) : results.length === 0 ? (
-        <p className="lead" data-testid="no-results">{t('search.no_results')}</p>
+        <EmptyState icon={SearchX} text={t('search.no_results')} action={{ to: '/members?country=', label: t('member_search.clear') }} testId="no-results" />
       ) : (
         <ResultsGrid profiles={results} hasMore={Boolean(cursor)} loading={loadingMore === 'results'} onMore={() => void loadMore('results')} testId="search-results" moreTestId="load-more" />
       )}

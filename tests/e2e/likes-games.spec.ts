@@ -165,3 +165,28 @@ test('the likes tabs: received (new first, flag cleared on opening the profile),
   await expect(list.locator(`a[href="/members/${mutual}"]`)).toBeVisible();
   await expect(list.locator(`a[href="/members/${fan}"]`)).toHaveCount(0);
 });
+
+test('empty lists explain themselves and lead on: likes, matches, chats and a search that finds nobody', async ({ page, shot }, info) => {
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'empty', info.project.name);
+  const empty = page.getByTestId('likes-empty');
+  await page.goto('/likes');
+  await expect(empty).toContainText('Nobody has liked you yet.');
+  await expect(empty.getByRole('link', { name: 'Add a photo' })).toHaveAttribute('href', '/profile');
+  await shot('likes-empty');
+  await page.goto('/likes/given');
+  await expect(empty.getByRole('link', { name: 'Search members' })).toHaveAttribute('href', '/members');
+  await page.goto('/likes/matches');
+  await empty.getByRole('link', { name: 'Start swiping' }).click();
+  await expect(page).toHaveURL(/\/swipe-game$/);
+
+  await page.goto('/chats');
+  await expect(page.getByTestId('no-chats').first()).toContainText('No conversations yet.');
+  await shot('chats-empty');
+
+  await page.goto('/members?country=NL&min_age=98&max_age=99&gender=male');
+  const none = page.getByTestId('no-results');
+  await expect(none).toContainText('No members match your search.');
+  await none.getByRole('link', { name: 'Clear' }).click();
+  await expect(page.getByTestId('search-results').getByTestId('profile-card').first()).toBeVisible();
+});

@@ -11,6 +11,8 @@ import { formatTime } from '../../lib/format.ts';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
 import { FictionalNotice } from '../../components/FictionalNotice.tsx';
 import { OnlineDot } from '../../components/OnlineDot.tsx';
+import { MessageCircle } from 'lucide-react';
+import { EmptyState } from '../../components/EmptyState.tsx';
 
 export function useChats(initial: ChatSummary[]) {
   const interval = usePollInterval();
@@ -46,7 +48,7 @@ export function ChatList({ initial, activeConversation }: { initial: ChatSummary
   return (
     <aside className="chat-list" aria-label={t('chat.conversations')} data-testid="chat-list">
       <h1 className="h5 p-3 mb-0 border-bottom">{t('chat.conversations')}</h1>
-      {chats.length === 0 && <p className="p-3 text-muted" data-testid="no-chats">{t('chat.no_conversations')}</p>}
+      {chats.length === 0 && <EmptyState compact icon={MessageCircle} text={t('chat.no_conversations')} action={{ to: '/members', label: t('nav.search') }} testId="no-chats" />}
       <ul className="list-unstyled mb-0">
         {chats.map((c) => (
           <li key={c.conversation.id} className={`d-flex align-items-center border-bottom ${c.conversation.id === activeConversation ? 'active' : ''}`}>
