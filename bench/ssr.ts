@@ -10,7 +10,8 @@
  * rendering. The baseline (bench/ssr-worker.ts, in a worker thread) answers the same URLs over node:http with
  * renderToString of the build's root layout, default layout, page boundary and route component, fed with the loader
  * data the server produced for that page (its single-fetch answer, `GET /page.data`, fetched once).
- * Rounds alternate baseline and server per page; the median round's share counts.
+ * Rounds alternate baseline and server per page; the median round's share counts. BENCH_SERVER_NODE_FLAGS passes
+ * flags to the server's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -53,8 +54,8 @@ function ensureBuild() {
 }
 
 async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', DATABASE_URL: url, ...(process.env.BENCH_SERVER_NODE_OPTIONS && { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }) },
+  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), SERVER], {
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', DATABASE_URL: url },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const deadline = Date.now() + START_TIMEOUT_MS;
