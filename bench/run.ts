@@ -5,6 +5,7 @@
 const SCENARIOS: Record<string, string> = {
   search: 'member search on 1,000,000 profiles (PostgreSQL)',
   api: 'authenticated API requests/s against a bare node:http + pg baseline, and queries per request',
+  ssr: 'server rendering of /, /members and /members/{id} against renderToString of the same component tree',
   memory: 'resident memory of the built server on PostgreSQL and on PGlite',
   chat: 'live chat: send-to-socket latency on one and two instances, delivery of 10,000 messages, paid sends/s, memory per connection',
 };

@@ -1,4 +1,4 @@
-import { createRequestHandler, RouterContextProvider, type ServerBuild, type RouterContext } from 'react-router';
+import { createRequestHandler, RouterContextProvider, type RequestHandler, type ServerBuild, type RouterContext } from 'react-router';
 import type { RequestContext } from './http/context.ts';
 
 /** The server build exports its own context key (see app/entry.server.tsx), so both sides share one object. */
@@ -30,10 +30,21 @@ export function buildForCdn<B extends ServerBuild>(build: B, cdnPrefix: string):
   return prefixed as B;
 }
 
+/**
+ * One request handler per build: React Router derives its routes, route branches and static handler when a handler
+ * first runs, and a handler made per request repeated that on every page (docs/decisions/024).
+ */
+const handlers = new WeakMap<ServerBuild, RequestHandler>();
+function handlerFor(build: ServerBuild, mode: string) {
+  let handler = handlers.get(build);
+  if (!handler) handlers.set(build, (handler = createRequestHandler(build, mode)));
+  return handler;
+}
+
 export function pagesHandler(getBuild: () => Promise<ServerBuild>, mode: string) {
   return async (request: Request, ctx: RequestContext): Promise<Response> => {
     const build = buildForCdn((await getBuild()) as AmoraBuild, ctx.site.cdnPrefix);
-    const handler = createRequestHandler(build, mode);
+    const handler = handlerFor(build, mode);
     const context = new RouterContextProvider();
     context.set(build.entry.module.requestContext, ctx);
     return handler(request, context);
