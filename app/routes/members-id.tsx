@@ -196,8 +196,8 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
           )}
         </Col>
       </Row>
-      <Modal show={confirmBlock} onHide={() => setConfirmBlock(false)} centered data-testid="block-modal">
-        <Modal.Header closeButton><Modal.Title className="h5">{t('blocks.confirm_title', { name: profile.name })}</Modal.Title></Modal.Header>
+      <Modal show={confirmBlock} onHide={() => setConfirmBlock(false)} centered aria-labelledby="block-modal-title" data-testid="block-modal">
+        <Modal.Header closeButton closeLabel={t('chat.close')}><Modal.Title id="block-modal-title" as="h2" className="h5">{t('blocks.confirm_title', { name: profile.name })}</Modal.Title></Modal.Header>
         <Modal.Body>{t('blocks.confirm_text', { name: profile.name })}</Modal.Body>
         <Modal.Footer>
           <Button variant="outline-secondary" onClick={() => setConfirmBlock(false)}>{t('blocks.cancel')}</Button>
