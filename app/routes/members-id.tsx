@@ -107,9 +107,9 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
           )}
           {profile.photos.length > 1 && (
             <div className="gallery-thumbs mt-2" data-testid="gallery">
-              {visible.map((p) => (
-                <button key={p.id} type="button" className={`gallery-thumb ${main?.id === p.id ? 'active' : ''}`} onClick={() => setShown(p)} data-testid="gallery-photo">
-                  <img src={`/photos/${p.thumb_filename}`} alt="" width={200} height={240} loading="lazy" />
+              {visible.map((p, i) => (
+                <button key={p.id} type="button" className={`gallery-thumb ${main?.id === p.id ? 'active' : ''}`} onClick={() => setShown(p)} aria-pressed={main?.id === p.id} data-testid="gallery-photo">
+                  <img src={`/photos/${p.thumb_filename}`} alt={t('member_profile.photo_number', { number: i + 1, name: profile.name })} width={200} height={240} loading="lazy" />
                   {own && p.status !== 'active' && <span className="gallery-badge">{t('member_profile.pending_photo')}</span>}
                 </button>
               ))}
@@ -137,7 +137,7 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
           {profile.blocked && (
             <Alert variant="secondary" className="d-flex flex-wrap align-items-center gap-2" data-testid="blocked-notice">
               <span className="flex-grow-1">{t('blocks.blocked_notice', { name: profile.name })}</span>
-              <Button variant="outline-secondary" size="sm" onClick={unblock} disabled={busy} data-testid="unblock-button">{t('blocks.unblock')}</Button>
+              <Button variant="secondary" size="sm" onClick={unblock} disabled={busy} data-testid="unblock-button">{t('blocks.unblock')}</Button>
             </Alert>
           )}
           {shownNotice && (

@@ -102,7 +102,9 @@ export async function expectAccessible(page: Page, what = page.url()) {
 
 /** The page's axe violations (WCAG 2.2 A/AA), one readable entry per rule; empty when there are none. */
 export async function accessibilityViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).withTags(A11Y_TAGS).analyze();
+  // No preload: axe would fetch the page's stylesheets again (for one orientation rule), which a CDN's
+  // stylesheet under the page's Content-Security-Policy (connect-src 'self') refuses and logs.
+  const { violations } = await new AxeBuilder({ page }).withTags(A11Y_TAGS).options({ preload: false }).analyze();
   return violations.map((v) => [
     `${v.id} (${v.impact ?? 'n/a'}): ${v.help} — ${v.helpUrl}`,
     ...v.nodes.slice(0, 8).map((n) => `    ${n.target.join(' ')}\n      ${(n.failureSummary ?? '').replace(/\n/g, '\n      ')}`),
