@@ -104,7 +104,7 @@ export async function expectAccessible(page: Page, what = page.url()) {
 export async function accessibilityViolations(page: Page): Promise<string[]> {
   // No preload: axe would fetch the page's stylesheets again (for one orientation rule), which a CDN's
   // stylesheet under the page's Content-Security-Policy (connect-src 'self') refuses and logs.
-  const { violations } = await new AxeBuilder({ page }).withTags(A11Y_TAGS).options({ preload: false }).analyze();
+  const { violations } = await new AxeBuilder({ page }).options({ preload: false }).withTags(A11Y_TAGS).analyze();
   return violations.map((v) => [
     `${v.id} (${v.impact ?? 'n/a'}): ${v.help} — ${v.helpUrl}`,
     ...v.nodes.slice(0, 8).map((n) => `    ${n.target.join(' ')}\n      ${(n.failureSummary ?? '').replace(/\n/g, '\n      ')}`),
