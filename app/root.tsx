@@ -15,6 +15,7 @@ import { ChunkReload } from './components/ChunkReload.tsx';
 import { ErrorContent } from './components/ErrorContent.tsx';
 import { useAppShell } from './lib/app-shell.ts';
 import { TestPaymentsBanner } from './features/credits/TestPaymentsBanner.tsx';
+import { useModalTabTrap } from './lib/focus-trap.ts';
 import './styles/app.scss';
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -92,6 +93,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   usePageBounceLog();
   // `<html data-hydrated>`: the page runs in the browser and its controls respond (tests wait for it).
   useEffect(() => { document.documentElement.dataset.hydrated = 'true'; }, []);
+  useModalTabTrap();
   useAppShell();
   return (
     <I18nextProvider i18n={i18n}>

@@ -56,6 +56,23 @@ export function contrastText(background: string): '#fff' | '#000' {
   return contrast(bg, BLACK) > white ? '#000' : '#fff';
 }
 
+/** The page background of app.scss (`body`), a shade darker than white: text on it needs 4.5:1 too. */
+const PAGE_BG: Rgb = [246, 243, 248];
+
+/**
+ * A brand colour as the site uses it (WCAG 2.2 AA, docs/decisions/040): darkened in 1 % steps until
+ * white text on it and the colour as text on white and on the page background reach 4.5:1. Dark
+ * colours stay as they are; the default teal #0f8b8d becomes #0d7c7d, a light orange a burnt one.
+ */
+export function accessibleShade(colour: string): string {
+  const c = rgb(colour);
+  for (let step = 0; step <= 100; step++) {
+    const candidate = rgb(hex(shade(c, step / 100)));
+    if (contrast(candidate, WHITE) >= 4.5 && contrast(candidate, PAGE_BG) >= 4.5) return hex(candidate);
+  }
+  return '#000000';
+}
+
 /** A solid and an outline button in a colour, as Bootstrap's button-variant mixins compute them. */
 function buttonVars(name: 'primary' | 'secondary', colour: string): string {
   const c = rgb(colour);
@@ -77,11 +94,13 @@ function buttonVars(name: 'primary' | 'secondary', colour: string): string {
 
 /**
  * The site's colours as CSS over the built Bootstrap: the theme variables every `bg-*`, `text-*` and
- * link reads, and the button and component variables Bootstrap compiles to fixed values. Only
+ * link reads, and the button and component variables Bootstrap compiles to fixed values. Each colour
+ * is first taken to its accessible shade, so text, links and buttons in it reach WCAG AA contrast. Only
  * validated #rrggbb values reach this (sitePatchSchema and the database's check), so the text is safe
  * inside a style element.
  */
-export function siteThemeCss(theme: SiteTheme): string {
+export function siteThemeCss(brand: SiteTheme): string {
+  const theme = { primary: accessibleShade(brand.primary), secondary: accessibleShade(brand.secondary), dark: accessibleShade(brand.dark) };
   const p = rgb(theme.primary);
   const s = rgb(theme.secondary);
   const d = rgb(theme.dark);

@@ -23,9 +23,9 @@ export function EntryWarning({ enabled, signedIn, country, countries }: { enable
     setShow(false);
   };
   return (
-    <Modal show={show} backdrop="static" keyboard={false} centered data-testid="entry-warning">
+    <Modal show={show} backdrop="static" keyboard={false} centered aria-labelledby="entry-warning-title" data-testid="entry-warning">
       <Modal.Header>
-        <Modal.Title>{t('entry_warning.title')}</Modal.Title>
+        <Modal.Title id="entry-warning-title" as="h2" className="h5">{t('entry_warning.title')}</Modal.Title>
       </Modal.Header>
       <Modal.Body>{t('entry_warning.body')}</Modal.Body>
       <Modal.Footer>

@@ -10,6 +10,7 @@ import { packagesFor } from '#server/payments/payment-pages.server.ts';
 import { api, ApiError, newIdempotencyKey } from '../lib/api.ts';
 import { useUser } from '../lib/user.ts';
 import { PackageList } from '../features/credits/PackageList.tsx';
+import { pageMeta } from '../lib/seo.ts';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
@@ -17,8 +18,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   return { ...(await packagesFor(ctx)), mandates: await ctx.services.payments.mandates(member) };
 }
 
-export function meta() {
-  return [{ name: 'robots', content: 'noindex' }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, { titleKey: 'repeat_order.title', noindex: true });
 }
 
 /**

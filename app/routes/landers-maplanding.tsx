@@ -49,9 +49,10 @@ export default function MapLander({ loaderData }: Route.ComponentProps) {
                 const first = pin.profiles[0];
                 return (
                   <li key={pin.region ?? '-'} style={{ left: `${pin.x}%`, top: `${pin.y}%`, animationDelay: `${i * 120}ms` }}>
-                    <Link to={memberSignupHref(first.id, search)} className="map-pin" data-testid="map-pin" aria-label={t('landers.map.pin_label', { name: first.name, age: first.age, place: place(first) })}>
+                    <Link to={memberSignupHref(first.id, search)} className="map-pin" data-testid="map-pin">
+                      <span className="visually-hidden">{t('landers.map.pin_label', { name: first.name, age: first.age, place: place(first) })}</span>
                       <LanderPhoto profile={first} size="thumb" eager alt="" />
-                      {pin.profiles.length > 1 && <span className="map-pin-more">+{pin.profiles.length - 1}</span>}
+                      {pin.profiles.length > 1 && <span className="map-pin-more" aria-hidden="true">+{pin.profiles.length - 1}</span>}
                     </Link>
                   </li>
                 );

@@ -35,7 +35,7 @@ export default function TransitionsVideoLander({ loaderData }: Route.ComponentPr
   return (
     <div className="lander-reel">
       <div className="container reel-layout">
-        <div className="reel-stage" data-testid="lander-profiles" role="img" aria-label={t('landers.transitions.reel_label')}>
+        <div className="reel-stage" data-testid="lander-profiles" role="group" aria-label={t('landers.transitions.reel_label')}>
           <div className="reel-progress" aria-hidden="true">
             {profiles.map((p) => <span key={p.id}><i /></span>)}
           </div>

@@ -52,7 +52,7 @@ export default function VideoLander({ loaderData }: Route.ComponentProps) {
           <p>{t('landers.video.lead')}</p>
         </header>
         <section className={`video-player${playing ? '' : ' paused'}`} data-testid="lander-profiles">
-          <Link to={memberSignupHref(star.id, search)} className="video-screen" data-testid="lander-profile" aria-label={t('landers.video.message', { name: star.name })}>
+          <Link to={memberSignupHref(star.id, search)} className="video-screen" data-testid="lander-profile">
             <LanderPhoto profile={star} eager alt="" />
             <span className="video-grain" aria-hidden="true" />
             <span className="video-tag">{t('landers.video.tag')}</span>

@@ -42,7 +42,7 @@ export default function MemberLanding2({ loaderData }: Route.ComponentProps) {
           </header>
           {profile.fictional && <div className="px-3 pt-2"><FictionalNotice compact /></div>}
           <div className="chat-phone-body">
-            <Link to={signup} className="chat-photo-bubble"><LanderPhoto profile={profile} eager alt="" /></Link>
+            <Link to={signup} className="chat-photo-bubble"><LanderPhoto profile={profile} eager alt={profile.name} /></Link>
             {profile.about && (
               <figure className="chat-about">
                 <figcaption>{t('landers.landing2.about', { name: profile.name })}</figcaption>

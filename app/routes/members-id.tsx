@@ -109,9 +109,9 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
           )}
           {profile.photos.length > 1 && (
             <div className="gallery-thumbs mt-2" data-testid="gallery">
-              {visible.map((p) => (
-                <button key={p.id} type="button" className={`gallery-thumb ${main?.id === p.id ? 'active' : ''}`} onClick={() => setShown(p)} data-testid="gallery-photo">
-                  <img src={`/photos/${p.thumb_filename}`} alt="" width={200} height={240} loading="lazy" />
+              {visible.map((p, i) => (
+                <button key={p.id} type="button" className={`gallery-thumb ${main?.id === p.id ? 'active' : ''}`} onClick={() => setShown(p)} aria-pressed={main?.id === p.id} data-testid="gallery-photo">
+                  <img src={`/photos/${p.thumb_filename}`} alt={t('member_profile.photo_number', { number: i + 1, name: profile.name })} width={200} height={240} loading="lazy" />
                   {own && p.status !== 'active' && <span className="gallery-badge">{t('member_profile.pending_photo')}</span>}
                 </button>
               ))}
@@ -140,7 +140,7 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
           {profile.blocked && (
             <Alert variant="secondary" className="d-flex flex-wrap align-items-center gap-2" data-testid="blocked-notice">
               <span className="flex-grow-1">{t('blocks.blocked_notice', { name: profile.name })}</span>
-              <Button variant="outline-secondary" size="sm" onClick={unblock} disabled={busy} data-testid="unblock-button">{t('blocks.unblock')}</Button>
+              <Button variant="secondary" size="sm" onClick={unblock} disabled={busy} data-testid="unblock-button">{t('blocks.unblock')}</Button>
             </Alert>
           )}
           {shownNotice && (
@@ -199,8 +199,8 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
           )}
         </Col>
       </Row>
-      <Modal show={confirmBlock} onHide={() => setConfirmBlock(false)} centered data-testid="block-modal">
-        <Modal.Header closeButton><Modal.Title className="h5">{t('blocks.confirm_title', { name: profile.name })}</Modal.Title></Modal.Header>
+      <Modal show={confirmBlock} onHide={() => setConfirmBlock(false)} centered aria-labelledby="block-modal-title" data-testid="block-modal">
+        <Modal.Header closeButton closeLabel={t('chat.close')}><Modal.Title id="block-modal-title" as="h2" className="h5">{t('blocks.confirm_title', { name: profile.name })}</Modal.Title></Modal.Header>
         <Modal.Body>{t('blocks.confirm_text', { name: profile.name })}</Modal.Body>
         <Modal.Footer>
           <Button variant="outline-secondary" onClick={() => setConfirmBlock(false)}>{t('blocks.cancel')}</Button>

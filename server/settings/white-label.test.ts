@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerBuild } from 'react-router';
 import { eq } from 'drizzle-orm';
-import { contrastText, nicheHeroImage, nicheSearchDefaults, siteThemeCss, cdnUrl } from '#common/site-theme.ts';
+import { accessibleShade, contrastText, nicheHeroImage, nicheSearchDefaults, siteThemeCss, cdnUrl } from '#common/site-theme.ts';
 import { NICHES } from '#common/constants.ts';
 import { createApp } from '../app.ts';
 import { sites } from '../db/schema.ts';
@@ -156,6 +156,14 @@ describe('white-label helpers', () => {
     expect(contrastText('#1d4ed8')).toBe('#fff');
     expect(contrastText('#ffe066')).toBe('#000');
     expect(contrastText('#0f8b8d')).toBe('#000');
+    // Each colour is used in its accessible shade (docs/decisions/040): white text and text on the page reach 4.5:1.
+    expect(accessibleShade('#1d4ed8')).toBe('#1d4ed8');
+    expect(accessibleShade('#0f8b8d')).toBe('#0d7c7d');
+    expect(accessibleShade('#f97316')).toBe('#b35310');
+    expect(accessibleShade('#ffffff')).toMatch(/^#[0-9a-f]{6}$/);
+    expect(css).toContain('--bs-secondary:#b35310;');
+    expect(css).toMatch(/\.btn-secondary\{--bs-btn-color:#fff;--bs-btn-bg:#b35310;/);
+    expect(siteThemeCss({ primary: '#0f8b8d', secondary: '#c2187a', dark: '#2b1740' })).toMatch(/\.btn-primary\{--bs-btn-color:#fff;--bs-btn-bg:#0d7c7d;/);
     expect(css).not.toMatch(/[<>"]/);
   });
 

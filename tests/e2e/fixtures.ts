@@ -1,9 +1,12 @@
 import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 
 export const SCREENSHOT_DIR = 'tests/e2e/screenshots';
 
-export const test = base.extend<{ shot: (name: string) => Promise<void>; timeBonusModal: boolean }>({
+export const test = base.extend<{ shot: (name: string) => Promise<void>; timeBonusModal: boolean; a11yOnShot: boolean }>({
+  /** Every screenshot also checks its page with axe (`expectAccessible`); a test about a half-built state can turn it off. */
+  a11yOnShot: [true, { option: true }],
   /**
    * The time-bonus modal opens 40 s into the members area for every new member at 0 credits; a slow
    * test would have it cover the page it clicks on. Tests start with it dismissed (as after a first
@@ -11,10 +14,11 @@ export const test = base.extend<{ shot: (name: string) => Promise<void>; timeBon
    */
   timeBonusModal: [false, { option: true }],
   // Screenshots of the screens a person sees, per viewport (desktop 1280 px, mobile 375 px).
-  shot: async ({ page }, use, info) => {
+  shot: async ({ page, a11yOnShot }, use, info) => {
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
     await use(async (name) => {
       await page.screenshot({ path: `${SCREENSHOT_DIR}/${info.project.name}-${name}.png`, fullPage: false });
+      if (a11yOnShot) await expectAccessible(page, name);
     });
   },
   page: async ({ page, timeBonusModal }, use) => {
@@ -82,4 +86,28 @@ export async function openSearchFilters(page: Page) {
   const toggle = page.getByTestId('search-filters-toggle');
   if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   await expect(page.getByTestId('search-form')).toBeVisible();
+}
+
+/** The WCAG 2.x A and AA rules of axe (docs/decisions/040). */
+export const A11Y_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/**
+ * Checks the page as it is now with axe-core against WCAG 2.2 A/AA and fails with a readable list of
+ * the violations: rule, impact, what is wrong, and the elements (selector and the failure summary).
+ */
+export async function expectAccessible(page: Page, what = page.url()) {
+  const report = await accessibilityViolations(page);
+  expect(report, `accessibility violations on ${what}:\n${report.join('\n')}`).toEqual([]);
+}
+
+/** The page's axe violations (WCAG 2.2 A/AA), one readable entry per rule; empty when there are none. */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  // No preload: axe would fetch the page's stylesheets again (for one orientation rule), which a CDN's
+  // stylesheet under the page's Content-Security-Policy (connect-src 'self') refuses and logs.
+  const { violations } = await new AxeBuilder({ page }).options({ preload: false }).withTags(A11Y_TAGS).analyze();
+  return violations.map((v) => [
+    `${v.id} (${v.impact ?? 'n/a'}): ${v.help} — ${v.helpUrl}`,
+    ...v.nodes.slice(0, 8).map((n) => `    ${n.target.join(' ')}\n      ${(n.failureSummary ?? '').replace(/\n/g, '\n      ')}`),
+    ...(v.nodes.length > 8 ? [`    … and ${v.nodes.length - 8} more`] : []),
+  ].join('\n'));
 }

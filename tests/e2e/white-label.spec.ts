@@ -58,8 +58,9 @@ test('each domain shows its own colours, logo, copy and picture', async ({ page,
 
   // The primary colour: the log-in button on each site.
   await page.goto(`${main}/login`);
-  expect(await style(page, '[data-testid=login-submit]', 'background-color')).toBe('rgb(15, 139, 141)');
-  expect(await style(page, '[data-testid=login-submit]', 'color')).toBe('rgb(0, 0, 0)');
+  // The default teal in its accessible shade (#0d7c7d): white text reaches 4.5:1 on it.
+  expect(await style(page, '[data-testid=login-submit]', 'background-color')).toBe('rgb(13, 124, 125)');
+  expect(await style(page, '[data-testid=login-submit]', 'color')).toBe('rgb(255, 255, 255)');
   await page.goto(`${men}/login`);
   expect(await style(page, '[data-testid=login-submit]', 'background-color')).toBe('rgb(29, 78, 216)');
   expect(await style(page, '[data-testid=login-submit]', 'color')).toBe('rgb(255, 255, 255)');

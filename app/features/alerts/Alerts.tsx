@@ -80,9 +80,9 @@ export function Alerts({ user }: { user: ApiUser | null }) {
           <PushSettings bare />
         </Alert>
       )}
-      <Modal show={Boolean(activationModal)} onHide={closeActivationModal} centered data-testid="activation-modal">
+      <Modal show={Boolean(activationModal)} onHide={closeActivationModal} centered aria-labelledby="activation-modal-title" data-testid="activation-modal">
         <Modal.Header closeButton closeLabel={t('signup_flow.close')}>
-          <Modal.Title className="h5">{t('signup_flow.complete_title')}</Modal.Title>
+          <Modal.Title id="activation-modal-title" as="h2" className="h5">{t('signup_flow.complete_title')}</Modal.Title>
         </Modal.Header>
         <Modal.Body>
           <p className="text-break">{t('signup_flow.complete_lead', { email: user.email })}</p>

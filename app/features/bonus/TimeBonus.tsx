@@ -97,10 +97,10 @@ export function TimeBonus({ user, banner = true }: { user: ApiUser | null; banne
           </div>
         </div>
       )}
-      <Modal show={showModal} onHide={close} centered contentClassName="time-bonus-modal text-center" data-testid="time-bonus-modal">
+      <Modal show={showModal} onHide={close} centered contentClassName="time-bonus-modal text-center" aria-labelledby="time-bonus-modal-title" data-testid="time-bonus-modal">
         <Modal.Header closeButton closeLabel={t('time_bonus.close')} className="border-0 pb-0" />
         <Modal.Body className="pt-0 px-4 pb-4">
-          <p className="text-uppercase fw-semibold small text-secondary mb-1">{t('time_bonus.special_offer')}</p>
+          <p id="time-bonus-modal-title" className="text-uppercase fw-semibold small text-secondary mb-1">{t('time_bonus.special_offer')}</p>
           <div className="time-bonus-percent" data-testid="time-bonus-percent">{percent}%</div>
           <p className="h5 mb-3">{t('time_bonus.welcome_bonus')}</p>
           <p>{t('time_bonus.unlock', { percent })}</p>

@@ -1,9 +1,10 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { LanderPhoto, memberSignupHref, signupHref, usePlace } from './shared.tsx';
 import { Icon } from './icons.tsx';
+import { useFocusTrap } from '../../lib/focus-trap.ts';
 
 /** How far (px) a card must be dragged to count as a decision. */
 const DECIDE_AT = 90;
@@ -20,6 +21,12 @@ export function SwipeDeck({ profiles, search }: { profiles: ProfileSummary[]; se
   const [leaving, setLeaving] = useState<1 | -1 | null>(null);
   const [match, setMatch] = useState<ProfileSummary | null>(null);
   const start = useRef<number | null>(null);
+  // The match dialog takes the focus and keeps it (Tab cycles inside) until the visitor goes on swiping.
+  const matchDialog = useRef<HTMLDivElement>(null);
+  useFocusTrap(matchDialog, Boolean(match));
+  useEffect(() => {
+    if (match) matchDialog.current?.querySelector<HTMLElement>('a, button')?.focus();
+  }, [match]);
   const [dragging, setDragging] = useState(false);
 
   const decide = (direction: 1 | -1) => {
@@ -92,7 +99,7 @@ export function SwipeDeck({ profiles, search }: { profiles: ProfileSummary[]; se
         </button>
       </div>
       {match && (
-        <div className="swipe-match" role="dialog" aria-modal="true" aria-labelledby="swipe-match-title" data-testid="swipe-match">
+        <div ref={matchDialog} className="swipe-match" role="dialog" aria-modal="true" aria-labelledby="swipe-match-title" data-testid="swipe-match">
           <div className="swipe-match-faces">
             <span className="swipe-you">{t('landers.tinderswipe.you')}</span>
             <LanderPhoto profile={match} size="thumb" eager alt={match.name} />

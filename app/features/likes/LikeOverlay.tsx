@@ -3,6 +3,7 @@ import { Button } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
+import { useFocusTrap } from '../../lib/focus-trap.ts';
 import { useLikeOverlay } from './use-like-overlay.ts';
 
 export type OverlayProfile = ProfileSummary & { match: boolean };
@@ -10,11 +11,14 @@ export type OverlayProfile = ProfileSummary & { match: boolean };
 /**
  * Spec section 2: the new like / match overlay. Full screen, a thumbs-up animation, "New like!" (or
  * the match text), the liker's main photo and one action button. A click anywhere closes it; a click
- * on the photo or the button does not, and reports the profile id instead.
+ * on the photo or the button does not, and reports the profile id instead. Escape closes it too; Tab
+ * stays inside it, and the focus goes back where it was when it closes.
  */
 export function LikeOverlay({ profile, onClose, onSelect }: { profile: OverlayProfile; onClose: () => void; onSelect: (profileId: number) => void }) {
   const { t } = useTranslation();
   const button = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+  useFocusTrap(dialog);
   useEffect(() => {
     button.current?.focus();
     const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') onClose(); };
@@ -27,7 +31,7 @@ export function LikeOverlay({ profile, onClose, onSelect }: { profile: OverlayPr
   };
   const title = profile.match ? t('like_overlay.match', { name: profile.name }) : t('like_overlay.new_like');
   return (
-    <div className="like-overlay" role="dialog" aria-modal="true" aria-labelledby="like-overlay-title" data-testid="like-overlay" data-profile-id={profile.id} onClick={onClose}>
+    <div ref={dialog} className="like-overlay" role="dialog" aria-modal="true" aria-labelledby="like-overlay-title" data-testid="like-overlay" data-profile-id={profile.id} onClick={onClose}>
       <svg className="like-overlay-thumb" viewBox="0 0 24 24" width="96" height="96" aria-hidden="true">
         <path fill="currentColor" d="M2 21h4V9H2v12zm20-11a2 2 0 0 0-2-2h-6.31l.95-4.57.03-.32c0-.41-.17-.79-.44-1.06L13.17 1 6.59 7.59C6.22 7.95 6 8.45 6 9v10a2 2 0 0 0 2 2h9c.83 0 1.54-.5 1.84-1.22l3.02-7.05c.09-.23.14-.47.14-.73v-2z" />
       </svg>

@@ -101,7 +101,7 @@ export function PhotoManager({ initial, limit, premium, onChange }: {
           </Form>
         )}
         {progress !== null && (
-          <ProgressBar now={progress} label={t('photos.uploading', { percent: progress })} className="mb-3" data-testid="upload-progress" animated />
+          <ProgressBar className="mb-3" data-testid="upload-progress"><ProgressBar now={progress} label={t('photos.uploading', { percent: progress })} aria-label={t('photos.uploading', { percent: progress })} animated /></ProgressBar>
         )}
         {error && <Alert variant="danger" data-testid="photo-error" dismissible onClose={() => setError(null)}>{error}</Alert>}
         {notice && <Alert variant="success" data-testid="photo-notice" dismissible onClose={() => setNotice(null)}>{notice}</Alert>}

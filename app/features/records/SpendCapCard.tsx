@@ -70,7 +70,7 @@ export function SpendCapCard({ initial, country }: { initial: SpendCap; country:
               <span>{t(`spend_cap.current_${current.period}`, { count: current.credits })}</span>
               <span>{t('spend_cap.spent', { spent: cap.spent, cap: current.credits })}</span>
             </div>
-            <ProgressBar now={used} variant={used >= 100 ? 'danger' : used >= 80 ? 'warning' : 'primary'} aria-label={t('spend_cap.spent', { spent: cap.spent, cap: current.credits })} />
+            <ProgressBar><ProgressBar now={used} variant={used >= 100 ? 'danger' : used >= 80 ? 'warning' : 'primary'} aria-label={t('spend_cap.spent', { spent: cap.spent, cap: current.credits })} /></ProgressBar>
           </div>
         ) : <p className="mb-3" data-testid="spend-cap-current">{t('spend_cap.none')}</p>}
         {cap.pending && (
@@ -103,9 +103,9 @@ export function SpendCapCard({ initial, country }: { initial: SpendCap; country:
           </div>
         </Form>
       </Card.Body>
-      <Modal show={confirming !== undefined} onHide={() => setConfirming(undefined)} centered data-testid="spend-cap-confirm">
+      <Modal show={confirming !== undefined} onHide={() => setConfirming(undefined)} centered aria-labelledby="spend-cap-confirm-title" data-testid="spend-cap-confirm">
         <Modal.Header closeButton closeLabel={t('spend_cap.keep')}>
-          <Modal.Title as="h2" className="h5">{confirming === null ? t('spend_cap.confirm_remove_title') : t('spend_cap.confirm_raise_title')}</Modal.Title>
+          <Modal.Title id="spend-cap-confirm-title" as="h2" className="h5">{confirming === null ? t('spend_cap.confirm_remove_title') : t('spend_cap.confirm_raise_title')}</Modal.Title>
         </Modal.Header>
         <Modal.Body>
           <p>{t('spend_cap.confirm_body', { hours: cap.cooling_off_hours })}</p>

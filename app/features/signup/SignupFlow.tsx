@@ -79,8 +79,9 @@ export function SignupFlow({ profile, variant, onProgress, onStepChange, finishU
     <div ref={root} data-testid="signup-flow" data-step={step} className={variant === 'page' ? 'signup-flow-page' : undefined}>
       {step !== 'account' && step !== 'complete' && (
         <div className="mb-3">
-          <div className="small text-muted mb-1" data-testid="signup-step-label">{t('signup_flow.step_of', { step: index, total: SIGNUP_STEPS.length - 2 })}</div>
-          <ProgressBar now={(index / (SIGNUP_STEPS.length - 1)) * 100} style={{ height: 6 }} />
+          <div id="signup-step-label" className="small text-muted mb-1" data-testid="signup-step-label">{t('signup_flow.step_of', { step: index, total: SIGNUP_STEPS.length - 2 })}</div>
+          {/* The bar itself (role progressbar) carries the name; a wrapper prop would land on the outer div. */}
+          <ProgressBar style={{ height: 6 }}><ProgressBar now={(index / (SIGNUP_STEPS.length - 1)) * 100} aria-labelledby="signup-step-label" /></ProgressBar>
         </div>
       )}
       {step === 'account' && (
@@ -363,7 +364,7 @@ function PhotoStep({ onDone, skip }: { onDone: () => void; skip: React.ReactNode
           }}
         />
       </Form.Group>
-      {progress !== null && <ProgressBar now={progress} label={`${progress}%`} className="mb-3" data-testid="signup-photo-progress" />}
+      {progress !== null && <ProgressBar className="mb-3" data-testid="signup-photo-progress"><ProgressBar now={progress} label={`${progress}%`} aria-label={t('photos.uploading', { percent: progress })} /></ProgressBar>}
       {error && <Alert variant="danger" data-testid="signup-photo-error">{error}</Alert>}
       <div className="d-flex justify-content-between align-items-center">
         {skip}

@@ -117,7 +117,7 @@ function SignupModal({ profile, onClose }: { profile: ProfileSummary | null; onC
       data-testid="signup-modal" data-in-progress={inProgress ? 'true' : 'false'} aria-labelledby="signup-modal-title"
     >
       <Modal.Header closeButton closeLabel={t('signup_flow.close')}>
-        <Modal.Title id="signup-modal-title" className="h5">{profile ? t('signup_flow.title_member', { name: profile.name }) : t('signup.title')}</Modal.Title>
+        <Modal.Title id="signup-modal-title" as="h2" className="h5">{profile ? t('signup_flow.title_member', { name: profile.name }) : t('signup.title')}</Modal.Title>
       </Modal.Header>
       <Modal.Body>
         <Suspense fallback={<div className="text-center py-5"><Spinner animation="border" role="status" /></div>}>

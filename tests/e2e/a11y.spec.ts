@@ -1,0 +1,156 @@
+import type { Page } from '@playwright/test';
+import { accessibilityViolations, expect, expectAccessible, hydrated, test } from './fixtures.ts';
+import { asNewVisitor, signUpByApi } from './account-helpers.ts';
+
+/**
+ * Every page of the app, at both widths (the desktop and mobile projects), checked with axe-core
+ * against WCAG 2.2 A/AA (docs/decisions/040). A page fails on any violation. Screens that only show
+ * in a flow (time-bonus modal, like overlay, icebreaker, sign-up steps) are checked where their own
+ * tests take their screenshot (the `shot` fixture runs the same check).
+ */
+
+type Ready = (page: Page) => Promise<void>;
+
+/** Opens each page (any status), checks it once it runs in the browser, and fails with every page's violations together. */
+async function checkAll(page: Page, pages: [string, Ready?][], after?: (path: string) => Promise<string[]>) {
+  const found: string[] = [];
+  for (const [path, ready] of pages) {
+    await page.goto(path);
+    await hydrated(page);
+    if (ready) await ready(page);
+    const report = await accessibilityViolations(page);
+    if (report.length) found.push(`${path}:\n${report.join('\n')}`);
+    if (after) found.push(...(await after(path)));
+  }
+  expect(found, `accessibility violations:\n${found.join('\n')}`).toEqual([]);
+}
+
+const visible = (testId: string) => async (page: Page) => {
+  await expect(page.getByTestId(testId).first()).toBeVisible();
+};
+
+async function demoProfileId(page: Page): Promise<number> {
+  const { profiles } = (await (await page.request.get('/api/members.php')).json()) as { profiles: { id: number; main_image: unknown }[] };
+  const id = profiles.find((p) => p.main_image)?.id;
+  expect(id).toBeDefined();
+  return id!;
+}
+
+test('the entry warning is an accessible dialog that holds the keyboard focus', async ({ page }) => {
+  await page.goto('/');
+  await hydrated(page);
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toHaveAccessibleName(/.+/);
+  await expectAccessible(page, 'entry warning');
+  // Tab stays within the dialog (past its last control the modal takes the focus back), and its buttons work by keyboard.
+  const inDialog = () => page.evaluate(() => Boolean(document.activeElement?.closest('[role=dialog]')));
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press('Tab');
+    await expect.poll(inDialog).toBe(true);
+  }
+  await page.getByTestId('entry-warning-accept').focus();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+});
+
+test('the new-like overlay holds the focus, closes with Escape and gives the focus back', async ({ page, browser }, info) => {
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'a11y-overlay', info.project.name);
+  const me = ((await (await page.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await signUpByApi(otherPage, await asNewVisitor(otherPage), 'a11y-overlay-liker', info.project.name);
+  expect((await otherPage.request.post('/api/like.php', { data: { profile_id: me } })).status()).toBe(200);
+  await other.close();
+  await page.goto('/members');
+  const overlay = page.getByTestId('like-overlay');
+  await expect(overlay).toBeVisible();
+  await expect(overlay).toHaveAccessibleName(/.+/);
+  await expect(overlay.getByTestId('like-overlay-action')).toBeFocused();
+  await expectAccessible(page, 'like overlay');
+  const inOverlay = () => page.evaluate(() => Boolean(document.activeElement?.closest('[data-testid=like-overlay]')));
+  for (let i = 0; i < 4; i++) {
+    await page.keyboard.press('Tab');
+    expect(await inOverlay()).toBe(true);
+  }
+  await page.keyboard.press('Shift+Tab');
+  expect(await inOverlay()).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(overlay).toBeHidden();
+});
+
+test('visitor pages, static pages, landers and the 404 page have no accessibility violations', async ({ page }) => {
+  test.setTimeout(240_000);
+  await asNewVisitor(page);
+  const id = await demoProfileId(page);
+  const pages: [string, Ready?][] = [
+    ['/', visible('cta-signup')],
+    ['/members', visible('profile-card')],
+    [`/members/${id}`],
+    ['/signup', visible('signup-flow')],
+    [`/members/${id}/signup`, visible('signup-flow')],
+    ['/signup-matches'],
+    ['/login'],
+    ['/reset-password'],
+    ['/reset-password/do?token=nope'],
+    ['/pricing'],
+    ['/complaints'],
+    ['/account-deleted'],
+    ['/activate/done'],
+    ['/activate/error'],
+    ['/no-such-page-here/at-all'],
+    ...['terms', 'privacy', 'cookies', 'ban', 'return-policy', 'faq', 'service'].map((p): [string] => [`/pages/${p}`]),
+    [`/members/${id}/landing`],
+    [`/members/${id}/landing2`],
+    [`/members/${id}/landing3`],
+    ...['alonetonight', 'collagelanding', 'gallery', 'iconslanding', 'maplanding', 'socialnetwork', 'tinderswipe', 'transitionsvideolanding', 'video']
+      .map((l): [string] => [`/landers/${l}`]),
+  ];
+  await checkAll(page, pages);
+});
+
+test('the members area has no accessibility violations', async ({ page, browser }, info) => {
+  test.setTimeout(240_000);
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'a11y', info.project.name);
+  const id = await demoProfileId(page);
+  // A like from another member, so the likes pages have someone to show.
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await signUpByApi(otherPage, await asNewVisitor(otherPage), 'a11y-liker', info.project.name);
+  const me = ((await (await page.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
+  expect((await otherPage.request.post('/api/like.php', { data: { profile_id: me } })).status()).toBe(200);
+  await other.close();
+
+  const pages: [string, Ready?][] = [
+    ['/members', visible('profile-card')],
+    [`/members/${id}`],
+    [`/members/${id}/chat`, visible('message-input')],
+    ['/chats'],
+    ['/likes'],
+    ['/likes/given'],
+    ['/likes/matches'],
+    ['/swipe-game', visible('swipe-card')],
+    ['/match-finder'],
+    ['/profile'],
+    ['/notifications'],
+    ['/credits', visible('package')],
+    ['/premium'],
+    ['/transactions'],
+    ['/directdebit'],
+    ['/delete-account'],
+    ['/credits/repeat-order'],
+    ['/complete-signup'],
+    ['/lang-config'],
+  ];
+  // The new-like overlay shows on the first page of the members area: checked there, then closed.
+  await checkAll(page, pages, async (path) => {
+    const overlay = page.getByTestId('like-overlay');
+    if (!(await overlay.isVisible())) return [];
+    const report = await accessibilityViolations(page);
+    await page.keyboard.press('Escape');
+    await expect(overlay).toBeHidden();
+    return report.length ? [`${path} with the like overlay:\n${report.join('\n')}`] : [];
+  });
+});
