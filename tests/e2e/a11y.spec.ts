@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { accessibilityViolations, expect, expectAccessible, hydrated, test } from './fixtures.ts';
-import { asNewVisitor, signUpByApi } from './account-helpers.ts';
+import { asNewVisitor, demoMembers, signUpByApi } from './account-helpers.ts';
 
 /**
  * Every page of the app, at both widths (the desktop and mobile projects), checked with axe-core
@@ -30,8 +30,7 @@ const visible = (testId: string) => async (page: Page) => {
 };
 
 async function demoProfileId(page: Page): Promise<number> {
-  const { profiles } = (await (await page.request.get('/api/members.php')).json()) as { profiles: { id: number; main_image: unknown }[] };
-  const id = profiles.find((p) => p.main_image)?.id;
+  const id = (await demoMembers(page.request)).find((p) => p.main_image)?.id;
   expect(id).toBeDefined();
   return id!;
 }

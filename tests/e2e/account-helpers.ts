@@ -67,3 +67,15 @@ export async function latestSmsCode(request: APIRequestContext, to: string, afte
   }, { timeout: 10_000 }).toBe(true);
   return code!;
 }
+
+/**
+ * Demo members (seeded, with photos, confirmed): the search's first page is the newest members, which in a full
+ * run are other tests' new members (aged 36–41, no photo, unconfirmed), so this looks where none of them are.
+ */
+export async function demoMembers(request: APIRequestContext): Promise<{ id: number; main_image: unknown }[]> {
+  const res = await request.get('/api/members.php?min_age=50&max_age=99', { headers: { 'X-Request-Type': 'client' } });
+  expect(res.status()).toBe(200);
+  const { profiles } = (await res.json()) as { profiles: { id: number; main_image: unknown }[] };
+  expect(profiles.length).toBeGreaterThan(0);
+  return profiles;
+}

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { demoMembers } from './account-helpers.ts';
 
 /**
  * Performance budgets of the production build: the JavaScript and CSS a page loads before its load event,
@@ -52,8 +53,7 @@ test.beforeAll(async ({ browser }, info) => {
   signedIn = await browser.newContext({ baseURL: info.project.use.baseURL });
   const login = await signedIn.request.post('/api/user.php', { data: { email: 'demo@example.com', password: 'amora-demo' } });
   expect(login.status()).toBe(200);
-  const search = await signedIn.request.get('/api/members.php', { headers: { 'X-Request-Type': 'client' } });
-  memberId = ((await search.json()) as { profiles: { id: number }[] }).profiles[0].id;
+  memberId = (await demoMembers(signedIn.request))[0].id;
 });
 
 test.afterAll(async () => {

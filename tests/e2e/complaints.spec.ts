@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
-import { asNewVisitor, latestMail, linkIn, signUpByApi } from './account-helpers.ts';
+import { asNewVisitor, demoMembers, latestMail, linkIn, signUpByApi } from './account-helpers.ts';
 
 /**
  * Notice and action (DSA Art. 16) on /complaints: a visitor reports a profile from its page, a member
@@ -25,9 +25,8 @@ const idOf = async (page: Page) => ((await (await page.request.get('/api/user.ph
 
 test('a visitor reports a profile from its page, gets the reference by mail and follows it', async ({ page, shot }, info) => {
   await asNewVisitor(page);
-  const { profiles } = (await (await page.request.get('/api/members.php')).json()) as { profiles: { id: number; main_image: unknown }[] };
   // A demo profile with a photo: its page shows the photo with a Report link of its own.
-  const profileId = profiles.find((p) => p.main_image)?.id;
+  const profileId = (await demoMembers(page.request)).find((p) => p.main_image)?.id;
   expect(profileId).toBeDefined();
   await page.goto(`/members/${profileId}`);
   // The photo on show can be reported too, by its own id.

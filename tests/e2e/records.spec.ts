@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, hydrated, test } from './fixtures.ts';
-import { asNewVisitor, signUpByApi } from './account-helpers.ts';
+import { asNewVisitor, demoMembers, signUpByApi } from './account-helpers.ts';
 
 type Placed = { order: { id: string; payment_id: string } };
 
@@ -180,7 +180,7 @@ test('transactions: orders, credit history, an order with its invoice, and the s
 test('a paid member low on credits sees the credits badge: warning at 10 or fewer, danger at 0', async ({ page, shot }, info) => {
   await member(page, 'badge', info.project.name);
   await placeOrder(page, 'ideal', 'paid');
-  const { profiles } = (await (await page.request.get('/api/members.php')).json()) as { profiles: { id: number }[] };
+  const profiles = await demoMembers(page.request);
   const balance = async () => ((await (await page.request.get('/api/user.php')).json()) as { user: { credits: number } }).user.credits;
   const send = (to: number, text: string) => page.request.post('/api/messages.php', {
     data: { profile_id: to, text }, headers: { 'idempotency-key': `badge-${to}-${text.length}-${Date.now()}` },
