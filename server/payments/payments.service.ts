@@ -460,10 +460,8 @@ export function createPaymentsService(deps: {
           return 'completed';
         }
         // A payment that can no longer be paid gives its order's once-per-user code back (discounts.hold).
-        if (status === 'failed' || status === 'cancelled') {
-          await tx.update(orders).set({ discountHoldId: null }).where(and(eq(orders.id, payment.orderId), ne(orders.status, 'completed')));
-        }
-        const [order] = await tx.update(orders).set({ status })
+        const released = status === 'failed' || status === 'cancelled';
+        const [order] = await tx.update(orders).set({ status, ...(released && { discountHoldId: null }) })
           .where(and(eq(orders.id, payment.orderId), ne(orders.status, 'completed'))).returning({ status: orders.status });
         return order?.status ?? 'completed';
       });

@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect } from './fixtures.ts';
 import { sitePort } from './site-port.ts';
 
@@ -78,4 +78,22 @@ export async function demoMembers(request: APIRequestContext): Promise<{ id: num
   const { profiles } = (await res.json()) as { profiles: { id: number; main_image: unknown }[] };
   expect(profiles.length).toBeGreaterThan(0);
   return profiles;
+}
+
+/** A member of their own (own browser context and address), signed up through the API. */
+export async function newMember(browser: Browser, prefix: string, project: string): Promise<{ page: Page; id: number; close: () => Promise<void> }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, prefix, project);
+  const id = ((await (await page.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
+  return { page, id, close: () => context.close() };
+}
+
+/** Another member, in a browser of their own, likes `profileId`; answers the liker's id. */
+export async function likeFrom(browser: Browser, profileId: number, prefix: string, project: string): Promise<number> {
+  const liker = await newMember(browser, prefix, project);
+  expect((await liker.page.request.post('/api/like.php', { data: { profile_id: profileId } })).status()).toBe(200);
+  await liker.close();
+  return liker.id;
 }

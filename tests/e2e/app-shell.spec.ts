@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts';
-import { asNewVisitor, signUpByApi } from './account-helpers.ts';
+import { asNewVisitor, likeFrom, signUpByApi } from './account-helpers.ts';
 
 test('the site is an installable app: manifest linked, service worker registered, and it starts offline on its own page', async ({ page, context, shot }) => {
   await asNewVisitor(page);
@@ -46,11 +46,7 @@ test('in the installed app a back button appears on the spec\'s routes once ther
   await expect(page.getByTestId('back-button')).toHaveCount(0);
 
   // Someone likes the member: the badge shows it on the next page.
-  const liker = await browser.newContext();
-  const likerPage = await liker.newPage();
-  await signUpByApi(likerPage, await asNewVisitor(likerPage), 'badge-liker', info.project.name);
-  expect((await likerPage.request.post('/api/like.php', { data: { profile_id: me } })).status()).toBe(200);
-  await liker.close();
+  await likeFrom(browser, me, 'badge-liker', info.project.name);
   await page.goto('/credits');
   await expect.poll(() => page.evaluate(() => (window as unknown as { badgeCalls: (number | null)[] }).badgeCalls.at(-1))).toBe(1);
   await page.getByTestId('back-button').click();

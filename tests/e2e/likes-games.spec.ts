@@ -1,23 +1,8 @@
 import type { Browser, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { asNewVisitor, signUpByApi } from './account-helpers.ts';
+import { asNewVisitor, likeFrom as likeFromMember, signUpByApi } from './account-helpers.ts';
 
-/** A member of their own (own browser context and address), signed up through the API. */
-async function newMember(browser: Browser, prefix: string, project: string): Promise<{ page: Page; id: number; close: () => Promise<void> }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const headers = await asNewVisitor(page);
-  await signUpByApi(page, headers, prefix, project);
-  const id = ((await (await page.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
-  return { page, id, close: () => context.close() };
-}
-
-async function likeFrom(browser: Browser, profileId: number, project: string): Promise<number> {
-  const liker = await newMember(browser, 'overlay-liker', project);
-  expect((await liker.page.request.post('/api/like.php', { data: { profile_id: profileId } })).status()).toBe(200);
-  await liker.close();
-  return liker.id;
-}
+const likeFrom = (browser: Browser, profileId: number, project: string) => likeFromMember(browser, profileId, 'overlay-liker', project);
 
 async function myId(page: Page) {
   return ((await (await page.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;

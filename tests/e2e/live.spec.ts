@@ -1,20 +1,7 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { LiveEvent } from '#common/live.ts';
 import { expect, test } from './fixtures.ts';
-import { asNewVisitor, signUpByApi } from './account-helpers.ts';
-
-/** Another member, in a browser of their own, who likes `profileId`. */
-async function likeFromAnotherMember(browser: Browser, profileId: number, project: string) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const headers = await asNewVisitor(page);
-  await signUpByApi(page, headers, 'live-liker', project);
-  const liker = (await (await page.request.get('/api/user.php')).json()) as { user: { id: number } };
-  const res = await page.request.post('/api/like.php', { data: { profile_id: profileId } });
-  expect(res.status()).toBe(200);
-  await context.close();
-  return liker.user.id;
-}
+import { asNewVisitor, likeFrom, signUpByApi } from './account-helpers.ts';
 
 /** Records what the live channel delivers to a tab (the window event it dispatches). */
 async function recordLive(page: Page) {
@@ -50,7 +37,7 @@ test('a like arrives live in every open tab; a tab that lost its connection catc
     await recordLive(tab);
   }
 
-  const first = await likeFromAnotherMember(browser, me, info.project.name);
+  const first = await likeFrom(browser, me, 'live-liker', info.project.name);
   for (const tab of [page, second]) {
     await expect.poll(() => liveEvents(tab)).toEqual([{ type: 'like', profile_id: first, match: false }]);
     await expect(tab.getByTestId('likes-badge')).toHaveText('1');
@@ -62,7 +49,7 @@ test('a like arrives live in every open tab; a tab that lost its connection catc
   online = false;
   await cut!();
   await expect(page.locator('html')).toHaveAttribute('data-live', 'closed');
-  const missed = await likeFromAnotherMember(browser, me, info.project.name);
+  const missed = await likeFrom(browser, me, 'live-liker', info.project.name);
   await expect(second.getByTestId('likes-badge')).toHaveText('2');
   expect(await liveEvents(page)).toHaveLength(1);
   // …and once it is back, the tab refetches and shows it, without waiting for the next poll.
