@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { accessibilityViolations, expect, expectAccessible, hydrated, test } from './fixtures.ts';
-import { asNewVisitor, demoMembers, signUpByApi } from './account-helpers.ts';
+import { asNewVisitor, demoMembers, likeFrom, signUpByApi } from './account-helpers.ts';
 
 /**
  * Every page of the app, at both widths (the desktop and mobile projects), checked with axe-core
@@ -57,11 +57,7 @@ test('the new-like overlay holds the focus, closes with Escape and gives the foc
   const headers = await asNewVisitor(page);
   await signUpByApi(page, headers, 'a11y-overlay', info.project.name);
   const me = ((await (await page.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
-  const other = await browser.newContext();
-  const otherPage = await other.newPage();
-  await signUpByApi(otherPage, await asNewVisitor(otherPage), 'a11y-overlay-liker', info.project.name);
-  expect((await otherPage.request.post('/api/like.php', { data: { profile_id: me } })).status()).toBe(200);
-  await other.close();
+  await likeFrom(browser, me, 'a11y-overlay-liker', info.project.name);
   await page.goto('/members');
   const overlay = page.getByTestId('like-overlay');
   await expect(overlay).toBeVisible();
@@ -115,17 +111,14 @@ test('the members area has no accessibility violations', async ({ page, browser 
   await signUpByApi(page, headers, 'a11y', info.project.name);
   const id = await demoProfileId(page);
   // A like from another member, so the likes pages have someone to show.
-  const other = await browser.newContext();
-  const otherPage = await other.newPage();
-  await signUpByApi(otherPage, await asNewVisitor(otherPage), 'a11y-liker', info.project.name);
   const me = ((await (await page.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
-  expect((await otherPage.request.post('/api/like.php', { data: { profile_id: me } })).status()).toBe(200);
-  await other.close();
+  await likeFrom(browser, me, 'a11y-liker', info.project.name);
 
   const pages: [string, Ready?][] = [
     ['/members', visible('profile-card')],
     [`/members/${id}`],
-    [`/members/${id}/chat`, visible('message-input')],
+    // A first conversation opens with the icebreaker dialog: checked once it is there.
+    [`/members/${id}/chat`, async (p) => { await visible('message-input')(p); await visible('icebreaker')(p); }],
     ['/chats'],
     ['/likes'],
     ['/likes/given'],

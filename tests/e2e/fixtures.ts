@@ -104,6 +104,9 @@ export async function expectAccessible(page: Page, what = page.url()) {
 export async function accessibilityViolations(page: Page): Promise<string[]> {
   // No preload: axe would fetch the page's stylesheets again (for one orientation rule), which a CDN's
   // stylesheet under the page's Content-Security-Policy (connect-src 'self') refuses and logs.
+  // Colours are measured as they end up: a dialog still fading in is half transparent. Endless animations
+  // (skeletons, spinners) never settle and do not count.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
   const { violations } = await new AxeBuilder({ page }).options({ preload: false }).withTags(A11Y_TAGS).analyze();
   return violations.map((v) => [
     `${v.id} (${v.impact ?? 'n/a'}): ${v.help} — ${v.helpUrl}`,
