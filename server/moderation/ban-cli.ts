@@ -17,7 +17,7 @@ if (userId === null || !(BAN_REASONS as readonly string[]).includes(reasonArg ??
 try {
   const { refunds } = await withServices((services) => services.bans.ban(OPERATOR_CLI, userId, reasonArg as BanReason, words.join(' ').trim()));
   const credits = refunds.reduce((sum, r) => sum + r.credits, 0);
-  console.log(`Member ${userId} banned (${reasonArg}); ${credits} credits refunded to ${refunds.length} members.`);
+  console.log(`Member ${userId} banned (${reasonArg}); ${credits} credits refunded to ${refunds.length} ${refunds.length === 1 ? 'member' : 'members'}.`);
 } catch (error) {
   console.error(isAppError(error) ? `Not banned: ${error.code}` : error);
   process.exitCode = 1;
