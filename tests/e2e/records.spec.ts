@@ -218,3 +218,32 @@ test('a paid member low on credits sees the credits badge: warning at 10 or fewe
   await expect(page.getByTestId('credits-badge')).toHaveText('0');
   await expect(page.getByTestId('credits-badge')).toHaveClass(/bg-danger/);
 });
+
+test('transactions in a second currency: a member in Poland pays in złoty and reads the amounts the Polish way', async ({ page, shot }, info) => {
+  const headers = await asNewVisitor(page);
+  const res = await page.request.post('/api/signup.php', {
+    headers,
+    data: {
+      email: `zloty.${info.project.name}.${Date.now()}@example.org`, name: 'Ola', password: 'first password',
+      date_of_birth: '1991-04-04', gender: 'female', country: 'PL',
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  expect((await page.request.put('/api/user.php', { data: { language: 'pl' } })).status()).toBe(200);
+  const paid = await placeOrder(page, 'blik', 'paid');
+  const { orders } = (await (await page.request.get('/api/orders.php')).json()) as { orders: { id: string; amount: number; currency: string }[] };
+  const order = orders.find((o) => o.id === paid.id)!;
+  expect(order.currency).toBe('PLN');
+  const zloty = new Intl.NumberFormat('pl', { style: 'currency', currency: 'PLN' }).format(order.amount / 100);
+  expect(zloty).toMatch(/^\d+,\d\d\szł$/);
+  await page.goto('/transactions');
+  await hydrated(page);
+  await expect(page.getByTestId('order-row')).toHaveCount(1);
+  await expect(page.getByTestId('order-row').first()).toContainText(zloty);
+  await expect(page.getByTestId('order-row').first()).not.toContainText('€');
+  await reveal(page, 'transactions');
+  await shot('records-16-transactions-pln');
+  await page.getByTestId('order-row').first().click();
+  await expect(page).toHaveURL(`/transactions/${paid.id}`);
+  await expect(page.getByTestId('order-detail')).toContainText(zloty);
+});
