@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button } from 'react-bootstrap';
+import { Button } from 'react-bootstrap';
+import { Alert } from './Alert.tsx';
 import { useTranslation } from 'react-i18next';
 
 const KEY = 'chunk-reload-at';

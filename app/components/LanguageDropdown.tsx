@@ -1,9 +1,9 @@
-import { NavDropdown } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LANGUAGES, languageChoices, type Language } from '#common/languages.ts';
 import { api } from '../lib/api.ts';
 import { useRootData } from '../root.tsx';
+import { NavMenu } from './NavMenu.tsx';
 
 /** Changes the language on the server (cookie, and the account when signed in); then the page renders in it. */
 export async function chooseLanguage(code: Language) {
@@ -22,18 +22,21 @@ export function LanguageDropdown({ current }: { current: Language }) {
     window.location.reload();
   };
   return (
-    <NavDropdown title={current.toUpperCase()} id="language-dropdown" align="end" aria-label={t('nav.language')} data-testid="language-dropdown">
+    <NavMenu id="language-dropdown" title={current.toUpperCase()} label={`${t('nav.language')}: ${current.toUpperCase()}`} testId="language-dropdown">
       {choices.map((code) => (
-        <NavDropdown.Item key={code} active={code === current} onClick={() => void choose(code)} lang={code} data-testid={`language-${code}`}>
+        <button
+          key={code} type="button" className={`dropdown-item${code === current ? ' active' : ''}`} aria-current={code === current || undefined}
+          onClick={() => void choose(code)} lang={code} data-testid={`language-${code}`}
+        >
           {nameOf(code)}
-        </NavDropdown.Item>
+        </button>
       ))}
       {choices.length < LANGUAGES.length && (
         <>
-          <NavDropdown.Divider />
-          <NavDropdown.Item as={Link} to="/lang-config" data-testid="language-more">{t('lang_config.more')}</NavDropdown.Item>
+          <hr className="dropdown-divider" />
+          <Link className="dropdown-item" to="/lang-config" data-testid="language-more">{t('lang_config.more')}</Link>
         </>
       )}
-    </NavDropdown>
+    </NavMenu>
   );
 }

@@ -1,6 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type MouseEvent } from 'react';
 import { Crown } from 'lucide-react';
-import { Badge, Container, Nav, Navbar, NavDropdown } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation, useMatches } from 'react-router';
 import type { ApiUser } from '#common/api-types.ts';
@@ -8,6 +7,7 @@ import type { Language } from '#common/languages.ts';
 import { api } from '../lib/api.ts';
 import { capBadge, creditsBadgeVariant, creditsPath } from '../lib/badges.ts';
 import { LanguageDropdown } from './LanguageDropdown.tsx';
+import { NavMenu } from './NavMenu.tsx';
 import { SiteLogo } from './SiteLogo.tsx';
 
 const BACK_BUTTON_ROUTES = new Set(['members-id', 'likes-type', 'likes-m-id', 'credits', 'credits-id-paymentmethod']);
@@ -36,13 +36,20 @@ export function TopNav({ user, siteName, lang, repeatOrder = false }: { user: Ap
   const { pathname } = useLocation();
   const [expanded, setExpanded] = useState(false);
   useEffect(() => setExpanded(false), [pathname]);
+  // A link chosen in the phone menu folds it away, even when it leads to the page already open.
+  const foldOnLink = (event: MouseEvent) => {
+    if ((event.target as Element).closest('a')) setExpanded(false);
+  };
+  const link = ({ isActive }: { isActive: boolean }) => `nav-link${isActive ? ' active' : ''}`;
   return (
-    <Navbar bg="dark" variant="dark" expand="md" sticky="top" collapseOnSelect expanded={expanded} onToggle={setExpanded} data-testid="top-nav">
-      <Container>
+    // Bootstrap's navbar markup, without React Bootstrap's Navbar (its off-canvas and transition code would load on
+    // every page, docs/decisions/024): the menu folds open and shut without an animation.
+    <nav className="navbar navbar-expand-md bg-dark sticky-top" data-bs-theme="dark" data-testid="top-nav">
+      <div className="container">
         {showBack && (
           <button type="button" className="btn btn-link text-white px-2" onClick={() => window.history.back()} aria-label={t('nav.back')} data-testid="back-button">‹</button>
         )}
-        <Navbar.Brand as={Link} to={user ? '/members' : '/'} data-testid="logo" aria-label={siteName}><SiteLogo /></Navbar.Brand>
+        <Link to={user ? '/members' : '/'} className="navbar-brand" data-testid="logo" aria-label={siteName}><SiteLogo /></Link>
         {user && (
           // Outside the collapsing menu: the balance (and premium) stay in sight on every screen size.
           <div className="d-flex align-items-center gap-2 ms-auto me-2 me-md-0 order-md-last ms-md-3">
@@ -56,55 +63,55 @@ export function TopNav({ user, siteName, lang, repeatOrder = false }: { user: Ap
             </Link>
           </div>
         )}
-        <Navbar.Toggle aria-controls="main-nav" aria-label={t('nav.menu')} />
-        <Navbar.Collapse id="main-nav">
+        <button type="button" className="navbar-toggler" aria-controls="main-nav" aria-expanded={expanded} aria-label={t('nav.menu')} onClick={() => setExpanded((e) => !e)}>
+          <span className="navbar-toggler-icon" />
+        </button>
+        <div id="main-nav" className={`navbar-collapse collapse${expanded ? ' show' : ''}`} onClick={foldOnLink}>
           {user && (
-            <Nav className="me-auto">
-              <Nav.Link as={NavLink} to="/members" end eventKey="members">{t('nav.search')}</Nav.Link>
-              <Nav.Link as={NavLink} to="/chats" eventKey="chats" data-testid="nav-chats">
+            <div className="navbar-nav me-auto">
+              <NavLink to="/members" end className={link}>{t('nav.search')}</NavLink>
+              <NavLink to="/chats" className={link} data-testid="nav-chats">
                 {t('nav.chats')}
                 {user.num_unread_messages > 0 && (
-                  <Badge pill className="ms-1 badge-unread" data-testid="unread-badge">{capBadge(user.num_unread_messages)}</Badge>
+                  <span className="badge rounded-pill ms-1 badge-unread" data-testid="unread-badge">{capBadge(user.num_unread_messages)}</span>
                 )}
-              </Nav.Link>
-              <Nav.Link as={NavLink} to="/likes" eventKey="likes" data-testid="nav-likes">
+              </NavLink>
+              <NavLink to="/likes" className={link} data-testid="nav-likes">
                 {t('nav.likes')}
-                {user.num_new_likes > 0 && <Badge pill bg="secondary" className="ms-1" data-testid="likes-badge">{capBadge(user.num_new_likes)}</Badge>}
-              </Nav.Link>
-              <Nav.Link as={NavLink} to="/swipe-game" eventKey="swipe-game" data-testid="nav-swipe">{t('nav.swipe')}</Nav.Link>
-              <Nav.Link as={NavLink} to="/match-finder" eventKey="match-finder" data-testid="nav-match-finder">{t('nav.match_finder')}</Nav.Link>
+                {user.num_new_likes > 0 && <span className="badge rounded-pill text-bg-secondary ms-1" data-testid="likes-badge">{capBadge(user.num_new_likes)}</span>}
+              </NavLink>
+              <NavLink to="/swipe-game" className={link} data-testid="nav-swipe">{t('nav.swipe')}</NavLink>
+              <NavLink to="/match-finder" className={link} data-testid="nav-match-finder">{t('nav.match_finder')}</NavLink>
               {user.paid_user ? (
-                <Nav.Link as={NavLink} to={creditsPath(repeatOrder)} end eventKey="credits" data-testid="nav-credits">
+                <NavLink to={creditsPath(repeatOrder)} end className={link} data-testid="nav-credits">
                   {t('nav.credits')}
                   {creditsBadge && (
-                    <Badge pill bg={creditsBadge} text={creditsBadge === 'warning' ? 'dark' : undefined} className="ms-1" data-testid="credits-badge">
-                      {user.credits}
-                    </Badge>
+                    <span className={`badge rounded-pill ms-1 text-bg-${creditsBadge}`} data-testid="credits-badge">{user.credits}</span>
                   )}
-                </Nav.Link>
+                </NavLink>
               ) : (
-                <Nav.Link as={NavLink} to="/premium" eventKey="premium" className="text-warning fw-semibold" data-testid="nav-premium">
+                <NavLink to="/premium" className={(state) => `${link(state)} text-warning fw-semibold`} data-testid="nav-premium">
                   {t('nav.get_premium')}
-                </Nav.Link>
+                </NavLink>
               )}
-            </Nav>
+            </div>
           )}
-          <Nav className="ms-auto align-items-md-center">
+          <div className="navbar-nav ms-auto align-items-md-center">
             {!hideLanguage && <LanguageDropdown current={lang} />}
             {user ? (
-              <NavDropdown title={user.profile.name} id="account-dropdown" align="end" data-testid="account-dropdown">
-                <NavDropdown.Item as={Link} to="/profile" data-testid="nav-my-profile">{t('nav.my_profile')}</NavDropdown.Item>
-                <NavDropdown.Item as={Link} to="/transactions" data-testid="nav-transactions">{t('nav.transactions')}</NavDropdown.Item>
-                <NavDropdown.Item as={Link} to="/notifications" data-testid="nav-settings">{t('nav.settings')}</NavDropdown.Item>
-                <NavDropdown.Divider />
-                <NavDropdown.Item onClick={() => void logout()} data-testid="logout">{t('nav.logout')}</NavDropdown.Item>
-              </NavDropdown>
+              <NavMenu id="account-dropdown" title={user.profile.name} testId="account-dropdown">
+                <Link className="dropdown-item" to="/profile" data-testid="nav-my-profile">{t('nav.my_profile')}</Link>
+                <Link className="dropdown-item" to="/transactions" data-testid="nav-transactions">{t('nav.transactions')}</Link>
+                <Link className="dropdown-item" to="/notifications" data-testid="nav-settings">{t('nav.settings')}</Link>
+                <hr className="dropdown-divider" />
+                <button type="button" className="dropdown-item" onClick={() => void logout()} data-testid="logout">{t('nav.logout')}</button>
+              </NavMenu>
             ) : (
               <Link to="/login" className="btn btn-primary btn-sm ms-md-2" data-testid="login-button">{t('nav.login')}</Link>
             )}
-          </Nav>
-        </Navbar.Collapse>
-      </Container>
-    </Navbar>
+          </div>
+        </div>
+      </div>
+    </nav>
   );
 }

@@ -1,5 +1,6 @@
 import { useForm, type FieldMetadata, type FormMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
-import { Alert, Form as BsForm } from 'react-bootstrap';
+import { Form as BsForm } from 'react-bootstrap';
+import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { Form, useActionData, useNavigation, type FetcherWithComponents } from 'react-router';
 import type { z } from 'zod';

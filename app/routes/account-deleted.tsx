@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Form } from 'react-bootstrap';
+import { Button, Card, Form } from 'react-bootstrap';
+import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError } from '../lib/api.ts';
 import { useHydrated } from '../lib/hydrated.ts';

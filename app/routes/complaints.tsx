@@ -1,4 +1,5 @@
-import { Alert, Button, Card, Form } from 'react-bootstrap';
+import { Button, Card, Form } from 'react-bootstrap';
+import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import type { Route } from './+types/complaints';
 import { toId } from '#common/ids.ts';

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Ban, CheckCircle2, CreditCard, Hourglass, Loader2, XCircle } from 'lucide-react';
-import { Alert, Button, Card, Spinner } from 'react-bootstrap';
+import { Button, Card, Spinner } from 'react-bootstrap';
+import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { data, Link } from 'react-router';
 import type { Order } from '#common/api-types.ts';

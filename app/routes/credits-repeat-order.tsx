@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
-import { Alert, Button, Card, Form, ListGroup, Spinner } from 'react-bootstrap';
+import { Button, Card, Form, ListGroup, Spinner } from 'react-bootstrap';
+import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useRevalidator } from 'react-router';
 import type { Order } from '#common/api-types.ts';

@@ -1,4 +1,4 @@
-import { Alert } from 'react-bootstrap';
+import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import type { Route } from './+types/credits';
 import { requestContext } from '../context.ts';

@@ -1,4 +1,5 @@
-import { Alert, Button, Card, Form } from 'react-bootstrap';
+import { Button, Card, Form } from 'react-bootstrap';
+import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { Link, redirect } from 'react-router';
 import { DIRECT_DEBIT_MAX_CENTS_PER_30_DAYS, SMS_CODE_TTL_MINUTES } from '#common/constants.ts';

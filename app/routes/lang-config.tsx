@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, Card } from 'react-bootstrap';
+import { Button, Card } from 'react-bootstrap';
+import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { COUNTRY_LANGUAGES, LANGUAGES, languageChoices, languageIso, type Language } from '#common/languages.ts';

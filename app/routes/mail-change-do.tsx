@@ -1,4 +1,5 @@
-import { Alert, Card } from 'react-bootstrap';
+import { Card } from 'react-bootstrap';
+import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Route } from './+types/mail-change-do';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, Col, Form, Row } from 'react-bootstrap';
+import { Button, Col, Form, Row } from 'react-bootstrap';
+import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { useRevalidator } from 'react-router';
 import { MAX_AGE, MIN_AGE } from '#common/constants.ts';

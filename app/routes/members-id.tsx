@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Flag } from 'lucide-react';
-import { Alert, Badge, Button, Col, Row } from 'react-bootstrap';
+import { Badge, Button, Col, Row } from 'react-bootstrap';
+import { Alert } from '../components/Alert.tsx';
 import { Modal } from '../components/Modal.tsx';
 import { useTranslation } from 'react-i18next';
 import { data, Link, useRevalidator } from 'react-router';

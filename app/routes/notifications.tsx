@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Form } from 'react-bootstrap';
+import { Button, Card, Form } from 'react-bootstrap';
+import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { data, Link } from 'react-router';
 import { wordFilterFormSchema } from '#common/chat.ts';

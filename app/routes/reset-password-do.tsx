@@ -1,4 +1,5 @@
-import { Alert, Button, Card, Form } from 'react-bootstrap';
+import { Button, Card, Form } from 'react-bootstrap';
+import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Route } from './+types/reset-password-do';

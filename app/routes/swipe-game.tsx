@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Button } from 'react-bootstrap';
+import { Button } from 'react-bootstrap';
+import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
@@ -140,7 +141,7 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
       {notice && (
         <Alert variant={notice.variant} data-testid="swipe-notice" onClose={() => setNotice(null)} dismissible>
           {notice.text}
-          {notice.chatWith && <> <Alert.Link as={Link} to={`/members/${notice.chatWith}/chat`}>{t('swipe.send_message')}</Alert.Link></>}
+          {notice.chatWith && <> <Alert.Link to={`/members/${notice.chatWith}/chat`}>{t('swipe.send_message')}</Alert.Link></>}
         </Alert>
       )}
       {card ? (

@@ -1,4 +1,5 @@
-import { Alert, Button, Card } from 'react-bootstrap';
+import { Button, Card } from 'react-bootstrap';
+import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { data, redirect } from 'react-router';
 import { testCheckoutBody } from '#common/contracts/payments.ts';

@@ -1,5 +1,6 @@
 import { ChevronLeft, ChevronRight, Download, Receipt } from 'lucide-react';
-import { Alert, Badge, Card, ListGroup } from 'react-bootstrap';
+import { Badge, Card, ListGroup } from 'react-bootstrap';
+import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { data, Link } from 'react-router';
 import type { LedgerEntry, TransactionOrder } from '#common/api-types.ts';

@@ -1,4 +1,4 @@
-import { expect, hydrated, test } from './fixtures.ts';
+import { expect, hydrated, openNav, test } from './fixtures.ts';
 import { asNewVisitor, signUpByApi } from './account-helpers.ts';
 
 test.use({ timeBonusModal: true });
@@ -119,8 +119,7 @@ test('the welcome bonus is loaded at log-in, gone after log-out, and stops at 0'
   await expect(banner).toBeVisible();
 
   // Logged out, in the same tab: the bonus is cleared with the session.
-  if (info.project.name === 'mobile') await page.locator('.navbar-toggler').click();
-  await page.locator('#account-dropdown').click();
+  await openNav(page, 'account-dropdown');
   await page.getByTestId('logout').click();
   await expect(page.getByTestId('account-dropdown')).toHaveCount(0);
   await expect(banner).toHaveCount(0);

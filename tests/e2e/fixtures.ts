@@ -68,6 +68,7 @@ export async function acceptEntryWarning(page: Page) {
 
 /** Opens a navigation item, expanding the collapsed menu on small screens. */
 export async function openNav(page: Page, testId: string) {
+  await hydrated(page);
   const toggle = page.locator('.navbar-toggler');
   if (await toggle.isVisible()) {
     await toggle.click();

@@ -120,7 +120,7 @@ test('alerts: one at a time, the most important first; a dismissed one makes roo
   await expect(page.getByTestId('alert-push')).toHaveCount(0);
   await shot('alerts-photo');
   const before = Math.floor(Date.now() / 1000);
-  await photo.getByRole('button', { name: 'Close alert' }).click();
+  await photo.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(photo).toBeHidden();
   // The next one waits for the next page view.
   await expect(page.getByTestId('alert-push')).toHaveCount(0);
@@ -130,7 +130,7 @@ test('alerts: one at a time, the most important first; a dismissed one makes roo
   const push = page.getByTestId('alert-push');
   await expect(push).toBeVisible();
   await expect(page.getByTestId('alert-photo')).toHaveCount(0);
-  await push.getByRole('button', { name: 'Close alert' }).click();
+  await push.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(push).toBeHidden();
   expect(Number(await page.evaluate(() => localStorage.getItem('hide-push-notification-alert')))).toBeGreaterThanOrEqual(before);
   await page.reload();
@@ -167,7 +167,7 @@ test('alerts: disabled e-mail notifications link to the settings and can be dism
   // With disabled notifications there is no activation reminder (spec section 4).
   await expect(page.getByTestId('alert-activation')).toHaveCount(0);
   await shot('alert-disabled-notifications');
-  await alert.getByRole('button', { name: 'Close alert' }).click();
+  await alert.getByRole('button', { name: 'Close', exact: true }).click();
   expect(Number(await page.evaluate(() => localStorage.getItem('hide-disabled-notifications-alert')))).toBeGreaterThan(0);
   expect(user.id).toBeGreaterThan(0);
 });

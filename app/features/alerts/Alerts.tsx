@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert } from 'react-bootstrap';
+import { Alert } from '../../components/Alert.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';

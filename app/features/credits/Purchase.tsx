@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
-import { Alert, Button, Form, InputGroup, Spinner } from 'react-bootstrap';
+import { Button, Form, InputGroup, Spinner } from 'react-bootstrap';
+import { Alert } from '../../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { Form as RouterForm, Link, useLocation, useRevalidator } from 'react-router';
 import { PAYMENT_METHODS } from '#common/constants.ts';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, Card, ListGroup } from 'react-bootstrap';
+import { Button, Card, ListGroup } from 'react-bootstrap';
+import { Alert } from '../../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';

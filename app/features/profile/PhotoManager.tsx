@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
-import { Alert, Badge, Button, Card, Col, Form, ProgressBar, Row } from 'react-bootstrap';
+import { Badge, Button, Card, Col, Form, ProgressBar, Row } from 'react-bootstrap';
+import { Alert } from '../../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { OwnPhoto } from '#common/api-types.ts';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, Spinner } from 'react-bootstrap';
+import { Button, Spinner } from 'react-bootstrap';
+import { Alert } from '../../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { useRootData } from '../../root.tsx';
 import { ApiError } from '../../lib/api.ts';

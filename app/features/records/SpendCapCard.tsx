@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Form, ProgressBar } from 'react-bootstrap';
+import { Button, Card, Form, ProgressBar } from 'react-bootstrap';
+import { Alert } from '../../components/Alert.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { useTranslation } from 'react-i18next';
 import type { SpendCap } from '#common/api-types.ts';

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Spinner } from 'react-bootstrap';
+import { Button, Spinner } from 'react-bootstrap';
+import { Alert } from '../../components/Alert.tsx';
 import { MapPin } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api.ts';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Card, Form, InputGroup } from 'react-bootstrap';
+import { Badge, Button, Card, Form, InputGroup } from 'react-bootstrap';
+import { Alert } from '../../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { wordFilterFormSchema } from '#common/chat.ts';
 import { AppForm, useAppForm } from '../../lib/forms.tsx';

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { MailCheck } from 'lucide-react';
-import { Alert, Button, Col, Form, ProgressBar, Row, Spinner } from 'react-bootstrap';
+import { Button, Col, Form, ProgressBar, Row, Spinner } from 'react-bootstrap';
+import { Alert } from '../../components/Alert.tsx';
 import { useTranslation } from 'react-i18next';
 import { Link, useFetcher, useSearchParams } from 'react-router';
 import { run as suggestEmail } from '@zootools/email-spell-checker';
