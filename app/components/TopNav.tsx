@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation, useMatches } from 'react-router';
 import type { ApiUser } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
-import { api } from '../lib/api.ts';
+import { signOut } from '../lib/api.ts';
 import { capBadge, creditsBadgeVariant, creditsPath } from '../lib/badges.ts';
 import { LanguageDropdown } from './LanguageDropdown.tsx';
 import { NavMenu } from './NavMenu.tsx';
@@ -22,7 +22,7 @@ function useInstalledBackButton(routeId: string | undefined): boolean {
 }
 
 async function logout() {
-  await api('/api/logout.php', { method: 'POST' }).catch(() => undefined);
+  await signOut();
   window.location.assign('/');
 }
 

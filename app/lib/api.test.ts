@@ -125,3 +125,21 @@ describe('one retry policy for the client', () => {
     expect(calls).toHaveLength(2);
   });
 });
+
+describe('signing out', () => {
+  it('posts the log-out once, and afterwards the tab asks the server nothing more', async () => {
+    vi.resetModules();
+    const fresh = await import('./api.ts');
+    const calls = fakeFetch(() => json(200, { ok: true }));
+    await fresh.signOut();
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST /api/logout.php']);
+    expect(calls[0].headers['X-Request-Type']).toBe('client');
+    // A live event or a poll between the log-out and the next page: no request, no error shown.
+    let settled = false;
+    void fresh.api('/api/user.php').finally(() => { settled = true; });
+    void fresh.api('/api/chats.php').finally(() => { settled = true; });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls).toHaveLength(1);
+    expect(settled).toBe(false);
+  });
+});

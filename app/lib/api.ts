@@ -109,6 +109,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * member is logged out.
  */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  // Signing out: the tab is on its way out, and a request now would only meet the ended session (403).
+  if (signingOut) return new Promise<never>(() => undefined);
   const retries = Math.min(options.retries ?? API_ATTEMPTS - 1, API_ATTEMPTS - 1);
   for (let retry = 1; ; retry++) {
     try {
@@ -123,6 +125,17 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
       await sleep(wait, options.signal);
     }
   }
+}
+
+let signingOut = false;
+
+/**
+ * Ends the session and keeps this tab from asking anything more in the member's name: a live event or a poll
+ * arriving between the log-out and the next page would otherwise fetch and fail. The caller leaves the page.
+ */
+export async function signOut(): Promise<void> {
+  signingOut = true;
+  await once('/api/logout.php', { method: 'POST' }).catch(() => undefined);
 }
 
 let onAuthenticationRequired: (() => void) | undefined;

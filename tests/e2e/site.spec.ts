@@ -1,6 +1,6 @@
-import { acceptEntryWarning, expect, test } from './fixtures.ts';
+import { acceptEntryWarning, expect, hydrated, openNav, test } from './fixtures.ts';
 
-test('the demo member logs in; a wrong password gets the translated retry message', async ({ page }, info) => {
+test('the demo member logs in; a wrong password gets the translated retry message', async ({ page }) => {
   // A visitor of its own: the log-in limits per address are not shared with other tests.
   await page.context().setExtraHTTPHeaders({ 'x-forwarded-for': `10.77.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` });
   await page.goto('/login');
@@ -16,15 +16,8 @@ test('the demo member logs in; a wrong password gets the translated retry messag
 
   // Log-out from the menu is a POST; afterwards the session is gone.
   // The menu folds behind its toggle on phones only (asked of the project, not of a page still settling).
-  // The menu unfolds with an animation: it is open once the account menu's items show.
-  if (info.project.name === 'mobile') {
-    await page.locator('.navbar-toggler').click();
-    await expect(page.locator('.navbar-collapse.show')).toBeVisible();
-  }
-  await expect(async () => {
-    if (!(await page.getByTestId('logout').isVisible())) await page.locator('#account-dropdown').click();
-    await expect(page.getByTestId('logout')).toBeVisible({ timeout: 1000 });
-  }).toPass();
+  await openNav(page, 'account-dropdown');
+  await expect(page.getByTestId('logout')).toBeVisible();
   const logout = page.waitForRequest((r) => r.url().endsWith('/api/logout.php'));
   await page.getByTestId('logout').click();
   expect((await logout).method()).toBe('POST');
@@ -145,4 +138,31 @@ test('public pages carry a title, a description, Open Graph tags and a canonical
   const robots = await (await page.request.get('/robots.txt')).text();
   expect(robots).toContain('Disallow: /chats');
   expect(robots).toMatch(/Sitemap: https?:\/\/[^/]+\/sitemap\.xml/);
+});
+
+test('the account menu works by keyboard: Enter opens it, Tab reaches its items, Escape closes it and returns focus', async ({ page }) => {
+  test.skip(test.info().project.name !== 'desktop', 'keyboard use of the wide navigation');
+  await page.context().setExtraHTTPHeaders({ 'x-forwarded-for': `10.78.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` });
+  const login = await page.request.post('/api/user.php', { data: { email: 'demo@example.com', password: 'amora-demo' } });
+  expect(login.status()).toBe(200);
+  await page.goto('/members');
+  await hydrated(page);
+  const toggle = page.locator('#account-dropdown');
+  await toggle.focus();
+  await page.keyboard.press('Enter');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('nav-my-profile')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('nav-my-profile')).toBeHidden();
+  await expect(toggle).toBeFocused();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  // A click elsewhere closes it too; a link in it leads on and closes it.
+  await toggle.click();
+  await page.getByRole('heading', { level: 1 }).click();
+  await expect(page.getByTestId('logout')).toBeHidden();
+  await toggle.click();
+  await page.getByTestId('nav-transactions').click();
+  await expect(page).toHaveURL(/\/transactions$/);
+  await expect(page.getByTestId('nav-transactions')).toBeHidden();
 });
