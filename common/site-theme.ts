@@ -146,6 +146,15 @@ export function nicheSearchDefaults(niche: number): NicheSearchDefaults {
   return NICHE_SEARCH[nicheOf(niche)];
 }
 
+/**
+ * Where the sign-up form starts on a niche site: on the gay site nearly every member is a man looking for men,
+ * so gender and "looking for" start there (the member can change both). The other niches have no such
+ * answer to assume, and start empty.
+ */
+export function nicheSignupDefaults(niche: number): { gender?: Gender; sexuality?: 'gay' } {
+  return nicheOf(niche) === 'gay' ? { gender: 'male', sexuality: 'gay' } : {};
+}
+
 /** The home page's hero illustration per niche, shipped in public/hero/. */
 export function nicheHeroImage(niche: number): string {
   return `/hero/${nicheOf(niche)}.svg`;

@@ -95,3 +95,16 @@ test('the niche sets the first search: everyone on the demo site, men on the gay
   await expect(page.locator('#search-gender')).toHaveValue('');
   await expect.poll(async () => Number((await page.getByTestId('num-results').textContent())!.match(/\d+/)![0])).toBe(everyone);
 });
+
+test('the sign-up form starts from the niche: a man on the gay site, nothing assumed on the demo site', async ({ page, browser }) => {
+  await page.goto(`${main}/signup`);
+  await expect(page.locator('#signup-gender')).toHaveValue('');
+  await page.goto(`${men}/signup`);
+  await expect(page.locator('#signup-gender')).toHaveValue('male');
+  // Without JavaScript too: the server renders the choice.
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  const plain = await noScript.newPage();
+  await plain.goto(`${men}/signup`);
+  await expect(plain.locator('#signup-gender')).toHaveValue('male');
+  await noScript.close();
+});

@@ -20,6 +20,7 @@ import { PushSettings } from '../push/PushSettings.tsx';
 import { pushCapable } from '../push/push.ts';
 import { uploadPhoto } from '../../lib/upload.ts';
 import { ResendActivation } from './ResendActivation.tsx';
+import { nicheSignupDefaults } from '#common/site-theme.ts';
 import { TRACKING_KEYS } from '#common/tracking.ts';
 
 export const SIGNUP_STEPS = ['account', 'photo', 'looking', 'location', 'about', 'push', 'complete'] as const;
@@ -240,7 +241,7 @@ function AccountStep({ profile, variant, onStarted, onDone }: {
           <Col sm={6}>
             <Form.Group className="mb-3" controlId="signup-gender">
               <Form.Label>{t('fields.gender')}</Form.Label>
-              <Form.Select {...field(fields.gender)} defaultValue={String(fields.gender.initialValue ?? '')}>
+              <Form.Select {...field(fields.gender)} defaultValue={String(fields.gender.initialValue ?? nicheSignupDefaults(settings.niche).gender ?? '')}>
                 <option value="" disabled>{t('fields.choose')}</option>
                 {GENDERS.map((g) => <option key={g} value={g}>{t(`gender.${g}`)}</option>)}
               </Form.Select>
@@ -399,9 +400,11 @@ function useSave(onDone: () => void) {
 
 function LookingStep({ user, onDone, skip }: { user: ApiUser | null; onDone: () => void; skip: React.ReactNode }) {
   const { t } = useTranslation();
-  const [value, setValue] = useState<string>('');
-  const { busy, error, save } = useSave(onDone);
+  const { settings } = useRootData();
   const gender = user?.profile.gender ?? 'male';
+  // The gay site's answer, when it fits the member's gender.
+  const [value, setValue] = useState<string>(() => (gender === 'male' && nicheSignupDefaults(settings.niche).sexuality) || '');
+  const { busy, error, save } = useSave(onDone);
   return (
     <div data-testid="signup-step-looking">
       <StepHeading title={t('signup_flow.looking_title')} lead={t('signup_flow.looking_lead')} />
