@@ -47,13 +47,14 @@ export default [
     route(':token', 'routes/page-token.tsx', { id: 'page-token' }),
     route('*', 'routes/not-found.tsx', { id: 'not-found' }),
   ])]),
-  layout('layouts/chat.tsx', [
+  // Each layout has its own boundary below it: a page's error shows inside that layout's bar and footer.
+  layout('layouts/chat.tsx', [layout('layouts/page-boundary.tsx', { id: 'chat-boundary' }, [
     route('chats', 'routes/chats.tsx', { id: 'chats' }, [
       route(':id', 'routes/chats-id.tsx', { id: 'chats-id' }),
     ]),
     route('members/:id/chat', 'routes/members-id-chat.tsx', { id: 'members-id-chat' }),
-  ]),
-  layout('layouts/lander.tsx', [
+  ])]),
+  layout('layouts/lander.tsx', [layout('layouts/page-boundary.tsx', { id: 'lander-boundary' }, [
     route('members/:id/landing', 'routes/members-id-landing.tsx', { id: 'members-id-landing' }),
     route('members/:id/landing2/:slug?', 'routes/members-id-landing2.tsx', { id: 'members-id-landing2' }),
     route('members/:id/landing3/:slug?', 'routes/members-id-landing3.tsx', { id: 'members-id-landing3' }),
@@ -66,7 +67,7 @@ export default [
     route('landers/tinderswipe', 'routes/landers-tinderswipe.tsx', { id: 'landers-tinderswipe' }),
     route('landers/transitionsvideolanding/:slug?', 'routes/landers-transitionsvideolanding.tsx', { id: 'landers-transitionsvideolanding' }),
     route('landers/video/:slug?', 'routes/landers-video.tsx', { id: 'landers-video' }),
-  ]),
+  ])]),
   layout('layouts/empty.tsx', [
     route('test-checkout/:ref', 'routes/test-checkout.tsx', { id: 'test-checkout' }),
   ]),

@@ -139,3 +139,15 @@ test('gifts, photos, the word filter and removing a conversation, between two me
   await expect(page.getByTestId('chat-item')).toHaveCount(1);
   await bContext.close();
 });
+
+test('a chat with someone who does not exist shows the error inside the chat bar, with the way back', async ({ page, shot }, info) => {
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'chat-404', info.project.name);
+  expect((await page.goto('/members/2147483000/chat'))?.status()).toBe(404);
+  await expect(page.getByTestId('error-page')).toHaveAttribute('data-status', '404');
+  await expect(page.getByTestId('chat-bar')).toBeVisible();
+  await expect(page.getByTestId('nav-credits')).toBeVisible();
+  await shot('chat-404');
+  await page.getByTestId('chat-bar').getByTestId('logo').click();
+  await expect(page).toHaveURL(/\/members$/);
+});

@@ -201,8 +201,13 @@ test('members/{id}/landing3: the member in the spotlight; the call to action sig
   await expectSignup(page, info, page.getByTestId('lander-signup'), true);
 });
 
-test('member landers answer 404 for unknown members and malformed slugs', async ({ page }) => {
+test('member landers answer 404 for unknown members and malformed slugs', async ({ page, shot }) => {
   expect((await page.goto('/members/999999/landing2'))?.status()).toBe(404);
+  // The error shows inside the landers' own bar and footer, with the way home.
+  await expect(page.getByTestId('error-page')).toHaveAttribute('data-status', '404');
+  await expect(page.locator('.lander-navbar [data-testid=logo]')).toBeVisible();
+  await expect(page.locator('footer')).toBeVisible();
+  await shot('lander-404');
   expect((await page.goto('/members/abc/landing3'))?.status()).toBe(404);
   const id = await aMemberId(page);
   expect((await page.goto(`/members/${id}/landing3/Not.A.Slug`))?.status()).toBe(404);
