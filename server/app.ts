@@ -187,8 +187,13 @@ export function createApp(deps: AppDeps) {
     const ctx: RequestContext = {
       services, actor: actorFor(site.id, userId), translator, env, site, lang, userId, user, nonce: (c.var as { secureHeadersNonce?: string }).secureHeadersNonce ?? '', baseUrl, secure,
       clientIp: ip,
-      // The CDN knows best; without its header the offline GeoIP database answers.
-      geoipCountry: cdnCountry && /^[A-Z]{2}$/i.test(cdnCountry) ? cdnCountry.toUpperCase() : services.geo.countryForIp(ip),
+      // The CDN knows best; without its header the offline GeoIP database answers, looked up on first use
+      // (few requests ask, and the look-up is a noticeable share of a small API answer's time).
+      get geoipCountry() {
+        const country = cdnCountry && /^[A-Z]{2}$/i.test(cdnCountry) ? cdnCountry.toUpperCase() : services.geo.countryForIp(ip);
+        Object.defineProperty(this, 'geoipCountry', { value: country, enumerable: true });
+        return country;
+      },
       query: c.req.query(),
     };
     c.set('site', site);
