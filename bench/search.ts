@@ -23,9 +23,9 @@ import { admin, CLIENTS, databaseUrl, figure, finish, get, load as loadRuns, mac
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 1_000_000);
 const REQUESTS_PER_CLIENT = Number(process.env.BENCH_REQUESTS ?? 40);
-const P95_TARGET_MS = 50;
+const P95_TARGET_MS = 20;
 const DEEP_PAGE = 50;
-const DEEP_PAGE_FACTOR = 1.5;
+const DEEP_PAGE_FACTOR = 1.2;
 const DB_NAME = 'amora_bench';
 
 const benchUrl = new URL(databaseUrl(DB_NAME));

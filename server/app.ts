@@ -118,7 +118,9 @@ export function createApp(deps: AppDeps) {
     c.set('requestId', incomingId && /^[\w.:-]{1,64}$/.test(incomingId) ? incomingId : randomUUID());
     const started = performance.now();
     await next();
-    c.header('X-Request-Id', c.get('requestId'));
+    // On the response's own headers: c.header() after the handler rebuilds @hono/node-server's lightweight
+    // Response into a full one (a ReadableStream body read back chunk by chunk), on every request.
+    c.res.headers.set('X-Request-Id', c.get('requestId'));
     logger.request({
       reqId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status,
       ms: Math.round((performance.now() - started) * 10) / 10, site: c.get('site')?.domain, userId: c.get('userId') ?? null,
@@ -185,8 +187,13 @@ export function createApp(deps: AppDeps) {
     const ctx: RequestContext = {
       services, actor: actorFor(site.id, userId), translator, env, site, lang, userId, user, nonce: (c.var as { secureHeadersNonce?: string }).secureHeadersNonce ?? '', baseUrl, secure,
       clientIp: ip,
-      // The CDN knows best; without its header the offline GeoIP database answers.
-      geoipCountry: cdnCountry && /^[A-Z]{2}$/i.test(cdnCountry) ? cdnCountry.toUpperCase() : services.geo.countryForIp(ip),
+      // The CDN knows best; without its header the offline GeoIP database answers, looked up on first use
+      // (few requests ask, and the look-up is a noticeable share of a small API answer's time).
+      get geoipCountry() {
+        const country = cdnCountry && /^[A-Z]{2}$/i.test(cdnCountry) ? cdnCountry.toUpperCase() : services.geo.countryForIp(ip);
+        Object.defineProperty(this, 'geoipCountry', { value: country, enumerable: true });
+        return country;
+      },
       query: c.req.query(),
     };
     c.set('site', site);
@@ -204,7 +211,7 @@ export function createApp(deps: AppDeps) {
   const api = new Hono<AppEnv>();
   api.use(async (c, next) => {
     await next();
-    c.header('Cache-Control', 'no-store');
+    c.res.headers.set('Cache-Control', 'no-store');
   });
   api.use(memberOnlyByContract);
   api.route('/', settingsRoutes);

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, gt, inArray, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { MODERATORS, requireMember, requireStaff, type Actor } from '../actor.ts';
 import type { ChatMessage, ChatSummary, Gift, ProfileDetail } from '#common/api-types.ts';
 import { CHAT_HISTORY_LIMIT, matchesWordFilter } from '#common/chat.ts';
-import { FREE_CONVERSATIONS } from '#common/constants.ts';
+import { FREE_CONVERSATIONS, ONLINE_MINUTES } from '#common/constants.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { chatPhotos, conversationMembers, conversations, gifts, messages, photos, profiles, users } from '../db/schema.ts';
 import type { PhotoStorage } from '../infra/storage.ts';
@@ -15,7 +15,7 @@ import type { EventBus } from '../infra/events.ts';
 import type { LiveBus } from '../infra/live-bus.ts';
 import { notBlockedWith, type ContactRules } from '../accounts/contact-rules.ts';
 import { spendCredits } from '../credits/ledger.ts';
-import { profileColumns, toProfileSummary, type ProfileRow, type ProfilesService } from '../profiles/profiles.service.ts';
+import type { ProfilesService } from '../profiles/profiles.service.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 
 
@@ -98,7 +98,14 @@ export function createChatService(deps: {
 
   // A member's conversations with the other member's profile and the last message, in one statement
   // (the last message through a lateral join, one index probe each); prepared once, as every chat page asks.
+  // Each row comes back as the JSON of its ChatSummary, built by PostgreSQL: the list is the answer of every
+  // chats.php request, and building it there spares the server mapping rows, parsing and formatting dates and
+  // serialising the answer again (docs/decisions/024). The rules are toProfileSummary's (profiles.service.ts):
+  // the age on the service clock's UTC date, online within ONLINE_MINUTES unless invisible, an approved main
+  // photo, a 140-character preview of the last message, timestamps as toISOString writes them.
   const viewer = sql.placeholder('userId');
+  const today = sql.placeholder('today');
+  const onlineSince = sql.placeholder('onlineSince');
   const other = sql<number>`case when ${conversations.userLow} = ${viewer} then ${conversations.userHigh} else ${conversations.userLow} end`;
   const lastMessage = db
     .select({ kind: messages.kind, body: messages.body, senderId: messages.senderId, createdAt: messages.createdAt })
@@ -108,14 +115,25 @@ export function createChatService(deps: {
     .orderBy(desc(messages.id))
     .limit(1)
     .as('last_message');
+  const iso = (column: AnyColumn | SQL.Aliased | SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  const summaryJson = sql<string>`json_build_object(
+    'conversation', json_build_object('id', ${conversations.id}, 'last_message_at', ${iso(conversations.lastMessageAt)}),
+    'profile', json_build_object(
+      'id', ${profiles.userId}, 'name', ${profiles.name},
+      'age', extract(year from ${today}::date)::int - extract(year from ${profiles.birthDate})::int
+        - (to_char(${today}::date, 'MMDD') < to_char(${profiles.birthDate}, 'MMDD'))::int,
+      'gender', ${profiles.gender}, 'country', ${profiles.country}, 'region', ${profiles.region},
+      'status', ${profiles.status}, 'fictional', ${profiles.fictional},
+      'online', coalesce(not ${users.invisible} and ${users.lastActiveAt} > ${onlineSince}::timestamptz, false),
+      'main_image', case when ${photos.status} = 'active' then json_build_object(
+        'filename', ${photos.filename}, 'thumb_filename', ${photos.thumbFilename}, 'status', ${photos.status}) end),
+    'num_unread_messages', ${conversationMembers.unreadCount},
+    'last_message', case when ${lastMessage.kind} is not null then json_build_object(
+      'kind', ${lastMessage.kind}, 'text', left(${lastMessage.body}, 140), 'from_me', ${lastMessage.senderId} = ${viewer},
+      'created_at', ${iso(lastMessage.createdAt)}) end
+  )::text`;
   const listQuery = db
-    .select({
-      ...profileColumns,
-      conversationId: conversations.id,
-      lastMessageAt: conversations.lastMessageAt,
-      unread: conversationMembers.unreadCount,
-      last: { kind: lastMessage.kind, body: lastMessage.body, senderId: lastMessage.senderId, createdAt: lastMessage.createdAt },
-    })
+    .select({ json: summaryJson })
     .from(conversationMembers)
     .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
     .innerJoin(profiles, eq(profiles.userId, other))
@@ -129,6 +147,15 @@ export function createChatService(deps: {
     ))
     .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
     .prepare('chat_list');
+
+  /** The member's chat list as a JSON array of ChatSummary. */
+  async function listJson(userId: number): Promise<string> {
+    const now = clock();
+    const rows = await listQuery.execute({
+      userId, today: now.toISOString().slice(0, 10), onlineSince: new Date(now.getTime() - ONLINE_MINUTES * 60_000).toISOString(),
+    });
+    return `[${rows.map((r) => r.json).join(',')}]`;
+  }
 
   /** The pair's conversation, created if need be; a new one stays out of `hiddenFor`'s list (a filtered first message). */
   async function conversationId(tx: Tx | Db, a: number, b: number, hiddenFor: number | null = null): Promise<number> {
@@ -343,15 +370,12 @@ export function createChatService(deps: {
     },
 
     async list(actor: Actor): Promise<ChatSummary[]> {
-      const { userId } = requireMember(actor);
-      const today = clock();
-      const rows = await listQuery.execute({ userId });
-      return rows.map((r) => ({
-        conversation: { id: r.conversationId, last_message_at: r.lastMessageAt?.toISOString() ?? null },
-        profile: toProfileSummary(r as ProfileRow, today),
-        num_unread_messages: r.unread,
-        last_message: r.last ? { kind: r.last.kind, text: r.last.body.slice(0, 140), from_me: r.last.senderId === userId, created_at: r.last.createdAt.toISOString() } : null,
-      }));
+      return JSON.parse(await listJson(requireMember(actor).userId)) as ChatSummary[];
+    },
+
+    /** `list` as the JSON text of the array, for chats.php to send as it is. */
+    async listJson(actor: Actor): Promise<string> {
+      return listJson(requireMember(actor).userId);
     },
 
     /**

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
-import { creditLedger, messages, users } from '../db/schema.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import { creditLedger, messages, photos, profiles, users } from '../db/schema.ts';
 import { addCredits } from '../credits/ledger.ts';
+import { actorFor } from '../actor.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
 describe.each(DATABASE_KINDS)('chat and credits on %s', (kind) => {
@@ -116,5 +117,37 @@ describe.each(DATABASE_KINDS)('chat and credits on %s', (kind) => {
     // A new message brings it back.
     await send(a.client, b.user.id, 'three', 'unread-key-003');
     expect((await b.client.get('/api/chats.php')).body.chats[0].num_unread_messages).toBe(1);
+  });
+
+  it('lists each chat with the profile summary every other list shows, a 140-character preview and the message times', async () => {
+    const a = await signUp(t);
+    const b = await signUp(t);
+    await give(a.user.id, 50, `grant-${a.user.id}`);
+    // Birthdays on the clock's day and the day after: the age changes exactly on the birthday.
+    const today = t.clock().toISOString().slice(0, 10);
+    const tomorrow = new Date(t.clock().getTime() + 86_400_000).toISOString().slice(0, 10);
+    await t.database.db.update(profiles).set({ birthDate: `${Number(today.slice(0, 4)) - 30}${today.slice(4)}` }).where(eq(profiles.userId, b.user.id));
+    // A seeded member with an approved main photo.
+    const [withPhoto] = await t.database.db.select({ id: profiles.userId }).from(profiles)
+      .innerJoin(photos, and(eq(photos.id, profiles.mainPhotoId), eq(photos.status, 'active'))).limit(1);
+    await t.database.db.update(profiles).set({ birthDate: `${Number(tomorrow.slice(0, 4)) - 40}${tomorrow.slice(4)}` }).where(eq(profiles.userId, withPhoto.id));
+    const long = 'x'.repeat(139) + 'yz'.repeat(30);
+    expect((await send(a.client, b.user.id, long, 'summary-key-001')).status).toBe(201);
+    t.clock.advance(60_000);
+    expect((await send(a.client, withPhoto.id, 'hello', 'summary-key-002')).status).toBe(201);
+
+    const chats = (await a.client.get('/api/chats.php')).body.chats;
+    expect(chats.map((c: { profile: { id: number } }) => c.profile.id)).toEqual([withPhoto.id, b.user.id]);
+    for (const chat of chats) {
+      expect(chat.profile).toEqual(await t.services.profiles.summary(chat.profile.id));
+      const sent = (await a.client.get(`/api/messages.php?conversation=${chat.conversation.id}`)).body.messages.at(-1);
+      expect(chat.last_message).toEqual({ kind: 'text', text: sent.text.slice(0, 140), from_me: true, created_at: sent.created_at });
+      expect(new Date(chat.conversation.last_message_at).toISOString()).toBe(chat.conversation.last_message_at);
+    }
+    expect(chats[0].profile).toMatchObject({ age: 39, main_image: { status: 'active' } });
+    expect(chats[1].profile.age).toBe(30);
+    expect(chats[1].last_message.text).toBe('x'.repeat(139) + 'y');
+    // The page loader's list is the same list.
+    expect(await t.services.chat.list(actorFor(t.siteId, a.user.id))).toEqual(chats);
   });
 });

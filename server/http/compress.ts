@@ -35,7 +35,9 @@ export function compress(): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const res = c.res;
-    if (c.req.method === 'HEAD' || !res.body || res.status === 204 || res.status === 304 || res.headers.has('content-encoding')) return;
+    // The headers first: reading `res.body` turns @hono/node-server's lightweight Response into a full one, so
+    // it is only read when the answer is compressed (a bodiless answer has no compressible content type anyway).
+    if (c.req.method === 'HEAD' || res.status === 204 || res.status === 304 || res.headers.has('content-encoding')) return;
     if (!COMPRESSIBLE.test(res.headers.get('content-type') ?? '')) return;
     if (/no-transform/i.test(res.headers.get('cache-control') ?? '')) return;
     const length = res.headers.get('content-length');
@@ -43,7 +45,7 @@ export function compress(): MiddlewareHandler {
     // Whatever the outcome, the answer depends on Accept-Encoding.
     res.headers.append('Vary', 'Accept-Encoding');
     const encoding = chooseEncoding(c.req.header('accept-encoding'));
-    if (!encoding) return;
+    if (!encoding || !res.body) return;
     const headers = new Headers(res.headers);
     headers.delete('Content-Length');
     // JSON is whole in memory anyway: its size decides, and it is compressed in one go.
