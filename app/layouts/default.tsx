@@ -12,6 +12,26 @@ import { Alerts } from '../features/alerts/Alerts.tsx';
 import { SignupProvider } from '../features/signup/SignupModal.tsx';
 import { LikeOverlayHost } from '../features/likes/LikeOverlay.tsx';
 import { TimeBonus } from '../features/bonus/TimeBonus.tsx';
+import { dismissedInCookie } from '#common/constants.ts';
+import type { LayoutData } from '../lib/dismissals.ts';
+import { requestContext } from '../context.ts';
+import type { Route } from './+types/default';
+
+/**
+ * What the first render needs to show the alert area and the welcome bonus banner as they will stay: the
+ * dismissals cookie and a new member's running time bonus. Read once per visit of the layout; the browser keeps
+ * both up to date afterwards (localStorage, the bonus query).
+ */
+export async function loader({ context, request }: Route.LoaderArgs): Promise<LayoutData> {
+  const ctx = context.get(requestContext);
+  const user = await ctx.user();
+  const welcomeBonus = user && !user.paid_user ? await ctx.services.discounts.welcomeBonus(ctx.actor).catch(() => null) : null;
+  return { dismissed: dismissedInCookie(request.headers.get('cookie')), welcomeBonus, renderedAt: Date.now() };
+}
+
+export function shouldRevalidate() {
+  return false;
+}
 
 /** Top navigation, alert area, page, footer with disclaimer, the entry warning and the sign-up modal. */
 export default function DefaultLayout() {
