@@ -31,6 +31,8 @@ describe('evaluate', () => {
     const result = evaluate('/', report());
     expect(result.scores).toEqual({ performance: 99, accessibility: 100, 'best-practices': 100, seo: 100 });
     expect([result.lcpMs, result.tbtMs, result.cls]).toEqual([1500, 40, 0.01]);
+    expect(result.benchmarkIndex).toBeNull();
+    expect(evaluate('/', { ...report(), environment: { benchmarkIndex: 1640.5 } }).benchmarkIndex).toBe(1640.5);
     expect(result.misses).toEqual([]);
     expect(result.failing).toEqual({});
   });

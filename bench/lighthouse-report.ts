@@ -21,6 +21,8 @@ export interface ReportLike {
   audits: Record<string, { score: number | null; scoreDisplayMode: string; numericValue?: number; displayValue?: string }>;
   runtimeError?: { code: string; message: string };
   runWarnings?: string[];
+  /** Lighthouse's measure of the machine's speed at the time (about 1,000–2,000 on a quiet desktop). */
+  environment?: { benchmarkIndex: number };
 }
 
 export interface PageResult {
@@ -28,6 +30,7 @@ export interface PageResult {
   lcpMs: number;
   tbtMs: number;
   cls: number;
+  benchmarkIndex: number | null;
   /** Missed targets, in words. */
   misses: string[];
   /** Per category below its target: the audits that did not pass (id and, where it has one, its display value). */
@@ -73,5 +76,5 @@ export function evaluate(path: string, report: ReportLike): PageResult {
   if (lcpMs > TARGETS.lcpMs) misses.push(`${path}: LCP ${Math.round(lcpMs)} ms > ${TARGETS.lcpMs} ms`);
   if (tbtMs > TARGETS.tbtMs) misses.push(`${path}: TBT ${Math.round(tbtMs)} ms > ${TARGETS.tbtMs} ms`);
   if (cls > TARGETS.cls) misses.push(`${path}: CLS ${cls.toFixed(3)} > ${TARGETS.cls}`);
-  return { scores, lcpMs, tbtMs, cls, misses, failing };
+  return { scores, lcpMs, tbtMs, cls, benchmarkIndex: report.environment?.benchmarkIndex ?? null, misses, failing };
 }
