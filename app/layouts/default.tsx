@@ -13,6 +13,7 @@ import { SignupProvider } from '../features/signup/SignupModal.tsx';
 import { LikeOverlayHost } from '../features/likes/LikeOverlay.tsx';
 import { TimeBonus } from '../features/bonus/TimeBonus.tsx';
 import { dismissedInCookie } from '#common/constants.ts';
+import { timeBonusSecondsLeft } from '#common/time-bonus.ts';
 import type { LayoutData } from '../lib/dismissals.ts';
 import { requestContext } from '../context.ts';
 import type { Route } from './+types/default';
@@ -25,8 +26,11 @@ import type { Route } from './+types/default';
 export async function loader({ context, request }: Route.LoaderArgs): Promise<LayoutData> {
   const ctx = context.get(requestContext);
   const user = await ctx.user();
-  const welcomeBonus = user && !user.paid_user ? await ctx.services.discounts.welcomeBonus(ctx.actor).catch(() => null) : null;
-  return { dismissed: dismissedInCookie(request.headers.get('cookie')), welcomeBonus, renderedAt: Date.now() };
+  const renderedAt = Date.now();
+  // Only in a new member's first hours does the bonus run: the others are not asked (no queries).
+  const running = user && !user.paid_user && timeBonusSecondsLeft(user.signup_date, renderedAt) > 0;
+  const welcomeBonus = running ? await ctx.services.discounts.welcomeBonus(ctx.actor).catch(() => null) : null;
+  return { dismissed: dismissedInCookie(request.headers.get('cookie')), welcomeBonus, renderedAt };
 }
 
 export function shouldRevalidate() {
