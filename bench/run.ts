@@ -8,12 +8,13 @@ const SCENARIOS: Record<string, string> = {
   ssr: 'server rendering of /, /members and /members/{id} against renderToString of the same component tree',
   memory: 'resident memory of the built server on PostgreSQL and on PGlite',
   chat: 'live chat: send-to-socket latency on one and two instances, delivery of 10,000 messages, paid sends/s, memory per connection',
+  lighthouse: 'Lighthouse (mobile) scores, LCP, TBT and CLS of /, a lander, /members, /members/{id} and /chats',
 };
 
 const scenario = process.argv[2];
 if (!scenario || !Object.hasOwn(SCENARIOS, scenario)) {
   console.error(`${scenario ? `Unknown scenario: ${scenario}` : 'Which scenario?'}\nUsage: npm run bench -- <scenario>\n\nScenarios:`);
-  for (const [key, what] of Object.entries(SCENARIOS)) console.error(`  ${key.padEnd(8)} ${what}`);
+  for (const [key, what] of Object.entries(SCENARIOS)) console.error(`  ${key.padEnd(10)} ${what}`);
   process.exit(2);
 }
 await import(`./${scenario}.ts`);

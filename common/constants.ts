@@ -85,6 +85,22 @@ export const DISMISS_KEYS = {
   disabledNotifications: 'hide-disabled-notifications-alert',
   timeBonusModal: 'hide-time-bonus-modal',
 } as const;
+/**
+ * The dismissed keys again, as a cookie (names joined by dots), so the server renders the alert area as it will
+ * stay: an alert that appeared only after hydration pushed the page down (a layout shift).
+ */
+export const DISMISS_COOKIE = 'amora.dismissed';
+export const DISMISS_COOKIE_MAX_AGE = 400 * 24 * 60 * 60;
+
+/** The dismissed keys named in a Cookie header (unknown names are ignored). */
+export function dismissedInCookie(header: string | null): string[] {
+  const known: string[] = Object.values(DISMISS_KEYS);
+  for (const part of (header ?? '').split(';')) {
+    const [name, value = ''] = part.trim().split('=');
+    if (name === DISMISS_COOKIE) return value.split('.').filter((key) => known.includes(key));
+  }
+  return [];
+}
 
 /** The site's niche setting 1–7, in order (spec section 3: niche). */
 export const NICHES = ['default', 'she', 'bdsm', 'bbw', 'gilf', 'milf', 'gay'] as const;

@@ -8,11 +8,12 @@ import { ProfilePhoto } from './ProfilePhoto.tsx';
 import { FictionalNotice } from './FictionalNotice.tsx';
 import { OnlineDot } from './OnlineDot.tsx';
 
-export function ProfileCard({ profile }: { profile: ProfileSummary }) {
+/** `priority`: the card is in the first screenful (see ProfilePhoto). */
+export function ProfileCard({ profile, priority = false }: { profile: ProfileSummary; priority?: boolean }) {
   const { i18n } = useTranslation();
   return (
     <Card as={Link} to={`/members/${profile.id}`} className="profile-card h-100 text-reset shadow-sm" data-testid="profile-card">
-      <ProfilePhoto profile={profile} />
+      <ProfilePhoto profile={profile} priority={priority} />
       <Card.Body className="p-2">
         <div className="fw-semibold text-truncate"><OnlineDot online={profile.online} />{profile.name}, {profile.age}</div>
         <div className="small text-muted text-truncate">{countryName(profile.country, i18n.language as Language)}</div>

@@ -1,8 +1,13 @@
 import type { ProfileSummary } from '#common/api-types.ts';
 import { usePhotoUrl } from '../lib/photo-url.ts';
 
-/** A profile's main photo (thumbnail or full), or the first letter of the name when there is none. */
-export function ProfilePhoto({ profile, size = 'thumb', className }: { profile: ProfileSummary; size?: 'thumb' | 'full'; className?: string }) {
+/**
+ * A profile's main photo (thumbnail or full), or the first letter of the name when there is none. `priority`: a
+ * photo in the first screenful (the page's largest paint), loaded at once and first, not lazily.
+ */
+export function ProfilePhoto({ profile, size = 'thumb', className, priority = false }: {
+  profile: ProfileSummary; size?: 'thumb' | 'full'; className?: string; priority?: boolean;
+}) {
   const image = profile.main_image;
   const photoUrl = usePhotoUrl();
   if (!image) {
@@ -13,7 +18,8 @@ export function ProfilePhoto({ profile, size = 'thumb', className }: { profile: 
       src={photoUrl(size === 'thumb' ? image.thumb_filename : image.filename, image.status === 'active')}
       alt={profile.name}
       className={className}
-      loading="lazy"
+      loading={priority ? 'eager' : 'lazy'}
+      fetchPriority={priority ? 'high' : undefined}
       width={size === 'thumb' ? 200 : 500}
       height={size === 'thumb' ? 240 : 600}
     />

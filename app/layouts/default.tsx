@@ -12,6 +12,30 @@ import { Alerts } from '../features/alerts/Alerts.tsx';
 import { SignupProvider } from '../features/signup/SignupModal.tsx';
 import { LikeOverlayHost } from '../features/likes/LikeOverlay.tsx';
 import { TimeBonus } from '../features/bonus/TimeBonus.tsx';
+import { dismissedInCookie } from '#common/constants.ts';
+import { timeBonusSecondsLeft } from '#common/time-bonus.ts';
+import type { LayoutData } from '../lib/dismissals.ts';
+import { requestContext } from '../context.ts';
+import type { Route } from './+types/default';
+
+/**
+ * What the first render needs to show the alert area and the welcome bonus banner as they will stay: the
+ * dismissals cookie and a new member's running time bonus. Read once per visit of the layout; the browser keeps
+ * both up to date afterwards (localStorage, the bonus query).
+ */
+export async function loader({ context, request }: Route.LoaderArgs): Promise<LayoutData> {
+  const ctx = context.get(requestContext);
+  const user = await ctx.user();
+  const renderedAt = Date.now();
+  // Only in a new member's first hours does the bonus run: the others are not asked (no queries).
+  const running = user && !user.paid_user && timeBonusSecondsLeft(user.signup_date, renderedAt) > 0;
+  const welcomeBonus = running ? await ctx.services.discounts.welcomeBonus(ctx.actor).catch(() => null) : null;
+  return { dismissed: dismissedInCookie(request.headers.get('cookie')), welcomeBonus, renderedAt };
+}
+
+export function shouldRevalidate() {
+  return false;
+}
 
 /** Top navigation, alert area, page, footer with disclaimer, the entry warning and the sign-up modal. */
 export default function DefaultLayout() {

@@ -1,7 +1,17 @@
 import { useCallback, useEffect, useState } from 'react';
-import { DISMISS_KEYS } from '#common/constants.ts';
+import { useRouteLoaderData } from 'react-router';
+import type { WelcomeBonusRecord } from '#common/api-types.ts';
+import { DISMISS_COOKIE, DISMISS_COOKIE_MAX_AGE, DISMISS_KEYS } from '#common/constants.ts';
 
 export type DismissKey = (typeof DISMISS_KEYS)[keyof typeof DISMISS_KEYS];
+
+/** What the default layout's loader read from the request for the first render (see app/layouts/default.tsx). */
+export interface LayoutData {
+  dismissed: string[];
+  /** The member's welcome time bonus when it runs, and the server's time it was rendered at (unix ms). */
+  welcomeBonus: WelcomeBonusRecord | null;
+  renderedAt: number;
+}
 
 function readDismissed(key: DismissKey): number | null {
   try {
@@ -12,9 +22,20 @@ function readDismissed(key: DismissKey): number | null {
   }
 }
 
-/** Dismissal times (unix seconds) in localStorage; read after hydration so the server render stays the same. */
+/** The dismissed keys as a cookie too, so the next server render leaves those alerts out. */
+function writeCookie(keys: string[]) {
+  document.cookie = `${DISMISS_COOKIE}=${keys.join('.')}; path=/; max-age=${DISMISS_COOKIE_MAX_AGE}; samesite=lax`;
+}
+
+/**
+ * Dismissal times (unix seconds) in localStorage. The first render (on the server and at hydration) goes by the
+ * dismissals cookie, which the default layout's loader reads, so an alert does not appear or vanish after the
+ * page is shown; localStorage is read after hydration and brings the cookie up to date.
+ */
 export function useDismissals() {
+  const layout = useRouteLoaderData('layouts/default') as LayoutData | undefined;
   const [loaded, setLoaded] = useState(false);
+  const [fromCookie] = useState(() => new Set(layout?.dismissed ?? []));
   const [dismissed, setDismissed] = useState<Partial<Record<DismissKey, number>>>({});
   useEffect(() => {
     const all: Partial<Record<DismissKey, number>> = {};
@@ -24,7 +45,9 @@ export function useDismissals() {
     }
     setDismissed(all);
     setLoaded(true);
-  }, []);
+    const keys = Object.keys(all).sort();
+    if (keys.join('.') !== [...fromCookie].sort().join('.')) writeCookie(keys);
+  }, [fromCookie]);
   const dismiss = useCallback((key: DismissKey) => {
     const now = Math.floor(Date.now() / 1000);
     try {
@@ -32,7 +55,13 @@ export function useDismissals() {
     } catch {
       // Private mode: the alert stays hidden for this page view only.
     }
-    setDismissed((d) => ({ ...d, [key]: now }));
+    setDismissed((d) => {
+      const next = { ...d, [key]: now };
+      writeCookie(Object.keys(next).sort());
+      return next;
+    });
   }, []);
-  return { loaded, isDismissed: (key: DismissKey) => !loaded || Boolean(dismissed[key]), dismiss };
+  // Outside the default layout (no cookie read) nothing shows before localStorage is known.
+  const isDismissed = (key: DismissKey) => (loaded ? Boolean(dismissed[key]) : layout ? fromCookie.has(key) : true);
+  return { loaded, isDismissed, dismiss };
 }

@@ -1,19 +1,31 @@
 import { COUNTRY_TIME_ZONE } from '#common/constants.ts';
 import { languageIso, type Language } from '#common/languages.ts';
 
+/**
+ * Intl formatters are costly to make (a country name each made one: a page of profile cards and the country list
+ * of the search form made hundreds while hydrating) and cheap to reuse: one per language and kind.
+ */
+const made = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.DisplayNames>();
+
+function reused<T extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.DisplayNames>(key: string, make: () => T): T {
+  let formatter = made.get(key) as T | undefined;
+  if (!formatter) made.set(key, (formatter = make()));
+  return formatter;
+}
+
 export function formatMoney(cents: number, currency: string, lang: Language): string {
-  return new Intl.NumberFormat(languageIso(lang), { style: 'currency', currency }).format(cents / 100);
+  return reused(`money:${lang}:${currency}`, () => new Intl.NumberFormat(languageIso(lang), { style: 'currency', currency })).format(cents / 100);
 }
 
 export function formatTime(iso: string, lang: Language): string {
   const d = new Date(iso);
   const sameDay = new Date().toDateString() === d.toDateString();
-  return new Intl.DateTimeFormat(languageIso(lang), sameDay ? { hour: '2-digit', minute: '2-digit' } : { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(d);
+  return reused(`time:${lang}:${sameDay}`, () => new Intl.DateTimeFormat(languageIso(lang), sameDay ? { hour: '2-digit', minute: '2-digit' } : { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' })).format(d);
 }
 
 export function countryName(code: string, lang: Language): string {
   try {
-    return new Intl.DisplayNames([languageIso(lang)], { type: 'region' }).of(code) ?? code;
+    return reused(`region:${lang}`, () => new Intl.DisplayNames([languageIso(lang)], { type: 'region' })).of(code) ?? code;
   } catch {
     return code;
   }
@@ -25,10 +37,10 @@ export function countryName(code: string, lang: Language): string {
  */
 export function formatDateTime(iso: string, lang: Language, country?: string | null): string {
   const timeZone = (country && COUNTRY_TIME_ZONE[country]) || 'UTC';
-  return new Intl.DateTimeFormat(languageIso(lang), { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(iso));
+  return reused(`datetime:${lang}:${timeZone}`, () => new Intl.DateTimeFormat(languageIso(lang), { dateStyle: 'medium', timeStyle: 'short', timeZone })).format(new Date(iso));
 }
 
 /** A change of credits with its sign: +50, −5. */
 export function formatDelta(delta: number, lang: Language): string {
-  return new Intl.NumberFormat(languageIso(lang), { signDisplay: 'exceptZero' }).format(delta);
+  return reused(`delta:${lang}`, () => new Intl.NumberFormat(languageIso(lang), { signDisplay: 'exceptZero' })).format(delta);
 }

@@ -95,11 +95,11 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
         <Col md={5} lg={4}>
           {main ? (
             <img
-              src={`/photos/${main.filename}`} alt={profile.name} className="profile-photo shadow-sm w-100 gallery-main" width={500} height={600}
+              src={`/photos/${main.filename}`} alt={profile.name} className="profile-photo shadow-sm w-100 gallery-main" width={500} height={600} fetchPriority="high"
               data-testid="gallery-main"
             />
           ) : (
-            <ProfilePhoto profile={profile} size="full" className="profile-photo shadow-sm" />
+            <ProfilePhoto profile={profile} size="full" className="profile-photo shadow-sm" priority />
           )}
           {main && !own && (
             <p className="small mt-1 mb-0 text-end">

@@ -229,7 +229,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
       ) : results.length === 0 ? (
         <EmptyState icon={SearchX} text={t('search.no_results')} action={{ to: '/members?country=', label: t('member_search.clear') }} testId="no-results" />
       ) : (
-        <ResultsGrid profiles={results} hasMore={Boolean(cursor)} loading={loadingMore === 'results'} onMore={() => void loadMore('results')} testId="search-results" moreTestId="load-more" />
+        <ResultsGrid profiles={results} hasMore={Boolean(cursor)} loading={loadingMore === 'results'} onMore={() => void loadMore('results')} testId="search-results" moreTestId="load-more" priority />
       )}
       {!searching && similarLevel && similar.length > 0 && (
         <section className="mt-5" data-testid="similar-results" aria-labelledby="similar-heading">

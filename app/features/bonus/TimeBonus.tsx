@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Modal } from '../../components/Modal.tsx';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useMatches } from 'react-router';
+import { Link, useMatches, useRouteLoaderData } from 'react-router';
 import { Star } from 'lucide-react';
 import type { ApiUser, WelcomeBonusRecord } from '#common/api-types.ts';
 import { DISMISS_KEYS } from '#common/constants.ts';
@@ -10,7 +10,7 @@ import {
   countdownParts, TIME_BONUS_MODAL_DELAY_MS, TIME_BONUS_ROUTES, TIME_BONUS_TICK_MS, timeBonusSecondsLeft,
 } from '#common/time-bonus.ts';
 import { api } from '../../lib/api.ts';
-import { useDismissals } from '../../lib/dismissals.ts';
+import { useDismissals, type LayoutData } from '../../lib/dismissals.ts';
 
 const AREA = new Set<string>(TIME_BONUS_ROUTES);
 
@@ -18,18 +18,21 @@ const AREA = new Set<string>(TIME_BONUS_ROUTES);
  * Spec section 4, time bonus state: loaded for a signed-in member who never paid (GET
  * /api/discountcode.php?welcome=true, errors ignored), counting down every second from 14,400 minus the
  * seconds since sign-up, cleared at 0, when paid or logged out. One interval per page: starting it again
- * while it runs does nothing.
+ * while it runs does nothing. In the default layout the server already loaded the bonus and rendered the
+ * countdown at its own time, so the banner is there from the first paint (it pushed the page down when it came
+ * after hydration); the browser's clock takes over right after.
  */
 export function useTimeBonus(user: ApiUser | null) {
   const client = useQueryClient();
-  // Null until the page runs in the browser: the countdown depends on this device's clock.
-  const [now, setNow] = useState<number | null>(null);
+  const layout = useRouteLoaderData('layouts/default') as LayoutData | undefined;
+  const [now, setNow] = useState<number | null>(() => (layout?.welcomeBonus ? layout.renderedAt : null));
   useEffect(() => setNow(Date.now()), []);
   const left = user && now !== null ? timeBonusSecondsLeft(user.signup_date, now) : 0;
   const eligible = Boolean(user && !user.paid_user) && left > 0;
   const { data: bonus } = useQuery({
     queryKey: ['time-bonus', user?.id ?? null],
     queryFn: () => api<WelcomeBonusRecord>('/api/discountcode.php?welcome=true', { retries: 0 }).catch(() => null),
+    initialData: layout?.welcomeBonus && layout.welcomeBonus.user_id === user?.id ? layout.welcomeBonus : undefined,
     enabled: eligible,
     staleTime: Infinity,
     gcTime: Infinity,

@@ -18,15 +18,20 @@ export function SkeletonCards({ count }: { count: number }) {
   ));
 }
 
-/** A grid of profile cards with a "show more" button while there are further pages. */
-export function ResultsGrid(props: { profiles: ProfileSummary[]; hasMore: boolean; loading: boolean; onMore: () => void; testId: string; moreTestId: string }) {
+/** The cards of the first row on a phone (two columns): the page's largest paint, so their photos load first. */
+const PRIORITY_CARDS = 2;
+
+/** A grid of profile cards with a "show more" button while there are further pages. `priority`: the grid is in the first screenful. */
+export function ResultsGrid(props: {
+  profiles: ProfileSummary[]; hasMore: boolean; loading: boolean; onMore: () => void; testId: string; moreTestId: string; priority?: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <>
       <div className="row g-3" data-testid={props.testId}>
-        {props.profiles.map((p) => (
+        {props.profiles.map((p, i) => (
           <div key={p.id} className="col-6 col-sm-4 col-lg-3 col-xl-2">
-            <ProfileCard profile={p} />
+            <ProfileCard profile={p} priority={props.priority && i < PRIORITY_CARDS} />
           </div>
         ))}
         {props.loading && <SkeletonCards count={6} />}
