@@ -1,5 +1,6 @@
 import { createRequestHandler, RouterContextProvider, type RequestHandler, type ServerBuild, type RouterContext } from 'react-router';
 import type { RequestContext } from './http/context.ts';
+import { visitorNoindex } from './seo/seo.routes.ts';
 
 /** The server build exports its own context key (see app/entry.server.tsx), so both sides share one object. */
 type AmoraBuild = ServerBuild & { entry: { module: { requestContext: RouterContext<RequestContext> } } };
@@ -47,7 +48,15 @@ export function pagesHandler(getBuild: () => Promise<ServerBuild>, mode: string)
     const handler = handlerFor(build, mode);
     const context = new RouterContextProvider();
     context.set(build.entry.module.requestContext, ctx);
-    return handler(request, context);
+    const response = await handler(request, context);
+    // A visitor's view of the members' area stays out of search indexes (server/seo/seo.routes.ts).
+    if (ctx.userId === null && visitorNoindex(new URL(request.url).pathname)) {
+      // A copy: a redirect's headers may be immutable.
+      const marked = new Response(response.body, response);
+      marked.headers.set('X-Robots-Tag', 'noindex');
+      return marked;
+    }
+    return response;
   };
 }
 

@@ -3,12 +3,26 @@ import { LANDER_NAMES } from '#common/landers.ts';
 import { PAGE_SLUGS } from '../content/content.service.ts';
 import type { AppEnv } from '../http/context.ts';
 
-/** Areas behind the log-in and endpoints: nothing for a search engine, and members' pages stay out of indexes. */
-const PRIVATE_PATHS = [
-  '/api/', '/chats', '/likes', '/profile', '/credits', '/transactions', '/notifications', '/delete-account', '/account-deleted',
-  '/complete-signup', '/signup-matches', '/match-finder', '/swipe-game', '/directdebit', '/premium', '/test-checkout/',
-  '/reset-password', '/mail-change/', '/activate/', '/lang-config', '/members',
+/** Endpoints and one-off links: nothing there for a search engine to fetch. */
+const UNCRAWLED_PATHS = ['/api/', '/test-checkout/', '/reset-password', '/mail-change/', '/activate/'];
+
+/**
+ * The members' area: pages a visitor meets only as a log-in page, or as the public search when the site allows
+ * it. They are not closed to crawlers in robots.txt: a crawler must fetch them to read their noindex (a
+ * blocked page can still be indexed from links to it, without its content). Every visitor's answer under these
+ * paths carries `X-Robots-Tag: noindex` (server/pages.ts), so members' names and photos stay out of indexes;
+ * a signed-in member's answer needs none, as no crawler is signed in.
+ */
+export const MEMBER_AREA_PATHS = [
+  '/chats', '/likes', '/profile', '/credits', '/transactions', '/notifications', '/delete-account', '/account-deleted',
+  '/complete-signup', '/signup-matches', '/match-finder', '/swipe-game', '/directdebit', '/premium', '/lang-config', '/members',
 ];
+
+/** Whether a visitor's answer for this path must say noindex: the members' area (lander pages of a member excepted). */
+export function visitorNoindex(pathname: string): boolean {
+  if (/^\/members\/\d+\/landing/.test(pathname)) return false;
+  return MEMBER_AREA_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`) || pathname.startsWith(`${p}?`));
+}
 
 /** The public pages of a site, each at its canonical origin (the language is not in the URL). */
 function publicPaths(): string[] {
@@ -22,7 +36,7 @@ const xmlEscape = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', 
 export const seoRoutes = new Hono<AppEnv>()
   .get('/robots.txt', (c) => {
     const { baseUrl } = c.get('ctx');
-    const lines = ['User-agent: *', ...PRIVATE_PATHS.map((p) => `Disallow: ${p}`), '', `Sitemap: ${baseUrl}/sitemap.xml`, ''];
+    const lines = ['User-agent: *', ...UNCRAWLED_PATHS.map((p) => `Disallow: ${p}`), '', `Sitemap: ${baseUrl}/sitemap.xml`, ''];
     c.header('Cache-Control', 'public, max-age=3600');
     return c.text(lines.join('\n'));
   })

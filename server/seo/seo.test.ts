@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, sites } from '../db/schema.ts';
 import { createTestApp, type TestApp } from '../../tests/helpers/test-app.ts';
+import { visitorNoindex } from './seo.routes.ts';
+
+describe('which visitor answers say noindex', () => {
+  it('the members\' area and its sub-pages, not the public pages or a member\'s landers', () => {
+    for (const path of ['/members', '/members/12', '/members/12/chat', '/chats', '/chats/3', '/likes/m/1', '/credits', '/premium', '/profile'])
+      expect(visitorNoindex(path), path).toBe(true);
+    for (const path of ['/', '/signup', '/login', '/pricing', '/pages/terms', '/landers/gallery', '/members/12/landing2/anna', '/membership', '/chatsroom'])
+      expect(visitorNoindex(path), path).toBe(false);
+  });
+});
 
 describe('robots.txt and sitemap.xml per site', () => {
   let t: TestApp;
@@ -11,13 +21,15 @@ describe('robots.txt and sitemap.xml per site', () => {
   });
   afterAll(() => t.close());
 
-  it('keeps crawlers out of the members area and the API, and names the sitemap at the site\'s own origin', async () => {
+  it('keeps crawlers out of the API and one-off links, and names the sitemap at the site\'s own origin', async () => {
     const res = await t.client({ host: 'www.liefde.example' }).get<string>('/robots.txt');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const lines = res.body.split('\n');
     expect(lines[0]).toBe('User-agent: *');
-    for (const path of ['/api/', '/chats', '/members', '/credits', '/profile']) expect(lines).toContain(`Disallow: ${path}`);
+    for (const path of ['/api/', '/reset-password', '/activate/']) expect(lines).toContain(`Disallow: ${path}`);
+    // The members' area is not blocked, so that crawlers read its noindex (below).
+    for (const path of ['/chats', '/members', '/credits', '/profile']) expect(lines).not.toContain(`Disallow: ${path}`);
     expect(lines).not.toContain('Disallow: /');
     expect(lines).toContain('Sitemap: https://liefde.example/sitemap.xml');
   });

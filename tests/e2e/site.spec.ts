@@ -166,3 +166,22 @@ test('the account menu works by keyboard: Enter opens it, Tab reaches its items,
   await expect(page).toHaveURL(/\/transactions$/);
   await expect(page.getByTestId('nav-transactions')).toBeHidden();
 });
+
+test('search engines: a visitor\'s view of the members\' area says noindex, public pages and a member\'s own view do not', async ({ playwright, baseURL }) => {
+  test.skip(test.info().project.name !== 'desktop', 'headers are the same on every viewport');
+  const visitor = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': `10.79.${Math.floor(Math.random() * 250)}.1` } });
+  for (const path of ['/members', '/chats', '/premium']) {
+    const res = await visitor.get(path, { maxRedirects: 0 });
+    expect(res.headers()['x-robots-tag'], path).toBe('noindex');
+  }
+  for (const path of ['/', '/pricing', '/pages/terms', '/landers/gallery']) {
+    const res = await visitor.get(path);
+    expect(res.status(), path).toBe(200);
+    expect(res.headers()['x-robots-tag'], path).toBeUndefined();
+  }
+  expect((await visitor.post('/api/user.php', { data: { email: 'demo@example.com', password: 'amora-demo' } })).status()).toBe(200);
+  const signedIn = await visitor.get('/members');
+  expect(signedIn.status()).toBe(200);
+  expect(signedIn.headers()['x-robots-tag']).toBeUndefined();
+  await visitor.dispose();
+});
