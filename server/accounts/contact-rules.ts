@@ -25,6 +25,12 @@ export function listedFor(viewerId: number | null): SQL {
   return and(...parts)!;
 }
 
+/** Sending a message (see assertCanMessage): a block either way hides the recipient (404), an unconfirmed one refuses (403). */
+function assertMessageAllowed(facts: { blocked: boolean; recipientStatus: string | null | undefined }): void {
+  if (facts.blocked) throw notFound();
+  if (facts.recipientStatus === 'not_confirmed') throw new AppError(403, 'recipient_unconfirmed');
+}
+
 /**
  * Who may see and contact whom. A block works both ways and gives no hint: to the blocked member
  * the blocker simply does not exist (404).
@@ -55,10 +61,12 @@ export function createContactRules(deps: { db: Db }) {
      * unconfirmed member keeps seeing the activation reminder. Blocks come first and stay silent (404).
      */
     async assertCanMessage(senderId: number, recipientId: number): Promise<void> {
-      if (await blockedBetween(senderId, recipientId)) throw notFound();
-      const [recipient] = await db.select({ status: users.status }).from(users).where(eq(users.id, recipientId));
-      if (recipient?.status === 'not_confirmed') throw new AppError(403, 'recipient_unconfirmed');
+      const blocked = await blockedBetween(senderId, recipientId);
+      const [recipient] = blocked ? [] : await db.select({ status: users.status }).from(users).where(eq(users.id, recipientId));
+      assertMessageAllowed({ blocked, recipientStatus: recipient?.status });
     },
+    /** The same rule, for a caller that read the block and the recipient's status itself (a send's one pre-check statement). */
+    assertMessageAllowed,
   };
 }
 

@@ -119,5 +119,9 @@ export const chatRoutes = new Hono<AppEnv>()
       maxLength: ctx.site.messageLength, freeMessages: ctx.site.freeMessages,
     });
     c.status(result.duplicate ? 200 : 201);
-    return c.json({ message: result.message, credits: result.credits, free_messages_left: await ctx.services.chat.freeMessagesLeft(ctx.actor, ctx.site.freeMessages) });
+    return c.json({
+      message: result.message, credits: result.credits,
+      // Known from the send for a member who has bought credits (none); otherwise counted.
+      free_messages_left: result.freeMessagesLeft ?? (await ctx.services.chat.freeMessagesLeft(ctx.actor, ctx.site.freeMessages)),
+    });
   });

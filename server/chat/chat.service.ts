@@ -5,7 +5,7 @@ import type { ChatMessage, ChatSummary, Gift, ProfileDetail } from '#common/api-
 import { CHAT_HISTORY_LIMIT, matchesWordFilter } from '#common/chat.ts';
 import { FREE_CONVERSATIONS, ONLINE_MINUTES } from '#common/constants.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { chatPhotos, conversationMembers, conversations, gifts, messages, photos, profiles, users } from '../db/schema.ts';
+import { blocks, chatPhotos, conversationMembers, conversations, creditLedger, gifts, messages, photos, profiles, spendCaps, users } from '../db/schema.ts';
 import type { PhotoStorage } from '../infra/storage.ts';
 import type { SharedCache } from '../infra/shared-cache.ts';
 import { processPhoto } from '../photos/photos.service.ts';
@@ -14,9 +14,12 @@ import { AppError, notFound } from '../infra/errors.ts';
 import type { EventBus } from '../infra/events.ts';
 import type { LiveBus } from '../infra/live-bus.ts';
 import { notBlockedWith, type ContactRules } from '../accounts/contact-rules.ts';
-import { spendCredits } from '../credits/ledger.ts';
+import { assertWithinSpendCap } from '../credits/spend-cap.ts';
 import type { ProfilesService } from '../profiles/profiles.service.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+
+/** The rows of a raw statement (`execute`), on either database driver. */
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 
 type MessageRow = typeof messages.$inferSelect;
@@ -157,17 +160,29 @@ export function createChatService(deps: {
     return `[${rows.map((r) => r.json).join(',')}]`;
   }
 
-  /** The pair's conversation, created if need be; a new one stays out of `hiddenFor`'s list (a filtered first message). */
-  async function conversationId(tx: Tx | Db, a: number, b: number, hiddenFor: number | null = null): Promise<number> {
-    const [low, high] = a < b ? [a, b] : [b, a];
-    await tx.insert(conversations).values({ userLow: low, userHigh: high, createdAt: clock() }).onConflictDoNothing();
-    const [conv] = await tx.select({ id: conversations.id }).from(conversations)
-      .where(and(eq(conversations.userLow, low), eq(conversations.userHigh, high)));
-    await tx.insert(conversationMembers).values([
-      { conversationId: conv.id, userId: low, hidden: hiddenFor === low },
-      { conversationId: conv.id, userId: high, hidden: hiddenFor === high },
-    ]).onConflictDoNothing();
-    return conv.id;
+  /**
+   * One statement for the pair's conversation as a message arrives: created if need be (a new one stays
+   * out of the recipient's list when the message is `filtered`), its last-message time set, both
+   * members' rows there; the sender's shows it again, and the recipient's too, one more unread, unless
+   * the message is filtered. Takes the conversation's row lock first, so two sends in one
+   * conversation run one after the other. Returns the conversation's id.
+   */
+  async function conversationForSend(tx: Tx, senderId: number, recipientId: number, filtered: boolean, now: Date): Promise<number> {
+    const [low, high] = senderId < recipientId ? [senderId, recipientId] : [recipientId, senderId];
+    const rows = rowsOf<{ id: number }>(await tx.execute(sql`
+      with conv as (
+        insert into ${conversations} (user_low, user_high, created_at, last_message_at) values (${low}, ${high}, ${now}, ${now})
+        on conflict (user_low, user_high) do update set last_message_at = excluded.last_message_at
+        returning id
+      ), members as (
+        insert into ${conversationMembers} (conversation_id, user_id, hidden, unread_count)
+        select conv.id, v.user_id, v.hidden, v.unread
+        from conv, (values (${senderId}::int, false, 0), (${recipientId}::int, ${filtered}::boolean, ${filtered ? 0 : 1}::int)) as v(user_id, hidden, unread)
+        on conflict (conversation_id, user_id) do update
+          set hidden = ${conversationMembers}.hidden and excluded.hidden, unread_count = ${conversationMembers}.unread_count + excluded.unread_count
+      )
+      select id from conv`));
+    return Number(rows[0].id);
   }
 
   const sameContent = (row: MessageRow, content: MessageContent) =>
@@ -209,12 +224,6 @@ export function createChatService(deps: {
   const freeMessagesUsed = (q: Db | Tx, senderId: number) =>
     q.$count(messages, and(eq(messages.senderId, senderId), eq(messages.kind, 'text'), eq(messages.creditsSpent, 0), eq(messages.filtered, false)));
 
-  /** The recipient's word filter hides this text from them. */
-  async function filteredFor(recipientId: number, text: string): Promise<boolean> {
-    const [row] = await db.select({ words: users.wordFilter }).from(users).where(eq(users.id, recipientId));
-    return matchesWordFilter(text, row?.words ?? []);
-  }
-
   /** Stores a chat photo's files (metadata stripped, re-encoded) before the transaction that sends it. */
   async function storePhoto(input: Buffer) {
     const processed = await processPhoto(input);
@@ -229,14 +238,33 @@ export function createChatService(deps: {
     await storage.delete(names.thumbFilename).catch(() => undefined);
   };
 
-  /** One text sent to many members within an hour is spam: the next member it would reach is refused. */
-  async function assertNotCopyPasted(senderId: number, recipientId: number, text: string) {
+  /**
+   * What a send checks before its transaction, in one statement: whether this idempotency key already
+   * sent a message, the recipient (account, profile, word filter), a block either way, whether the
+   * sender has bought credits (paid_user is never taken back), and for a text how many other members
+   * got the same text from the sender within the hour (copy-paste spam).
+   */
+  async function sendChecks(senderId: number, recipientId: number, key: string, text: string | null) {
     const since = new Date(clock().getTime() - SAME_TEXT_WINDOW_MS);
-    const other = sql<number>`case when ${conversations.userLow} = ${senderId} then ${conversations.userHigh} else ${conversations.userLow} end`;
-    const [row] = await db.select({ n: sql<number>`count(distinct ${other})`.mapWith(Number) }).from(messages)
-      .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-      .where(and(eq(messages.senderId, senderId), eq(messages.body, text), gt(messages.createdAt, since), ne(other, recipientId)));
-    if (row.n >= SAME_TEXT_RECIPIENTS) throw new AppError(429, 'same_text_throttled', { count: SAME_TEXT_RECIPIENTS });
+    const sameText = text === null ? sql`0` : sql`(
+      select count(distinct case when c.user_low = ${senderId} then c.user_high else c.user_low end)
+      from ${messages} m join ${conversations} c on c.id = m.conversation_id
+      where m.sender_id = ${senderId} and m.body = ${text} and m.created_at > ${since}
+        and (case when c.user_low = ${senderId} then c.user_high else c.user_low end) <> ${recipientId})`;
+    const [row] = rowsOf<{
+      existing: boolean; status: string | null; profile_status: string | null; word_filter: string[] | null;
+      blocked: boolean; sender_paid: boolean | null; same_text: number | string;
+    }>(await db.execute(sql`
+      select
+        exists (select 1 from ${messages} where sender_id = ${senderId} and idempotency_key = ${key}) as existing,
+        u.status, p.status as profile_status, u.word_filter,
+        exists (select 1 from ${blocks} where (blocker_id = ${senderId} and blocked_id = ${recipientId}) or (blocker_id = ${recipientId} and blocked_id = ${senderId})) as blocked,
+        (select paid_user from ${users} where id = ${senderId}) as sender_paid,
+        ${sameText}::int as same_text
+      from (select 1) as one
+      left join ${users} u on u.id = ${recipientId}
+      left join ${profiles} p on p.user_id = u.id`));
+    return { ...row, same_text: Number(row.same_text) };
   }
 
   /** The pair's conversation, if there is one. */
@@ -266,51 +294,64 @@ export function createChatService(deps: {
      * result without charging again. A text the recipient's word filter matches is stored for the
      * sender only, costs nothing and notifies no one.
      */
-    async send(actor: Actor, input: SendInput & { content: MessageContent; maxLength: number }): Promise<{ message: ChatMessage; credits: number; duplicate: boolean }> {
+    async send(actor: Actor, input: SendInput & { content: MessageContent; maxLength: number }): Promise<{ message: ChatMessage; credits: number; duplicate: boolean; freeMessagesLeft?: number }> {
       const { userId: senderId } = requireMember(actor);
       const { recipientId, idempotencyKey, content } = input;
-      const previous = await existingSend(senderId, idempotencyKey, recipientId, content);
-      if (previous) return { message: await messageOut(previous, senderId), credits: await balance(senderId), duplicate: true };
       const text = content.kind === 'text' ? content.text.trim() : '';
+      const checks = await sendChecks(senderId, recipientId, idempotencyKey, content.kind === 'text' ? text : null);
+      if (checks.existing) {
+        const previous = await existingSend(senderId, idempotencyKey, recipientId, content);
+        if (previous) return { message: await messageOut(previous, senderId), credits: await balance(senderId), duplicate: true };
+      }
       if (content.kind === 'text' && !text) throw new AppError(400, 'message_empty');
       if (text.length > input.maxLength) throw new AppError(400, 'message_too_long', { max: input.maxLength });
       if (senderId === recipientId) throw new AppError(400, 'cannot_message_self');
-      const [recipient] = await db.select({ status: users.status, profileStatus: profiles.status }).from(users)
-        .innerJoin(profiles, eq(profiles.userId, users.id)).where(eq(users.id, recipientId));
-      if (!recipient || recipient.status === 'deleted' || recipient.profileStatus === 'disabled') throw notFound();
-      await deps.contactRules.assertCanMessage(senderId, recipientId);
-      if (content.kind === 'text') await assertNotCopyPasted(senderId, recipientId, text);
+      if (!checks.status || !checks.profile_status || checks.status === 'deleted' || checks.profile_status === 'disabled') throw notFound();
+      deps.contactRules.assertMessageAllowed({ blocked: checks.blocked, recipientStatus: checks.status });
+      if (checks.same_text >= SAME_TEXT_RECIPIENTS) throw new AppError(429, 'same_text_throttled', { count: SAME_TEXT_RECIPIENTS });
       if (content.kind === 'gift') {
         const [gift] = await db.select({ id: gifts.id }).from(gifts).where(and(eq(gifts.id, content.giftId), eq(gifts.active, true)));
         if (!gift) throw new AppError(404, 'gift_not_found');
       }
-      const filtered = content.kind === 'text' && (await filteredFor(recipientId, text));
+      const filtered = content.kind === 'text' && matchesWordFilter(text, checks.word_filter ?? []);
       const photo = content.kind === 'photo' ? await storePhoto(content.photo) : null;
       try {
         const result = await db.transaction(async (tx) => {
-          const convId = await conversationId(tx, senderId, recipientId, filtered ? recipientId : null);
           const now = clock();
-          const free = content.kind === 'text' && (await useFreeMessage(tx, senderId, convId, input.freeMessages ?? 0));
+          const convId = await conversationForSend(tx, senderId, recipientId, filtered, now);
+          // A member who has bought credits never goes back to the free allowance: no lock, no counting.
+          const free = content.kind === 'text' && !checks.sender_paid && (await useFreeMessage(tx, senderId, convId, input.freeMessages ?? 0));
           const cost = free || filtered ? 0 : input.cost;
           const [photoRow] = photo
             ? await tx.insert(chatPhotos).values({ conversationId: convId, senderId, ...photo, status: 'active', createdAt: now }).returning()
             : [];
-          const [row] = await tx.insert(messages).values({
+          const values = {
             conversationId: convId, senderId, kind: content.kind, body: text, giftId: content.kind === 'gift' ? content.giftId : null,
             chatPhotoId: photoRow?.id ?? null, filtered, creditsSpent: cost, idempotencyKey, createdAt: now,
-          }).returning();
-          const credits = cost === 0 ? await balance(senderId, tx) : await spendCredits(tx, senderId, cost, LEDGER_REASON[content.kind], String(row.id), now);
-          if (credits === null) throw new AppError(402, 'insufficient_credits', { needed: cost });
-          await tx.update(conversations).set({ lastMessageAt: now }).where(eq(conversations.id, convId));
-          await tx.update(conversationMembers).set({ hidden: false })
-            .where(and(eq(conversationMembers.conversationId, convId), eq(conversationMembers.userId, senderId)));
-          if (!filtered) {
-            await tx.update(conversationMembers)
-              .set({ unreadCount: sql`${conversationMembers.unreadCount} + 1`, hidden: false })
-              .where(and(eq(conversationMembers.conversationId, convId), eq(conversationMembers.userId, recipientId)));
-            await deps.events.record(tx, 'message.sent', { messageId: row.id, conversationId: convId, senderId, recipientId, kind: content.kind, text });
-          }
-          return { row, credits };
+          };
+          // The message, its charge (the balance's conditional update and the ledger row, as spendCredits
+          // books them) and the outbox rows of its notifications, in one statement.
+          const payload = sql`jsonb_build_object('messageId', m.id, 'conversationId', ${convId}::int, 'senderId', ${senderId}::int,
+            'recipientId', ${recipientId}::int, 'kind', ${content.kind}::text, 'text', ${text}::text)`;
+          const outboxRows = filtered ? null : deps.events.recordSql('message.sent', payload, sql`m`);
+          const [row] = rowsOf<{ id: number | string; spent: number | null; balance: number | null; capped: boolean }>(await tx.execute(sql`
+            with m as (
+              insert into ${messages} (conversation_id, sender_id, kind, body, gift_id, chat_photo_id, filtered, credits_spent, idempotency_key, created_at)
+              values (${convId}, ${senderId}, ${content.kind}, ${text}, ${values.giftId}, ${values.chatPhotoId}, ${filtered}, ${cost}, ${idempotencyKey}, ${now})
+              returning id
+            ), debit as (
+              update ${users} set credits = credits - ${cost}::int where id = ${senderId} and ${cost}::int > 0 and credits >= ${cost}::int returning credits
+            ), ledger as (
+              insert into ${creditLedger} (user_id, delta, balance_after, reason, reference, created_at)
+              select ${senderId}::int, ${-cost}::int, debit.credits, ${LEDGER_REASON[content.kind]}::text, m.id::text, ${now}::timestamptz from debit, m
+            )${outboxRows ? sql`, notify as (${outboxRows})` : sql``}
+            select m.id, (select credits from debit) as spent, (select credits from ${users} where id = ${senderId}) as balance,
+              exists (select 1 from ${spendCaps} where user_id = ${senderId}) as capped
+            from m`));
+          if (cost > 0 && row.spent === null) throw new AppError(402, 'insufficient_credits', { needed: cost });
+          if (cost > 0 && row.capped) await assertWithinSpendCap(tx, senderId, cost, now, { booked: true });
+          const message: MessageRow = { id: Number(row.id), ...values };
+          return { row: message, credits: Number(cost > 0 ? row.spent : row.balance) };
         });
         const message = await messageOut(result.row, senderId);
         if (!filtered) {
@@ -319,7 +360,7 @@ export function createChatService(deps: {
           // The sender's other tabs show it too; the recipient learns nothing.
           await deps.live.publish(senderId, { type: 'message', conversation_id: message.conversation_id, profile_id: recipientId });
         }
-        return { message, credits: result.credits, duplicate: false };
+        return { message, credits: result.credits, duplicate: false, ...(checks.sender_paid ? { freeMessagesLeft: 0 } : {}) };
       } catch (error) {
         if (photo) await removeFiles(photo);
         // The same key sent twice at once: the unique index let one through; answer with that one.

@@ -24,6 +24,8 @@ export async function addCredits(tx: Tx, userId: number, amount: number, reason:
  * spends cannot both pass it, so the balance never goes below zero. Returns the new balance, or null
  * when the balance is too low (nothing changed). Every spend path comes through here, so here the
  * member's own spend cap is enforced (409 daily_/monthly_spend_cap_reached; `now` is the caller's clock).
+ * The one exception, the chat's send, books the same update and ledger row in its combined statement
+ * (server/chat/chat.service.ts) and then checks the cap with assertWithinSpendCap(…, { booked: true }).
  */
 export async function spendCredits(tx: Tx, userId: number, amount: number, reason: LedgerReason, reference: string, now: Date): Promise<number | null> {
   if (!Number.isInteger(amount) || amount < 0) throw new Error(`spendCredits: invalid amount ${amount}`);

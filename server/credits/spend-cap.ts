@@ -43,14 +43,16 @@ export async function spentBetween(q: Db | Tx, userId: number, window: { start: 
 
 /**
  * Refuses a spend that would take the member over their own cap (409, nothing changes: the caller's
- * transaction rolls back). Runs after the spend's conditional balance update, which holds the member's
+ * transaction rolls back). With `booked`, the spend's ledger row is already in the transaction. Runs
+ * after the spend's conditional balance update, which holds the member's
  * row: concurrent spends of one member are counted one after the other, so together they cannot pass the cap.
  */
-export async function assertWithinSpendCap(tx: Tx, userId: number, amount: number, now: Date): Promise<void> {
+export async function assertWithinSpendCap(tx: Tx, userId: number, amount: number, now: Date, options: { booked?: boolean } = {}): Promise<void> {
   const [row] = await tx.select().from(spendCaps).where(eq(spendCaps.userId, userId));
   const cap = capInForce(row, now);
   if (!cap) return;
-  const spent = await spentBetween(tx, userId, await capWindow(tx, userId, cap.period, now));
+  // `booked`: the spend's ledger row is already written (in this transaction), so the sum holds it.
+  const spent = (await spentBetween(tx, userId, await capWindow(tx, userId, cap.period, now))) - (options.booked ? amount : 0);
   if (spent + amount > cap.credits) {
     throw new AppError(409, cap.period === 'day' ? 'daily_spend_cap_reached' : 'monthly_spend_cap_reached', {
       cap: cap.credits, left: Math.max(0, cap.credits - spent),

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lt, lte, not, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, not, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
@@ -75,12 +75,23 @@ export function createEventBus(deps: { db: Db; clock: Clock; logger: Pick<Logger
         .set({ lockedUntil: new Date(now.getTime() + OUTBOX_LEASE_MS), attempts: sql`${outbox.attempts} + 1` })
         .where(inArray(outbox.id, due.map((r) => r.id))).returning();
     });
+    // Delivered rows go in one statement per batch; until then their lease keeps other workers off them.
+    const delivered: number[] = [];
+    try {
+      await runClaimed(claimed, delivered);
+    } finally {
+      if (delivered.length) await db.delete(outbox).where(inArray(outbox.id, delivered));
+    }
+    return claimed.length;
+  }
+
+  async function runClaimed(claimed: (typeof outbox.$inferSelect)[], delivered: number[]) {
     for (const row of claimed) {
       const handler = durable.get(row.event as EventName)?.get(row.subscriber);
       try {
         if (!handler) throw new Error(`no subscriber ${row.subscriber} for ${row.event}`);
         await (handler as Handler<EventName>)(row.payload as AppEvents[EventName]);
-        await db.delete(outbox).where(eq(outbox.id, row.id));
+        delivered.push(row.id);
       } catch (error) {
         const dead = row.attempts >= OUTBOX_MAX_ATTEMPTS;
         logger.error(`event ${row.event} → ${row.subscriber} failed (attempt ${row.attempts}${dead ? ', given up' : ''}):`, error);
@@ -90,7 +101,6 @@ export function createEventBus(deps: { db: Db; clock: Clock; logger: Pick<Logger
         }).where(eq(outbox.id, row.id)).catch((e: unknown) => logger.error('outbox: recording a failure failed:', e));
       }
     }
-    return claimed.length;
   }
 
   /** Drains until nothing is due; concurrent callers share one drain. */
@@ -127,6 +137,20 @@ export function createEventBus(deps: { db: Db; clock: Clock; logger: Pick<Logger
       if (!subs.length) return;
       const now = clock();
       await tx.insert(outbox).values(subs.map((subscriber) => ({ event, subscriber, payload, availableAt: now, createdAt: now })));
+    },
+
+    /**
+     * `record` as a part of a combined statement: the outbox insert for a payload (a jsonb expression)
+     * that comes from rows written in the same statement (`from`, e.g. a data-modifying CTE), so the
+     * event costs no round trip of its own. Null when nobody subscribes durably.
+     */
+    recordSql<K extends EventName>(event: K, payload: SQL, from: SQL): SQL | null {
+      const subs = [...(durable.get(event)?.keys() ?? [])];
+      if (!subs.length) return null;
+      const now = clock();
+      const names = sql.join(subs.map((s) => sql`(${s}::text)`), sql`, `);
+      return sql`insert into ${outbox} (event, subscriber, payload, available_at, created_at)
+        select ${event}::text, s.name, ${payload}, ${now}::timestamptz, ${now}::timestamptz from ${from}, (values ${names}) as s(name)`;
     },
 
     /** After commit: live listeners run, and the drain is asked to deliver what was recorded. */
