@@ -4,9 +4,11 @@ import { isbot } from 'isbot';
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server';
 import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router';
 import { requestContext } from './context.ts';
+import { provideTranslations } from './lib/translations.ts';
 
 // The HTTP server sets this key on the load context; exporting it lets it use the very same object.
-export { requestContext };
+// The ssr bench's baseline renders pages without the server, and provides the translation tables itself.
+export { requestContext, provideTranslations };
 
 export const streamTimeout = 5_000;
 
@@ -20,7 +22,10 @@ export default function handleRequest(
   if (request.method.toUpperCase() === 'HEAD') {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const nonce = loadContext.get(requestContext).nonce;
+  const ctx = loadContext.get(requestContext);
+  const nonce = ctx.nonce;
+  // Pages render from the tables in memory (the browser loads its language's file; app/lib/translations.ts).
+  provideTranslations(ctx.translator.resources);
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get('user-agent');

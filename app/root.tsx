@@ -10,6 +10,8 @@ import { usePageBounceLog } from './lib/page-bounce.ts';
 import { pageMeta } from './lib/seo.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { createI18n } from './lib/i18n.ts';
+import { translationTable } from './lib/translations.ts';
+import { translationsUrl } from '#common/translations.ts';
 import { LoadingBar } from './components/LoadingBar.tsx';
 import { ChunkReload } from './components/ChunkReload.tsx';
 import { ErrorContent } from './components/ErrorContent.tsx';
@@ -24,7 +26,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   const settings = ctx.services.settings.publicSettings(ctx.site, { geoipCountry: ctx.geoipCountry, geoipSelectedCountry: ctx.geoipCountry });
   return {
     lang: ctx.lang,
-    resources: ctx.translator.resources[ctx.lang],
+    /** The translation files' version: the table itself is a cached file, not loader data (app/lib/translations.ts). */
+    i18nVersion: ctx.translator.version,
     settings: { ...settings, push_public_key: await ctx.services.push.publicKey() },
     /** A stored or current traffic source (network), for sign-up gating. */
     trafficsource: Boolean(ctx.tracking?.network),
@@ -58,6 +61,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="manifest" href="/manifest.webmanifest" />
         <link rel="apple-touch-icon" href="/app-icon-192.png" />
         {data && <SiteMeta data={data} />}
+        {/* The page's translations, which app/entry.client.tsx awaits before it hydrates (fetch, so crossOrigin). */}
+        {data && (
+          <link
+            rel="preload" as="fetch" crossOrigin="anonymous" href={translationsUrl(data.lang, data.i18nVersion)}
+            data-translations="" data-lang={data.lang} data-version={data.i18nVersion}
+          />
+        )}
         <Meta />
         <Links />
         {/* After the bundle's CSS: the site's colours override the built theme (docs/decisions/038). */}
@@ -88,7 +98,7 @@ function SiteMeta({ data }: { data: RootData }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  const [i18n] = useState(() => createI18n(loaderData.lang, loaderData.resources));
+  const [i18n] = useState(() => createI18n(loaderData.lang, translationTable(loaderData.lang) ?? {}));
   const [queryClient] = useState(createQueryClient);
   usePageBounceLog();
   // `<html data-hydrated>`: the page runs in the browser and its controls respond (tests wait for it).
@@ -115,7 +125,7 @@ export function meta({ matches }: Route.MetaArgs) {
 export function ErrorBoundary() {
   const data = useRouteLoaderData('root') as RootData | undefined;
   const [i18n] = useState(() =>
-    createI18n(data?.lang ?? 'en', data?.resources ?? {
+    createI18n(data?.lang ?? 'en', (data && translationTable(data.lang)) ?? {
       error_page: { not_found: 'This page could not be found', back_home: 'Back to the home page', error: 'Error', go_home: 'Go back to home' },
     }),
   );

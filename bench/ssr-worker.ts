@@ -10,10 +10,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { ServerRouter, type EntryContext, type ServerBuild } from 'react-router';
+import { loadLocales } from '../server/i18n/i18n.ts';
 import { pageMatches, type Page } from './ssr-pages.ts';
 
 const { buildPath, pages, nonce } = workerData as { buildPath: string; pages: Record<string, Page>; nonce: string };
 const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+// Pages render from the translation tables in memory, as on the server (the root's loader data no longer has them).
+(build.entry.module as unknown as { provideTranslations(all: ReturnType<typeof loadLocales>): void }).provideTranslations(loadLocales());
 
 const routeModules = Object.fromEntries(Object.entries(build.routes).map(([id, r]) => [id, r!.module])) as EntryContext['routeModules'];
 

@@ -2,8 +2,8 @@
  * npm run bench -- ssr: server rendering of `/`, `/members` and `/members/{id}` against renderToString of the same
  * component tree without the router, in the same run.
  *
- * Builds first when build/ is missing or older than the sources. Creates the database amora_bench_ssr (dropped at the
- * end), seeds the demo site, starts the production server (node build/server/main.js) on it and measures pages/s
+ * Builds first when build/ is missing or older than the sources. Creates the database amora_bench_ssr (or the one
+ * BENCH_SSR_DATABASE names; dropped at the end), seeds the demo site, starts the production server (node build/server/main.js) on it and measures pages/s
  * with 10 kept-alive clients: `/` as a visitor (a member is sent on to /members), `/members` and `/members/{id}`
  * signed in as the demo member (the members area is where members are; the search then starts from their own
  * "looking for"). The requests carry no accept-encoding, so neither side compresses: the figures are about
@@ -26,7 +26,8 @@ import { systemClock } from '../server/infra/clock.ts';
 import { CLIENTS, databaseUrl, dropDatabase, figure, finish, get, load, machine, recreateDatabase, target } from './lib.ts';
 import { loaderDataOf, type Page } from './ssr-pages.ts';
 
-const DB_NAME = 'amora_bench_ssr';
+// Another name (BENCH_SSR_DATABASE) lets two runs share one PostgreSQL server, e.g. a branch and its base.
+const DB_NAME = process.env.BENCH_SSR_DATABASE ?? 'amora_bench_ssr';
 const REQUESTS_PER_CLIENT = Number(process.env.BENCH_REQUESTS ?? 30);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const MIN_SHARE_OF_BASELINE = 0.5;

@@ -17,6 +17,7 @@ import { seoRoutes } from './seo/seo.routes.ts';
 import { appManifestRoutes } from './seo/app-manifest.routes.ts';
 import { clientAddress, forwardedProto } from './http/client-address.ts';
 import type { Translator } from './i18n/i18n.ts';
+import { translationsRoutes } from './i18n/translations.routes.ts';
 import { isAppError } from './infra/errors.ts';
 import type { Logger } from './infra/logger.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
@@ -163,6 +164,9 @@ export function createApp(deps: AppDeps) {
       return res;
     });
   }
+
+  // Before the request context: the translation files need no session (and answer without a statement).
+  app.route('/', translationsRoutes(translator));
 
   // Request context: site, session, language.
   app.use(async (c, next) => {

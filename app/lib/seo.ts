@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from 'react-router';
 import type { RootData } from '../root.tsx';
+import { translationTable } from './translations.ts';
 
 interface PageMeta {
   /** The page's own title; the site's name follows it. Without one: the site's index title. */
@@ -20,7 +21,7 @@ interface PageMeta {
 export function pageMeta(matches: readonly ({ id: string; loaderData?: unknown } | undefined)[], page: PageMeta = {}): MetaDescriptor[] {
   const root = matches.find((m) => m?.id === 'root')?.loaderData as RootData | undefined;
   const site = root?.settings.name || 'Amora';
-  const own = page.title ?? (page.titleKey && root ? text(root.resources, page.titleKey) : undefined);
+  const own = page.title ?? (page.titleKey && root ? text(translationTable(root.lang), page.titleKey) : undefined);
   const title = own ? `${own} · ${site}` : root?.settings.index_title || site;
   const description = page.description ?? root?.settings.description ?? '';
   return [
@@ -32,7 +33,7 @@ export function pageMeta(matches: readonly ({ id: string; loaderData?: unknown }
   ];
 }
 
-/** A translation from the root's resources (meta functions run outside the i18n provider). */
+/** A translation from the page language's table (meta functions run outside the i18n provider). */
 function text(resources: unknown, key: string): string | undefined {
   let node: unknown = resources;
   for (const part of key.split('.')) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import i18next, { type i18n, type TFunction } from 'i18next';
@@ -18,6 +19,8 @@ export function loadLocales(): Record<Language, Resources> {
 
 export interface Translator {
   resources: Record<Language, Resources>;
+  /** A hash of every language's table: the translation files' URLs name it (common/translations.ts). */
+  version: string;
   t(lang: Language, key: string, params?: Record<string, unknown>): string;
   fixed(lang: Language): TFunction;
 }
@@ -33,6 +36,7 @@ export async function createTranslator(resources = loadLocales()): Promise<Trans
   });
   return {
     resources,
+    version: createHash('sha256').update(JSON.stringify(resources)).digest('hex').slice(0, 12),
     t: (lang, key, params) => instance.getFixedT(lang)(key, params ?? {}) as string,
     fixed: (lang) => instance.getFixedT(lang),
   };
