@@ -36,8 +36,8 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(fetch(request).catch(async () => (await caches.match(url.pathname)) || Response.error()));
     return;
   }
-  // Hashed assets never change: once fetched they start the app from the cache.
-  if (url.pathname.startsWith('/assets/')) {
+  // Hashed assets and versioned translation files never change: once fetched they start the app from the cache.
+  if (url.pathname.startsWith('/assets/') || url.pathname.startsWith('/i18n/')) {
     event.respondWith((async () => {
       const cache = await caches.open(SHELL_CACHE);
       const cached = await cache.match(request);
