@@ -1,6 +1,10 @@
 /** What every bench scenario shares: `name: value unit` figures, missed targets, a kept-alive HTTP client, databases. */
+import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 export const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10);
@@ -97,4 +101,32 @@ export async function load(urls: string[], headers: Record<string, string>, perC
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), rps: latencies.length / seconds };
+}
+
+/** The production server (npm run build). */
+export const BUILT_SERVER = join(fileURLToPath(new URL('..', import.meta.url)), 'build', 'server', 'main.js');
+const START_TIMEOUT_MS = 180_000;
+
+/**
+ * Starts the built server on `port` with its data in `dataDir` and its database at `databaseUrl`, and waits until
+ * it answers (at most 3 minutes: a busy machine migrates and warms up slowly). `nodeFlags` go to node (profiling).
+ */
+export async function startBuiltServer(options: { dataDir: string; port: number; databaseUrl: string; nodeFlags?: string[] }): Promise<ChildProcess> {
+  const { dataDir, port } = options;
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), BUILT_SERVER], {
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', DATABASE_URL: options.databaseUrl },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/settings.php`, { headers: { host: 'localhost' } })).ok) return child;
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(250);
+  }
+  child.kill('SIGTERM');
+  throw new Error(`the server did not answer within ${START_TIMEOUT_MS / 1000} s`);
 }

@@ -11,24 +11,22 @@
  * did not pass. BENCH_RUNS (default 1) audits each page that many times and reports the run with the median
  * performance score; BENCH_LIGHTHOUSE_REPORTS=<dir> keeps each run's full JSON report there.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { openDatabase } from '../server/db/client.ts';
 import { DEMO_EMAIL, DEMO_PASSWORD, seedDemoSite } from '../server/db/seed.ts';
 import { systemClock } from '../server/infra/clock.ts';
-import { databaseUrl, dropDatabase, figure, finish, machine, recreateDatabase, target } from './lib.ts';
+import { databaseUrl, dropDatabase, figure, finish, machine, recreateDatabase, startBuiltServer, target } from './lib.ts';
 import { CATEGORIES, evaluate, type PageResult, type ReportLike } from './lighthouse-report.ts';
 
 const DB_NAME = 'amora_bench_lighthouse';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 1));
 const REPORTS = process.env.BENCH_LIGHTHOUSE_REPORTS;
 const LANDER = '/landers/gallery';
-const START_TIMEOUT_MS = 180_000;
 const ROOT = join(import.meta.dirname, '..');
 const SERVER = join(ROOT, 'build', 'server', 'main.js');
 const SOURCES = ['app', 'server', 'common', 'locales', 'content'];
@@ -48,24 +46,6 @@ function ensureBuild() {
   if (build.status !== 0) throw new Error('npm run build failed');
 }
 
-async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', DATABASE_URL: url },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/settings.php`, { headers: { host: 'localhost' } })).ok) return child;
-    } catch {
-      // Not listening yet.
-    }
-    await sleep(250);
-  }
-  child.kill('SIGTERM');
-  throw new Error(`the server did not answer within ${START_TIMEOUT_MS / 1000} s`);
-}
 
 function report(name: string, result: PageResult) {
   for (const category of CATEGORIES) figure(`lighthouse_${name}_${category.replace('-', '_')}`, result.scores[category], 'points');
@@ -96,7 +76,7 @@ async function main() {
     await database.close();
 
     const port = 3500 + Math.floor(Math.random() * 100);
-    server = await startServer(dataDir, port);
+    server = await startBuiltServer({ dataDir, port, databaseUrl: url });
     // The site is chosen by host name: the browser asks for localhost, as a visitor's browser would.
     const base = `http://localhost:${port}`;
     const login = await fetch(`${base}/api/user.php`, {

@@ -13,17 +13,16 @@
  * Rounds alternate baseline and server per page; the median round's share counts. BENCH_SERVER_NODE_FLAGS passes
  * flags to the server's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { UNSAFE_decodeViaTurboStream as decodeViaTurboStream } from 'react-router';
 import { openDatabase } from '../server/db/client.ts';
 import { DEMO_EMAIL, DEMO_PASSWORD, seedDemoSite } from '../server/db/seed.ts';
 import { systemClock } from '../server/infra/clock.ts';
-import { CLIENTS, databaseUrl, dropDatabase, figure, finish, get, load, machine, recreateDatabase, target } from './lib.ts';
+import { CLIENTS, databaseUrl, dropDatabase, figure, finish, get, load, machine, recreateDatabase, startBuiltServer, target } from './lib.ts';
 import { loaderDataOf, type Page } from './ssr-pages.ts';
 
 // Another name (BENCH_SSR_DATABASE) lets two runs share one PostgreSQL server, e.g. a branch and its base.
@@ -31,7 +30,6 @@ const DB_NAME = process.env.BENCH_SSR_DATABASE ?? 'amora_bench_ssr';
 const REQUESTS_PER_CLIENT = Number(process.env.BENCH_REQUESTS ?? 30);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const MIN_SHARE_OF_BASELINE = 0.5;
-const START_TIMEOUT_MS = 180_000;
 const ROOT = join(import.meta.dirname, '..');
 const SERVER = join(ROOT, 'build', 'server', 'main.js');
 const PAGES_BUILD = join(ROOT, 'build', 'server', 'index.js');
@@ -54,24 +52,6 @@ function ensureBuild() {
   if (build.status !== 0) throw new Error('npm run build failed');
 }
 
-async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), SERVER], {
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', DATABASE_URL: url },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/settings.php`, { headers: { host: 'localhost' } })).ok) return child;
-    } catch {
-      // Not listening yet.
-    }
-    await sleep(250);
-  }
-  child.kill('SIGTERM');
-  throw new Error(`the server did not answer within ${START_TIMEOUT_MS / 1000} s`);
-}
 
 /** The loader data the server produces for a page: its single-fetch answer, decoded as the browser would. */
 async function serverLoaderData(base: string, path: string, headers: Record<string, string>): Promise<Record<string, unknown>> {
@@ -98,7 +78,7 @@ async function main() {
     await database.close();
 
     const port = 3700 + Math.floor(Math.random() * 50);
-    server = await startServer(dataDir, port);
+    server = await startBuiltServer({ dataDir, port, databaseUrl: url, nodeFlags: process.env.BENCH_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) });
     const base = `http://127.0.0.1:${port}`;
     const login = await fetch(`${base}/api/user.php`, {
       method: 'POST', headers: { 'content-type': 'application/json', host: 'localhost' },

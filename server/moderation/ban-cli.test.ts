@@ -1,43 +1,23 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addCredits, spendCredits } from '../credits/ledger.ts';
-import { openDatabase } from '../db/client.ts';
 import { conversations, creditLedger, memberBans, messages, profiles, sessions, users } from '../db/schema.ts';
 import { seedDemoSite } from '../db/seed.ts';
-import { ROOT_DIR } from '../paths.ts';
-import { clonePostgresTemplate, DATABASE_KINDS, testClock } from '../../tests/helpers/test-app.ts';
-
-const run = promisify(execFile);
+import { cliDatabase, type CliDatabase } from '../../tests/helpers/cli.ts';
+import { DATABASE_KINDS, testClock } from '../../tests/helpers/test-app.ts';
 
 /**
  * `npm run members:ban` against a real configured database: bad arguments and unknown members change nothing;
  * a fake profile is banned, taken out of reach, and what another member spent on messages to it comes back, once.
  */
 describe.each(DATABASE_KINDS)('npm run members:ban on %s', (kind) => {
-  const dir = mkdtempSync(join(tmpdir(), 'amora-ban-cli-'));
-  const cleanups: Array<() => Promise<void>> = [];
-  afterAll(async () => {
-    for (const cleanup of cleanups) await cleanup();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  let target: CliDatabase | undefined;
+  afterAll(() => target?.drop());
 
   it('bans a member and refunds the credits spent on it; bad arguments and unknown members change nothing', async () => {
-    let env: Record<string, string>;
-    let open: () => ReturnType<typeof openDatabase>;
-    if (kind === 'pglite') {
-      env = { DATA_DIR: dir, DATABASE_URL: '' };
-      open = () => openDatabase({ dataDir: join(dir, 'db') });
-    } else {
-      const clone = await clonePostgresTemplate();
-      cleanups.push(clone.drop);
-      env = { DATA_DIR: dir, DATABASE_URL: clone.url };
-      open = () => openDatabase({ url: clone.url });
-    }
+    target = await cliDatabase(kind, 'ban-cli');
+    const { dir, open } = target;
     let database = await open();
     await database.migrate();
     await seedDemoSite(database.db, { photosDir: join(dir, 'photos'), clock: testClock(), profileCount: 2 });
@@ -54,9 +34,7 @@ describe.each(DATABASE_KINDS)('npm run members:ban on %s', (kind) => {
     const before = await balance(sender.id);
     await database.close();
 
-    const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'server/moderation/ban-cli.ts', ...args], {
-      cwd: ROOT_DIR, env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env },
-    }).then((r) => ({ code: 0, out: r.stdout + r.stderr }), (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }));
+    const cli = (...args: string[]) => target!.cli('server/moderation/ban-cli.ts', ...args);
 
     expect(await cli(String(fake.id))).toMatchObject({ code: 2, out: expect.stringContaining('Usage') });
     expect(await cli(String(fake.id), 'pirate')).toMatchObject({ code: 2, out: expect.stringContaining('Usage') });

@@ -1,42 +1,22 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/client.ts';
 import { notices, outbox } from '../db/schema.ts';
 import { seedDemoSite } from '../db/seed.ts';
-import { ROOT_DIR } from '../paths.ts';
-import { clonePostgresTemplate, DATABASE_KINDS, testClock } from '../../tests/helpers/test-app.ts';
-
-const run = promisify(execFile);
+import { cliDatabase, type CliDatabase } from '../../tests/helpers/cli.ts';
+import { DATABASE_KINDS, testClock } from '../../tests/helpers/test-app.ts';
 
 /**
  * `npm run notices:decide` against a real configured database: the decision is stored and the outcome
  * mail waits in the outbox for the server (the command has no mailer of its own).
  */
 describe.each(DATABASE_KINDS)('npm run notices:decide on %s', (kind) => {
-  const dir = mkdtempSync(join(tmpdir(), 'amora-notices-cli-'));
-  const cleanups: Array<() => Promise<void>> = [];
-  afterAll(async () => {
-    for (const cleanup of cleanups) await cleanup();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  let target: CliDatabase | undefined;
+  afterAll(() => target?.drop());
 
   it('decides a notice and queues the outcome mail; bad arguments and unknown references change nothing', async () => {
-    let env: Record<string, string>;
-    let open: () => ReturnType<typeof openDatabase>;
-    if (kind === 'pglite') {
-      env = { DATA_DIR: dir, DATABASE_URL: '' };
-      open = () => openDatabase({ dataDir: join(dir, 'db') });
-    } else {
-      const clone = await clonePostgresTemplate();
-      cleanups.push(clone.drop);
-      env = { DATA_DIR: dir, DATABASE_URL: clone.url };
-      open = () => openDatabase({ url: clone.url });
-    }
+    target = await cliDatabase(kind, 'notices-cli');
+    const { dir, open } = target;
     const reference = 'ABCD-EFGH-JKMN';
     let database = await open();
     await database.migrate();
@@ -47,9 +27,7 @@ describe.each(DATABASE_KINDS)('npm run notices:decide on %s', (kind) => {
     });
     await database.close();
 
-    const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'server/notices/decide-cli.ts', ...args], {
-      cwd: ROOT_DIR, env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env },
-    }).then((r) => ({ code: 0, out: r.stdout + r.stderr }), (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }));
+    const cli = (...args: string[]) => target!.cli('server/notices/decide-cli.ts', ...args);
 
     expect(await cli(reference, 'removed')).toMatchObject({ code: 2, out: expect.stringContaining('Usage') });
     expect(await cli('ZZZZ-ZZZZ-ZZZZ', 'removed', 'Gone')).toMatchObject({ code: 1, out: expect.stringContaining('not_found') });
