@@ -119,9 +119,7 @@ export function createApp(deps: AppDeps) {
     c.set('requestId', incomingId && /^[\w.:-]{1,64}$/.test(incomingId) ? incomingId : randomUUID());
     const started = performance.now();
     await next();
-    // On the response's own headers: c.header() after the handler rebuilds @hono/node-server's lightweight
-    // Response into a full one (a ReadableStream body read back chunk by chunk), on every request.
-    c.res.headers.set('X-Request-Id', c.get('requestId'));
+    c.header('X-Request-Id', c.get('requestId'));
     logger.request({
       reqId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status,
       ms: Math.round((performance.now() - started) * 10) / 10, site: c.get('site')?.domain, userId: c.get('userId') ?? null,
@@ -215,7 +213,7 @@ export function createApp(deps: AppDeps) {
   const api = new Hono<AppEnv>();
   api.use(async (c, next) => {
     await next();
-    c.res.headers.set('Cache-Control', 'no-store');
+    c.header('Cache-Control', 'no-store');
   });
   api.use(memberOnlyByContract);
   api.route('/', settingsRoutes);
