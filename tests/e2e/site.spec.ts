@@ -136,7 +136,9 @@ test('public pages carry a title, a description, Open Graph tags and a canonical
   const terms = await (await page.request.get('/pages/terms')).text();
   expect(terms).toMatch(/<title>[^<]+ · Amora<\/title>/);
   const robots = await (await page.request.get('/robots.txt')).text();
-  expect(robots).toContain('Disallow: /chats');
+  expect(robots).toContain('Disallow: /api/');
+  // The members' area is left open to crawlers so they read its noindex (the test above).
+  expect(robots).not.toContain('Disallow: /chats');
   expect(robots).toMatch(/Sitemap: https?:\/\/[^/]+\/sitemap\.xml/);
 });
 
