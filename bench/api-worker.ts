@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { getRequestListener } from '@hono/node-server';
 import pg from 'pg';
+import { countStatements } from './lib.ts';
 import { createApp } from '../server/app.ts';
 import { openDatabase } from '../server/db/client.ts';
 import { loadEnv } from '../server/env.ts';
@@ -22,12 +23,7 @@ import { databaseCache } from '../server/infra/shared-cache.ts';
 const { url, userId } = workerData as { url: string; userId: number };
 
 // Every statement sent to PostgreSQL, by the app or the baseline (pool.query goes through Client#query too).
-let statements = 0;
-const query = pg.Client.prototype.query;
-pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
-  statements++;
-  return (query as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof query;
+const statements = countStatements();
 
 const listen = (server: ReturnType<typeof createServer>) =>
   new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
@@ -57,7 +53,7 @@ const baselinePort = await listen(createServer((_req, res) => {
 
 parentPort!.postMessage({ appPort, baselinePort });
 parentPort!.on('message', async (m) => {
-  if (m === 'statements') parentPort!.postMessage({ statements });
+  if (m === 'statements') parentPort!.postMessage({ statements: statements.count() });
   if (m === 'close') {
     await pool.end();
     await database.close();

@@ -18,6 +18,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { countStatements } from './lib.ts';
 import { WebSocket } from 'ws';
 import { openDatabase } from '../server/db/client.ts';
 import { seedDemoSite } from '../server/db/seed.ts';
@@ -325,17 +326,12 @@ async function main() {
   const perSecond = PAID_SENDS / ((performance.now() - started) / 1000);
   figure('paid_sends_per_second', perSecond, 'sends/s');
   // Round trips to PostgreSQL of one paid send (BEGIN and COMMIT included), as bench/api.ts counts them.
-  let statements = 0;
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
-    statements++;
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
+  const counter = countStatements();
   await services.chat.send(actorFor(siteId, senders[0]), {
     recipientId: recipients[1], content: { kind: 'text', text: 'counted' }, idempotencyKey: 'paid-counted', cost: 5, maxLength: 1000,
   });
-  pg.Client.prototype.query = query;
-  figure('paid_send_statements', statements, 'statements');
+  counter.stop();
+  figure('paid_send_statements', counter.count(), 'statements');
   target(perSecond >= TARGETS.paidPerSecond, `paid sends ${perSecond.toFixed(0)}/s, under ${TARGETS.paidPerSecond}/s`);
   await services.events.settle();
   await database.close();

@@ -130,3 +130,23 @@ export async function startBuiltServer(options: { dataDir: string; port: number;
   child.kill('SIGTERM');
   throw new Error(`the server did not answer within ${START_TIMEOUT_MS / 1000} s`);
 }
+
+/** Stops a server started by startBuiltServer and waits until it has exited. */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  child.kill('SIGTERM');
+  await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+}
+
+/**
+ * Counts every statement sent to PostgreSQL in this thread (pools, drizzle and transactions all go through
+ * `pg.Client#query`): `count()` says how many so far, `stop()` puts the original back.
+ */
+export function countStatements(): { count: () => number; stop: () => void } {
+  let statements = 0;
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
+    statements++;
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  return { count: () => statements, stop: () => { pg.Client.prototype.query = query; } };
+}

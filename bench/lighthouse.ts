@@ -20,7 +20,7 @@ import lighthouse from 'lighthouse';
 import { openDatabase } from '../server/db/client.ts';
 import { DEMO_EMAIL, DEMO_PASSWORD, seedDemoSite } from '../server/db/seed.ts';
 import { systemClock } from '../server/infra/clock.ts';
-import { databaseUrl, dropDatabase, figure, finish, machine, recreateDatabase, startBuiltServer, target } from './lib.ts';
+import { databaseUrl, dropDatabase, figure, finish, machine, recreateDatabase, startBuiltServer, stopServer, target } from './lib.ts';
 import { CATEGORIES, evaluate, type PageResult, type ReportLike } from './lighthouse-report.ts';
 
 const DB_NAME = 'amora_bench_lighthouse';
@@ -113,10 +113,7 @@ async function main() {
     }
   } finally {
     if (chrome) chrome.kill();
-    if (server) {
-      server.kill('SIGTERM');
-      await new Promise((resolve) => (server!.exitCode !== null ? resolve(null) : server!.once('exit', resolve)));
-    }
+    if (server) await stopServer(server);
     if (!process.env.BENCH_KEEP) await dropDatabase(DB_NAME);
     rmSync(dataDir, { recursive: true, force: true });
   }

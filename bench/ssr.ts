@@ -22,7 +22,7 @@ import { UNSAFE_decodeViaTurboStream as decodeViaTurboStream } from 'react-route
 import { openDatabase } from '../server/db/client.ts';
 import { DEMO_EMAIL, DEMO_PASSWORD, seedDemoSite } from '../server/db/seed.ts';
 import { systemClock } from '../server/infra/clock.ts';
-import { CLIENTS, databaseUrl, dropDatabase, figure, finish, get, load, machine, recreateDatabase, startBuiltServer, target } from './lib.ts';
+import { CLIENTS, databaseUrl, dropDatabase, figure, finish, get, load, machine, recreateDatabase, startBuiltServer, stopServer, target } from './lib.ts';
 import { loaderDataOf, type Page } from './ssr-pages.ts';
 
 // Another name (BENCH_SSR_DATABASE) lets two runs share one PostgreSQL server, e.g. a branch and its base.
@@ -141,10 +141,7 @@ async function main() {
       worker.postMessage('close');
       await new Promise((r) => worker!.once('exit', r));
     }
-    if (server) {
-      server.kill('SIGTERM');
-      await new Promise((resolve) => (server!.exitCode !== null ? resolve(null) : server!.once('exit', resolve)));
-    }
+    if (server) await stopServer(server);
     if (!process.env.BENCH_KEEP) await dropDatabase(DB_NAME);
     rmSync(dataDir, { recursive: true, force: true });
   }
