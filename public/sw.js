@@ -8,6 +8,11 @@ const SHELL = [OFFLINE_URL, '/favicon.svg', '/manifest.webmanifest', '/app-icon-
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
+    // The API and every form or beacon (POST) go straight to the network without waking this worker: nothing
+    // of them is kept, and a beacon sent as a page goes could be lost on its way through a fetch handler.
+    if (event.addRoutes) {
+      await event.addRoutes({ condition: { or: [{ urlPattern: { pathname: '/api/*' } }, { requestMethod: 'post' }] }, source: 'network' });
+    }
     const cache = await caches.open(SHELL_CACHE);
     await cache.addAll(SHELL.map((url) => new Request(url, { cache: 'reload' })));
     await self.skipWaiting();

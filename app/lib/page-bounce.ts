@@ -18,11 +18,15 @@ export function usePageBounceLog() {
       const body = JSON.stringify({ path: url.pathname, seconds: Math.round((performance.now() - started) / 1000) });
       navigator.sendBeacon('/api/page-bounce.php', new Blob([body], { type: 'application/json' }));
     };
+    // Mobile browsers may discard a page in the background without `pagehide`: a hidden page counts as left.
+    const hidden = () => { if (document.visibilityState === 'hidden') leave(); };
     window.addEventListener('pagehide', leave);
+    document.addEventListener('visibilitychange', hidden);
     // Armed: `<html data-page-bounce>` says so (tests wait for it before leaving the page).
     document.documentElement.dataset.pageBounce = 'armed';
     return () => {
       window.removeEventListener('pagehide', leave);
+      document.removeEventListener('visibilitychange', hidden);
       delete document.documentElement.dataset.pageBounce;
     };
   }, []);

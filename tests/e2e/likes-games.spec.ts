@@ -110,7 +110,11 @@ test('?lb logs how long a visitor stayed on the page they left; the operator rea
   const visits = async () => ((await (await page.request.get('/api/page-bounce.php', { headers: operator })).json()) as { paths: { path: string; visits: number }[] })
     .paths.find((p) => p.path === '/pages/faq')?.visits ?? 0;
   const before = await visits();
+  // The service worker controls the page: the beacon passes through it as the page goes.
+  await page.goto('/');
+  await page.evaluate(() => navigator.serviceWorker.ready);
   await page.goto('/pages/faq?lb=1');
+  expect(await page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   // The beacon is armed once the page runs in the browser.
   await expect(page.locator('html')).toHaveAttribute('data-page-bounce', 'armed');
