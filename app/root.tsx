@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { languageIso } from '#common/languages.ts';
@@ -9,7 +8,7 @@ import { requestContext } from './context.ts';
 import { usePageBounceLog } from './lib/page-bounce.ts';
 import { pageMeta } from './lib/seo.ts';
 import { createQueryClient } from './lib/query-client.ts';
-import { createI18n } from './lib/i18n.ts';
+import { createI18n, I18nProvider } from './lib/i18n.ts';
 import { translationTable } from './lib/translations.ts';
 import { translationsUrl } from '#common/translations.ts';
 import { LoadingBar } from './components/LoadingBar.tsx';
@@ -106,14 +105,14 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useModalTabTrap();
   useAppShell();
   return (
-    <I18nextProvider i18n={i18n}>
+    <I18nProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         <LoadingBar />
         <ChunkReload />
         <TestPaymentsBanner mode={loaderData.testPayments} />
         <Outlet />
       </QueryClientProvider>
-    </I18nextProvider>
+    </I18nProvider>
   );
 }
 
@@ -130,8 +129,8 @@ export function ErrorBoundary() {
     }),
   );
   return (
-    <I18nextProvider i18n={i18n}>
+    <I18nProvider i18n={i18n}>
       <main><ErrorContent /></main>
-    </I18nextProvider>
+    </I18nProvider>
   );
 }

@@ -3,6 +3,14 @@ import { languageIso } from './languages.ts';
 
 const formats = new Map<string, Intl.NumberFormat>();
 
+/** A count as the reader writes it: "1.000" in Dutch, "1,000" in English. */
+export function formatCount(value: number, lang: string): string {
+  const iso = languageIso(lang);
+  let numbers = formats.get(iso);
+  if (!numbers) formats.set(iso, (numbers = new Intl.NumberFormat(iso)));
+  return numbers.format(value);
+}
+
 /**
  * Counts in translated texts are written the reader's way ("1.000 leden" in Dutch, "1,000 members" in
  * English). Only `count`: other numbers in texts (a company register number, a code, a year) are
@@ -15,9 +23,6 @@ export const countFormatter: FormatterModule = {
   addCached() {},
   format(value, format, lng, options) {
     if (format || options?.interpolationkey !== 'count' || typeof value !== 'number' || !lng) return value;
-    const iso = languageIso(lng);
-    let numbers = formats.get(iso);
-    if (!numbers) formats.set(iso, (numbers = new Intl.NumberFormat(iso)));
-    return numbers.format(value);
+    return formatCount(value, lng);
   },
 };

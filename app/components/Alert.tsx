@@ -1,5 +1,5 @@
 import type { HTMLAttributes } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { Link, type LinkProps } from 'react-router';
 
 type AlertProps = HTMLAttributes<HTMLDivElement> & {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button } from 'react-bootstrap';
 import { Alert } from './Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 
 const KEY = 'chunk-reload-at';
 const ONCE_PER_MS = 60_000;

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 
 /** The page of an error: its status, the message (or "Error"), and on a 404 the way back home. */

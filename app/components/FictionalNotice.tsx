@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { useRootData } from '../root.tsx';
 
 /** The site's fictional_icon: an image address or a short text/emoji; a neutral mark when the site has none. */

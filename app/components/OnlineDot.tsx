@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 
 /**
  * The online state of a member (active within the last minutes): a green dot that says so to screen readers

@@ -1,5 +1,5 @@
 import { Card } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { Link } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { countryName } from '../lib/format.ts';

@@ -1,6 +1,6 @@
 import { CircleUser, Coins, Flame, Heart, MessageCircle, Search } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { NavLink } from 'react-router';
 import type { ApiUser } from '#common/api-types.ts';
 import { capBadge, creditsBadgeVariant, creditsPath } from '../lib/badges.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useState, type MouseEvent } from 'react';
 import { Crown } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { Link, NavLink, useLocation, useMatches } from 'react-router';
 import type { ApiUser } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';

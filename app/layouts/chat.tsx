@@ -1,5 +1,5 @@
 import { Badge } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { Link, Outlet } from 'react-router';
 import type { ApiUser } from '#common/api-types.ts';
 import { EntryWarning } from '../components/EntryWarning.tsx';

@@ -10,7 +10,7 @@ import { usePageTitlePrefix } from '../lib/title.ts';
 import { useMemberActivity } from '../lib/member-activity.ts';
 import { Alerts } from '../features/alerts/Alerts.tsx';
 import { SignupProvider } from '../features/signup/SignupModal.tsx';
-import { LikeOverlayHost } from '../features/likes/LikeOverlay.tsx';
+import { LikeOverlayHost } from '../features/likes/LikeOverlayHost.tsx';
 import { TimeBonus } from '../features/bonus/TimeBonus.tsx';
 import { dismissedInCookie } from '#common/constants.ts';
 import { timeBonusSecondsLeft } from '#common/time-bonus.ts';

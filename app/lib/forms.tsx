@@ -1,7 +1,7 @@
 import { useForm, type FieldMetadata, type FormMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
 import { Form as BsForm } from 'react-bootstrap';
 import { Alert } from '../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from './i18n.ts';
 import { Form, useActionData, useNavigation, type FetcherWithComponents } from 'react-router';
 import type { z } from 'zod';
 import { parseForm } from '#common/forms.ts';

@@ -1,18 +1,68 @@
-import i18next, { type i18n } from 'i18next';
-import { initReactI18next } from 'react-i18next';
-import { countFormatter } from '#common/i18n-format.ts';
+import { createContext, createElement, useContext, type ReactNode } from 'react';
+import { formatCount } from '#common/i18n-format.ts';
 import type { Language } from '#common/languages.ts';
 
-/** One i18next instance per render, made synchronously from the resources the server sent. */
-export function createI18n(lang: Language, resources: Record<string, unknown>): i18n {
-  const instance = i18next.createInstance();
-  void instance.use(initReactI18next).use(countFormatter).init({
-    lng: lang,
-    resources: { [lang]: { translation: resources } },
-    fallbackLng: false,
-    interpolation: { escapeValue: false, alwaysFormat: true },
-    initAsync: false,
-    react: { useSuspense: false },
+/**
+ * The pages' translations: `t(key, options)` over one language's table, the way the server's translator
+ * reads the same files (nested keys, `{{name}}` placeholders, plural forms `key_one`/`key_other`/… chosen by
+ * the language's plural rules, counts grouped the reader's way). Small on purpose: it is in every page's
+ * JavaScript. `app/lib/i18n.test.ts` checks every key of every language against the server's translator.
+ */
+export type TOptions = { count?: number; defaultValue?: string } & Record<string, unknown>;
+export type TFunction = (key: string, options?: TOptions) => string;
+
+export interface I18n {
+  language: Language;
+  t: TFunction;
+}
+
+type Table = Record<string, unknown>;
+
+const PLACEHOLDER = /\{\{(.+?)\}\}/g;
+
+function lookup(table: Table, key: string): string | undefined {
+  let node: unknown = table;
+  for (const part of key.split('.')) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Table)[part];
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+function interpolate(text: string, lang: Language, options: TOptions): string {
+  // Values are inserted as they are (React escapes them) and never read again for placeholders; a
+  // placeholder without a value stays as it is written, one given as undefined or null is left out.
+  return text.replace(PLACEHOLDER, (whole, inner: string) => {
+    const name = inner.trim();
+    if (!Object.hasOwn(options, name)) return whole;
+    const value = options[name];
+    if (value === undefined || value === null) return '';
+    if (name === 'count' && typeof value === 'number') return formatCount(value, lang);
+    return String(value);
   });
-  return instance;
+}
+
+export function createI18n(lang: Language, table: Table): I18n {
+  const plurals = new Intl.PluralRules(lang);
+  const t: TFunction = (key, options) => {
+    const count = options?.count;
+    const text = (typeof count === 'number' ? lookup(table, `${key}_${plurals.select(count)}`) : undefined)
+      ?? lookup(table, key) ?? options?.defaultValue ?? key;
+    return options ? interpolate(text, lang, options) : text;
+  };
+  return { language: lang, t };
+}
+
+const I18nContext = createContext<I18n | null>(null);
+
+export function I18nProvider({ i18n, children }: { i18n: I18n; children?: ReactNode }) {
+  return createElement(I18nContext.Provider, { value: i18n }, children);
+}
+
+const NO_TABLE = createI18n('en', {});
+
+/** The page's language and `t`; outside a provider (never on a page) keys come back as they are. */
+export function useTranslation(): { t: TFunction; i18n: I18n } {
+  const i18n = useContext(I18nContext) ?? NO_TABLE;
+  return { t: i18n.t, i18n };
 }

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { useEffect } from 'react';
 import { Outlet, useNavigate, useParams } from 'react-router';
 import type { ChatSummary } from '#common/api-types.ts';

@@ -1,5 +1,5 @@
 import { Badge, Card } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { Link } from 'react-router';
 import type { Route } from './+types/complaints-reference';
 import type { Language } from '#common/languages.ts';

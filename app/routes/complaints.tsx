@@ -1,6 +1,6 @@
 import { Button, Card, Form } from 'react-bootstrap';
 import { Alert } from '../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import type { Route } from './+types/complaints';
 import { toId } from '#common/ids.ts';
 import { NOTICE_EXPLANATION_MAX, NOTICE_KINDS, NOTICE_LOCATION_MAX, NOTICE_REASONS, noticeSchema, type NoticeKind } from '#common/notices.ts';

@@ -1,5 +1,5 @@
 import { Card } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { redirect } from 'react-router';
 import type { Route } from './+types/complete-signup';
 import { requestContext } from '../context.ts';

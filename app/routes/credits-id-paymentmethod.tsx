@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Ban, CheckCircle2, CreditCard, Hourglass, Loader2, XCircle } from 'lucide-react';
 import { Button, Card, Spinner } from 'react-bootstrap';
 import { Alert } from '../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { data, Link } from 'react-router';
 import type { Order } from '#common/api-types.ts';
 import { isReference } from '#common/ids.ts';

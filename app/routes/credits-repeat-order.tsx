@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { Button, Card, Form, ListGroup, Spinner } from 'react-bootstrap';
 import { Alert } from '../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { Link, useNavigate, useRevalidator } from 'react-router';
 import type { Order } from '#common/api-types.ts';
 import type { Route } from './+types/credits-repeat-order';

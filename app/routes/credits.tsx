@@ -1,5 +1,5 @@
 import { Alert } from '../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import type { Route } from './+types/credits';
 import { requestContext } from '../context.ts';
 import { requireMemberActor } from '#server/http/page-guards.server.ts';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Card, Form } from 'react-bootstrap';
 import { Alert } from '../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { useNavigate } from 'react-router';
 import type { DiscountCodeRecord } from '#common/api-types.ts';
 import { DELETE_REASONS } from '#common/notifications.ts';

@@ -1,6 +1,6 @@
 import { Button, Card, Form } from 'react-bootstrap';
 import { Alert } from '../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { Link, redirect } from 'react-router';
 import { DIRECT_DEBIT_MAX_CENTS_PER_30_DAYS, SMS_CODE_TTL_MINUTES } from '#common/constants.ts';
 import { directDebitConfirmSchema, directDebitStartSchema } from '#common/direct-debit.ts';

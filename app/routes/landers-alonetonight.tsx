@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { Link } from 'react-router';
 import type { Route } from './+types/landers-alonetonight';
 import { requestContext } from '../context.ts';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import type { Route } from './+types/landers-tinderswipe';
 import { requestContext } from '../context.ts';
 import { landerPage } from '#server/landers/lander-pages.server.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { Link } from 'react-router';
 import type { Route } from './+types/landers-video';
 import { requestContext } from '../context.ts';

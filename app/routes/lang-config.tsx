@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Card } from 'react-bootstrap';
 import { Alert } from '../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { useNavigate } from 'react-router';
 import { COUNTRY_LANGUAGES, LANGUAGES, languageChoices, languageIso, type Language } from '#common/languages.ts';
 import { chooseLanguage } from '../components/LanguageDropdown.tsx';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Nav } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { data, NavLink, useNavigate } from 'react-router';
 import { toId } from '#common/ids.ts';
 import type { Route } from './+types/likes';

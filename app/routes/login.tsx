@@ -1,5 +1,5 @@
 import { Button, Card, Form } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { Link, redirect, redirectDocument } from 'react-router';
 import type { Route } from './+types/login';
 import { loginSchema } from '#common/schemas.ts';

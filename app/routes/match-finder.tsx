@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Col, Form, Row } from 'react-bootstrap';
 import { Alert } from '../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { useRevalidator } from 'react-router';
 import { MAX_AGE, MIN_AGE } from '#common/constants.ts';
 import type { MatchPreferencesInput } from '#common/games.ts';

@@ -3,7 +3,7 @@ import { Flag } from 'lucide-react';
 import { Badge, Button, Col, Row } from 'react-bootstrap';
 import { Alert } from '../components/Alert.tsx';
 import { Modal } from '../components/Modal.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { data, Link, useRevalidator } from 'react-router';
 import type { GalleryPhoto } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { SearchX, SlidersHorizontal } from 'lucide-react';
 import { Button, Col, Form, Row } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { Link, Form as RouterForm, redirect, useLocation, useNavigate, useNavigation } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { COUNTRIES, GENDERS, MAX_AGE, MIN_AGE } from '#common/constants.ts';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Card, Form } from 'react-bootstrap';
 import { Alert } from '../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { data, Link } from 'react-router';
 import { wordFilterFormSchema } from '#common/chat.ts';
 import { AUTH_COOKIE } from '#common/constants.ts';

@@ -1,6 +1,6 @@
 import { Crown, Sparkles } from 'lucide-react';
 import { Badge } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import type { Route } from './+types/premium';
 import { requestContext } from '../context.ts';
 import { requireMemberActor } from '#server/http/page-guards.server.ts';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import type { Route } from './+types/pricing';
 import { requestContext } from '../context.ts';
 import { packagesFor, premiumFacts } from '#server/payments/payment-pages.server.ts';

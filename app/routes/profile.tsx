@@ -1,5 +1,5 @@
 import { Col, Row } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { Link, useRevalidator } from 'react-router';
 import type { Route } from './+types/profile';
 import { requestContext } from '../context.ts';

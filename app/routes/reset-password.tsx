@@ -1,6 +1,6 @@
 import { Button, Card, Form } from 'react-bootstrap';
 import { Alert } from '../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { Link } from 'react-router';
 import type { Route } from './+types/reset-password';
 import { passwordResetRequestSchema } from '#common/schemas.ts';

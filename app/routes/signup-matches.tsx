@@ -1,5 +1,5 @@
 import { Card, Col, Row } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { redirect } from 'react-router';
 import { nicheSearchDefaults } from '#common/site-theme.ts';
 import type { Route } from './+types/signup-matches';

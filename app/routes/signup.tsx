@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Card } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { Link, redirect } from 'react-router';
 import type { Route } from './+types/signup';
 import { requestContext } from '../context.ts';

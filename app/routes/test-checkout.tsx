@@ -1,6 +1,6 @@
 import { Button, Card } from 'react-bootstrap';
 import { Alert } from '../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { data, redirect } from 'react-router';
 import { testCheckoutBody } from '#common/contracts/payments.ts';
 import { isReference } from '#common/ids.ts';

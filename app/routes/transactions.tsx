@@ -1,7 +1,7 @@
 import { ChevronLeft, ChevronRight, Download, Receipt } from 'lucide-react';
 import { Badge, Card, ListGroup } from 'react-bootstrap';
 import { Alert } from '../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n.ts';
 import { data, Link } from 'react-router';
 import type { LedgerEntry, TransactionOrder } from '#common/api-types.ts';
 import { isReference } from '#common/ids.ts';

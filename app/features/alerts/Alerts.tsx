@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Alert } from '../../components/Alert.tsx';
 import { Modal } from '../../components/Modal.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import type { ApiUser } from '#common/api-types.ts';
 import { DISMISS_KEYS } from '#common/constants.ts';

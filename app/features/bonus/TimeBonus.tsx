@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Modal } from '../../components/Modal.tsx';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { Link, useMatches, useRouteLoaderData } from 'react-router';
 import { Star } from 'lucide-react';
 import type { ApiUser, WelcomeBonusRecord } from '#common/api-types.ts';

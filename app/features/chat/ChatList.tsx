@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CloseButton } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { NavLink } from 'react-router';
 import type { ChatSummary } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';

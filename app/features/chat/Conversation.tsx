@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Form } from 'react-bootstrap';
 import { Alert } from '../../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { Link, useNavigate } from 'react-router';
 import { Camera, Gift, Trash2 } from 'lucide-react';
 import type { ChatMessage, ChatPrices, ChatSummary, Gift as GiftItem, ProfileSummary } from '#common/api-types.ts';

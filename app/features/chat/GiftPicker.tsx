@@ -1,6 +1,6 @@
 import { Button } from 'react-bootstrap';
 import { Modal } from '../../components/Modal.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import type { Gift } from '#common/api-types.ts';
 
 /** The gift catalogue as a grid; each gift shows its price, and picking one sends it. */

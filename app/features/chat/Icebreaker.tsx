@@ -1,6 +1,6 @@
 import { Button } from 'react-bootstrap';
 import { Modal } from '../../components/Modal.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { NICHES } from '#common/constants.ts';
 
 export const ICEBREAKERS_PER_NICHE = 3;

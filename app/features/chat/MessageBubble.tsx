@@ -1,5 +1,5 @@
 import { Flag } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { Link } from 'react-router';
 import type { ChatMessage } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';

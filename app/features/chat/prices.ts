@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import type { ChatPrices } from '#common/api-types.ts';
 import { creditsInCents } from '#common/chat-prices.ts';
 import type { Language } from '#common/languages.ts';

@@ -1,5 +1,5 @@
 import { Badge, Card, Col, Row } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import type { CreditPackage, PackagePrice } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
 import { formatMoney } from '../../lib/format.ts';

@@ -1,5 +1,5 @@
 import { Camera, Eye, Lock, MessagesSquare, ShieldCheck } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { languageIso, type Language } from '#common/languages.ts';
 import type { PremiumFacts } from '#server/payments/payment-pages.server.ts';
 

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { Button, Form, InputGroup, Spinner } from 'react-bootstrap';
 import { Alert } from '../../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { Form as RouterForm, Link, useLocation, useRevalidator } from 'react-router';
 import { PAYMENT_METHODS } from '#common/constants.ts';
 import type { Language } from '#common/languages.ts';

@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../lib/i18n.ts';
 import type { PackagePrice } from '#common/api-types.ts';
 
 /** What the member reads beside a discounted price: which discount it is, a personal one said as such. */

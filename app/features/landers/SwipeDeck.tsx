@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { Link } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { LanderPhoto, memberSignupHref, signupHref, usePlace } from './shared.tsx';

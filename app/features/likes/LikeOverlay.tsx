@@ -1,10 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { Button } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
 import { useFocusTrap } from '../../lib/focus-trap.ts';
-import { useLikeOverlay } from './use-like-overlay.ts';
 
 export type OverlayProfile = ProfileSummary & { match: boolean };
 
@@ -46,10 +45,4 @@ export function LikeOverlay({ profile, onClose, onSelect }: { profile: OverlayPr
       <p className="like-overlay-hint">{t('like_overlay.close_hint')}</p>
     </div>
   );
-}
-
-/** The overlay for a signed-in member, wherever they are: live likes and the automatic like call. */
-export function LikeOverlayHost({ signedIn }: { signedIn: boolean }) {
-  const { profile, close, select } = useLikeOverlay(signedIn);
-  return profile ? <LikeOverlay profile={profile} onClose={close} onSelect={select} /> : null;
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Card, ListGroup } from 'react-bootstrap';
 import { Alert } from '../../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { Link } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { api, ApiError } from '../../lib/api.ts';

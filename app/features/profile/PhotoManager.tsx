@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { Badge, Button, Card, Col, Form, ProgressBar, Row } from 'react-bootstrap';
 import { Alert } from '../../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { Link } from 'react-router';
 import type { OwnPhoto } from '#common/api-types.ts';
 import { PHOTO_MAX_BYTES } from '#common/profile.ts';

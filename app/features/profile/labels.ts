@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../lib/i18n.ts';
 import type { AttributeKey } from '#common/profile.ts';
 
 /** The i18n key of each attribute value, spelled out per attribute so the locale check sees every group. */

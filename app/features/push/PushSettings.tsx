@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Spinner } from 'react-bootstrap';
 import { Alert } from '../../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { useRootData } from '../../root.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { subscribePush, unsubscribePush, usePushState } from './push.ts';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Card, Form, ProgressBar } from 'react-bootstrap';
 import { Alert } from '../../components/Alert.tsx';
 import { Modal } from '../../components/Modal.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import type { SpendCap } from '#common/api-types.ts';
 import { SPEND_CAP_MAX, type SpendCapPeriod } from '#common/constants.ts';
 import type { Language } from '#common/languages.ts';

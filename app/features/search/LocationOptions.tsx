@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Button, Spinner } from 'react-bootstrap';
 import { Alert } from '../../components/Alert.tsx';
 import { MapPin } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { api } from '../../lib/api.ts';
 import { currentPosition, readGeoPermission, storedGeocode, storeGeocode, type Geocode, type GeoPermission } from './geolocation.ts';
 

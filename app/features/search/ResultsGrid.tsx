@@ -1,5 +1,5 @@
 import { Button, Spinner } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { ProfileCard } from '../../components/ProfileCard.tsx';
 

@@ -1,6 +1,6 @@
 import { Button, Card, Form } from 'react-bootstrap';
 import { Alert } from '../../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { mailChangeSchema, passwordChangeSchema } from '#common/schemas.ts';
 import { AppForm, FieldError, FormError, fieldProps, useAppForm } from '../../lib/forms.tsx';
 

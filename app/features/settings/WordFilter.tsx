@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Badge, Button, Card, Form, InputGroup } from 'react-bootstrap';
 import { Alert } from '../../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { wordFilterFormSchema } from '#common/chat.ts';
 import { AppForm, useAppForm } from '../../lib/forms.tsx';
 import { useHydrated } from '../../lib/hydrated.ts';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { api, ApiError } from '../../lib/api.ts';
 
 /** Sends the activation mail again (POST /api/activation-mail.php {}). */

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { MailCheck } from 'lucide-react';
 import { Button, Col, Form, ProgressBar, Row, Spinner } from 'react-bootstrap';
 import { Alert } from '../../components/Alert.tsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n.ts';
 import { Link, useFetcher, useSearchParams } from 'react-router';
 import { run as suggestEmail } from '@zootools/email-spell-checker';
 import type { ApiUser, ProfileSummary } from '#common/api-types.ts';
