@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from 'react-router';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from './lib/query.ts';
 import { languageIso } from '#common/languages.ts';
 import { siteThemeCss } from '#common/site-theme.ts';
 import type { Route } from './+types/root';

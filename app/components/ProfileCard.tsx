@@ -1,4 +1,3 @@
-import { Card } from 'react-bootstrap';
 import { useTranslation } from '../lib/i18n.ts';
 import { Link } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
@@ -12,13 +11,13 @@ import { OnlineDot } from './OnlineDot.tsx';
 export function ProfileCard({ profile, priority = false }: { profile: ProfileSummary; priority?: boolean }) {
   const { i18n } = useTranslation();
   return (
-    <Card as={Link} to={`/members/${profile.id}`} className="profile-card h-100 text-reset shadow-sm" data-testid="profile-card">
+    <Link to={`/members/${profile.id}`} className="card profile-card h-100 text-reset shadow-sm" data-testid="profile-card">
       <ProfilePhoto profile={profile} priority={priority} />
-      <Card.Body className="p-2">
+      <div className="card-body p-2">
         <div className="fw-semibold text-truncate"><OnlineDot online={profile.online} />{profile.name}, {profile.age}</div>
         <div className="small text-muted text-truncate">{countryName(profile.country, i18n.language as Language)}</div>
         {profile.fictional && <FictionalNotice compact />}
-      </Card.Body>
-    </Card>
+      </div>
+    </Link>
   );
 }

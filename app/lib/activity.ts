@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from './query.ts';
 import type { ApiUser, ChatSummary } from '#common/api-types.ts';
 import { POLL_INTERVAL_MS, POLL_INTERVAL_PUSH_MS, POLL_START_DELAY_MS } from '#common/constants.ts';
 import { usePushState } from '../features/push/push.ts';

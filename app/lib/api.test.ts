@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { environmentManager, QueryObserver } from '@tanstack/react-query';
 import { POLL_INTERVAL_MS } from '#common/constants.ts';
 import { chatsPoll } from './activity.ts';
 import { api, ApiError, parseRetryAfter } from './api.ts';
@@ -29,8 +28,6 @@ async function settle<T>(promise: Promise<T>, ms = 120_000) {
 
 beforeEach(() => {
   vi.useFakeTimers();
-  // Polling and retries are browser behaviour; this test runs the browser's query client in Node.
-  environmentManager.setIsServer(() => false);
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -41,28 +38,26 @@ describe('one retry policy for the client', () => {
   it('a failing poll through the app\'s query client makes exactly 5 requests, with exponential delay', async () => {
     const calls = fakeFetch(() => failure(503));
     const started = Date.now();
-    const observer = new QueryObserver(createQueryClient(), chatsPoll(POLL_INTERVAL_MS));
-    const unsubscribe = observer.subscribe(() => undefined);
+    const poll = createQueryClient().observe(chatsPoll(POLL_INTERVAL_MS));
     await vi.advanceTimersByTimeAsync(POLL_INTERVAL_MS - 1);
     expect(calls).toHaveLength(5);
     expect(calls.every((c) => c.url === '/api/chats.php')).toBe(true);
     // 1 s, 2 s, 4 s, 8 s between the tries.
     expect(calls.map((c) => c.at - started)).toEqual([0, 1000, 3000, 7000, 15000]);
-    expect(observer.getCurrentResult().status).toBe('error');
+    expect(poll.state().status).toBe('error');
     // The next poll fails the same way: 5 more, not 5 × 6.
     await vi.advanceTimersByTimeAsync(POLL_INTERVAL_MS);
     expect(calls).toHaveLength(10);
-    unsubscribe();
+    poll.stop();
   });
 
   it('a poll that recovers stops retrying', async () => {
     const calls = fakeFetch((n) => (n < 3 ? failure(502) : json(200, { chats: [] })));
-    const observer = new QueryObserver(createQueryClient(), chatsPoll(POLL_INTERVAL_MS));
-    const unsubscribe = observer.subscribe(() => undefined);
+    const poll = createQueryClient().observe(chatsPoll(POLL_INTERVAL_MS));
     await vi.advanceTimersByTimeAsync(10_000);
     expect(calls).toHaveLength(3);
-    expect(observer.getCurrentResult().data).toEqual([]);
-    unsubscribe();
+    expect(poll.state().data).toEqual([]);
+    poll.stop();
   });
 
   it('never retries a 4xx answer other than 408 and 429', async () => {

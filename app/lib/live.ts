@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from './query.ts';
 import { useRevalidator } from 'react-router';
 import { LIVE_CLOSE, LIVE_PATH, type LiveEvent } from '#common/live.ts';
 

@@ -1,14 +1,9 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient } from './query.ts';
 
 /**
- * The app's query client. Retries live in api() alone (up to 5 tries, exponential delay): a
- * retry here as well would multiply them (5 × 6 = up to 36 requests for one failing poll).
+ * The app's query client. Queries never retry on their own: retries live in api() alone (up to 5 tries,
+ * exponential delay), so a failing poll is 5 requests, not 5 for every retry of the query.
  */
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
-    defaultOptions: {
-      queries: { retry: false, refetchOnWindowFocus: false },
-      mutations: { retry: false },
-    },
-  });
+  return new QueryClient();
 }

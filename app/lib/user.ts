@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from './query.ts';
 import type { ApiUser } from '#common/api-types.ts';
 import { useRootData } from '../root.tsx';
 import { useDelayed, usePollInterval } from './activity.ts';

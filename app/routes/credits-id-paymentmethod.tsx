@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '../lib/query.ts';
 import { Ban, CheckCircle2, CreditCard, Hourglass, Loader2, XCircle } from 'lucide-react';
 import { Button, Card, Spinner } from 'react-bootstrap';
 import { Alert } from '../components/Alert.tsx';

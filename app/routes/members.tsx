@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import { SearchX, SlidersHorizontal } from 'lucide-react';
-import { Button, Col, Form, Row } from 'react-bootstrap';
 import { useTranslation } from '../lib/i18n.ts';
 import { Link, Form as RouterForm, redirect, useLocation, useNavigate, useNavigation } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
@@ -165,56 +164,56 @@ export default function Members({ loaderData }: Route.ComponentProps) {
       <RouterForm
         method="get" id="search-form" className={`card card-body shadow-sm mb-4 ${filtersOpen ? '' : 'd-none d-md-block'}`} data-testid="search-form" key={JSON.stringify(input)}
       >
-        <Row className="g-2 align-items-end">
+        <div className="row g-2 align-items-end">
           {fields.has('gender') && (
-            <Col xs={6} md={4} lg>
-              <Form.Label htmlFor="search-gender">{t('fields.gender')}</Form.Label>
-              <Form.Select id="search-gender" name="gender" defaultValue={input.gender ?? ''}>
+            <div className="col-6 col-md-4 col-lg">
+              <label className="form-label" htmlFor="search-gender">{t('fields.gender')}</label>
+              <select className="form-select" id="search-gender" name="gender" defaultValue={input.gender ?? ''}>
                 <option value="">{t('search.any')}</option>
                 {GENDERS.map((g) => <option key={g} value={g}>{t(`gender.${g}`)}</option>)}
-              </Form.Select>
-            </Col>
+              </select>
+            </div>
           )}
           {fields.has('country') && (
             <>
-              <Col xs={6} md={4} lg>
-                <Form.Label htmlFor="search-country">{t('fields.country')}</Form.Label>
-                <Form.Select id="search-country" name="country" value={country} onChange={(e) => setCountry(e.target.value)}>
+              <div className="col-6 col-md-4 col-lg">
+                <label className="form-label" htmlFor="search-country">{t('fields.country')}</label>
+                <select className="form-select" id="search-country" name="country" value={country} onChange={(e) => setCountry(e.target.value)}>
                   <option value="">{t('search.any')}</option>
                   {loaderData.countries.map((c) => ({ c, name: countryName(c, lang) })).sort((a, b) => a.name.localeCompare(b.name, lang))
                     .map(({ c, name }) => <option key={c} value={c}>{name}</option>)}
-                </Form.Select>
-              </Col>
-              <Col xs={12} md={4} lg>
-                <Form.Label htmlFor="search-region">{t('member_search.region')}</Form.Label>
-                <Form.Select id="search-region" name="countryregion" defaultValue={input.countryregion ?? ''} disabled={regionOptions.length === 0} key={country}>
+                </select>
+              </div>
+              <div className="col-12 col-md-4 col-lg">
+                <label className="form-label" htmlFor="search-region">{t('member_search.region')}</label>
+                <select className="form-select" id="search-region" name="countryregion" defaultValue={input.countryregion ?? ''} disabled={regionOptions.length === 0} key={country}>
                   <option value="">{t('search.any')}</option>
                   {regionOptions.map((r) => <option key={r} value={r}>{r}</option>)}
-                </Form.Select>
-              </Col>
+                </select>
+              </div>
             </>
           )}
           {fields.has('age') && (
             <>
-              <Col xs={6} md={4} lg>
-                <Form.Label htmlFor="search-min-age">{t('search.min_age')}</Form.Label>
-                <Form.Select id="search-min-age" name="min_age" defaultValue={input.min_age}>
+              <div className="col-6 col-md-4 col-lg">
+                <label className="form-label" htmlFor="search-min-age">{t('search.min_age')}</label>
+                <select className="form-select" id="search-min-age" name="min_age" defaultValue={input.min_age}>
                   {ages.map((a) => <option key={a} value={a}>{a}</option>)}
-                </Form.Select>
-              </Col>
-              <Col xs={6} md={4} lg>
-                <Form.Label htmlFor="search-max-age">{t('search.max_age')}</Form.Label>
-                <Form.Select id="search-max-age" name="max_age" defaultValue={input.max_age}>
+                </select>
+              </div>
+              <div className="col-6 col-md-4 col-lg">
+                <label className="form-label" htmlFor="search-max-age">{t('search.max_age')}</label>
+                <select className="form-select" id="search-max-age" name="max_age" defaultValue={input.max_age}>
                   {ages.map((a) => <option key={a} value={a}>{a}</option>)}
-                </Form.Select>
-              </Col>
+                </select>
+              </div>
             </>
           )}
-          <Col xs={12} md={4} lg="auto" className="d-flex gap-2">
-            <Button type="submit" className="flex-grow-1" data-testid="search-submit">{t('search.submit')}</Button>
+          <div className="col-12 col-md-4 col-lg-auto d-flex gap-2">
+            <button type="submit" className="btn btn-primary flex-grow-1" data-testid="search-submit">{t('search.submit')}</button>
             <Link to="/members?country=" className="btn btn-outline-secondary" data-testid="search-clear">{t('member_search.clear')}</Link>
-          </Col>
-        </Row>
+          </div>
+        </div>
         {fields.has('country') && <LocationOptions onPlace={nearMe} />}
       </RouterForm>
       <p className="text-muted" data-testid="num-results">

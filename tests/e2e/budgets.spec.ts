@@ -38,13 +38,12 @@ async function assetsBeforeLoad(page: Page, path: string): Promise<Transfer> {
 }
 
 /**
- * Budgets the build does not meet yet, each marked as an expected failure (test.fail): React DOM, React Router and
- * i18next alone come to about 123 KB gzip, so the landing and lander pages (100 KB) are out of reach with them, and
- * the members area (about 175 KB) also loads TanStack Query, the root and layout code and the dialogs the layout
- * may open at once. A budget met later
- * turns its test red ("expected to fail, but passed"): then it leaves this list.
+ * Budgets the build does not meet yet, each marked as an expected failure (test.fail): React DOM and React Router
+ * alone come to about 108 KB gzip, so the landing and lander pages (100 KB; 139–153 KB today) are out of reach
+ * while they hydrate as React pages. A budget met later turns its test red ("expected to fail, but passed"):
+ * then it leaves this list.
  */
-const OVER_BUDGET = new Set(['/', ...LANDERS.map((l) => `/landers/${l}`), '/members', '/members/{id}'].map((p) => `${p} js`));
+const OVER_BUDGET = new Set(['/', ...LANDERS.map((l) => `/landers/${l}`)].map((p) => `${p} js`));
 
 const PAGES: { path: string; js: number; signedIn: boolean }[] = [
   ...['/', ...LANDERS.map((l) => `/landers/${l}`)].map((path) => ({ path, js: 100 * KB, signedIn: false })),

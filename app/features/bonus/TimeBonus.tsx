@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Modal } from '../../components/Modal.tsx';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '../../lib/query.ts';
 import { useTranslation } from '../../lib/i18n.ts';
 import { Link, useMatches, useRouteLoaderData } from 'react-router';
 import { Star } from 'lucide-react';

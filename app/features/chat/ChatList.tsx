@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '../../lib/query.ts';
 import { CloseButton } from 'react-bootstrap';
 import { useTranslation } from '../../lib/i18n.ts';
 import { NavLink } from 'react-router';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '../../lib/query.ts';
 import { Button, Form } from 'react-bootstrap';
 import { Alert } from '../../components/Alert.tsx';
 import { useTranslation } from '../../lib/i18n.ts';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '../../lib/query.ts';
 import { useLocation, useNavigate, useRevalidator, useSearchParams } from 'react-router';
 import type { LiveEvent } from '#common/live.ts';
 import { api } from '../../lib/api.ts';

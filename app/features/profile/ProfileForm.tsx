@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Button, Card, Col, Form, Row } from 'react-bootstrap';
 import { Alert } from '../../components/Alert.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../lib/query.ts';
 import type { OwnProfile } from '#common/api-types.ts';
 import { COUNTRIES } from '#common/constants.ts';
 import type { Language } from '#common/languages.ts';

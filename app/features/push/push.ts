@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '../../lib/query.ts';
 import { useCallback, useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { api } from '../../lib/api.ts';
