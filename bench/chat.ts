@@ -4,7 +4,11 @@
  *
  * - latency from a send (POST /api/messages.php) to the recipient's open socket, p50/p99, with 1,000
  *   members connected to one instance, and across two instances (sender on one, recipient on the other,
- *   Redis pub/sub between them); the baseline forwards a frame from one socket to another;
+ *   Redis pub/sub between them); the baseline forwards a frame from one socket to another. The targets
+ *   apply at a steady LATENCY_RATE sends per second (100: each of the 1,000 members sends every 10 s),
+ *   timed from when each send was due, so a slow answer also delays the count of the ones behind it; the
+ *   same sends as fast as 20 senders can go (the server saturated, latency mostly queueing) are printed
+ *   as `*_saturated_*` without a target;
  * - of 10,000 messages (10% of them retried with the same idempotency key), how many never reached the
  *   recipient's socket and how many arrived twice, and that each is stored and charged once;
  * - paid sends per second (ledger debit, message, outbox row in one transaction) through the chat service;
@@ -34,6 +38,7 @@ const CLIENTS = Number(process.env.BENCH_CHAT_CLIENTS ?? 1000);
 const LATENCY_SENDS = Number(process.env.BENCH_CHAT_LATENCY_SENDS ?? 2000);
 const DELIVERY_SENDS = Number(process.env.BENCH_CHAT_DELIVERY_SENDS ?? 10_000);
 const PAID_SENDS = Number(process.env.BENCH_CHAT_PAID_SENDS ?? 5000);
+const LATENCY_RATE = Number(process.env.BENCH_CHAT_LATENCY_RATE ?? 100);
 const CONCURRENCY = 20;
 const TARGETS = { p99OneMs: 50, p99TwoMs: 100, paidPerSecond: 1000, memoryFactor: 2 };
 const DB_NAME = 'amora_bench_chat';
@@ -140,16 +145,21 @@ wss.on('connection', (ws, req) => {
 wss.on('listening', () => console.log('ready'));
 `;
 
-/** Opens one socket per member; each incoming `message` event is handed to onEvent(recipient, sender). */
+/** Hands each `message` event the socket of member `to` receives to onEvent(to, sender). */
+function listen(ws: WebSocket, to: number, onEvent: (to: number, from: number) => void) {
+  ws.on('message', (data) => {
+    const event = JSON.parse(String(data)) as { type: string; profile_id?: number };
+    if (event.type === 'message' && event.profile_id !== undefined) onEvent(to, event.profile_id);
+  });
+}
+
+/** Opens one socket per member (in the order of `ids`); each incoming `message` event is handed to onEvent(recipient, sender). */
 async function connect(url: (id: number) => string, ids: number[], headers: (id: number) => Record<string, string>, onEvent: (to: number, from: number) => void) {
   const sockets: WebSocket[] = [];
   for (let i = 0; i < ids.length; i += 50) {
     await Promise.all(ids.slice(i, i + 50).map((id) => new Promise<void>((resolve, reject) => {
       const ws = new WebSocket(url(id), { headers: headers(id), perMessageDeflate: false });
-      ws.on('message', (data) => {
-        const event = JSON.parse(String(data)) as { type: string; profile_id?: number };
-        if (event.type === 'message' && event.profile_id !== undefined) onEvent(id, event.profile_id);
-      });
+      listen(ws, id, onEvent);
       ws.once('open', () => resolve());
       ws.once('error', reject);
       sockets.push(ws);
@@ -166,6 +176,19 @@ async function pool(count: number, job: (i: number) => Promise<void>) {
   }));
 }
 
+/** Starts `count` jobs at `perSecond` a second, each when it is due, without waiting for the ones before. */
+async function paced(count: number, perSecond: number, job: (i: number, due: number) => Promise<void>) {
+  const start = performance.now();
+  const running: Promise<void>[] = [];
+  for (let i = 0; i < count; i++) {
+    const due = start + (i * 1000) / perSecond;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    running.push(job(i, due));
+  }
+  await Promise.all(running);
+}
+
 /** Waits until `done()` holds or `ms` passed. */
 async function settle(done: () => boolean, ms = 10_000) {
   const until = Date.now() + ms;
@@ -176,9 +199,9 @@ class Arrivals {
   private waiting = new Map<string, number[]>();
   readonly latencies: number[] = [];
   readonly counts = new Map<string, number>();
-  expect(to: number, from: number) {
+  expect(to: number, from: number, at = performance.now()) {
     const key = `${to}:${from}`;
-    (this.waiting.get(key) ?? this.waiting.set(key, []).get(key)!).push(performance.now());
+    (this.waiting.get(key) ?? this.waiting.set(key, []).get(key)!).push(at);
   }
   arrived = (to: number, from: number) => {
     const key = `${to}:${from}`;
@@ -232,25 +255,37 @@ async function main() {
   const appSockets = await connect(() => `ws://localhost:${a.port}/api/live`, recipients, appHeaders(a.port), arrivalsA.arrived);
   await new Promise((r) => setTimeout(r, 1000));
   const appRss = a.rssMb();
-  await pool(LATENCY_SENDS, async (i) => {
+  await paced(LATENCY_SENDS, LATENCY_RATE, async (i, due) => {
     const from = senders[i % senders.length];
     const to = recipients[i % recipients.length];
-    arrivalsA.expect(to, from);
+    arrivalsA.expect(to, from, due);
     await post(a.port, from, to);
   });
   await settle(() => arrivalsA.latencies.length >= LATENCY_SENDS);
+  figure('latency_rate', LATENCY_RATE, 'sends/s');
   figure('one_instance_p50', percentile(arrivalsA.latencies, 50), 'ms');
   figure('one_instance_p99', percentile(arrivalsA.latencies, 99), 'ms');
   target(percentile(arrivalsA.latencies, 99) <= TARGETS.p99OneMs, `one instance p99 over ${TARGETS.p99OneMs} ms`);
+  const saturatedA = new Arrivals();
+  appSockets.forEach((ws, i) => { ws.removeAllListeners('message'); listen(ws, recipients[i], saturatedA.arrived); });
+  await pool(LATENCY_SENDS, async (i) => {
+    const from = senders[(i + 3) % senders.length];
+    const to = recipients[i % recipients.length];
+    saturatedA.expect(to, from);
+    await post(a.port, from, to);
+  });
+  await settle(() => saturatedA.latencies.length >= LATENCY_SENDS);
+  figure('one_instance_saturated_p50', percentile(saturatedA.latencies, 50), 'ms');
+  figure('one_instance_saturated_p99', percentile(saturatedA.latencies, 99), 'ms');
   for (const ws of appSockets) ws.close();
 
   // 3. Two instances: recipients on B, senders post to A.
   const arrivalsB = new Arrivals();
   const bSockets = await connect(() => `ws://localhost:${b.port}/api/live`, recipients, appHeaders(b.port), arrivalsB.arrived);
-  await pool(LATENCY_SENDS, async (i) => {
+  await paced(LATENCY_SENDS, LATENCY_RATE, async (i, due) => {
     const from = senders[(i + 7) % senders.length];
     const to = recipients[i % recipients.length];
-    arrivalsB.expect(to, from);
+    arrivalsB.expect(to, from, due);
     await post(a.port, from, to);
   });
   await settle(() => arrivalsB.latencies.length >= LATENCY_SENDS);
@@ -261,12 +296,7 @@ async function main() {
   // 4. Delivery: DELIVERY_SENDS messages across the two instances, one in ten retried with its key.
   const delivered = new Arrivals();
   for (const ws of bSockets) ws.removeAllListeners('message');
-  for (const [i, ws] of bSockets.entries()) {
-    ws.on('message', (data) => {
-      const event = JSON.parse(String(data)) as { type: string; profile_id?: number };
-      if (event.type === 'message' && event.profile_id !== undefined) delivered.arrived(recipients[i], event.profile_id);
-    });
-  }
+  bSockets.forEach((ws, i) => listen(ws, recipients[i], delivered.arrived));
   const expected = new Map<string, number>();
   await pool(DELIVERY_SENDS, async (i) => {
     const from = senders[(i * 13) % senders.length];
