@@ -115,7 +115,8 @@ test('the members area has no accessibility violations', async ({ page, browser 
   await likeFrom(browser, me, 'a11y-liker', info.project.name);
 
   const pages: [string, Ready?][] = [
-    ['/members', visible('profile-card')],
+    // The new like is announced on arrival (the overlay loads with it): checked there, then closed (below).
+    ['/members', async (p) => { await visible('profile-card')(p); await visible('like-overlay')(p); }],
     [`/members/${id}`],
     // A first conversation opens with the icebreaker dialog: checked once it is there.
     [`/members/${id}/chat`, async (p) => { await visible('message-input')(p); await visible('icebreaker')(p); }],

@@ -138,6 +138,11 @@ test('the likes tabs: received (new first, flag cleared on opening the profile),
   expect((await page.request.post('/api/like.php', { data: { profile_id: mutual } })).status()).toBe(200);
 
   await page.goto('/likes');
+  // Arriving in the members area announces the newest new like (the automatic like call): seen and closed first.
+  const overlay = page.getByTestId('like-overlay');
+  await expect(overlay).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(overlay).toBeHidden();
   const list = page.getByTestId('likes-list');
   await expect(list.getByTestId('profile-card')).toHaveCount(2);
   await expect(list.locator('.badge', { hasText: 'New' })).toHaveCount(2);
