@@ -67,6 +67,13 @@ class Entry<T = unknown> {
     return done;
   }
 
+  /** What the server rendered with becomes the data of an entry that has none yet, counted as fetched now. */
+  seed(initialData: T | undefined) {
+    if (this.state.updatedAt === 0 && this.state.data === undefined && initialData !== undefined) {
+      this.state = { data: initialData, error: null, status: 'success', updatedAt: Date.now() };
+    }
+  }
+
   isStale(staleTime: number) {
     return this.state.updatedAt === 0 || Date.now() - this.state.updatedAt >= staleTime;
   }
@@ -124,9 +131,7 @@ export class QueryClient {
   observe<T>(options: QueryOptions<T> | { current: QueryOptions<T> }, listener: Listener = () => {}): { stop: () => void; state: () => QueryState<T> } {
     const ref = 'current' in options ? options : { current: options };
     const entry = this.entry<T>(ref.current.queryKey);
-    if (entry.state.updatedAt === 0 && entry.state.data === undefined && ref.current.initialData !== undefined) {
-      entry.state = { data: ref.current.initialData, error: null, status: 'success', updatedAt: Date.now() };
-    }
+    entry.seed(ref.current.initialData);
     entry.listeners.add(listener);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
@@ -190,9 +195,7 @@ export function useQuery<T>(options: QueryOptions<T>): QueryResult<T> {
   // The entry for this key; initial data seeds it during the first render so that the server and the browser agree.
   const entry = useMemo(() => {
     const found = client.entry<T>(options.queryKey);
-    if (found.state.updatedAt === 0 && found.state.data === undefined && options.initialData !== undefined) {
-      found.state = { data: options.initialData, error: null, status: 'success', updatedAt: Date.now() };
-    }
+    found.seed(options.initialData);
     return found;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client, hash]);
