@@ -39,6 +39,7 @@ const LATENCY_SENDS = Number(process.env.BENCH_CHAT_LATENCY_SENDS ?? 2000);
 const DELIVERY_SENDS = Number(process.env.BENCH_CHAT_DELIVERY_SENDS ?? 10_000);
 const PAID_SENDS = Number(process.env.BENCH_CHAT_PAID_SENDS ?? 5000);
 const LATENCY_RATE = Number(process.env.BENCH_CHAT_LATENCY_RATE ?? 100);
+const WARMUP_SENDS = Number(process.env.BENCH_CHAT_WARMUP_SENDS ?? 1000);
 const CONCURRENCY = 20;
 const TARGETS = { p99OneMs: 50, p99TwoMs: 100, paidPerSecond: 1000, memoryFactor: 2 };
 const DB_NAME = 'amora_bench_chat';
@@ -189,6 +190,17 @@ async function paced(count: number, perSecond: number, job: (i: number, due: num
   await Promise.all(running);
 }
 
+/** A process's resident memory once it settled: the median of 5 readings 200 ms apart, after a second's pause. */
+async function steadyRss(proc: Proc) {
+  await new Promise((r) => setTimeout(r, 1000));
+  const readings: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    readings.push(proc.rssMb());
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return percentile(readings, 50);
+}
+
 /** Waits until `done()` holds or `ms` passed. */
 async function settle(done: () => boolean, ms = 10_000) {
   const until = Date.now() + ms;
@@ -203,6 +215,13 @@ class Arrivals {
     const key = `${to}:${from}`;
     (this.waiting.get(key) ?? this.waiting.set(key, []).get(key)!).push(at);
   }
+  /** Forgets what arrived so far (the warm-up's messages). */
+  reset() {
+    this.waiting.clear();
+    this.latencies.length = 0;
+    this.counts.clear();
+  }
+
   arrived = (to: number, from: number) => {
     const key = `${to}:${from}`;
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
@@ -232,8 +251,12 @@ async function main() {
     return key;
   };
 
-  // Memory: each server idle, then with CLIENTS open sockets.
-  const idle = { app: a.rssMb(), base: base.rssMb() };
+  // Memory: each server idle, then with CLIENTS open sockets. A first batch of sockets opened and closed
+  // warms both servers up (modules, JIT, pools), so the difference is what the open sockets hold.
+  for (const url of [`ws://localhost:${a.port}/api/live`, `ws://localhost:${basePort}/?id=0`]) {
+    for (const ws of await connect(() => url, recipients.slice(0, 50), appHeaders(a.port), () => {})) ws.close();
+  }
+  const idle = { app: await steadyRss(a), base: await steadyRss(base) };
 
   // 1. Baseline latency: a frame from one socket to another through the bare server.
   const baseArrivals = new Arrivals();
@@ -246,15 +269,20 @@ async function main() {
     baseSenders[i % CONCURRENCY].send(JSON.stringify({ from, to }));
     await settle(() => (baseArrivals.counts.get(`${to}:${from}`) ?? 0) >= Math.floor(i / recipients.length) + 1, 2000);
   });
-  const baseRss = base.rssMb();
+  const baseRss = await steadyRss(base);
   figure('baseline_ws_p50', percentile(baseArrivals.latencies, 50), 'ms');
   figure('baseline_ws_p99', percentile(baseArrivals.latencies, 99), 'ms');
 
-  // 2. One instance: CLIENTS recipients on A, senders post to A.
+  // 2. One instance: CLIENTS recipients on A, senders post to A. A first round of sends, not timed, warms
+  // the instances up (JIT, connection pools, caches) as traffic would have before.
   const arrivalsA = new Arrivals();
   const appSockets = await connect(() => `ws://localhost:${a.port}/api/live`, recipients, appHeaders(a.port), arrivalsA.arrived);
+  const appRss = await steadyRss(a);
+  await paced(WARMUP_SENDS, LATENCY_RATE, async (i) => {
+    await post(i % 2 ? a.port : b.port, senders[i % senders.length], recipients[(i * 11) % recipients.length]);
+  });
   await new Promise((r) => setTimeout(r, 1000));
-  const appRss = a.rssMb();
+  arrivalsA.reset();
   await paced(LATENCY_SENDS, LATENCY_RATE, async (i, due) => {
     const from = senders[i % senders.length];
     const to = recipients[i % recipients.length];

@@ -17,9 +17,8 @@ import { notBlockedWith, type ContactRules } from '../accounts/contact-rules.ts'
 import { assertWithinSpendCap } from '../credits/spend-cap.ts';
 import type { ProfilesService } from '../profiles/profiles.service.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { executePrepared } from '../db/prepared.ts';
 
-/** The rows of a raw statement (`execute`), on either database driver. */
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 
 type MessageRow = typeof messages.$inferSelect;
@@ -161,17 +160,27 @@ export function createChatService(deps: {
   }
 
   /**
-   * One statement for the pair's conversation as a message arrives: created if need be (a new one stays
-   * out of the recipient's list when the message is `filtered`), its last-message time set, both
-   * members' rows there; the sender's shows it again, and the recipient's too, one more unread, unless
-   * the message is filtered. Takes the conversation's row lock first, so two sends in one
-   * conversation run one after the other. Returns the conversation's id.
+   * One send in one statement: the charge (the balance's conditional update and its ledger row, as
+   * spendCredits books them), the pair's conversation and both members' rows (unread count, a hidden
+   * chat shown again), the chat photo's row, the message and the outbox rows of its notifications. When
+   * the balance does not cover `cost` nothing is written and there is no row.
    */
-  async function conversationForSend(tx: Tx, senderId: number, recipientId: number, filtered: boolean, now: Date): Promise<number> {
+  async function sendStatement(q: Db | Tx, s: {
+    senderId: number; recipientId: number; content: MessageContent; text: string; filtered: boolean; cost: number; idempotencyKey: string;
+    photo: { filename: string; thumbFilename: string; width: number; height: number } | null; now: Date;
+  }) {
+    const { senderId, recipientId, content, filtered, cost, photo, now } = s;
     const [low, high] = senderId < recipientId ? [senderId, recipientId] : [recipientId, senderId];
-    const rows = rowsOf<{ id: number }>(await tx.execute(sql`
-      with conv as (
-        insert into ${conversations} (user_low, user_high, created_at, last_message_at) values (${low}, ${high}, ${now}, ${now})
+    const giftId = content.kind === 'gift' ? content.giftId : null;
+    const payload = sql`jsonb_build_object('messageId', m.id, 'conversationId', m.conversation_id, 'senderId', ${senderId}::int,
+      'recipientId', ${recipientId}::int, 'kind', ${content.kind}::text, 'text', ${s.text}::text)`;
+    const outboxRows = filtered ? null : deps.events.recordSql('message.sent', payload, sql`m`);
+    const [row] = await executePrepared<{ id: number | string; conversation_id: number | string; chat_photo_id: number | string | null; spent: number | null; balance: number | null }>(q, 'chat_send', sql`
+      with debit as (
+        update ${users} set credits = credits - ${cost}::int where id = ${senderId} and ${cost}::int > 0 and credits >= ${cost}::int returning credits
+      ), conv as (
+        insert into ${conversations} (user_low, user_high, created_at, last_message_at)
+        select ${low}::int, ${high}::int, ${now}::timestamptz, ${now}::timestamptz where ${cost}::int = 0 or exists (select 1 from debit)
         on conflict (user_low, user_high) do update set last_message_at = excluded.last_message_at
         returning id
       ), members as (
@@ -180,9 +189,26 @@ export function createChatService(deps: {
         from conv, (values (${senderId}::int, false, 0), (${recipientId}::int, ${filtered}::boolean, ${filtered ? 0 : 1}::int)) as v(user_id, hidden, unread)
         on conflict (conversation_id, user_id) do update
           set hidden = ${conversationMembers}.hidden and excluded.hidden, unread_count = ${conversationMembers}.unread_count + excluded.unread_count
-      )
-      select id from conv`));
-    return Number(rows[0].id);
+      ), photo as (
+        insert into ${chatPhotos} (conversation_id, sender_id, filename, thumb_filename, width, height, status, created_at)
+        select conv.id, ${senderId}::int, ${photo?.filename ?? null}::text, ${photo?.thumbFilename ?? null}::text, ${photo?.width ?? null}::int,
+          ${photo?.height ?? null}::int, 'active', ${now}::timestamptz
+        from conv where ${photo !== null}::boolean
+        returning id
+      ), m as (
+        insert into ${messages} (conversation_id, sender_id, kind, body, gift_id, chat_photo_id, filtered, credits_spent, idempotency_key, created_at)
+        select conv.id, ${senderId}::int, ${content.kind}::text, ${s.text}::text, ${giftId}::int, (select id from photo), ${filtered}::boolean,
+          ${cost}::int, ${s.idempotencyKey}::text, ${now}::timestamptz
+        from conv
+        returning id, conversation_id, chat_photo_id
+      ), ledger as (
+        insert into ${creditLedger} (user_id, delta, balance_after, reason, reference, created_at)
+        select ${senderId}::int, ${-cost}::int, debit.credits, ${LEDGER_REASON[content.kind]}::text, m.id::text, ${now}::timestamptz from debit, m
+      )${outboxRows ? sql`, notify as (${outboxRows})` : sql``}
+      select m.id, m.conversation_id, m.chat_photo_id, (select credits from debit) as spent,
+        (select credits from ${users} where id = ${senderId}) as balance
+      from m`);
+    return row;
   }
 
   const sameContent = (row: MessageRow, content: MessageContent) =>
@@ -211,9 +237,10 @@ export function createChatService(deps: {
    * FREE_CONVERSATIONS conversations, and their first `freeMessages` messages cost nothing. Holds the
    * sender's row, so parallel sends cannot use one free message twice. Returns whether this one is free.
    */
-  async function useFreeMessage(tx: Tx, senderId: number, convId: number, freeMessages: number): Promise<boolean> {
+  async function useFreeMessage(tx: Tx, senderId: number, recipientId: number, freeMessages: number): Promise<boolean> {
     const [sender] = await tx.select({ paid: users.paidUser }).from(users).where(eq(users.id, senderId)).for('update');
     if (!sender || sender.paid) return false;
+    const convId = await findWith(senderId, recipientId, tx);
     const written = await tx.selectDistinct({ id: messages.conversationId }).from(messages).where(eq(messages.senderId, senderId));
     if (!written.some((w) => w.id === convId) && written.length >= FREE_CONVERSATIONS) {
       throw new AppError(403, 'free_conversation_limit', { count: FREE_CONVERSATIONS });
@@ -251,26 +278,27 @@ export function createChatService(deps: {
       from ${messages} m join ${conversations} c on c.id = m.conversation_id
       where m.sender_id = ${senderId} and m.body = ${text} and m.created_at > ${since}
         and (case when c.user_low = ${senderId} then c.user_high else c.user_low end) <> ${recipientId})`;
-    const [row] = rowsOf<{
+    const [row] = await executePrepared<{
       existing: boolean; status: string | null; profile_status: string | null; word_filter: string[] | null;
-      blocked: boolean; sender_paid: boolean | null; same_text: number | string;
-    }>(await db.execute(sql`
+      blocked: boolean; sender_paid: boolean | null; capped: boolean; same_text: number | string;
+    }>(db, 'chat_send_checks', sql`
       select
         exists (select 1 from ${messages} where sender_id = ${senderId} and idempotency_key = ${key}) as existing,
         u.status, p.status as profile_status, u.word_filter,
         exists (select 1 from ${blocks} where (blocker_id = ${senderId} and blocked_id = ${recipientId}) or (blocker_id = ${recipientId} and blocked_id = ${senderId})) as blocked,
         (select paid_user from ${users} where id = ${senderId}) as sender_paid,
+        exists (select 1 from ${spendCaps} where user_id = ${senderId}) as capped,
         ${sameText}::int as same_text
       from (select 1) as one
       left join ${users} u on u.id = ${recipientId}
-      left join ${profiles} p on p.user_id = u.id`));
+      left join ${profiles} p on p.user_id = u.id`);
     return { ...row, same_text: Number(row.same_text) };
   }
 
   /** The pair's conversation, if there is one. */
-  async function findWith(userId: number, otherId: number): Promise<number | null> {
+  async function findWith(userId: number, otherId: number, q: Db | Tx = db): Promise<number | null> {
     const [low, high] = userId < otherId ? [userId, otherId] : [otherId, userId];
-    const [conv] = await db.select({ id: conversations.id }).from(conversations)
+    const [conv] = await q.select({ id: conversations.id }).from(conversations)
       .where(and(eq(conversations.userLow, low), eq(conversations.userHigh, high)));
     return conv?.id ?? null;
   }
@@ -315,44 +343,30 @@ export function createChatService(deps: {
       }
       const filtered = content.kind === 'text' && matchesWordFilter(text, checks.word_filter ?? []);
       const photo = content.kind === 'photo' ? await storePhoto(content.photo) : null;
+      const send = async (q: Db | Tx, cost: number) => {
+        const now = clock();
+        const row = await sendStatement(q, { senderId, recipientId, content, text, filtered, cost, idempotencyKey, photo, now });
+        if (!row) throw new AppError(402, 'insufficient_credits', { needed: cost });
+        const message: MessageRow = {
+          id: Number(row.id), conversationId: Number(row.conversation_id), senderId, kind: content.kind, body: text,
+          giftId: content.kind === 'gift' ? content.giftId : null, chatPhotoId: row.chat_photo_id === null ? null : Number(row.chat_photo_id),
+          filtered, creditsSpent: cost, idempotencyKey, createdAt: now,
+        };
+        return { row: message, credits: Number(cost > 0 ? row.spent : row.balance), now };
+      };
       try {
-        const result = await db.transaction(async (tx) => {
-          const now = clock();
-          const convId = await conversationForSend(tx, senderId, recipientId, filtered, now);
-          // A member who has bought credits never goes back to the free allowance: no lock, no counting.
-          const free = content.kind === 'text' && !checks.sender_paid && (await useFreeMessage(tx, senderId, convId, input.freeMessages ?? 0));
-          const cost = free || filtered ? 0 : input.cost;
-          const [photoRow] = photo
-            ? await tx.insert(chatPhotos).values({ conversationId: convId, senderId, ...photo, status: 'active', createdAt: now }).returning()
-            : [];
-          const values = {
-            conversationId: convId, senderId, kind: content.kind, body: text, giftId: content.kind === 'gift' ? content.giftId : null,
-            chatPhotoId: photoRow?.id ?? null, filtered, creditsSpent: cost, idempotencyKey, createdAt: now,
-          };
-          // The message, its charge (the balance's conditional update and the ledger row, as spendCredits
-          // books them) and the outbox rows of its notifications, in one statement.
-          const payload = sql`jsonb_build_object('messageId', m.id, 'conversationId', ${convId}::int, 'senderId', ${senderId}::int,
-            'recipientId', ${recipientId}::int, 'kind', ${content.kind}::text, 'text', ${text}::text)`;
-          const outboxRows = filtered ? null : deps.events.recordSql('message.sent', payload, sql`m`);
-          const [row] = rowsOf<{ id: number | string; spent: number | null; balance: number | null; capped: boolean }>(await tx.execute(sql`
-            with m as (
-              insert into ${messages} (conversation_id, sender_id, kind, body, gift_id, chat_photo_id, filtered, credits_spent, idempotency_key, created_at)
-              values (${convId}, ${senderId}, ${content.kind}, ${text}, ${values.giftId}, ${values.chatPhotoId}, ${filtered}, ${cost}, ${idempotencyKey}, ${now})
-              returning id
-            ), debit as (
-              update ${users} set credits = credits - ${cost}::int where id = ${senderId} and ${cost}::int > 0 and credits >= ${cost}::int returning credits
-            ), ledger as (
-              insert into ${creditLedger} (user_id, delta, balance_after, reason, reference, created_at)
-              select ${senderId}::int, ${-cost}::int, debit.credits, ${LEDGER_REASON[content.kind]}::text, m.id::text, ${now}::timestamptz from debit, m
-            )${outboxRows ? sql`, notify as (${outboxRows})` : sql``}
-            select m.id, (select credits from debit) as spent, (select credits from ${users} where id = ${senderId}) as balance,
-              exists (select 1 from ${spendCaps} where user_id = ${senderId}) as capped
-            from m`));
-          if (cost > 0 && row.spent === null) throw new AppError(402, 'insufficient_credits', { needed: cost });
-          if (cost > 0 && row.capped) await assertWithinSpendCap(tx, senderId, cost, now, { booked: true });
-          const message: MessageRow = { id: Number(row.id), ...values };
-          return { row: message, credits: Number(cost > 0 ? row.spent : row.balance) };
-        });
+        // A member who has bought credits and set no spend cap sends in one statement, which is atomic
+        // by itself. The free allowance (a lock on the sender and counting) and a spend cap (checked after
+        // the charge is booked) need a transaction around it.
+        const result = checks.sender_paid && !checks.capped
+          ? await send(db, filtered ? 0 : input.cost)
+          : await db.transaction(async (tx) => {
+            const free = content.kind === 'text' && !checks.sender_paid && (await useFreeMessage(tx, senderId, recipientId, input.freeMessages ?? 0));
+            const cost = free || filtered ? 0 : input.cost;
+            const sent = await send(tx, cost);
+            if (cost > 0 && checks.capped) await assertWithinSpendCap(tx, senderId, cost, sent.now, { booked: true });
+            return sent;
+          });
         const message = await messageOut(result.row, senderId);
         if (!filtered) {
           deps.events.emit('message.sent', { messageId: message.id, conversationId: message.conversation_id, senderId, recipientId, kind: content.kind, text });
