@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
-import { creditLedger, messages, photos, profiles, users } from '../db/schema.ts';
+import { and, eq, or, sql } from 'drizzle-orm';
+import { conversations, creditLedger, messages, photos, profiles, users } from '../db/schema.ts';
 import { addCredits } from '../credits/ledger.ts';
 import { actorFor } from '../actor.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
@@ -36,18 +36,27 @@ describe.each(DATABASE_KINDS)('chat and credits on %s', (kind) => {
     expect(rows.map((r) => [r.delta, r.balanceAfter, r.reason])).toEqual([[12, 12, 'demo_grant'], [-5, 7, 'message']]);
   });
 
-  it('refuses a message it cannot pay for with insufficient_credits, sending and charging nothing', async () => {
-    const { client, user } = await signUp(t);
+  // A member who has bought credits before sends in one statement, one still on the free allowance in a
+  // transaction: both are held to the same rules.
+  const member = async (boughtBefore: boolean) => {
+    const signedUp = await signUp(t);
+    if (boughtBefore) await t.database.db.update(users).set({ paidUser: true }).where(eq(users.id, signedUp.user.id));
+    return signedUp;
+  };
+
+  it.each([false, true])('refuses a message it cannot pay for with insufficient_credits, sending and charging nothing (bought before: %s)', async (boughtBefore) => {
+    const { client, user } = await member(boughtBefore);
     await give(user.id, 4, `grant-${user.id}`);
     const res = await send(client, otherId, 'Can you read this?', 'key-bbbbbbbb-1');
     expect(res.status).toBe(402);
     expect(res.body.error).toEqual({ code: 'insufficient_credits', message: "You don't have enough credits to send this message. Buy credits to continue the conversation." });
     expect(await balance(user.id)).toBe(4);
     expect(await t.database.db.$count(messages, eq(messages.senderId, user.id))).toBe(0);
+    expect(await t.database.db.$count(conversations, or(eq(conversations.userLow, user.id), eq(conversations.userHigh, user.id)))).toBe(0);
   });
 
-  it('sends and charges once however often the same send is retried', async () => {
-    const { client, user } = await signUp(t);
+  it.each([false, true])('sends and charges once however often the same send is retried (bought before: %s)', async (boughtBefore) => {
+    const { client, user } = await member(boughtBefore);
     await give(user.id, 50, `grant-${user.id}`);
     const first = await send(client, otherId, 'Once only', 'retry-key-0001');
     const retries = await Promise.all([1, 2, 3, 4].map(() => send(client, otherId, 'Once only', 'retry-key-0001')));
@@ -60,8 +69,8 @@ describe.each(DATABASE_KINDS)('chat and credits on %s', (kind) => {
     expect(await t.database.db.$count(messages, eq(messages.senderId, user.id))).toBe(1);
   });
 
-  it('never lets concurrent sends overspend: the balance stays at or above zero', async () => {
-    const { client, user } = await signUp(t);
+  it.each([false, true])('never lets concurrent sends overspend: the balance stays at or above zero (bought before: %s)', async (boughtBefore) => {
+    const { client, user } = await member(boughtBefore);
     await give(user.id, 22, `grant-${user.id}`);
     const results = await Promise.all(Array.from({ length: 12 }, (_, i) => send(client, otherId, `race ${i}`, `race-key-${i}-abcdef`)));
     const ok = results.filter((r) => r.status === 201).length;
