@@ -171,8 +171,10 @@ export function createApp(deps: AppDeps) {
     const site = c.get('site');
     const sessionToken = getCookie(c, AUTH_COOKIE);
     const userId = await services.accounts.sessionUserId(sessionToken);
-    let userPromise: ReturnType<RequestContext['user']> | undefined;
-    const user = () => (userPromise ??= userId ? services.accounts.apiUser(userId) : Promise.resolve(null));
+    let memberPromise: ReturnType<typeof services.accounts.member> | undefined;
+    const member = () => (memberPromise ??= userId ? services.accounts.member(userId) : Promise.resolve(null));
+    const user = async () => (await member())?.user ?? null;
+    const soughtGender = async () => (await member())?.soughtGender;
     // Links come from the resolved site, never from the Host header (an unknown host gets the default site's origin).
     const baseUrl = services.settings.origin(site);
     // Cookies are Secure when this request really came over HTTPS (TLS here, or at the trusted proxy).
@@ -187,7 +189,7 @@ export function createApp(deps: AppDeps) {
     const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
     const ip = clientAddress(c.req.header('x-forwarded-for'), incoming?.socket?.remoteAddress, env.TRUST_PROXY);
     const ctx: RequestContext = {
-      services, actor: actorFor(site.id, userId), translator, env, site, lang, userId, user, nonce: (c.var as { secureHeadersNonce?: string }).secureHeadersNonce ?? '', baseUrl, secure,
+      services, actor: actorFor(site.id, userId), translator, env, site, lang, userId, user, soughtGender, nonce: (c.var as { secureHeadersNonce?: string }).secureHeadersNonce ?? '', baseUrl, secure,
       clientIp: ip,
       // The CDN knows best; without its header the offline GeoIP database answers, looked up on first use
       // (few requests ask, and the look-up is a noticeable share of a small API answer's time).

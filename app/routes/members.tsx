@@ -30,7 +30,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   // A fresh search also starts from the site's niche: who the site is about (gender, ages; docs/decisions/038).
   // A member's own "looking for" answer picks the gender over the site's niche.
   const niche = fresh ? nicheSearchDefaults(ctx.site.niche) : {};
-  const sought = fresh ? await ctx.services.profiles.soughtGender(ctx.actor) : undefined;
+  const sought = fresh ? await ctx.soughtGender() : undefined;
   const filters = { country: defaultCountry, ...niche, ...(sought && { gender: sought }), ...query, cursor: undefined, similar: undefined };
   // The page shows results whatever the address bar says: a region the rules refuse is left out, as the form would.
   const parsed = searchSchema.safeParse(filters);

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { ApiUser } from '#common/api-types.ts';
+import type { Gender } from '#common/constants.ts';
+import { soughtGender } from '#common/profile.ts';
 import { isLanguage, type Language } from '#common/languages.ts';
 import { ACTIVE_STEP_MS, AUTH_COOKIE_MAX_AGE, SESSION_IDLE_DAYS } from '#common/constants.ts';
 import type { Db } from '../db/client.ts';
@@ -45,7 +47,7 @@ export function createAccountsService(deps: {
   const memberQuery = db
     .select({
       ...profileColumns,
-      email: users.email, accountStatus: users.status, paidUser: users.paidUser, credits: users.credits,
+      email: users.email, accountStatus: users.status, paidUser: users.paidUser, credits: users.credits, sexuality: profiles.sexuality,
       notificationsDisabled: users.notificationsDisabled, language: users.language, signupDate: users.signupDate,
       // A block hides the conversation, so its unread messages do not count either.
       unread: sql<number>`(select coalesce(sum(cm.unread_count), 0)::int from conversation_members cm
@@ -65,7 +67,7 @@ export function createAccountsService(deps: {
     .where(eq(users.id, sql.placeholder('userId')))
     .prepare('api_user');
 
-  return {
+  const service = {
     /**
      * A log-in attempt. Wrong passwords are throttled, never used to lock the owner out:
      * - per (normalised e-mail, client IP): LIMITS.loginPair failures, then 429 for that pair;
@@ -169,9 +171,17 @@ export function createAccountsService(deps: {
      * (account, profile summary and both counters), as every signed-in page and the request context load it.
      */
     async apiUser(userId: number): Promise<ApiUser | null> {
+      return (await service.member(userId))?.user ?? null;
+    },
+
+    /**
+     * The signed-in member as the API shows them, and the gender their "looking for" answer seeks (for
+     * the first search), from one statement: every page of a request shares it (RequestContext).
+     */
+    async member(userId: number): Promise<{ user: ApiUser; soughtGender: Gender | undefined } | null> {
       const [row] = await memberQuery.execute({ userId });
       if (!row || row.accountStatus === 'deleted') return null;
-      return {
+      const user: ApiUser = {
         id: row.id,
         email: row.email,
         status: row.accountStatus === 'active' ? 'active' : 'not_confirmed',
@@ -184,8 +194,10 @@ export function createAccountsService(deps: {
         num_new_likes: row.newLikes,
         profile: toProfileSummary(row as ProfileRow, clock(), true),
       };
+      return { user, soughtGender: soughtGender(row.gender, row.sexuality) };
     },
   };
+  return service;
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -1,5 +1,6 @@
 import type { ApiUser } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
+import type { Gender } from '#common/constants.ts';
 import type { Translator } from '../i18n/i18n.ts';
 import type { UseCases } from '../services.ts';
 import type { Actor } from '../actor.ts';
@@ -19,6 +20,8 @@ export interface RequestContext {
   userId: number | null;
   /** The signed-in member, loaded once per request. */
   user(): Promise<ApiUser | null>;
+  /** The gender the signed-in member's "looking for" answer seeks, if it names one (read with user()). */
+  soughtGender(): Promise<Gender | undefined>;
   nonce: string;
   /** The resolved site's canonical origin (settings' origin()): every link starts here, never with the Host header. */
   baseUrl: string;

@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { GalleryPhoto, OwnProfile, ProfileDetail, ProfileSummary } from '#common/api-types.ts';
 import { ageOn } from '#common/schemas.ts';
-import { ATTRIBUTE_KEYS, soughtGender, type AttributeKey, type ProfileInput } from '#common/profile.ts';
-import { ONLINE_MINUTES, type Gender } from '#common/constants.ts';
+import { ATTRIBUTE_KEYS, type AttributeKey, type ProfileInput } from '#common/profile.ts';
+import { ONLINE_MINUTES } from '#common/constants.ts';
 import type { SignupProfileInput } from '#common/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { blocks, conversations, likes, photos, profiles, regions, users } from '../db/schema.ts';
@@ -155,16 +155,6 @@ export function createProfilesService(deps: { db: Db; clock: Clock; contactRules
       };
     },
 
-    /**
-     * Who the member said they look for (the sign-up's "looking for" step, their sexuality), as the gender a
-     * fresh search starts with; undefined for members who look for both or have not answered, and for visitors.
-     */
-    async soughtGender(actor: Actor): Promise<Gender | undefined> {
-      if (actor.kind !== 'member') return undefined;
-      const [row] = await db.select({ gender: profiles.gender, sexuality: profiles.sexuality })
-        .from(profiles).where(eq(profiles.userId, actor.userId));
-      return row ? soughtGender(row.gender, row.sexuality) : undefined;
-    },
 
     /** The signed-in member's own profile, for the /profile form. */
     async own(actor: Actor): Promise<OwnProfile> {

@@ -153,12 +153,9 @@ export function createSearchService(deps: { db: Db; clock: Clock; memo: SharedCa
   }
 
   async function cappedCount(where: SQL): Promise<{ n: number; capped: boolean }> {
-    // A bounded walk of at most 1,001 index entries: parallel workers cost more to start than they save,
-    // and the planner would otherwise pick them for broad filters on a large table.
-    const [{ n }] = await db.transaction(async (tx) => {
-      await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
-      return countQuery(where, tx);
-    });
+    // A bounded walk of at most 1,001 index entries, without parallel workers (the connections are opened
+    // without them, server/db/client.ts): they cost more to start than they save.
+    const [{ n }] = await countQuery(where, db);
     return n > SEARCH_COUNT_CAP ? { n: SEARCH_COUNT_CAP, capped: true } : { n, capped: false };
   }
 

@@ -11,6 +11,9 @@ import { createSiteCache, type Site, type SiteCacheOptions } from './site-cache.
 import { isPublicOrigin, siteOrigin, type OriginConfig } from './origin.ts';
 import { checkSiteLook } from './site-look.ts';
 
+/** How long an instance keeps the regions before it reads them again. */
+const REGIONS_TTL_MS = 5 * 60_000;
+
 export type { Site } from './site-cache.ts';
 
 /** What an operator may change on a site: every setting, not its id. */
@@ -39,6 +42,9 @@ export function createSettingsService(deps: {
 }) {
   const { db, origins } = deps;
   const cache = createSiteCache({ db, clock: deps.clock, shared: deps.shared, options: deps.siteCache, onError: deps.onError });
+  // Regions are reference data (seeded, changed by hand if ever), asked for by every search page: one
+  // query per instance every REGIONS_TTL_MS instead of one per page.
+  let regionsCache: { rows: Promise<{ country: string; code: string; name: string }[]>; until: number } | undefined;
 
   return {
     /** The site's canonical origin: the start of every link built for it. */
@@ -177,13 +183,17 @@ export function createSettingsService(deps: {
       };
     },
 
+    /** The regions of every country, or of one, ordered by country and name. */
     async regions(country?: string) {
-      const rows = await db
-        .select({ country: regions.country, code: regions.code, name: regions.name })
-        .from(regions)
-        .where(country ? eq(regions.country, country) : undefined)
-        .orderBy(asc(regions.country), asc(regions.name));
-      return rows;
+      const now = deps.clock().getTime();
+      if (!regionsCache || regionsCache.until <= now) {
+        const rows = Promise.resolve(db.select({ country: regions.country, code: regions.code, name: regions.name }).from(regions)
+          .orderBy(asc(regions.country), asc(regions.name)));
+        regionsCache = { rows, until: now + REGIONS_TTL_MS };
+        rows.catch(() => { regionsCache = undefined; });
+      }
+      const rows = await regionsCache.rows;
+      return country ? rows.filter((r) => r.country === country) : rows;
     },
   };
 }
