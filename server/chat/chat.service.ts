@@ -19,8 +19,6 @@ import type { ProfilesService } from '../profiles/profiles.service.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { executePrepared } from '../db/prepared.ts';
 
-
-
 type MessageRow = typeof messages.$inferSelect;
 type ChatPhotoRow = typeof chatPhotos.$inferSelect;
 

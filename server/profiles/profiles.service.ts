@@ -155,7 +155,6 @@ export function createProfilesService(deps: { db: Db; clock: Clock; contactRules
       };
     },
 
-
     /** The signed-in member's own profile, for the /profile form. */
     async own(actor: Actor): Promise<OwnProfile> {
       const { userId } = requireMember(actor);

@@ -189,9 +189,8 @@ export function createSearchService(deps: { db: Db; clock: Clock; memo: SharedCa
           const res = (await tx.execute(sql`explain ${query}`)) as unknown as { rows: Record<string, string>[] };
           return res.rows.map((r) => r['QUERY PLAN']).join('\n');
         };
-        const page = await plan(pageQuery(where, input.cursor));
-        await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
-        return { page, count: await plan(countQuery(where, tx)) };
+        // The connections run without parallel workers (server/db/client.ts), as the real count does.
+        return { page: await plan(pageQuery(where, input.cursor)), count: await plan(countQuery(where, tx)) };
       });
     },
 
