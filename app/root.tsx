@@ -14,6 +14,7 @@ import { translationsUrl } from '#common/translations.ts';
 import { LoadingBar } from './components/LoadingBar.tsx';
 import { ChunkReload } from './components/ChunkReload.tsx';
 import { ErrorContent } from './components/ErrorContent.tsx';
+import { Stylesheets } from './components/Stylesheets.tsx';
 import { useAppShell } from './lib/app-shell.ts';
 import { TestPaymentsBanner } from './features/credits/TestPaymentsBanner.tsx';
 import { useModalTabTrap } from './lib/focus-trap.ts';
@@ -68,7 +69,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           />
         )}
         <Meta />
-        <Links />
+        {/* Development: React Router's links carry the critical CSS that spares a flash of unstyled content. */}
+        {import.meta.env.DEV ? <Links /> : <Stylesheets />}
         {/* After the bundle's CSS: the site's colours override the built theme (docs/decisions/038). */}
         {data && <style nonce={data.nonce} data-site-theme="" dangerouslySetInnerHTML={{ __html: siteThemeCss(data.settings.theme) }} />}
       </head>

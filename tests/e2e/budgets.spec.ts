@@ -85,3 +85,20 @@ for (const { path, js, signedIn: member } of PAGES) {
     });
   }
 }
+
+/**
+ * The first paint waits for the stylesheets and nothing else: they come first in the head, before the module
+ * preloads of the page's scripts, which would otherwise take the browser's six connections (HTTP/1.1) first.
+ */
+for (const { path, signedIn: member } of [{ path: '/', signedIn: false }, { path: '/landers/gallery', signedIn: false }, { path: '/members', signedIn: true }]) {
+  test(`${path}: the stylesheets come before the scripts in the head`, async ({ request }) => {
+    const response = await (member ? signedIn.request : request).get(path);
+    expect(response.status()).toBe(200);
+    const head = (await response.text()).split('</head>')[0];
+    const stylesheet = head.search(/<link rel="stylesheet" href="[^"]+\.css#?"/);
+    const firstScript = head.search(/<link rel="modulepreload"|<script/);
+    expect(stylesheet, head).toBeGreaterThan(0);
+    expect(firstScript, head).toBeGreaterThan(0);
+    expect(stylesheet, head).toBeLessThan(firstScript);
+  });
+}
