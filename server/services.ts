@@ -124,7 +124,7 @@ export function createServices(deps: {
     pageTokens: createPageTokens(deps.pageTokens ?? loadPageTokens(join(CONTENT_DIR, 'page-tokens.json'))),
     geo: deps.geo ?? sharedGeo(),
     likes,
-    viewProfile: createProfileView({ profiles, likes }),
+    viewProfile: createProfileView({ profiles, likes, events }),
     games: createGamesService({ db, clock, likes }),
     pageBounces: createPageBounces({ db, clock }),
     bans: createBansService({ db, clock, events }),

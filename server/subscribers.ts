@@ -22,6 +22,8 @@ export function registerSubscribers(services: Services, translator: Translator) 
   events.durable('message.sent', 'push.new_message', unlessSeen(push.newMessage));
   events.durable('like.created', 'mail.new_like', notifications.mailNewLike);
   events.durable('like.created', 'push.new_like', push.newLike);
+  // Live, not durable: an outbox row on every profile view would cost more than a lost visit mail.
+  events.on('profile.visited', notifications.mailProfileVisit);
   events.durable('photo.reviewed', 'mail.photo_reviewed', notifications.mailPhotoReviewed);
   events.durable('notice.received', 'mail.notice_received', services.notices.mailReceived);
   events.durable('notice.decided', 'mail.notice_decided', services.notices.mailDecided);

@@ -22,6 +22,8 @@ export interface AppEvents {
   'notice.decided': { noticeId: number };
   /** A moderator checked a member's profile photo: it stays visible (approved) or was removed (rejected). */
   'photo.reviewed': { userId: number; photoId: number; approved: boolean };
+  /** A signed-in member opened another member's profile (live only: a visit mail lost in a crash harms nobody). */
+  'profile.visited': { visitorId: number; visitedId: number };
 }
 
 export type EventName = keyof AppEvents;
@@ -42,7 +44,8 @@ const backoffMs = (attempt: number) => Math.min(3_600_000, 1000 * 2 ** attempt);
  *   runs the subscriber, and deletes the row; a failure backs off and retries; a crash leaves the row
  *   to be taken over when its lease ends. Many instances drain one table: each row is run by one.
  * - **Live** listeners (`on`) run in this process after commit (`emit`): open tabs, which a missed
- *   event does not harm (they refetch after a reconnect).
+ *   event does not harm (they refetch after a reconnect), and the profile-visit mail, which is not worth
+ *   an outbox row on every profile view.
  * Every subscriber is registered in server/subscribers.ts.
  */
 export function createEventBus(deps: { db: Db; clock: Clock; logger: Pick<Logger, 'error'> }) {

@@ -42,7 +42,10 @@ export const LIMITS = {
 
   /** A new-like (or new-match) mail per liker → liked pair: a like/unlike loop mails once a day at most. */
   likeMailPerPair: { limit: 1, windowMs: DAY },
-  /** Notification mails (messages, likes, matches) per recipient. */
+  /** A profile-visit mail per visitor → visited pair, and at most a few a day per member (the rest are not news). */
+  visitMailPerPair: { limit: 1, windowMs: 7 * DAY },
+  visitMailsPerRecipient: { limit: 3, windowMs: DAY },
+  /** Notification mails (messages, likes, matches, visits) per recipient. */
   mailsPerRecipient: { limit: 10, windowMs: HOUR },
   /** The same two for push notifications. */
   likePushPerPair: { limit: 1, windowMs: DAY },

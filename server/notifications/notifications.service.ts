@@ -16,16 +16,19 @@ import type { z } from 'zod';
 import type { mailEventBody } from '#common/contracts/notifications.ts';
 
 const SIGNING_KEY = 'mail_signing_key';
+/** How long this process keeps a visitor → visited pair it handled, and how many pairs at most. */
+const RECENT_VISIT_MS = 60 * 60 * 1000;
+const RECENT_VISITS_MAX = 10_000;
 
 /**
  * E-mail notifications: the member's 8 categories, the reasons mail stopped (bounce, spam
  * complaint, list-unsubscribe), one-click unsubscribe links (RFC 8058) and the mails sent
- * for new messages, likes and matches.
+ * for new messages, likes, matches and profile visits.
  */
 export function createNotificationsService(deps: {
   db: Db; clock: Clock; mail: MailService;
-  /** Caps on notification mails (infra/limits.ts): per liker → liked pair, and per recipient. */
-  limits: { likeMailPerPair: RateLimiter; mailsPerRecipient: RateLimiter };
+  /** Caps on notification mails (infra/limits.ts): per liker → liked and visitor → visited pair, and per recipient. */
+  limits: { likeMailPerPair: RateLimiter; visitMailPerPair: RateLimiter; visitMailsPerRecipient: RateLimiter; mailsPerRecipient: RateLimiter };
 }) {
   const { db, clock, mail } = deps;
   let key: Promise<Buffer> | undefined;
@@ -123,6 +126,31 @@ export function createNotificationsService(deps: {
     else await sendCategoryMail(likedId, 'new_like', 'new_like', { other }, '/likes');
   }
 
+  // A member browsing back and forth opens the same profiles again and again: this process remembers the
+  // pairs it handled in the last hour and asks neither the database nor the shared counters about them.
+  const recentVisits = new Map<string, number>();
+  function visitedRecently(pair: string): boolean {
+    const now = clock().getTime();
+    const at = recentVisits.get(pair);
+    if (at !== undefined && now - at < RECENT_VISIT_MS) return true;
+    recentVisits.delete(pair);
+    recentVisits.set(pair, now);
+    if (recentVisits.size > RECENT_VISITS_MAX) recentVisits.delete(recentVisits.keys().next().value!);
+    return false;
+  }
+
+  /**
+   * "Profile visits": someone looked at the member's profile. An invisible visitor leaves no trace; one mail per
+   * visitor a week, a few a day per member, within the hourly cap of all notification mails.
+   */
+  async function mailProfileVisit({ visitorId, visitedId }: AppEvents['profile.visited']) {
+    const pair = `${visitorId}:${visitedId}`;
+    if (visitedRecently(pair) || (await isInvisible(visitorId))) return;
+    if ((await limits.visitMailPerPair.hit(pair)) > 0) return;
+    if ((await limits.visitMailsPerRecipient.hit(String(visitedId))) > 0 || (await overRecipientCap(visitedId))) return;
+    await sendCategoryMail(visitedId, 'profile_visit', 'profile_visit', { other: await profileName(visitorId) }, `/members/${visitorId}`);
+  }
+
   /** The photo check's outcome ("Photo checks" switch): approved photos stay, rejected ones are gone from the profile. */
   async function mailPhotoReviewed({ userId, approved }: AppEvents['photo.reviewed']) {
     if (await overRecipientCap(userId)) return;
@@ -132,6 +160,7 @@ export function createNotificationsService(deps: {
   const service = {
     mailNewMessage,
     mailNewLike,
+    mailProfileVisit,
     mailPhotoReviewed,
     /** The member's own settings: which mails they get, why mail stopped, invisibility, read receipts, word filter. */
     settings: async (actor: Actor): Promise<NotificationSettings> => settings(requireMember(actor).userId),

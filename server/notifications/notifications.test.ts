@@ -100,6 +100,48 @@ describe.each(DATABASE_KINDS)('e-mail notifications on %s', (kind) => {
     expect(smtp.to(b.user.email).length).toBe(count + 1);
   });
 
+  it('mails a profile visit in the "Profile visits" category: once per visitor, never for invisible visitors, visitors without an account or one\'s own profile', async () => {
+    const { a, b } = await pair();
+    const visits = () => smtp.to(b.user.email).filter((m) => m.subject.endsWith('visited your profile'));
+    expect((await a.client.get(`/api/profile.php?id=${b.user.id}`)).status).toBe(200);
+    await t.services.events.settle();
+    const mail = await smtp.waitFor(b.user.email, (m) => m.subject === 'Alice visited your profile');
+    expect(mail.header('list-unsubscribe')).toContain('c=profile_visit');
+    expect(mail.link('/members/')).toMatch(new RegExp(`/members/${a.user.id}$`));
+    expect(mail.text).toContain('Profile visits');
+    // The same visitor again is no news; nor are anonymous visits or one's own profile.
+    await a.client.get(`/api/profile.php?id=${b.user.id}`);
+    await t.client().get(`/api/profile.php?id=${b.user.id}`);
+    await b.client.get(`/api/profile.php?id=${b.user.id}`);
+    await t.services.events.settle();
+    expect(visits().length).toBe(1);
+    // An invisible member leaves no trace.
+    const { a: hidden } = await pair();
+    await hidden.client.put('/api/notifications.php', { invisible: true });
+    await hidden.client.get(`/api/profile.php?id=${b.user.id}`);
+    await t.services.events.settle();
+    expect(visits().length).toBe(1);
+    // Switched off: the visit happens, the mail does not.
+    await b.client.put('/api/notifications.php', { email: { profile_visit: false } });
+    const { a: other } = await pair();
+    await other.client.get(`/api/profile.php?id=${b.user.id}`);
+    await t.services.events.settle();
+    expect(visits().length).toBe(1);
+    expect(smtp.to(a.user.email).some((m) => m.subject.endsWith('visited your profile'))).toBe(false);
+  });
+
+  it('mails at most 3 profile visits a day to one member', async () => {
+    const { b } = await pair();
+    for (let i = 0; i < 4; i++) {
+      const { a } = await pair();
+      await a.client.get(`/api/profile.php?id=${b.user.id}`);
+    }
+    await t.services.events.settle();
+    await smtp.waitFor(b.user.email, (m) => m.subject.endsWith('visited your profile'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(smtp.to(b.user.email).filter((m) => m.subject.endsWith('visited your profile')).length).toBe(3);
+  });
+
   it('mails the photo check in the "Photo checks" category: approved or removed, once per decision, not when switched off', async () => {
     const { b } = await pair();
     const photo = async () => (await t.database.db.insert(photos).values({ userId: b.user.id, filename: `p${Math.random()}.webp`, thumbFilename: `t${Math.random()}.webp`, status: 'active', width: 600, height: 800 }).returning())[0].id;
