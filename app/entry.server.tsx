@@ -5,6 +5,11 @@ import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'reac
 import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router';
 import { requestContext } from './context.ts';
 import { provideTranslations } from './lib/translations.ts';
+import { holdScripts } from './lib/hold-scripts.server.ts';
+import { holdsScripts } from './lib/hydrate-on-interaction.ts';
+import { countryWarns } from './lib/entry-warning.ts';
+import { PAGE_BOUNCE_PARAM } from '#common/constants.ts';
+import type { RootData } from './root.tsx';
 
 // The HTTP server sets this key on the load context; exporting it lets it use the very same object.
 // The ssr bench's baseline renders pages without the server, and provides the translation tables itself.
@@ -46,7 +51,8 @@ export default function handleRequest(
         });
         responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
         pipe(body);
-        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+        const html = holdsPageScripts(request, routerContext, responseStatusCode) ? body.pipe(holdScripts(nonce)) : body;
+        resolve(new Response(createReadableStreamFromReadable(html), { headers: responseHeaders, status: responseStatusCode }));
       },
       onShellError(error: unknown) {
         reject(error);
@@ -57,4 +63,17 @@ export default function handleRequest(
       },
     });
   });
+}
+
+/**
+ * A visitor's landing page runs its code once they interact (app/lib/hydrate-on-interaction.ts), unless something
+ * on it must run at once: the entry warning, or the page-bounce beacon of a `?lb` visit.
+ */
+function holdsPageScripts(request: Request, context: EntryContext, status: number): boolean {
+  const { matches, loaderData } = context.staticHandlerContext;
+  if (status !== 200) return false;
+  const root = loaderData.root as RootData | undefined;
+  if (!root) return false;
+  const runsAtLoad = countryWarns(root.settings) || new URL(request.url).searchParams.has(PAGE_BOUNCE_PARAM);
+  return holdsScripts(matches.map((m) => context.routeModules[m.route.id]?.handle), { signedIn: Boolean(root.user), runsAtLoad });
 }

@@ -3,6 +3,7 @@ import { useTranslation } from '../lib/i18n.ts';
 import { Link, Outlet } from 'react-router';
 import type { ApiUser } from '#common/api-types.ts';
 import { EntryWarning } from '../components/EntryWarning.tsx';
+import { countryWarns } from '../lib/entry-warning.ts';
 import { capBadge, creditsPath } from '../lib/badges.ts';
 import { useUser } from '../lib/user.ts';
 import { useRootData } from '../root.tsx';
@@ -38,14 +39,13 @@ export default function ChatLayout() {
   useLoggedOutRedirect();
   usePageTitlePrefix(user);
   useMemberActivity(user);
-  const warnCountry = settings.geoip_country === 'NL' || settings.geoip_country === 'DE';
   return (
     <>
       <ChatBar user={user} siteName={settings.name} repeatOrder={repeatOrder} />
       <Outlet />
       {/* The chat fills the screen below its bar: the time bonus comes as the modal only, no banner. */}
       <TimeBonus user={user} banner={false} />
-      <EntryWarning enabled={settings.enable_site_entry_popup && warnCountry} signedIn={Boolean(user)} country={settings.geoip_country} countries={settings.countries} />
+      <EntryWarning enabled={countryWarns(settings)} signedIn={Boolean(user)} country={settings.geoip_country} countries={settings.countries} />
     </>
   );
 }

@@ -5,16 +5,20 @@ import { Footer } from '../components/Footer.tsx';
 import { SiteLogo } from '../components/SiteLogo.tsx';
 import { useRootData } from '../root.tsx';
 import { SignupProvider } from '../features/signup/SignupModal.tsx';
+import { countryWarns } from '../lib/entry-warning.ts';
+import type { HydrationHandle } from '../lib/hydrate-on-interaction.ts';
 
 /** A lander route names its look in its handle; the navbar takes that look's colours. */
-export interface LanderHandle {
+export interface LanderHandle extends HydrationHandle {
   lander: string;
 }
+
+/** Landing pages work as the server rendered them; their code starts when the visitor interacts. */
+export const handle: HydrationHandle = { hydrate: 'on-interaction' };
 
 /** Landing pages: a simple navbar with the logo, the page, the footer; the entry warning for NL and DE. */
 export default function LanderLayout() {
   const { settings, user } = useRootData();
-  const warnCountry = settings.geoip_country === 'NL' || settings.geoip_country === 'DE';
   const lander = (useMatches().at(-1)?.handle as LanderHandle | undefined)?.lander;
   return (
     // Landing pages' calls to action open the sign-up modal (in the member's context) on larger screens.
@@ -30,7 +34,7 @@ export default function LanderLayout() {
         </main>
       </div>
       <Footer siteName={settings.name} country={settings.geoip_country} />
-      <EntryWarning enabled={settings.enable_site_entry_popup && warnCountry} signedIn={Boolean(user)} country={settings.geoip_country} countries={settings.countries} />
+      <EntryWarning enabled={countryWarns(settings)} signedIn={Boolean(user)} country={settings.geoip_country} countries={settings.countries} />
     </SignupProvider>
   );
 }

@@ -8,7 +8,8 @@ import { SwipeDeck } from '../features/landers/SwipeDeck.tsx';
 import '../features/landers/tinderswipe.scss';
 import { pageMeta } from '../lib/seo.ts';
 
-export const handle: LanderHandle = { lander: 'tinderswipe' };
+// Runs at load: the cards are the page, and the first swipe must move one.
+export const handle: LanderHandle = { lander: 'tinderswipe', hydrate: 'at-load' };
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);

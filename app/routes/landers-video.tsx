@@ -10,7 +10,8 @@ import { Icon } from '../features/landers/icons.tsx';
 import '../features/landers/video.scss';
 import { pageMeta } from '../lib/seo.ts';
 
-export const handle: LanderHandle = { lander: 'video' };
+// Runs at load: the player's clock and progress bar move from the first second.
+export const handle: LanderHandle = { lander: 'video', hydrate: 'at-load' };
 
 /** The clip's length in seconds; the stylesheet's camera move lasts as long. */
 const CLIP_SECONDS = 30;

@@ -31,7 +31,7 @@ export default function MemberLanding({ loaderData }: Route.ComponentProps) {
         <ProfilePhoto profile={profile} size="full" className="profile-photo shadow mb-4 mx-auto d-block" />
         <h1 className="h2">{t('landing.title', { name: profile.name })}</h1>
         <p className="lead">{t('landing.lead', { name: profile.name })}</p>
-        <Link to={`/signup${search}`} className="btn btn-light btn-lg" data-testid="landing-signup">{t('index.cta_signup')}</Link>
+        <Link to={`/members/${profile.id}/signup${search}`} className="btn btn-light btn-lg" data-testid="landing-signup">{t('index.cta_signup')}</Link>
         <p className="mt-3">
           <Link to={`/login?redirect=/members/${profile.id}`} className="link-light">{t('landing.login')}</Link>
         </p>

@@ -26,13 +26,15 @@ export interface Database {
 /** PostgreSQL when a URL is given, otherwise the embedded PGlite in `dataDir` (or in memory). */
 export async function openDatabase(options: { url?: string; dataDir?: string | null }): Promise<Database> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
     // No parallel query workers: every statement of this application is a short lookup or a bounded walk
     // of an index (search counts stop at 1,001 rows), where starting workers costs more than it saves and
-    // the planner would still pick them for broad filters on a large table. Set per new connection (it runs
-    // before the connection's first query) rather than as a startup option, which poolers may refuse.
-    pool.on('connect', (client) => {
-      client.query('SET max_parallel_workers_per_gather = 0').catch((error: Error) => process.emitWarning(`SET failed: ${error.message}`));
+    // the planner would still pick them for broad filters on a large table. Set on each new connection before
+    // the pool hands it out (not as a startup option, which poolers may refuse); a connection that cannot
+    // take it is not used.
+    const pool = new pg.Pool({
+      connectionString: options.url, max: 10,
+      // pg-pool awaits the promise (its types say void).
+      onConnect: async (client: pg.ClientBase) => { await client.query('SET max_parallel_workers_per_gather = 0'); },
     });
     // An idle connection that the server drops (restart, failover) must not crash the process;
     // the pool replaces it on the next query.

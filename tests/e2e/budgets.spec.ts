@@ -39,11 +39,14 @@ async function assetsBeforeLoad(page: Page, path: string): Promise<Transfer> {
 
 /**
  * Budgets the build does not meet yet, each marked as an expected failure (test.fail): React DOM and React Router
- * alone come to about 108 KB gzip, so the landing and lander pages (100 KB; 139–153 KB today) are out of reach
- * while they hydrate as React pages. A budget met later turns its test red ("expected to fail, but passed"):
- * then it leaves this list.
+ * alone come to about 106 KB gzip, so pages that run at load cannot stay within 100 KB. Landing pages hold their
+ * scripts until the visitor interacts (app/lib/hydrate-on-interaction.ts); `/` (the entry warning shows on
+ * it), the video lander (its clock runs) and tinderswipe (its cards are the page) run at load. A budget met later
+ * turns its test red ("expected to fail, but passed"): then it leaves this list.
  */
-const OVER_BUDGET = new Set(['/', ...LANDERS.map((l) => `/landers/${l}`)].map((p) => `${p} js`));
+const OVER_BUDGET = new Set(['/', '/landers/tinderswipe', '/landers/video'].map((p) => `${p} js`));
+/** Pages that load no script file before the visitor interacts (only the inline loader runs). */
+const HELD = new Set(LANDERS.map((l) => `/landers/${l}`).filter((p) => !OVER_BUDGET.has(`${p} js`)));
 
 const PAGES: { path: string; js: number; signedIn: boolean }[] = [
   ...['/', ...LANDERS.map((l) => `/landers/${l}`)].map((path) => ({ path, js: 100 * KB, signedIn: false })),
@@ -80,7 +83,7 @@ for (const { path, js, signedIn: member } of PAGES) {
       if (member) await target.close();
       const summary = `${path}: JS ${(t.js / KB).toFixed(1)} KB, CSS ${(t.css / KB).toFixed(1)} KB, data ${(t.data / KB).toFixed(1)} KB gzip\n  ${t.files.join('\n  ')}`;
       test.info().annotations.push({ type: 'budget', description: summary });
-      expect(t[kind], summary).toBeGreaterThan(0);
+      if (kind === 'css' || !HELD.has(path)) expect(t[kind], summary).toBeGreaterThan(0);
       expect(t[kind], summary).toBeLessThanOrEqual(budget);
     });
   }

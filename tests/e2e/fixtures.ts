@@ -1,3 +1,4 @@
+import { HELD_SCRIPT_TYPE } from '../../app/lib/hydrate-on-interaction.ts';
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
@@ -79,6 +80,8 @@ export async function openNav(page: Page, testId: string) {
 
 /** Waits until the page runs in the browser: a click before that would reach no handler. */
 export async function hydrated(page: Page) {
+  // A landing page holds its scripts until the visitor interacts (app/lib/hydrate-on-interaction.ts): a pointer starts them.
+  await page.evaluate((type) => { if (document.querySelector(`script[type="${type}"]`)) window.dispatchEvent(new Event('pointerdown')); }, HELD_SCRIPT_TYPE);
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
 }
 

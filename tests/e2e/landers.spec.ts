@@ -262,3 +262,20 @@ test('a signed-in member is sent from a lander to the search and from a member l
   await page.goto(`/members/${id}/landing3`);
   await expect(page).toHaveURL(new RegExp(`/members/${id}$`));
 });
+
+test('a lander loads no script until the visitor interacts; then it runs. A measured visit (?lb) runs at once', async ({ page }, info) => {
+  test.skip(info.project.name === 'mobile', 'the same on every viewport');
+  const scripts: string[] = [];
+  page.on('request', (r) => { if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname); });
+  await page.goto('/landers/collagelanding');
+  await page.waitForTimeout(1000);
+  expect(scripts, 'scripts before the first interaction').toEqual([]);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(await page.locator('html').getAttribute('data-hydrated')).toBeNull();
+  await page.mouse.move(300, 300);
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+  expect(scripts.some((s) => s.includes('entry.client'))).toBe(true);
+  // The page-bounce beacon must be armed whether or not the visitor does anything.
+  await page.goto('/landers/collagelanding?lb=1');
+  await expect(page.locator('html')).toHaveAttribute('data-page-bounce', 'armed');
+});

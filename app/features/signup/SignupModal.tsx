@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { api } from '../../lib/api.ts';
 import { toId } from '#common/ids.ts';
+import { SMARTPHONE_AGENT, SMARTPHONE_MEDIA } from '../../lib/hydrate-on-interaction.ts';
 
 interface OpenOptions {
   /** Sign up in the context of this member (step 0 is a message to them). */
@@ -23,7 +24,7 @@ export function useOpenSignup() {
 /** Smartphones: a narrow screen or a touch device's user agent. */
 export function isSmartphone(): boolean {
   if (typeof window === 'undefined') return false;
-  return window.matchMedia('(max-width: 767.98px)').matches || /Android.+Mobile|iPhone|iPod|Windows Phone|Mobi/i.test(navigator.userAgent);
+  return window.matchMedia(SMARTPHONE_MEDIA).matches || SMARTPHONE_AGENT.test(navigator.userAgent);
 }
 
 /** /signup, /signup-matches and /members/{id}/signup are sign-up entry points. */

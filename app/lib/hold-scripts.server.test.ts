@@ -1,0 +1,54 @@
+import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { describe, expect, it } from 'vitest';
+import { holdScripts, holdScriptsInHtml } from './hold-scripts.server.ts';
+import { HELD_SCRIPT_TYPE, holdsScripts } from './hydrate-on-interaction.ts';
+
+const PAGE = [
+  '<!DOCTYPE html><html lang="en"><head><meta charSet="utf-8"/>',
+  '<link rel="stylesheet" href="/assets/root-a.css#" data-precedence="default"/>',
+  '<link rel="preload" as="fetch" crossorigin="anonymous" href="/i18n/en.1.json" data-translations="" data-lang="en" data-version="1"/>',
+  '<link rel="modulepreload" href="/assets/entry.client-a.js" nonce="n0nce"/><link rel="modulepreload" href="/assets/chunk-b.js" nonce="n0nce"/>',
+  '<title>Gallery · Amora</title></head><body><main><a href="/signup">Join — “free”</a></main>',
+  '<script nonce="n0nce">window.__reactRouterContext = {};</script>',
+  '<script nonce="n0nce" type="module" async="">;\nimport * as route0 from "/assets/root-a.js";\nimport("/assets/entry.client-a.js");</script>',
+  '</body></html>',
+].join('');
+
+function expectHeld(html: string) {
+  expect(html).not.toContain('modulepreload');
+  expect(html).not.toContain('type="module"');
+  expect(html).toContain(`<script nonce="n0nce" type="${HELD_SCRIPT_TYPE}">;\nimport * as route0`);
+  expect(html).toContain('<link rel="alternate" type="application/json" crossorigin="anonymous" href="/i18n/en.1.json" data-translations=""');
+  // The loader runs in the head, with the page's nonce; the rest of the page is unchanged.
+  expect(html).toMatch(/<script nonce="n0nce">\(function hydrateOnInteraction\([^<]*\)\("text\/x-held-module",.*<\/script><\/head>/s);
+  expect(html.match(/hydrateOnInteraction/g)).toHaveLength(1);
+  expect(html).toContain('<link rel="stylesheet" href="/assets/root-a.css#" data-precedence="default"/>');
+  expect(html).toContain('<main><a href="/signup">Join — “free”</a></main><script nonce="n0nce">window.__reactRouterContext = {};</script>');
+}
+
+describe('holding a landing page\'s scripts', () => {
+  it('removes the module preloads, makes the start-up script inert and adds the loader', () => {
+    expectHeld(holdScriptsInHtml(PAGE, 'n0nce'));
+  });
+
+  it('rewrites a streamed page the same, however its chunks split tags and characters', async () => {
+    const bytes = Buffer.from(PAGE);
+    for (const size of [1, 7, 64, 300, bytes.length]) {
+      const chunks: Buffer[] = [];
+      for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
+      const html = await text(Readable.from(chunks).pipe(holdScripts('n0nce')));
+      expectHeld(html);
+      expect(html).toBe(holdScriptsInHtml(PAGE, 'n0nce'));
+    }
+  });
+
+  it('holds them for a visitor on a page that asks for it, unless it must run at load', () => {
+    const lander = [undefined, { hydrate: 'on-interaction' }, undefined, { lander: 'gallery' }];
+    expect(holdsScripts(lander, { signedIn: false, runsAtLoad: false })).toBe(true);
+    expect(holdsScripts(lander, { signedIn: true, runsAtLoad: false })).toBe(false);
+    expect(holdsScripts(lander, { signedIn: false, runsAtLoad: true })).toBe(false);
+    expect(holdsScripts([...lander.slice(0, 3), { lander: 'video', hydrate: 'at-load' }], { signedIn: false, runsAtLoad: false })).toBe(false);
+    expect(holdsScripts([undefined, { lander: 'x' }], { signedIn: false, runsAtLoad: false })).toBe(false);
+  });
+});

@@ -1,0 +1,38 @@
+import { Transform } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { HELD_SCRIPT_TYPE, hydrateOnInteraction, SIGNUP_PATH, SMARTPHONE_AGENT, SMARTPHONE_MEDIA } from './hydrate-on-interaction.ts';
+
+const LOADER = `(${hydrateOnInteraction.toString()})(${JSON.stringify(HELD_SCRIPT_TYPE)},${JSON.stringify(SMARTPHONE_MEDIA)},${SMARTPHONE_AGENT.toString()},${SIGNUP_PATH.toString()})`;
+
+/** The document as it leaves the server, with the page's scripts held until the visitor interacts. */
+export function holdScriptsInHtml(html: string, nonce: string | undefined): string {
+  return html
+    // The module preloads would fetch the scripts at once.
+    .replace(/<link rel="modulepreload"[^>]*>/g, '')
+    // The translation table is fetched when the page starts (app/entry.client.tsx reads this element).
+    .replace(/<link rel="preload" as="fetch"(?=[^>]*data-translations)/, '<link rel="alternate" type="application/json"')
+    // React Router's start-up script, inert until the loader starts it.
+    .replace(/(<script(?: nonce="[^"]*")?) type="module" async="">/g, `$1 type="${HELD_SCRIPT_TYPE}">`)
+    .replace('</head>', `<script${nonce ? ` nonce="${nonce}"` : ''}>${LOADER}</script></head>`);
+}
+
+/**
+ * `holdScriptsInHtml` on a streamed document: a chunk that ends inside a tag keeps that tag's start back until the
+ * next chunk, so every tag is rewritten whole.
+ */
+export function holdScripts(nonce: string | undefined): Transform {
+  const decoder = new StringDecoder('utf8');
+  let carry = '';
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const text = carry + decoder.write(chunk);
+      const lastTag = text.lastIndexOf('<');
+      const open = lastTag >= 0 && text.indexOf('>', lastTag) < 0;
+      carry = open ? text.slice(lastTag) : '';
+      done(null, holdScriptsInHtml(open ? text.slice(0, lastTag) : text, nonce));
+    },
+    flush(done) {
+      done(null, holdScriptsInHtml(carry + decoder.end(), nonce));
+    },
+  });
+}

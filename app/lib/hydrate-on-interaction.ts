@@ -1,0 +1,83 @@
+/**
+ * Pages that run their code only once the visitor interacts (docs/decisions/043). A landing page is complete as
+ * the server renders it: photos, text, and calls to action that are plain links. On such a page the server holds
+ * the page's scripts back (no module preloads, React Router's start-up script with an inert type) and adds
+ * `hydrateOnInteraction`, a few hundred bytes inline: the first pointer, touch, key or focus starts the page's
+ * code, and a click that needs it (a sign-up link that opens the modal on larger screens, a button) waits for
+ * it and happens again once the page runs. Links elsewhere are followed by the browser at once.
+ */
+
+/** A route's handle may say when its page runs; the deepest route that says so decides. */
+export interface HydrationHandle {
+  hydrate?: 'on-interaction' | 'at-load';
+}
+
+/** The type the held start-up script carries instead of `module`, so the browser leaves it alone. */
+export const HELD_SCRIPT_TYPE = 'text/x-held-module';
+
+/** Smartphones (a narrow screen or a phone's user agent) follow sign-up links to the page; larger screens get the modal. */
+export const SMARTPHONE_MEDIA = '(max-width: 767.98px)';
+export const SMARTPHONE_AGENT = /Android.+Mobile|iPhone|iPod|Windows Phone|Mobi/i;
+/** Paths of sign-up: /signup, /signup-matches and /members/{id}/signup. */
+export const SIGNUP_PATH = /^\/(?:signup|signup-matches|members\/\d+\/signup)$/;
+
+/** The decision for one response: the deepest route's wish, for a visitor, unless the page must run at once. */
+export function holdsScripts(handles: unknown[], opts: { signedIn: boolean; runsAtLoad: boolean }): boolean {
+  let mode: HydrationHandle['hydrate'];
+  for (const handle of handles) mode = (handle as HydrationHandle | undefined)?.hydrate ?? mode;
+  return mode === 'on-interaction' && !opts.signedIn && !opts.runsAtLoad;
+}
+
+/**
+ * Runs inline in the page (serialized with `toString`, so it uses nothing from outside but its arguments).
+ * Starts the held script on the first sign of a visitor; holds a click that needs the page's code until
+ * `<html data-hydrated>` says the page runs, then clicks again. Should the code not arrive within 8 seconds,
+ * a held link is followed.
+ */
+export function hydrateOnInteraction(heldType: string, smartphoneMedia: string, smartphoneAgent: RegExp, signupPath: RegExp) {
+  const root = document.documentElement;
+  const triggers = ['pointerdown', 'touchstart', 'keydown', 'focusin', 'mouseover', 'wheel'];
+  let started = false;
+  let held: HTMLElement | null = null;
+  let fallback: ReturnType<typeof setTimeout> | undefined;
+  const start = () => {
+    if (started) return;
+    started = true;
+    for (const type of triggers) removeEventListener(type, start, true);
+    const script = document.querySelector<HTMLScriptElement>(`script[type="${heldType}"]`);
+    if (!script) return;
+    const run = document.createElement('script');
+    run.type = 'module';
+    run.nonce = script.nonce;
+    run.textContent = script.textContent;
+    document.body.append(run);
+  };
+  for (const type of triggers) addEventListener(type, start, { capture: true, passive: true });
+  addEventListener('click', (event) => {
+    if (root.dataset.hydrated || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const target = (event.target as Element | null)?.closest?.<HTMLElement>('a[href], button');
+    if (!target) return;
+    if (target instanceof HTMLAnchorElement) {
+      const smartphone = matchMedia(smartphoneMedia).matches || smartphoneAgent.test(navigator.userAgent);
+      if (smartphone || target.target === '_blank' || target.origin !== location.origin || !signupPath.test(target.pathname)) return;
+    } else if ((target as HTMLButtonElement).type === 'submit') {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+    held = target;
+    start();
+    clearTimeout(fallback);
+    fallback = setTimeout(() => {
+      if (!root.dataset.hydrated && held instanceof HTMLAnchorElement) location.assign(held.href);
+    }, 8000);
+  }, true);
+  new MutationObserver((_, observer) => {
+    if (!root.dataset.hydrated) return;
+    observer.disconnect();
+    clearTimeout(fallback);
+    const again = held;
+    held = null;
+    if (again?.isConnected) again.click();
+  }).observe(root, { attributes: true, attributeFilter: ['data-hydrated'] });
+}
