@@ -152,8 +152,10 @@ export function createApp(deps: AppDeps) {
       if (c.req.path.startsWith('/api/')) return next();
       const res = await serve(c, next);
       if (res?.status === 200 || res?.status === 304) {
-        // Hashed asset names never change content: cache them for a year.
-        if (c.req.path.startsWith('/assets/')) res.headers.set('Cache-Control', 'public, max-age=31536000, immutable');
+        // Hashed asset names never change content: cache them for a year. Other files (pictures, maps, logos)
+        // keep their names across releases: a day, then the browser fetches them again. The service worker
+        // script is always asked for, so a release reaches installed apps at once.
+        res.headers.set('Cache-Control', c.req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : c.req.path === '/sw.js' ? 'no-cache' : 'public, max-age=86400');
         // A file this server serves statically is public: pages of a site with a cdn_prefix load it across
         // origins (module scripts and fonts in CORS mode, images and styles embedded).
         res.headers.set('Access-Control-Allow-Origin', '*');

@@ -204,6 +204,9 @@ describe('static files for a CDN origin', () => {
     clientDir = mkdtempSync(join(tmpdir(), 'amora-client-'));
     mkdirSync(join(clientDir, 'assets'));
     writeFileSync(join(clientDir, 'assets', 'entry-abc.js'), 'export {};');
+    mkdirSync(join(clientDir, 'hero'));
+    writeFileSync(join(clientDir, 'hero', 'default.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    writeFileSync(join(clientDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
   });
   afterAll(async () => {
     rmSync(clientDir, { recursive: true, force: true });
@@ -220,6 +223,9 @@ describe('static files for a CDN origin', () => {
     expect(asset.headers.get('access-control-allow-origin')).toBe('*');
     expect(asset.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     expect(asset.headers.get('cache-control')).toContain('immutable');
+    // Files that keep their names: a day; the service worker: asked for every time.
+    expect((await app.request('http://localhost/hero/default.svg', { headers: { host: 'localhost' } })).headers.get('cache-control')).toBe('public, max-age=86400');
+    expect((await app.request('http://localhost/sw.js', { headers: { host: 'localhost' } })).headers.get('cache-control')).toBe('no-cache');
     const page = await app.request('http://localhost/', { headers: { host: 'localhost' } });
     expect(page.headers.get('access-control-allow-origin')).toBeNull();
     expect(page.headers.get('cross-origin-resource-policy')).toBe('same-origin');
