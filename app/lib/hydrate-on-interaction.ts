@@ -42,6 +42,12 @@ export function hydrateOnInteraction(heldType: string, smartphoneMedia: string, 
   let fallback: ReturnType<typeof setTimeout> | undefined;
   const start = () => {
     if (started) return;
+    // A pointer resting over a page that is still arriving moves over its first content before the held
+    // script (at the end of the body) is there: start once the document is complete.
+    if (document.readyState === 'loading') {
+      document.addEventListener('DOMContentLoaded', start, { once: true });
+      return;
+    }
     started = true;
     for (const type of triggers) removeEventListener(type, start, true);
     const script = document.querySelector<HTMLScriptElement>(`script[type="${heldType}"]`);

@@ -28,7 +28,7 @@ export default function MemberLanding({ loaderData }: Route.ComponentProps) {
   return (
     <div className="hero py-5">
       <div className="container text-center" style={{ maxWidth: 560 }}>
-        <ProfilePhoto profile={profile} size="full" className="profile-photo shadow mb-4 mx-auto d-block" />
+        <ProfilePhoto profile={profile} size="full" className="profile-photo shadow mb-4 mx-auto d-flex" />
         <h1 className="h2">{t('landing.title', { name: profile.name })}</h1>
         <p className="lead">{t('landing.lead', { name: profile.name })}</p>
         <Link to={`/members/${profile.id}/signup${search}`} className="btn btn-light btn-lg" data-testid="landing-signup">{t('index.cta_signup')}</Link>

@@ -275,6 +275,18 @@ test('a lander loads no script until the visitor interacts; then it runs. A meas
   await page.mouse.move(300, 300);
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
   expect(scripts.some((s) => s.includes('entry.client'))).toBe(true);
+  // A pointer that moves while the page is still arriving (before its held script is parsed) starts it too.
+  await page.addInitScript(() => {
+    let fired = false;
+    new MutationObserver((_, observer) => {
+      if (fired || !document.querySelector('main')) return;
+      fired = true;
+      observer.disconnect();
+      window.dispatchEvent(new Event('mouseover'));
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto('/landers/gallery');
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
   // The page-bounce beacon must be armed whether or not the visitor does anything.
   await page.goto('/landers/collagelanding?lb=1');
   await expect(page.locator('html')).toHaveAttribute('data-page-bounce', 'armed');
