@@ -56,6 +56,8 @@ export function hydrateOnInteraction(heldType: string, smartphoneMedia: string, 
     run.type = 'module';
     run.nonce = script.nonce;
     run.textContent = script.textContent;
+    // The scripts did not load (a release replaced them since the page came): a held link is followed now.
+    run.addEventListener('error', () => { if (held instanceof HTMLAnchorElement) location.assign(held.href); });
     document.body.append(run);
   };
   for (const type of triggers) addEventListener(type, start, { capture: true, passive: true });

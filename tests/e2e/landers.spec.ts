@@ -291,3 +291,16 @@ test('a lander loads no script until the visitor interacts; then it runs. A meas
   await page.goto('/landers/collagelanding?lb=1');
   await expect(page.locator('html')).toHaveAttribute('data-page-bounce', 'armed');
 });
+
+test('a held sign-up click leads to the sign-up page when the lander\'s scripts cannot load', async ({ browser }, info) => {
+  test.skip(info.project.name === 'mobile', 'smartphones follow sign-up links without scripts anyway');
+  // A page of its own: the failed script loads are the point here, not errors to report.
+  const page = await browser.newPage({ baseURL: info.project.use.baseURL });
+  await page.route('**/assets/*.js', (route) => route.abort());
+  await page.goto('/landers/collagelanding');
+  await page.getByTestId('lander-signup').click();
+  // At once, not after the 8 seconds a held click waits for scripts that are merely slow.
+  await expect(page).toHaveURL(/\/signup$/, { timeout: 4000 });
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.close();
+});
