@@ -136,6 +136,11 @@ async function main() {
     if (vite) vite.middlewares(req, res, () => listener(req, res));
     else listener(req, res);
   });
+  // Kept-alive connections stay open longer than proxies and load balancers keep theirs idle (60 s is common):
+  // a connection the server closes just as a client sends on it again ends that request with a reset.
+  // Shutdown closes idle connections itself (server/infra/shutdown.ts).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   server.on('error', (error: NodeJS.ErrnoException) => {
     const reason = error.code === 'EADDRINUSE' ? `port ${env.PORT} is already in use (set PORT to use another)` : error.message;
     console.error(`Cannot start the server: ${reason}`);
