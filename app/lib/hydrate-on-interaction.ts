@@ -18,8 +18,8 @@ export const HELD_SCRIPT_TYPE = 'text/x-held-module';
 /** Smartphones (a narrow screen or a phone's user agent) follow sign-up links to the page; larger screens get the modal. */
 export const SMARTPHONE_MEDIA = '(max-width: 767.98px)';
 export const SMARTPHONE_AGENT = /Android.+Mobile|iPhone|iPod|Windows Phone|Mobi/i;
-/** Paths of sign-up: /signup, /signup-matches and /members/{id}/signup. */
-export const SIGNUP_PATH = /^\/(?:signup|signup-matches|members\/\d+\/signup)$/;
+/** Paths of sign-up: /signup, /signup-matches and /members/{id}/signup (the member's id captured). */
+export const SIGNUP_PATH = /^\/(?:signup|signup-matches|members\/(\d+)\/signup)$/;
 
 /** The decision for one response: the deepest route's wish, for a visitor, unless the page must run at once. */
 export function holdsScripts(handles: unknown[], opts: { signedIn: boolean; runsAtLoad: boolean }): boolean {
@@ -40,6 +40,7 @@ export function hydrateOnInteraction(heldType: string, smartphoneMedia: string, 
   let started = false;
   let held: HTMLElement | null = null;
   let fallback: ReturnType<typeof setTimeout> | undefined;
+  const followHeldLink = () => { if (held instanceof HTMLAnchorElement) location.assign(held.href); };
   const start = () => {
     if (started) return;
     // A pointer resting over a page that is still arriving moves over its first content before the held
@@ -57,7 +58,7 @@ export function hydrateOnInteraction(heldType: string, smartphoneMedia: string, 
     run.nonce = script.nonce;
     run.textContent = script.textContent;
     // The scripts did not load (a release replaced them since the page came): a held link is followed now.
-    run.addEventListener('error', () => { if (held instanceof HTMLAnchorElement) location.assign(held.href); });
+    run.addEventListener('error', followHeldLink);
     document.body.append(run);
   };
   for (const type of triggers) addEventListener(type, start, { capture: true, passive: true });
@@ -76,9 +77,7 @@ export function hydrateOnInteraction(heldType: string, smartphoneMedia: string, 
     held = target;
     start();
     clearTimeout(fallback);
-    fallback = setTimeout(() => {
-      if (!root.dataset.hydrated && held instanceof HTMLAnchorElement) location.assign(held.href);
-    }, 8000);
+    fallback = setTimeout(() => { if (!root.dataset.hydrated) followHeldLink(); }, 8000);
   }, true);
   new MutationObserver((_, observer) => {
     if (!root.dataset.hydrated) return;

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { api } from '../../lib/api.ts';
 import { toId } from '#common/ids.ts';
-import { SMARTPHONE_AGENT, SMARTPHONE_MEDIA } from '../../lib/hydrate-on-interaction.ts';
+import { SIGNUP_PATH, SMARTPHONE_AGENT, SMARTPHONE_MEDIA } from '../../lib/hydrate-on-interaction.ts';
 
 interface OpenOptions {
   /** Sign up in the context of this member (step 0 is a message to them). */
@@ -29,10 +29,10 @@ export function isSmartphone(): boolean {
 
 /** /signup, /signup-matches and /members/{id}/signup are sign-up entry points. */
 export function signupTarget(pathname: string): OpenOptions | null {
-  if (pathname === '/signup' || pathname === '/signup-matches') return {};
-  const m = /^\/members\/(\d+)\/signup$/.exec(pathname);
-  const profileId = m ? toId(m[1]) : null;
-  return m ? (profileId ? { profileId } : {}) : null;
+  const m = SIGNUP_PATH.exec(pathname);
+  if (!m) return null;
+  const profileId = m[1] ? toId(m[1]) : null;
+  return profileId ? { profileId } : {};
 }
 
 /**
