@@ -2,7 +2,7 @@ import { actorFor } from './actor.ts';
 import { randomUUID } from 'node:crypto';
 import { relative } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type Next } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { secureHeaders, NONCE } from 'hono/secure-headers';
 import { AUTH_COOKIE } from '#common/constants.ts';
@@ -69,6 +69,19 @@ export interface AppDeps {
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/**
+ * Runs the rest of the chain and makes sure its answer carries `name: value`. Set before the handler, the header goes
+ * into the answer Hono builds (c.json, c.body), which stays @hono/node-server's lightweight Response, written to the
+ * socket as it is; set after it (c.header), the answer is rebuilt as a full Response and its body read back as a
+ * stream, a noticeable share of a small API answer's time. An answer made otherwise (photos, the outbox viewer)
+ * still gets the header afterwards.
+ */
+async function keepHeader(c: Context<AppEnv>, next: Next, name: string, value: string): Promise<void> {
+  c.header(name, value);
+  await next();
+  if (c.res.headers.get(name) !== value) c.header(name, value);
+}
+
 export function createApp(deps: AppDeps) {
   const { services, translator, env, logger } = deps;
   const app = new Hono<AppEnv>();
@@ -116,10 +129,10 @@ export function createApp(deps: AppDeps) {
   app.use(async (c, next) => {
     // A proxy's request id is kept when it looks like one, so log lines of both can be joined.
     const incomingId = c.req.header('x-request-id');
-    c.set('requestId', incomingId && /^[\w.:-]{1,64}$/.test(incomingId) ? incomingId : randomUUID());
+    const requestId = incomingId && /^[\w.:-]{1,64}$/.test(incomingId) ? incomingId : randomUUID();
+    c.set('requestId', requestId);
     const started = performance.now();
-    await next();
-    c.header('X-Request-Id', c.get('requestId'));
+    await keepHeader(c, next, 'X-Request-Id', requestId);
     logger.request({
       reqId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status,
       ms: Math.round((performance.now() - started) * 10) / 10, site: c.get('site')?.domain, userId: c.get('userId') ?? null,
@@ -172,8 +185,13 @@ export function createApp(deps: AppDeps) {
   app.use(async (c, next) => {
     const site = c.get('site');
     const sessionToken = getCookie(c, AUTH_COOKIE);
-    const userId = await services.accounts.sessionUserId(sessionToken);
-    let memberPromise: ReturnType<typeof services.accounts.member> | undefined;
+    const cookieLang = getCookie(c, LOCALE_COOKIE);
+    // Pages show the member (navigation, badges), as does their own record; without the language cookie the member's
+    // language decides the answer's. Those load the member with the session, in one statement.
+    const withMember = !c.req.path.startsWith('/api/') || c.req.path === '/api/user.php' || !cookieLang;
+    const session = await services.accounts.session(sessionToken, { withMember });
+    const userId = session?.userId ?? null;
+    let memberPromise: ReturnType<typeof services.accounts.member> | undefined = session?.member === undefined ? undefined : Promise.resolve(session.member);
     const member = () => (memberPromise ??= userId ? services.accounts.member(userId) : Promise.resolve(null));
     const user = async () => (await member())?.user ?? null;
     const soughtGender = async () => (await member())?.soughtGender;
@@ -181,7 +199,6 @@ export function createApp(deps: AppDeps) {
     const baseUrl = services.settings.origin(site);
     // Cookies are Secure when this request really came over HTTPS (TLS here, or at the trusted proxy).
     const secure = forwardedProto(c.req.header('x-forwarded-proto'), new URL(c.req.url).protocol.replace(':', ''), env.TRUST_PROXY) === 'https';
-    const cookieLang = getCookie(c, LOCALE_COOKIE);
     let { lang, setCookie } = resolveLanguage({ cookie: cookieLang, site, acceptLanguage: c.req.header('accept-language') });
     if (!cookieLang && userId) {
       const u = await user();
@@ -191,7 +208,7 @@ export function createApp(deps: AppDeps) {
     const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
     const ip = clientAddress(c.req.header('x-forwarded-for'), incoming?.socket?.remoteAddress, env.TRUST_PROXY);
     const ctx: RequestContext = {
-      services, actor: actorFor(site.id, userId), translator, env, site, lang, userId, user, soughtGender, nonce: (c.var as { secureHeadersNonce?: string }).secureHeadersNonce ?? '', baseUrl, secure,
+      services, actor: actorFor(site.id, userId), translator, env, site, lang, userId, chatListVersion: session?.chatListVersion ?? 0, user, soughtGender, nonce: (c.var as { secureHeadersNonce?: string }).secureHeadersNonce ?? '', baseUrl, secure,
       clientIp: ip,
       // The CDN knows best; without its header the offline GeoIP database answers, looked up on first use
       // (few requests ask, and the look-up is a noticeable share of a small API answer's time).
@@ -215,10 +232,7 @@ export function createApp(deps: AppDeps) {
   app.use(requestBodyLimit((method, path) => method === 'POST' && (path === PHOTO_UPLOAD_PATH || path === CHAT_PHOTO_PATH)));
 
   const api = new Hono<AppEnv>();
-  api.use(async (c, next) => {
-    await next();
-    c.header('Cache-Control', 'no-store');
-  });
+  api.use((c, next) => keepHeader(c, next, 'Cache-Control', 'no-store'));
   api.use(memberOnlyByContract);
   api.route('/', settingsRoutes);
   api.route('/', pushRoutes);

@@ -11,7 +11,7 @@ import { toId } from '#common/ids.ts';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  return { chats: await ctx.services.chat.list(requireMemberActor(ctx, url.pathname)) };
+  return { chats: await ctx.services.chat.list(requireMemberActor(ctx, url.pathname), ctx.chatListVersion) };
 }
 
 /** On wide screens /chats reopens the conversation opened last, if it is still in the list. */

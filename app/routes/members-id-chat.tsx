@@ -12,7 +12,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const member = requireMemberActor(ctx, url.pathname);
   const profileId = toId(params.id);
   if (profileId === null || profileId === member.userId) throw data(null, { status: 404 });
-  const [page, chats] = await Promise.all([conversationPageData(ctx, profileId), ctx.services.chat.list(member)]);
+  const [page, chats] = await Promise.all([conversationPageData(ctx, profileId), ctx.services.chat.list(member, ctx.chatListVersion)]);
   return { ...page, chats };
 }
 

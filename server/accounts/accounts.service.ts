@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lte, or, sql, type AnyColumn, type Placeholder } from 'drizzle-orm';
 import type { ApiUser } from '#common/api-types.ts';
 import type { Gender } from '#common/constants.ts';
 import { soughtGender } from '#common/profile.ts';
 import { isLanguage, type Language } from '#common/languages.ts';
 import { ACTIVE_STEP_MS, AUTH_COOKIE_MAX_AGE, SESSION_IDLE_DAYS } from '#common/constants.ts';
 import type { Db } from '../db/client.ts';
-import { memberBans, photos, profiles, sessions, users } from '../db/schema.ts';
+import { chatListVersions, memberBans, photos, profiles, sessions, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { EventBus } from '../infra/events.ts';
 import type { RateLimiter } from '../infra/rate-limit.ts';
@@ -37,35 +37,71 @@ export function createAccountsService(deps: {
   limits: { loginPair: RateLimiter; loginEmail: RateLimiter; loginDevice: RateLimiter };
 }) {
   const { db, clock, limits } = deps;
-  // Every authenticated request runs these two: prepared once, so neither is built again per request.
+  // Every authenticated request runs one of these (a page also loads the member): prepared once, so none is built
+  // again per request.
+  const sessionColumns = {
+    userId: sessions.userId, accountStatus: users.status, expiresAt: sessions.expiresAt, lastUsedAt: sessions.lastUsedAt,
+    activeAt: users.lastActiveAt, chatListVersion: sql<number>`coalesce(${chatListVersions.version}, 0)`.mapWith(Number),
+  };
+  /** The member as the API shows them, for the member `userId` (a placeholder or the session's column). */
+  const memberColumns = (userId: Placeholder | AnyColumn) => ({
+    ...profileColumns,
+    email: users.email, accountStatus: users.status, paidUser: users.paidUser, credits: users.credits, sexuality: profiles.sexuality,
+    notificationsDisabled: users.notificationsDisabled, language: users.language, signupDate: users.signupDate,
+    // A block hides the conversation, so its unread messages do not count either.
+    unread: sql<number>`(select coalesce(sum(cm.unread_count), 0)::int from conversation_members cm
+      where cm.user_id = ${userId} and not cm.hidden
+      and not exists (select 1 from conversations c, blocks b where c.id = cm.conversation_id
+        and ((b.blocker_id = c.user_low and b.blocked_id = c.user_high) or (b.blocker_id = c.user_high and b.blocked_id = c.user_low))))`,
+    // Likes from invisible, deleted or blocked members are not in the likes list, so not in the badge either.
+    newLikes: sql<number>`(select count(*)::int from likes l join users liker on liker.id = l.liker_id
+      where l.liked_id = ${userId} and l.is_new and not liker.invisible and liker.status <> 'deleted'
+      and not exists (select 1 from blocks b where (b.blocker_id = l.liker_id and b.blocked_id = l.liked_id)
+        or (b.blocker_id = l.liked_id and b.blocked_id = l.liker_id)))`,
+  });
   const sessionQuery = db
-    .select({ userId: sessions.userId, status: users.status, expiresAt: sessions.expiresAt, lastUsedAt: sessions.lastUsedAt, lastActiveAt: users.lastActiveAt })
+    .select(sessionColumns)
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(chatListVersions, eq(chatListVersions.userId, sessions.userId))
     .where(eq(sessions.id, sql.placeholder('id')))
     .prepare('session_user');
+  // The same with the member (a member without a profile has no user object: its columns come back null).
+  const sessionMemberQuery = db
+    .select({ ...memberColumns(sessions.userId), ...sessionColumns })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(chatListVersions, eq(chatListVersions.userId, sessions.userId))
+    .leftJoin(profiles, eq(profiles.userId, users.id))
+    .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .prepare('session_member');
   const memberQuery = db
-    .select({
-      ...profileColumns,
-      email: users.email, accountStatus: users.status, paidUser: users.paidUser, credits: users.credits, sexuality: profiles.sexuality,
-      notificationsDisabled: users.notificationsDisabled, language: users.language, signupDate: users.signupDate,
-      // A block hides the conversation, so its unread messages do not count either.
-      unread: sql<number>`(select coalesce(sum(cm.unread_count), 0)::int from conversation_members cm
-        where cm.user_id = ${sql.placeholder('userId')} and not cm.hidden
-        and not exists (select 1 from conversations c, blocks b where c.id = cm.conversation_id
-          and ((b.blocker_id = c.user_low and b.blocked_id = c.user_high) or (b.blocker_id = c.user_high and b.blocked_id = c.user_low))))`,
-      // Likes from invisible, deleted or blocked members are not in the likes list, so not in the badge either.
-      newLikes: sql<number>`(select count(*)::int from likes l join users liker on liker.id = l.liker_id
-        where l.liked_id = ${sql.placeholder('userId')} and l.is_new and not liker.invisible and liker.status <> 'deleted'
-        and not exists (select 1 from blocks b where (b.blocker_id = l.liker_id and b.blocked_id = l.liked_id)
-          or (b.blocker_id = l.liked_id and b.blocked_id = l.liker_id)))`,
-    })
+    .select(memberColumns(sql.placeholder('userId')))
     .from(users)
-    // A member without a profile has no user object.
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
     .where(eq(users.id, sql.placeholder('userId')))
     .prepare('api_user');
+  type MemberRow = Awaited<ReturnType<typeof memberQuery.execute>>[number];
+
+  function toMember(row: MemberRow | undefined): Member | null {
+    if (!row || row.id === null || row.accountStatus === 'deleted') return null;
+    const user: ApiUser = {
+      id: row.id,
+      email: row.email,
+      status: row.accountStatus === 'active' ? 'active' : 'not_confirmed',
+      paid_user: row.paidUser,
+      credits: row.credits,
+      notifications_disabled: row.notificationsDisabled,
+      language: isLanguage(row.language) ? row.language : 'en',
+      signup_date: row.signupDate.toISOString(),
+      num_unread_messages: row.unread,
+      num_new_likes: row.newLikes,
+      profile: toProfileSummary(row as ProfileRow, clock(), true),
+    };
+    return { user, soughtGender: soughtGender(row.gender, row.sexuality) };
+  }
 
   const service = {
     /**
@@ -131,27 +167,39 @@ export function createAccountsService(deps: {
      * hour early). An ended session's row goes at once.
      */
     async sessionUserId(token: string | undefined): Promise<number | null> {
+      return (await service.session(token))?.userId ?? null;
+    },
+
+    /**
+     * `sessionUserId` with what the request context takes from the same statement: the version of the member's chat
+     * list (chat_list_versions; 0 before their first conversation), which lets the chat service serve its copy, and,
+     * when the request will show the member (`withMember`), the member as `member` returns them.
+     */
+    async session(token: string | undefined, { withMember = false } = {}): Promise<Session | null> {
       if (!token || token.length > 100) return null;
       const id = hashToken(token);
-      const [row] = await sessionQuery.execute({ id });
+      const [row] = withMember ? await sessionMemberQuery.execute({ id }) : await sessionQuery.execute({ id });
       if (!row) return null;
       const now = clock();
       if (row.expiresAt <= now || now.getTime() - row.lastUsedAt.getTime() >= SESSION_IDLE_MS) {
         await db.delete(sessions).where(eq(sessions.id, id));
         return null;
       }
-      if (row.status === 'deleted') return null;
+      if (row.accountStatus === 'deleted') return null;
       if (now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_STEP_MS) {
         // Conditional, so parallel requests of one session write once.
         await db.update(sessions).set({ lastUsedAt: now })
           .where(and(eq(sessions.id, id), lte(sessions.lastUsedAt, new Date(now.getTime() - LAST_USED_STEP_MS))));
       }
-      if (!row.lastActiveAt || now.getTime() - row.lastActiveAt.getTime() >= ACTIVE_STEP_MS) {
+      if (!row.activeAt || now.getTime() - row.activeAt.getTime() >= ACTIVE_STEP_MS) {
         // The member is active (online for others): at most one write a minute, however many requests and tabs.
         await db.update(users).set({ lastActiveAt: now })
           .where(and(eq(users.id, row.userId), or(isNull(users.lastActiveAt), lte(users.lastActiveAt, new Date(now.getTime() - ACTIVE_STEP_MS)))));
       }
-      return row.userId;
+      const session: Session = { userId: row.userId, chatListVersion: row.chatListVersion };
+      // Left-joined: a session without a profile brings the member's columns as nulls (no id), which toMember turns into null.
+      if (withMember) session.member = toMember(row as unknown as MemberRow);
+      return session;
     },
 
     /** Log-out: the session's row goes, and its live sockets close. */
@@ -178,26 +226,26 @@ export function createAccountsService(deps: {
      * The signed-in member as the API shows them, and the gender their "looking for" answer seeks (for
      * the first search), from one statement: every page of a request shares it (RequestContext).
      */
-    async member(userId: number): Promise<{ user: ApiUser; soughtGender: Gender | undefined } | null> {
+    async member(userId: number): Promise<Member | null> {
       const [row] = await memberQuery.execute({ userId });
-      if (!row || row.accountStatus === 'deleted') return null;
-      const user: ApiUser = {
-        id: row.id,
-        email: row.email,
-        status: row.accountStatus === 'active' ? 'active' : 'not_confirmed',
-        paid_user: row.paidUser,
-        credits: row.credits,
-        notifications_disabled: row.notificationsDisabled,
-        language: isLanguage(row.language) ? row.language : 'en',
-        signup_date: row.signupDate.toISOString(),
-        num_unread_messages: row.unread,
-        num_new_likes: row.newLikes,
-        profile: toProfileSummary(row as ProfileRow, clock(), true),
-      };
-      return { user, soughtGender: soughtGender(row.gender, row.sexuality) };
+      return toMember(row);
     },
   };
   return service;
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;
+
+/** The signed-in member as the API shows them, and the gender their "looking for" answer seeks. */
+export interface Member {
+  user: ApiUser;
+  soughtGender: Gender | undefined;
+}
+
+/** A valid session: its member, and what the request context reads with it. */
+export interface Session {
+  userId: number;
+  chatListVersion: number;
+  /** Loaded with the session when asked for (null: no user object, e.g. no profile). */
+  member?: Member | null;
+}

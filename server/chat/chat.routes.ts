@@ -28,7 +28,7 @@ export const chatRoutes = new Hono<AppEnv>()
   .get('/chats.php', async (c) => {
     const ctx = c.get('ctx');
     // The list comes as JSON from the database (chat.service.ts): sent as it is, not parsed and serialised again.
-    return c.body(`{"chats":${await ctx.services.chat.listJson(ctx.actor)}}`, 200, { 'Content-Type': 'application/json' });
+    return c.body(`{"chats":${await ctx.services.chat.listJson(ctx.actor, ctx.chatListVersion)}}`, 200, { 'Content-Type': 'application/json' });
   })
 
   /** Body {conversation: id} (or {conversation: {id}}), or {profile_id}: every conversation with that profile. */

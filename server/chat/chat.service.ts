@@ -18,6 +18,7 @@ import { assertWithinSpendCap } from '../credits/spend-cap.ts';
 import type { ProfilesService } from '../profiles/profiles.service.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { executePrepared } from '../db/prepared.ts';
+import { createChatListCache } from './chat-list-cache.ts';
 
 type MessageRow = typeof messages.$inferSelect;
 type ChatPhotoRow = typeof chatPhotos.$inferSelect;
@@ -132,8 +133,11 @@ export function createChatService(deps: {
       'kind', ${lastMessage.kind}, 'text', left(${lastMessage.body}, 140), 'from_me', ${lastMessage.senderId} = ${viewer},
       'created_at', ${iso(lastMessage.createdAt)}) end
   )::text`;
+  // When the chat's online dot goes out (null: it is not on), so that a kept copy of the list is not served past it.
+  const offlineAt = sql<number | null>`case when not ${users.invisible} and ${users.lastActiveAt} > ${onlineSince}::timestamptz
+    then extract(epoch from ${users.lastActiveAt}) * 1000 + ${ONLINE_MINUTES * 60_000}::int end`.mapWith(Number);
   const listQuery = db
-    .select({ json: summaryJson })
+    .select({ json: summaryJson, offlineAt })
     .from(conversationMembers)
     .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
     .innerJoin(profiles, eq(profiles.userId, other))
@@ -148,13 +152,24 @@ export function createChatService(deps: {
     .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
     .prepare('chat_list');
 
-  /** The member's chat list as a JSON array of ChatSummary. */
-  async function listJson(userId: number): Promise<string> {
+  const listCache = createChatListCache();
+
+  /**
+   * The member's chat list as a JSON array of ChatSummary. With the version of their list that the request read
+   * (RequestContext.chatListVersion), a copy built at that version is served again while it holds (chat-list-cache.ts).
+   */
+  async function listJson(userId: number, version?: number): Promise<string> {
     const now = clock();
-    const rows = await listQuery.execute({
-      userId, today: now.toISOString().slice(0, 10), onlineSince: new Date(now.getTime() - ONLINE_MINUTES * 60_000).toISOString(),
-    });
-    return `[${rows.map((r) => r.json).join(',')}]`;
+    const day = now.toISOString().slice(0, 10);
+    const kept = version === undefined ? undefined : listCache.get(userId, version, day, now.getTime());
+    if (kept !== undefined) return kept;
+    const rows = await listQuery.execute({ userId, today: day, onlineSince: new Date(now.getTime() - ONLINE_MINUTES * 60_000).toISOString() });
+    const json = `[${rows.map((r) => r.json).join(',')}]`;
+    if (version !== undefined) {
+      const offline = rows.flatMap((r) => (r.offlineAt === null ? [] : [r.offlineAt]));
+      listCache.set(userId, { version, day, builtAt: now.getTime(), firstOfflineAt: offline.length ? Math.min(...offline) : null, json });
+    }
+    return json;
   }
 
   /**
@@ -422,13 +437,14 @@ export function createChatService(deps: {
       return { id: row.id, status };
     },
 
-    async list(actor: Actor): Promise<ChatSummary[]> {
-      return JSON.parse(await listJson(requireMember(actor).userId)) as ChatSummary[];
+    /** `version`: the member's chat-list version read with this request's session, when it may be served from the copy. */
+    async list(actor: Actor, version?: number): Promise<ChatSummary[]> {
+      return JSON.parse(await listJson(requireMember(actor).userId, version)) as ChatSummary[];
     },
 
     /** `list` as the JSON text of the array, for chats.php to send as it is. */
-    async listJson(actor: Actor): Promise<string> {
-      return listJson(requireMember(actor).userId);
+    async listJson(actor: Actor, version?: number): Promise<string> {
+      return listJson(requireMember(actor).userId, version);
     },
 
     /**

@@ -235,6 +235,19 @@ export const conversationMembers = pgTable('conversation_members', {
   lastReadId: bigint({ mode: 'number' }).notNull().default(0),
 }, (t) => [primaryKey({ columns: [t.conversationId, t.userId] }), index('conversation_members_user').on(t.userId)]);
 
+/**
+ * What each member's chat list was built from, as a stamp: the triggers of migration 0022 give a member a new
+ * version (from `chat_list_version`) whenever something their list shows changes — a message in or out, a read,
+ * a hidden chat, a block, the other member's profile, main photo, status or invisibility. The session lookup reads
+ * it, and the server serves its copy of the list again while the version is the same (chat.service.ts). No foreign
+ * key: a trigger may stamp a member whose account is being removed in the same statement.
+ */
+export const chatListVersions = pgTable('chat_list_versions', {
+  userId: integer().primaryKey(),
+  version: bigint({ mode: 'number' }).notNull(),
+});
+export const chatListVersion = pgSequence('chat_list_version');
+
 /** The gift catalogue: names are translated (chat:gifts.<slug>), images ship in public/gifts/<slug>.svg. */
 export const gifts = pgTable('gifts', {
   id: serial().primaryKey(),

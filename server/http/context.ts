@@ -18,6 +18,8 @@ export interface RequestContext {
   site: Site;
   lang: Language;
   userId: number | null;
+  /** The version of the signed-in member's chat list, read with the session (0 for visitors): chat.list serves its copy while it holds. */
+  chatListVersion: number;
   /** The signed-in member, loaded once per request. */
   user(): Promise<ApiUser | null>;
   /** The gender the signed-in member's "looking for" answer seeks, if it names one (read with user()). */
