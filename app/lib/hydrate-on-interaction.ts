@@ -40,7 +40,13 @@ export function hydrateOnInteraction(heldType: string, smartphoneMedia: string, 
   let started = false;
   let held: HTMLElement | null = null;
   let fallback: ReturnType<typeof setTimeout> | undefined;
-  const followHeldLink = () => { if (held instanceof HTMLAnchorElement) location.assign(held.href); };
+  // The rule that moves a card swiped before the page runs (below).
+  const follow = document.createElement('style');
+  const letGo = () => follow.remove();
+  const followHeldLink = () => {
+    letGo();
+    if (held instanceof HTMLAnchorElement) location.assign(held.href);
+  };
   const start = () => {
     if (started) return;
     // A pointer resting over a page that is still arriving moves over its first content before the held
@@ -61,7 +67,46 @@ export function hydrateOnInteraction(heldType: string, smartphoneMedia: string, 
     run.addEventListener('error', followHeldLink);
     document.body.append(run);
   };
+  /** Holds a click on `target` until the page runs (a link is followed after 8 s without it). */
+  const hold = (target: HTMLElement) => {
+    held = target;
+    start();
+    clearTimeout(fallback);
+    fallback = setTimeout(() => { if (!root.dataset.hydrated) followHeldLink(); }, 8000);
+  };
   for (const type of triggers) addEventListener(type, start, { capture: true, passive: true });
+  // A card swiped before the page runs (one that says data-held-swipe="<px>") follows the pointer through a style
+  // rule of its own (the card's attributes stay as the server wrote them, for the page to take over); a swipe past
+  // that distance is a click on the button of its side ([data-swipe="1"] right, [data-swipe="-1"] left), held
+  // until the page runs.
+  let swipe: { card: HTMLElement; x: number; dx: number; pointer: number } | null = null;
+  addEventListener('pointerdown', (event) => {
+    const card = (event.target as Element | null)?.closest?.<HTMLElement>('[data-held-swipe]');
+    if (root.dataset.hydrated || !card || !event.isPrimary) return;
+    swipe = { card, x: event.clientX, dx: 0, pointer: event.pointerId };
+    document.head.append(follow);
+  }, true);
+  addEventListener('pointermove', (event) => {
+    if (!swipe || event.pointerId !== swipe.pointer) return;
+    swipe.dx = event.clientX - swipe.x;
+    follow.textContent = `[data-held-swipe]{transform:translateX(${swipe.dx}px) rotate(${swipe.dx / 18}deg)!important;transition:none!important}`;
+  }, true);
+  const release = (event: PointerEvent) => {
+    if (!swipe || event.pointerId !== swipe.pointer) return;
+    const { card, dx } = swipe;
+    swipe = null;
+    const button = event.type === 'pointerup' && Math.abs(dx) >= Number(card.dataset.heldSwipe)
+      ? document.querySelector<HTMLElement>(`[data-swipe="${dx > 0 ? 1 : -1}"]`) : null;
+    if (!button || root.dataset.hydrated) {
+      letGo();
+      button?.click();
+      return;
+    }
+    // The card stays where it was let go until the page runs and sends it off.
+    hold(button);
+  };
+  addEventListener('pointerup', release, true);
+  addEventListener('pointercancel', release, true);
   addEventListener('click', (event) => {
     if (root.dataset.hydrated || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const target = (event.target as Element | null)?.closest?.<HTMLElement>('a[href], button');
@@ -74,10 +119,7 @@ export function hydrateOnInteraction(heldType: string, smartphoneMedia: string, 
     }
     event.preventDefault();
     event.stopPropagation();
-    held = target;
-    start();
-    clearTimeout(fallback);
-    fallback = setTimeout(() => { if (!root.dataset.hydrated) followHeldLink(); }, 8000);
+    hold(target);
   }, true);
   new MutationObserver((_, observer) => {
     if (!root.dataset.hydrated) return;
@@ -85,6 +127,8 @@ export function hydrateOnInteraction(heldType: string, smartphoneMedia: string, 
     clearTimeout(fallback);
     const again = held;
     held = null;
+    // A swipe still under way goes on moving the card until it is let go.
+    if (!swipe) letGo();
     if (again?.isConnected) again.click();
   }).observe(root, { attributes: true, attributeFilter: ['data-hydrated'] });
 }

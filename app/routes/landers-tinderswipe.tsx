@@ -8,8 +8,8 @@ import { SwipeDeck } from '../features/landers/SwipeDeck.tsx';
 import '../features/landers/tinderswipe.scss';
 import { pageMeta } from '../lib/seo.ts';
 
-// Runs at load: the cards are the page, and the first swipe must move one.
-export const handle: LanderHandle = { lander: 'tinderswipe', hydrate: 'at-load' };
+// Held like every lander: a card swiped before the code runs follows the finger and counts (SwipeDeck).
+export const handle: LanderHandle = { lander: 'tinderswipe' };
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);

@@ -172,6 +172,39 @@ test('tinderswipe: a drag passes on a card, a like is a match that signs up with
   await expectSignup(page, info, page.getByTestId('lander-signup'), true);
 });
 
+test('tinderswipe holds its code too: a card swiped before the code runs follows the pointer, and counts once it runs', async ({ page }) => {
+  // The page's scripts are kept waiting until the card has been let go.
+  let arrive!: () => void;
+  const arrived = new Promise<void>((resolve) => { arrive = resolve; });
+  const scripts: string[] = [];
+  await page.route('**/assets/*.js', async (route) => {
+    scripts.push(new URL(route.request().url()).pathname);
+    await arrived;
+    await route.continue();
+  });
+  await page.goto('/landers/tinderswipe');
+  await expectPhotosLoaded(page, '[data-testid="swipe-card"] img');
+  expect(scripts, 'scripts before the first interaction').toEqual([]);
+  const cards = page.getByTestId('swipe-card');
+  const first = await cards.last().locator('img').getAttribute('alt');
+  const box = (await cards.last().boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 - 160, box.y + box.height / 2, { steps: 8 });
+  const shift = () => cards.last().evaluate((card) => new DOMMatrix(getComputedStyle(card).transform).m41);
+  expect(await shift(), 'the card follows the pointer before any script ran').toBeLessThan(-100);
+  await page.mouse.up();
+  expect(await shift(), 'and stays where it was let go').toBeLessThan(-100);
+  expect(await page.locator('html').getAttribute('data-hydrated')).toBeNull();
+  expect(scripts.length, 'the drag started the code').toBeGreaterThan(0);
+  arrive();
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+  // Passed (a drag to the left): the next member is on top, and there is no match.
+  await expect(cards.last().locator('img')).not.toHaveAttribute('alt', first!);
+  await expect(page.getByTestId('swipe-match')).toHaveCount(0);
+  expect(await shift()).toBe(0);
+});
+
 test('tinderswipe takes no slug', async ({ page }) => {
   expect((await page.goto('/landers/tinderswipe/women'))?.status()).toBe(404);
 });

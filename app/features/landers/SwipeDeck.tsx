@@ -12,6 +12,8 @@ const DECIDE_AT = 90;
 /**
  * A stack of member cards to swipe: right (or the heart) likes, left (or the cross) passes. The first
  * like is a match that leads into sign-up with that member; after the last card, sign-up is the way on.
+ * Before the page's code runs, the held-page loader moves the top card (data-held-swipe) and turns a swipe
+ * into a click on the button of its side (data-swipe), see app/lib/hydrate-on-interaction.ts.
  */
 export function SwipeDeck({ profiles, search }: { profiles: ProfileSummary[]; search: string }) {
   const { t } = useTranslation();
@@ -75,7 +77,7 @@ export function SwipeDeck({ profiles, search }: { profiles: ProfileSummary[]; se
           };
           return (
             <article
-              key={p.id} className="swipe-card" style={style} data-testid="swipe-card" aria-hidden={!isTop}
+              key={p.id} className="swipe-card" style={style} data-testid="swipe-card" aria-hidden={!isTop} data-held-swipe={isTop ? DECIDE_AT : undefined}
               onPointerDown={isTop ? onPointerDown : undefined} onPointerMove={isTop ? onPointerMove : undefined}
               onPointerUp={isTop ? onPointerUp : undefined} onPointerCancel={isTop ? onPointerUp : undefined}
             >
@@ -91,10 +93,10 @@ export function SwipeDeck({ profiles, search }: { profiles: ProfileSummary[]; se
         })}
       </div>
       <div className="swipe-buttons">
-        <button type="button" className="swipe-btn swipe-btn-nope" onClick={() => decide(-1)} disabled={top >= profiles.length} aria-label={t('landers.tinderswipe.nope')} data-testid="swipe-nope">
+        <button type="button" className="swipe-btn swipe-btn-nope" onClick={() => decide(-1)} disabled={top >= profiles.length} aria-label={t('landers.tinderswipe.nope')} data-testid="swipe-nope" data-swipe="-1">
           <Icon name="x" size={30} />
         </button>
-        <button type="button" className="swipe-btn swipe-btn-like" onClick={() => decide(1)} disabled={top >= profiles.length} aria-label={t('landers.tinderswipe.like')} data-testid="swipe-like">
+        <button type="button" className="swipe-btn swipe-btn-like" onClick={() => decide(1)} disabled={top >= profiles.length} aria-label={t('landers.tinderswipe.like')} data-testid="swipe-like" data-swipe="1">
           <Icon name="heart" size={30} filled />
         </button>
       </div>
