@@ -7,7 +7,6 @@ import { requestContext } from './context.ts';
 import { provideTranslations } from './lib/translations.ts';
 import { holdScripts } from './lib/hold-scripts.server.ts';
 import { holdsScripts } from './lib/hydrate-on-interaction.ts';
-import { countryWarns } from './lib/entry-warning.ts';
 import { PAGE_BOUNCE_PARAM } from '#common/constants.ts';
 import type { RootData } from './root.tsx';
 
@@ -67,13 +66,13 @@ export default function handleRequest(
 
 /**
  * A visitor's landing page runs its code once they interact (app/lib/hydrate-on-interaction.ts), unless something
- * on it must run at once: the entry warning, or the page-bounce beacon of a `?lb` visit.
+ * on it must run at once: the page-bounce beacon of a `?lb` visit. (The entry warning is rendered by the server.)
  */
 function holdsPageScripts(request: Request, context: EntryContext, status: number): boolean {
   const { matches, loaderData } = context.staticHandlerContext;
   if (status !== 200) return false;
   const root = loaderData.root as RootData | undefined;
   if (!root) return false;
-  const runsAtLoad = countryWarns(root.settings) || new URL(request.url).searchParams.has(PAGE_BOUNCE_PARAM);
+  const runsAtLoad = new URL(request.url).searchParams.has(PAGE_BOUNCE_PARAM);
   return holdsScripts(matches.map((m) => context.routeModules[m.route.id]?.handle), { signedIn: Boolean(root.user), runsAtLoad });
 }

@@ -18,9 +18,10 @@ import { Stylesheets } from './components/Stylesheets.tsx';
 import { useAppShell } from './lib/app-shell.ts';
 import { TestPaymentsBanner } from './features/credits/TestPaymentsBanner.tsx';
 import { useModalTabTrap } from './lib/focus-trap.ts';
+import { DISMISS_KEYS, dismissedInCookie } from '#common/constants.ts';
 import './styles/app.scss';
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const user = await ctx.user();
   const settings = ctx.services.settings.publicSettings(ctx.site, { geoipCountry: ctx.geoipCountry, geoipSelectedCountry: ctx.geoipCountry });
@@ -32,6 +33,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     /** A stored or current traffic source (network), for sign-up gating. */
     trafficsource: Boolean(ctx.tracking?.network),
     user,
+    /** The visitor accepted the entry warning before (the dismissals cookie): the server leaves it out. */
+    entryWarningDismissed: dismissedInCookie(request.headers.get('cookie')).includes(DISMISS_KEYS.entryWarning),
     nonce: ctx.nonce,
     /** The site's canonical origin: canonical URLs and Open Graph name pages there, whatever host served them. */
     origin: ctx.baseUrl,

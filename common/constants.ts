@@ -78,8 +78,9 @@ export const TRACKING_COOKIE_MAX_AGE = 90 * 24 * 60 * 60;
 /** A device that logged in to an account before: it skips the per-e-mail log-in throttle (signed, HttpOnly). */
 export const KNOWN_DEVICE_COOKIE = 'amora.device';
 export const KNOWN_DEVICE_COOKIE_MAX_AGE = 400 * 24 * 60 * 60;
-/** Alert dismissals, stored in localStorage as unix timestamps (spec section 3). */
+/** Alert dismissals and the accepted entry warning, stored in localStorage as unix timestamps (spec section 3). */
 export const DISMISS_KEYS = {
+  entryWarning: 'hide-site-entry-warning',
   enrich: 'hide-enrich-alert',
   push: 'hide-push-notification-alert',
   disabledNotifications: 'hide-disabled-notifications-alert',

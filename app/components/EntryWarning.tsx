@@ -1,37 +1,59 @@
-import { useEffect, useState } from 'react';
-import { Button } from 'react-bootstrap';
-import { Modal } from './Modal.tsx';
+import { useEffect, useRef, useState } from 'react';
+import { useLocation } from 'react-router';
+import { DISMISS_KEYS } from '#common/constants.ts';
 import { useTranslation } from '../lib/i18n.ts';
-
-const KEY = 'hide-site-entry-warning';
+import { useDismissals } from '../lib/dismissals.ts';
+import { useRootData } from '../root.tsx';
 
 /**
- * The adults-only warning for visitors (spec section 2). Skipped for installed apps, signed-in members,
- * after it was dismissed, when the site turns it off, or when the visitor's country is not one of the site's.
+ * The adults-only warning for visitors (spec section 2). The server decides and renders it open, so it is on
+ * screen before any script runs (landing pages and the home page hold their scripts until the visitor
+ * interacts, docs/decisions/043); "Enter" is a plain button whose click waits for the page's code there. Skipped
+ * for signed-in members, after it was dismissed (the dismissals cookie, which the root loader reads; a
+ * dismissal from before the cookie, in localStorage, counts once the page runs), when the site turns it off, for
+ * visitors from a country the site does not serve, and in the installed app.
  */
 export function EntryWarning({ enabled, signedIn, country, countries }: { enabled: boolean; signedIn: boolean; country: string | null; countries: string[] }) {
   const { t } = useTranslation();
-  const [show, setShow] = useState(false);
+  const { entryWarningDismissed } = useRootData();
+  const fromApp = new URLSearchParams(useLocation().search).get('source') === 'app';
+  const { loaded, isDismissed, dismiss } = useDismissals();
+  const [hidden, setHidden] = useState(false);
+  const enter = useRef<HTMLButtonElement>(null);
+  const expected = enabled && !signedIn && !entryWarningDismissed && !fromApp && (!country || countries.includes(country));
+  const show = expected && !hidden && !(loaded && isDismissed(DISMISS_KEYS.entryWarning));
   useEffect(() => {
-    const installed = window.matchMedia?.('(display-mode: standalone)').matches;
-    const dismissed = Boolean(localStorage.getItem(KEY));
-    const countryAllowed = !country || countries.includes(country);
-    setShow(enabled && !signedIn && !installed && !dismissed && countryAllowed);
-  }, [enabled, signedIn, country, countries]);
+    if (window.matchMedia?.('(display-mode: standalone)').matches) setHidden(true);
+  }, []);
+  useEffect(() => {
+    if (!show) return;
+    // Once the page runs, the keyboard starts in the dialog (the root keeps Tab inside an aria-modal dialog).
+    enter.current?.focus();
+    document.body.classList.add('modal-open');
+    return () => document.body.classList.remove('modal-open');
+  }, [show]);
+  if (!show) return null;
   const accept = () => {
-    localStorage.setItem(KEY, String(Math.floor(Date.now() / 1000)));
-    setShow(false);
+    dismiss(DISMISS_KEYS.entryWarning);
+    setHidden(true);
   };
   return (
-    <Modal show={show} backdrop="static" keyboard={false} centered aria-labelledby="entry-warning-title" data-testid="entry-warning">
-      <Modal.Header>
-        <Modal.Title id="entry-warning-title" as="h2" className="h5">{t('entry_warning.title')}</Modal.Title>
-      </Modal.Header>
-      <Modal.Body>{t('entry_warning.body')}</Modal.Body>
-      <Modal.Footer>
-        <a className="btn btn-outline-secondary" href="https://www.google.com" rel="noreferrer">{t('entry_warning.leave')}</a>
-        <Button variant="primary" onClick={accept} data-testid="entry-warning-accept">{t('entry_warning.enter')}</Button>
-      </Modal.Footer>
-    </Modal>
+    <>
+      <div className="modal d-block entry-warning" role="dialog" aria-modal="true" aria-labelledby="entry-warning-title" aria-describedby="entry-warning-body" data-testid="entry-warning">
+        <div className="modal-dialog modal-dialog-centered">
+          <div className="modal-content">
+            <div className="modal-header">
+              <h2 className="modal-title h5" id="entry-warning-title">{t('entry_warning.title')}</h2>
+            </div>
+            <div className="modal-body" id="entry-warning-body">{t('entry_warning.body')}</div>
+            <div className="modal-footer">
+              <a className="btn btn-outline-secondary" href="https://www.google.com" rel="noreferrer">{t('entry_warning.leave')}</a>
+              <button ref={enter} type="button" className="btn btn-primary" onClick={accept} data-testid="entry-warning-accept">{t('entry_warning.enter')}</button>
+            </div>
+          </div>
+        </div>
+      </div>
+      <div className="modal-backdrop show" />
+    </>
   );
 }

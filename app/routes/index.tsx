@@ -4,6 +4,10 @@ import type { Route } from './+types/index';
 import { requestContext } from '../context.ts';
 import { ProfileCard } from '../components/ProfileCard.tsx';
 import { cdnUrl, nicheHeroImage, nicheOf, nicheSearchDefaults } from '#common/site-theme.ts';
+import type { HydrationHandle } from '../lib/hydrate-on-interaction.ts';
+
+/** The home page is a visitor's landing page: it runs its code once they interact (docs/decisions/043). */
+export const handle: HydrationHandle = { hydrate: 'on-interaction' };
 
 export async function loader({ context }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);

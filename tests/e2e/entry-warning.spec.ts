@@ -16,7 +16,7 @@ async function visitor(page: Page, country: string) {
   await page.context().setExtraHTTPHeaders({ 'x-forwarded-for': ip, 'x-country-code': country });
 }
 
-/** The warning decides in an effect once the page is interactive; two frames later it would be on screen. */
+/** The server renders the warning; a dismissal kept only in localStorage counts once the page runs. */
 async function expectNoWarning(page: Page) {
   await hydrated(page);
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
@@ -40,6 +40,37 @@ test('a new visitor sees the warning; entering stores the time and it stays away
   await expectNoWarning(page);
   await page.goto('/pages/faq');
   await expectNoWarning(page);
+});
+
+test('the warning is in the page before any script runs; Enter waits for the page\'s code, and then the server leaves it out', async ({ page }) => {
+  await visitor(page, 'NL');
+  const scripts: string[] = [];
+  page.on('request', (r) => { if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname); });
+  await page.goto('/');
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toHaveAttribute('aria-modal', 'true');
+  await expect(dialog).toHaveAccessibleName(/.+/);
+  expect(scripts, 'scripts before the first interaction').toEqual([]);
+  expect(await page.locator('html').getAttribute('data-hydrated')).toBeNull();
+  // A held click: it starts the page's code, and happens once the page runs.
+  await page.getByTestId('entry-warning-accept').click();
+  await expect(page.getByTestId('entry-warning')).toBeHidden();
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+  const dismissed = (await page.context().cookies()).find((c) => c.name === 'amora.dismissed');
+  expect(dismissed?.value.split('.')).toContain('hide-site-entry-warning');
+  const html = await (await page.request.get('/', { headers: { 'x-country-code': 'NL' } })).text();
+  expect(html).toContain('data-testid="hero-title"');
+  expect(html).not.toContain('data-testid="entry-warning"');
+});
+
+test('a dismissal from before the cookie (localStorage only) still counts once the page runs, and reaches the cookie', async ({ page }) => {
+  await visitor(page, 'DE');
+  await page.addInitScript(() => localStorage.setItem('hide-site-entry-warning', '1700000000'));
+  await page.goto('/pages/faq');
+  await expectNoWarning(page);
+  const dismissed = (await page.context().cookies()).find((c) => c.name === 'amora.dismissed');
+  expect(dismissed?.value.split('.')).toContain('hide-site-entry-warning');
 });
 
 test('a visitor from a country the site does not serve is not shown the warning', async ({ page }) => {
