@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { eq } from 'drizzle-orm';
-import type pg from 'pg';
 import { ONLINE_MINUTES } from '#common/constants.ts';
 import { createApp } from '../app.ts';
 import { addCredits } from '../credits/ledger.ts';
-import type { Db } from '../db/client.ts';
-import * as schema from '../db/schema.ts';
 import { messages, photos, profiles, users } from '../db/schema.ts';
 import { loadEnv } from '../env.ts';
 import { createTranslator } from '../i18n/i18n.ts';
@@ -16,7 +10,7 @@ import { createLogger } from '../infra/logger.ts';
 import { localStorage } from '../infra/storage.ts';
 import { createServices } from '../services.ts';
 import { createChatListCache } from './chat-list-cache.ts';
-import { createTestApp, DATABASE_KINDS, signUp, TestClient, type TestApp } from '../../tests/helpers/test-app.ts';
+import { countingDb, createTestApp, DATABASE_KINDS, signUp, TestClient, type TestApp } from '../../tests/helpers/test-app.ts';
 
 describe('the chat list cache', () => {
   const list = (version: number, json: string, builtAt = 0, firstOfflineAt: number | null = null) => ({ version, day: '2026-06-01', builtAt, firstOfflineAt, json });
@@ -56,12 +50,7 @@ describe.each(DATABASE_KINDS)('chat lists served again on %s', (kind) => {
   let other: { app: ReturnType<typeof createApp>; statements: string[] };
   beforeAll(async () => {
     t = await createTestApp(kind, { profiles: 0 });
-    const statements: string[] = [];
-    const logger = { logQuery: (query: string) => void statements.push(query) };
-    const client = (t.database.db as unknown as { $client: unknown }).$client;
-    const db = (kind === 'pglite'
-      ? drizzlePglite(client as PGlite, { schema, casing: 'snake_case', logger })
-      : drizzlePg(client as pg.Pool, { schema, casing: 'snake_case', logger })) as unknown as Db;
+    const { db, statements } = countingDb(t, kind);
     const services = createServices({ db, clock: t.clock, storage: localStorage(t.photosDir), logger: createLogger('error') });
     other = { app: createApp({ services, translator: await createTranslator(), env: loadEnv({ NODE_ENV: 'test' }), logger: createLogger('silent') }), statements };
   });

@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import type { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
-import type pg from 'pg';
 import { createApp } from '../app.ts';
 import type { Db } from '../db/client.ts';
-import * as schema from '../db/schema.ts';
 import { companies, sharedCache, sites } from '../db/schema.ts';
 import { loadEnv } from '../env.ts';
 import { createTranslator } from '../i18n/i18n.ts';
@@ -17,7 +12,7 @@ import { memoryCache, redisCache, type SharedCache } from '../infra/shared-cache
 import { localStorage } from '../infra/storage.ts';
 import { createServices } from '../services.ts';
 import { createSiteCache, SITE_VERSION_KEY } from './site-cache.ts';
-import { createTestApp, DATABASE_KINDS, TestClient, testClock, type TestApp } from '../../tests/helpers/test-app.ts';
+import { countingDb, createTestApp, DATABASE_KINDS, TestClient, testClock, type TestApp } from '../../tests/helpers/test-app.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -49,25 +44,20 @@ describe.each(DATABASE_KINDS)('the site cache on %s', (kind) => {
   });
 
   /** The same database, seen through a drizzle instance that records every statement. */
-  function countingDb() {
-    const statements: string[] = [];
-    const logger = { logQuery: (query: string) => void statements.push(query) };
-    const client = (t.database.db as unknown as { $client: unknown }).$client;
-    const db = (kind === 'pglite'
-      ? drizzlePglite(client as PGlite, { schema, casing: 'snake_case', logger })
-      : drizzlePg(client as pg.Pool, { schema, casing: 'snake_case', logger })) as unknown as Db;
+  function counted() {
+    const { db, statements } = countingDb(t, kind);
     return { db, statements, siteQueries: () => statements.filter((s) => SITE_SQL.test(s)) };
   }
 
   /** One more instance of the server over the same database, as behind a load balancer. */
   async function instance(shared?: (db: Db) => SharedCache) {
-    const counted = countingDb();
+    const counting = counted();
     const services = createServices({
-      db: counted.db, clock: t.clock, storage: localStorage(t.photosDir), logger: createLogger('error'), sharedCache: shared?.(counted.db),
+      db: counting.db, clock: t.clock, storage: localStorage(t.photosDir), logger: createLogger('error'), sharedCache: shared?.(counting.db),
     });
     const app = createApp({ services, translator: await createTranslator(), env: loadEnv({ NODE_ENV: 'test' }), logger: createLogger('silent') });
     return {
-      ...counted, services,
+      ...counting, services,
       client: (host = 'localhost') => new TestClient(app, host, {}),
       settings: async (host = 'localhost') => (await new TestClient(app, host, {}).get('/api/settings.php')).body.settings,
     };

@@ -13,7 +13,12 @@ import { createLogger, type Logger } from '../../server/infra/logger.ts';
 import { createServices, type Services } from '../../server/services.ts';
 import { createOutboxMailer, createSmtpMailer } from '../../server/infra/mail/transport.ts';
 import { eq } from 'drizzle-orm';
+import * as schema from '../../server/db/schema.ts';
 import { users } from '../../server/db/schema.ts';
+import type { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { Db } from '../../server/db/client.ts';
 import { localStorage } from '../../server/infra/storage.ts';
 import { checkContracts } from './contract-check.ts';
 import type { MemberActor } from '../../server/actor.ts';
@@ -221,3 +226,14 @@ export async function signUp(t: TestApp, overrides: Record<string, unknown> = {}
 
 /** The member `userId` acting on the test site, for calling their use cases directly. */
 export const memberActor = (t: Pick<TestApp, 'siteId'>, userId: number): MemberActor => ({ kind: 'member', userId, siteId: t.siteId });
+
+/** The test app's database, seen through a drizzle instance of its own that records every statement it sends. */
+export function countingDb(t: Pick<TestApp, 'database'>, kind: DatabaseKind): { db: Db; statements: string[] } {
+  const statements: string[] = [];
+  const logger = { logQuery: (query: string) => void statements.push(query) };
+  const client = (t.database.db as unknown as { $client: unknown }).$client;
+  const db = (kind === 'pglite'
+    ? drizzlePglite(client as PGlite, { schema, casing: 'snake_case', logger })
+    : drizzlePg(client as pg.Pool, { schema, casing: 'snake_case', logger })) as unknown as Db;
+  return { db, statements };
+}
