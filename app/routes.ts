@@ -68,6 +68,8 @@ export default [
     route('landers/transitionsvideolanding/:slug?', 'routes/landers-transitionsvideolanding.tsx', { id: 'landers-transitionsvideolanding' }),
     route('landers/video/:slug?', 'routes/landers-video.tsx', { id: 'landers-video' }),
   ])]),
+  // The entry warning's form without the page's code (app/components/EntryWarning.tsx).
+  route('entry-warning', 'routes/entry-warning.tsx', { id: 'entry-warning' }),
   layout('layouts/empty.tsx', [
     route('test-checkout/:ref', 'routes/test-checkout.tsx', { id: 'test-checkout' }),
   ]),

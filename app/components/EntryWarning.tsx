@@ -8,7 +8,7 @@ import { useRootData } from '../root.tsx';
 /**
  * The adults-only warning for visitors (spec section 2). The server decides and renders it open, so it is on
  * screen before any script runs (landing pages and the home page hold their scripts until the visitor
- * interacts, docs/decisions/043); "Enter" is a plain button whose click waits for the page's code there. Skipped
+ * interacts, docs/decisions/043); "Enter" is a form that posts while the page's code does not run yet. Skipped
  * for signed-in members, after it was dismissed (the dismissals cookie, which the root loader reads; a
  * dismissal from before the cookie, in localStorage, counts once the page runs), when the site turns it off, for
  * visitors from a country the site does not serve, and in the installed app.
@@ -16,7 +16,8 @@ import { useRootData } from '../root.tsx';
 export function EntryWarning({ enabled, signedIn, country, countries }: { enabled: boolean; signedIn: boolean; country: string | null; countries: string[] }) {
   const { t } = useTranslation();
   const { entryWarningDismissed } = useRootData();
-  const fromApp = new URLSearchParams(useLocation().search).get('source') === 'app';
+  const location = useLocation();
+  const fromApp = new URLSearchParams(location.search).get('source') === 'app';
   const { loaded, isDismissed, dismiss } = useDismissals();
   const [hidden, setHidden] = useState(false);
   const enter = useRef<HTMLButtonElement>(null);
@@ -33,7 +34,8 @@ export function EntryWarning({ enabled, signedIn, country, countries }: { enable
     return () => document.body.classList.remove('modal-open');
   }, [show]);
   if (!show) return null;
-  const accept = () => {
+  const accept = (event: React.FormEvent) => {
+    event.preventDefault();
     dismiss(DISMISS_KEYS.entryWarning);
     setHidden(true);
   };
@@ -46,10 +48,12 @@ export function EntryWarning({ enabled, signedIn, country, countries }: { enable
               <h2 className="modal-title h5" id="entry-warning-title">{t('entry_warning.title')}</h2>
             </div>
             <div className="modal-body" id="entry-warning-body">{t('entry_warning.body')}</div>
-            <div className="modal-footer">
+            {/* Before the page's code runs (or without JavaScript) "Enter" posts, and the page comes back without the warning. */}
+            <form method="post" action="/entry-warning" className="modal-footer" onSubmit={accept}>
+              <input type="hidden" name="return" value={location.pathname + location.search} />
               <a className="btn btn-outline-secondary" href="https://www.google.com" rel="noreferrer">{t('entry_warning.leave')}</a>
-              <button ref={enter} type="button" className="btn btn-primary" onClick={accept} data-testid="entry-warning-accept">{t('entry_warning.enter')}</button>
-            </div>
+              <button ref={enter} type="submit" className="btn btn-primary" data-testid="entry-warning-accept">{t('entry_warning.enter')}</button>
+            </form>
           </div>
         </div>
       </div>

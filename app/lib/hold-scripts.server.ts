@@ -2,7 +2,8 @@ import { Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { HELD_SCRIPT_TYPE, hydrateOnInteraction, SIGNUP_PATH, SMARTPHONE_AGENT, SMARTPHONE_MEDIA } from './hydrate-on-interaction.ts';
 
-const LOADER = `(${hydrateOnInteraction.toString()})(${JSON.stringify(HELD_SCRIPT_TYPE)},${JSON.stringify(SMARTPHONE_MEDIA)},${SMARTPHONE_AGENT.toString()},${SIGNUP_PATH.toString()})`;
+// Inline on every held page: the function's source without its indentation (it has no string that spans lines).
+const LOADER = `(${hydrateOnInteraction.toString().replace(/^\s+/gm, '')})(${JSON.stringify(HELD_SCRIPT_TYPE)},${JSON.stringify(SMARTPHONE_MEDIA)},${SMARTPHONE_AGENT.toString()},${SIGNUP_PATH.toString()})`;
 
 /** The document as it leaves the server, with the page's scripts held until the visitor interacts. */
 export function holdScriptsInHtml(html: string, nonce: string | undefined): string {

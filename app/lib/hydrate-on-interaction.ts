@@ -75,7 +75,7 @@ export function hydrateOnInteraction(heldType: string, smartphoneMedia: string, 
     fallback = setTimeout(() => { if (!root.dataset.hydrated) followHeldLink(); }, 8000);
   };
   for (const type of triggers) addEventListener(type, start, { capture: true, passive: true });
-  // A card swiped before the page runs (one that says data-held-swipe="<px>") follows the pointer through a style
+  // A card swiped before the page runs (one whose data-held-swipe names a distance in px) follows the pointer through a style
   // rule of its own (the card's attributes stay as the server wrote them, for the page to take over); a swipe past
   // that distance is a click on the button of its side ([data-swipe="1"] right, [data-swipe="-1"] left), held
   // until the page runs.

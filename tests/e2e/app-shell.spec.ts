@@ -1,9 +1,11 @@
-import { expect, test } from './fixtures.ts';
+import { expect, hydrated, test } from './fixtures.ts';
 import { asNewVisitor, likeFrom, signUpByApi } from './account-helpers.ts';
 
 test('the site is an installable app: manifest linked, service worker registered, and it starts offline on its own page', async ({ page, context, shot }) => {
   await asNewVisitor(page);
   await page.goto('/');
+  // The home page runs (and registers the worker) once the visitor interacts.
+  await hydrated(page);
   const href = await page.locator('link[rel=manifest]').getAttribute('href');
   const manifest = await (await page.request.get(href!)).json();
   expect(manifest).toMatchObject({ display: 'standalone', start_url: '/?source=app' });

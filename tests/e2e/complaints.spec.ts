@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
+import { enterPastWarning, expect, SCREENSHOT_DIR, test } from './fixtures.ts';
 import { asNewVisitor, demoMembers, latestMail, linkIn, signUpByApi } from './account-helpers.ts';
 
 /**
@@ -127,6 +127,7 @@ test('the notice form works without JavaScript: errors from the server, then the
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': ip } });
   const page = await context.newPage();
   await page.goto('/complaints?kind=profile&id=2147483000');
+  await enterPastWarning(page);
   await page.getByTestId('notice-reason').selectOption('illegal');
   await page.getByTestId('notice-explanation').fill('It offers counterfeit passports for sale.');
   await page.getByTestId('notice-name').fill('Nora');

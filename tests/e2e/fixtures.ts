@@ -67,6 +67,12 @@ export async function acceptEntryWarning(page: Page) {
   await expect(accept).toBeHidden();
 }
 
+/** Without JavaScript (or before the page runs) "Enter" posts, and the page comes back without the entry warning. */
+export async function enterPastWarning(page: Page) {
+  await page.getByTestId('entry-warning-accept').click();
+  await expect(page.getByTestId('entry-warning')).toHaveCount(0);
+}
+
 /** Opens a navigation item, expanding the collapsed menu on small screens. */
 export async function openNav(page: Page, testId: string) {
   await hydrated(page);

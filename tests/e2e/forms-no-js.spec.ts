@@ -1,4 +1,4 @@
-import { expect, SCREENSHOT_DIR, test } from './fixtures.ts';
+import { enterPastWarning, expect, SCREENSHOT_DIR, test } from './fixtures.ts';
 import { randomClientIp } from './account-helpers.ts';
 
 /**
@@ -22,6 +22,8 @@ test('forms work without JavaScript: log in, a field error from the server, save
 
   // Log-in: a wrong password comes back from the server as the form's message.
   await page.goto('/login?redirect=/profile');
+  // The adults-only warning works without JavaScript too: "Enter" posts, and the page comes back without it.
+  await enterPastWarning(page);
   await page.locator('#login-email').fill(email);
   await page.locator('#login-password').fill('wrong password');
   await page.getByTestId('login-submit').click();
@@ -70,6 +72,7 @@ test('sign-up works without JavaScript: field errors keep the typed values, a va
 
   // A landing parameter in the address travels with the form.
   await page.goto('/signup?network=nojsnet');
+  await enterPastWarning(page);
   // An address the shared schema refuses: the server's message stands beside it, the values stay, the password does not.
   await fill('not-an-address', '1992-04-05');
   await page.getByTestId('signup-submit').click();
@@ -106,6 +109,7 @@ test('without JavaScript an address in use is offered log-in, and that offer sig
   const context = await browser.newContext({ baseURL: info.project.use.baseURL, javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': ip } });
   const page = await context.newPage();
   await page.goto('/signup');
+  await enterPastWarning(page);
   await page.locator('#signup-email').fill('demo@example.com');
   await page.locator('#signup-name').fill('Someone Else');
   await page.locator('#signup-password').fill('another password');
