@@ -66,6 +66,22 @@ test('the warning is in the page before any script runs; Enter posts then, and t
   expect(html).not.toContain('data-testid="entry-warning"');
 });
 
+test('the warning\'s form leads back to a page of this site only, with the cookie', async ({ request }) => {
+  const post = (back: string) => request.post('/entry-warning', { form: { return: back }, maxRedirects: 0 });
+  const back = await post('/pages/faq?from=warning');
+  expect(back.status()).toBe(303);
+  expect(back.headers().location).toBe('/pages/faq?from=warning');
+  expect(back.headers()['set-cookie']).toMatch(/^amora\.dismissed=[a-z.-]*hide-site-entry-warning[a-z.-]*; Path=\/; Max-Age=\d+; SameSite=Lax/);
+  for (const elsewhere of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)', '']) {
+    const res = await post(elsewhere);
+    expect(res.status(), elsewhere).toBe(303);
+    expect(res.headers().location, elsewhere).toBe('/');
+  }
+  const get = await request.get('/entry-warning', { maxRedirects: 0 });
+  expect(get.status()).toBe(302);
+  expect(get.headers().location).toBe('/');
+});
+
 test('a dismissal from before the cookie (localStorage only) still counts once the page runs, and reaches the cookie', async ({ page }) => {
   await visitor(page, 'DE');
   await page.addInitScript(() => localStorage.setItem('hide-site-entry-warning', '1700000000'));
