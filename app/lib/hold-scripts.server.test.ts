@@ -19,7 +19,7 @@ function expectHeld(html: string) {
   expect(html).not.toContain('modulepreload');
   expect(html).not.toContain('type="module"');
   expect(html).toContain(`<script nonce="n0nce" type="${HELD_SCRIPT_TYPE}">;\nimport * as route0`);
-  expect(html).toContain('<link rel="alternate" type="application/json" crossorigin="anonymous" href="/i18n/en.1.json" data-translations=""');
+  expect(html).toContain('<link rel="preload" as="fetch" media="not all" crossorigin="anonymous" href="/i18n/en.1.json" data-translations=""');
   // The loader runs in the head, with the page's nonce; the rest of the page is unchanged.
   expect(html).toMatch(/<script nonce="n0nce">\(function hydrateOnInteraction\([^<]*\)\("text\/x-held-module",.*<\/script><\/head>/s);
   expect(html.match(/hydrateOnInteraction/g)).toHaveLength(1);

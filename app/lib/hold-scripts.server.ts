@@ -10,8 +10,10 @@ export function holdScriptsInHtml(html: string, nonce: string | undefined): stri
   return html
     // The module preloads would fetch the scripts at once.
     .replace(/<link rel="modulepreload"[^>]*>/g, '')
-    // The translation table is fetched when the page starts (app/entry.client.tsx reads this element).
-    .replace(/<link rel="preload" as="fetch"(?=[^>]*data-translations)/, '<link rel="alternate" type="application/json"')
+    // The translation table is fetched when the page starts (app/entry.client.tsx reads this element). A media query
+    // that never matches keeps the preload from fetching; the element keeps its rel, href and crossorigin, so React
+    // adopts it when the page hydrates instead of adding a preload of its own (a second request).
+    .replace(/<link rel="preload" as="fetch"(?=[^>]*data-translations)/, '<link rel="preload" as="fetch" media="not all"')
     // React Router's start-up script, inert until the loader starts it.
     .replace(/(<script(?: nonce="[^"]*")?) type="module" async="">/g, `$1 type="${HELD_SCRIPT_TYPE}">`)
     .replace('</head>', `<script${nonce ? ` nonce="${nonce}"` : ''}>${LOADER}</script></head>`);

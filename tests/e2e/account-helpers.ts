@@ -1,5 +1,6 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { expect } from './fixtures.ts';
+import { DISMISS_COOKIE, DISMISS_KEYS } from '#common/constants.ts';
+import { expect, test } from './fixtures.ts';
 import { sitePort } from './site-port.ts';
 
 interface OutboxMail { id: string; kind: string; to: string; subject: string; text: string; html: string; headers: Record<string, string> }
@@ -17,7 +18,10 @@ export async function asNewVisitor(page: Page): Promise<Record<string, string>> 
   const ip = randomClientIp();
   const headers = { 'x-forwarded-for': ip };
   await page.context().setExtraHTTPHeaders(headers);
-  // Adults-only warning: dismissed, as a returning visitor would have.
+  // Adults-only warning: dismissed, as a returning visitor would have (the dismissals cookie, which the server reads,
+  // and localStorage).
+  const baseURL = test.info().project.use.baseURL;
+  if (baseURL) await page.context().addCookies([{ name: DISMISS_COOKIE, value: DISMISS_KEYS.entryWarning, url: baseURL }]);
   await page.addInitScript(() => localStorage.setItem('hide-site-entry-warning', String(Math.floor(Date.now() / 1000))));
   return headers;
 }

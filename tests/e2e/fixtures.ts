@@ -86,7 +86,9 @@ export async function openNav(page: Page, testId: string) {
 
 /** Waits until the page runs in the browser: a click before that would reach no handler. */
 export async function hydrated(page: Page) {
-  // A landing page holds its scripts until the visitor interacts (app/lib/hydrate-on-interaction.ts): a pointer starts them.
+  // Landing pages and `/` hold their scripts until the visitor interacts (app/lib/hydrate-on-interaction.ts): a pointer
+  // starts them. The held script comes at the end of the document, so a page still arriving is waited for first.
+  await page.waitForFunction(() => document.readyState !== 'loading');
   await page.evaluate((type) => { if (document.querySelector(`script[type="${type}"]`)) window.dispatchEvent(new Event('pointerdown')); }, HELD_SCRIPT_TYPE);
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
 }

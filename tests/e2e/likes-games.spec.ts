@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, hydrated, test } from './fixtures.ts';
 import { asNewVisitor, likeFrom as likeFromMember, signUpByApi } from './account-helpers.ts';
 
 const likeFrom = (browser: Browser, profileId: number, project: string) => likeFromMember(browser, profileId, 'overlay-liker', project);
@@ -112,6 +112,8 @@ test('?lb logs how long a visitor stayed on the page they left; the operator rea
   const before = await visits();
   // The service worker controls the page: the beacon passes through it as the page goes.
   await page.goto('/');
+  // The home page runs (and registers the worker) once the visitor interacts.
+  await hydrated(page);
   await page.evaluate(() => navigator.serviceWorker.ready);
   await page.goto('/pages/faq?lb=1');
   expect(await page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);

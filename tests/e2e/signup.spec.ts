@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { asNewVisitor, latestMail, linkIn, signUpByApi } from './account-helpers.ts';
-import { acceptEntryWarning, expect, test } from './fixtures.ts';
+import { acceptEntryWarning, expect, hydrated, test } from './fixtures.ts';
 
 const PNG_1PX = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
@@ -146,8 +146,10 @@ test('a recently deleted account is offered reactivation by mail or customer ser
   expect(deleted.status(), await deleted.text()).toBe(200);
   await page.context().clearCookies();
 
-  // A returning visitor: the adults-only warning was dismissed before (asNewVisitor).
+  // A returning visitor: the adults-only warning was dismissed before (asNewVisitor: localStorage, as the cookies
+  // are gone), which counts once the page runs.
   await page.goto('/');
+  await hydrated(page);
   await page.getByTestId('cta-signup').click();
   if (info.project.name === 'mobile') await expect(page).toHaveURL(/\/signup$/);
   else await expect(page.getByTestId('signup-modal')).toBeVisible();
