@@ -93,6 +93,11 @@ export const DISMISS_KEYS = {
 export const DISMISS_COOKIE = 'amora.dismissed';
 export const DISMISS_COOKIE_MAX_AGE = 400 * 24 * 60 * 60;
 
+/** The Set-Cookie (or document.cookie) value that records these dismissed keys. */
+export function dismissalsCookie(keys: Iterable<string>): string {
+  return `${DISMISS_COOKIE}=${[...keys].sort().join('.')}; Path=/; Max-Age=${DISMISS_COOKIE_MAX_AGE}; SameSite=Lax`;
+}
+
 /** The dismissed keys named in a Cookie header (unknown names are ignored). */
 export function dismissedInCookie(header: string | null): string[] {
   const known: string[] = Object.values(DISMISS_KEYS);

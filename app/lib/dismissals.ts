@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import type { WelcomeBonusRecord } from '#common/api-types.ts';
-import { DISMISS_COOKIE, DISMISS_COOKIE_MAX_AGE, DISMISS_KEYS } from '#common/constants.ts';
+import { DISMISS_KEYS, dismissalsCookie } from '#common/constants.ts';
 
 export type DismissKey = (typeof DISMISS_KEYS)[keyof typeof DISMISS_KEYS];
 
@@ -24,7 +24,7 @@ function readDismissed(key: DismissKey): number | null {
 
 /** The dismissed keys as a cookie too, so the next server render leaves those alerts out. */
 function writeCookie(keys: string[]) {
-  document.cookie = `${DISMISS_COOKIE}=${keys.join('.')}; path=/; max-age=${DISMISS_COOKIE_MAX_AGE}; samesite=lax`;
+  document.cookie = dismissalsCookie(keys);
 }
 
 /**

@@ -1,12 +1,8 @@
 import { redirect } from 'react-router';
-import { DISMISS_COOKIE, DISMISS_COOKIE_MAX_AGE, DISMISS_KEYS, dismissedInCookie } from '#common/constants.ts';
+import { DISMISS_KEYS, dismissalsCookie, dismissedInCookie } from '#common/constants.ts';
+import { safeRedirect } from '../lib/safe-redirect.ts';
 import { requestContext } from '../context.ts';
 import type { Route } from './+types/entry-warning';
-
-/** Where the visitor goes back to: a path of this site, else the home page. */
-function backTo(value: FormDataEntryValue | null | undefined): string {
-  return typeof value === 'string' && value.length <= 2000 && /^\/(?![/\\])[^\s\\]*$/.test(value) ? value : '/';
-}
 
 /**
  * "Enter" on the entry warning before the page's code runs, or without JavaScript: its form posts here, the
@@ -16,9 +12,9 @@ function backTo(value: FormDataEntryValue | null | undefined): string {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => null);
   const keys = new Set([...dismissedInCookie(request.headers.get('cookie')), DISMISS_KEYS.entryWarning]);
-  const secure = context.get(requestContext).secure ? '; Secure' : '';
-  const cookie = `${DISMISS_COOKIE}=${[...keys].sort().join('.')}; Path=/; Max-Age=${DISMISS_COOKIE_MAX_AGE}; SameSite=Lax${secure}`;
-  return redirect(backTo(form?.get('return')), { status: 303, headers: { 'Set-Cookie': cookie } });
+  const cookie = dismissalsCookie(keys) + (context.get(requestContext).secure ? '; Secure' : '');
+  const back = form?.get('return');
+  return redirect(safeRedirect(typeof back === 'string' ? back : null, '/'), { status: 303, headers: { 'Set-Cookie': cookie } });
 }
 
 /** Nothing to show here. */

@@ -4,6 +4,7 @@ import { Link, redirect, redirectDocument } from 'react-router';
 import type { Route } from './+types/login';
 import { loginSchema } from '#common/schemas.ts';
 import { requestContext } from '../context.ts';
+import { safeRedirect } from '../lib/safe-redirect.ts';
 import { AppForm, FormError, fieldProps, useAppForm } from '../lib/forms.tsx';
 import { requestCookieJar } from '#server/http/cookie-jar.ts';
 import { submitForm } from '#server/http/forms.server.ts';
@@ -20,13 +21,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   const jar = requestCookieJar(request);
   return submitForm(ctx, await request.formData(), loginSchema, async (input) => {
     await logIn(jar, ctx, input, request.headers.get('user-agent') ?? undefined);
-    return redirectDocument(safeRedirect(new URL(request.url).searchParams.get('redirect')), { headers: jar.headers });
+    return redirectDocument(safeRedirect(new URL(request.url).searchParams.get('redirect'), '/members'), { headers: jar.headers });
   }, { limits: ctx.services.rateLimits.login });
-}
-
-/** Only same-site paths are followed after log-in. */
-export function safeRedirect(to: string | null, fallback = '/members'): string {
-  return to && to.startsWith('/') && !to.startsWith('//') && !to.startsWith('/\\') ? to : fallback;
 }
 
 export default function Login() {
