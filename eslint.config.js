@@ -23,7 +23,11 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [{ name: 'drizzle-orm', message: 'Entry points call use cases; queries belong to the area\'s service.' }],
+        paths: [
+          { name: 'drizzle-orm', message: 'Entry points call use cases; queries belong to the area\'s service.' },
+          // The shell chunk holds what the shell routes import (vite.config.ts): through the index, that is every component.
+          { name: 'react-bootstrap', message: 'Import each component from its own module: react-bootstrap/Button.' },
+        ],
         patterns: [{
           group: ['**/db/*', '#server/db/*', '**/infra/payments/*', '**/infra/storage*'],
           message: 'Entry points call use cases; the database, storage and payment providers sit behind them.',

@@ -5,13 +5,14 @@ import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'reac
 import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router';
 import { requestContext } from './context.ts';
 import { provideTranslations } from './lib/translations.ts';
-import { holdScripts } from './lib/hold-scripts.server.ts';
+import { holdScripts, type HoldUntil } from './lib/hold-scripts.server.ts';
 import { holdsScripts } from './lib/hydrate-on-interaction.ts';
 import { PAGE_BOUNCE_PARAM } from '#common/constants.ts';
 import type { RootData } from './root.tsx';
 
-// The HTTP server sets this key on the load context; exporting it lets it use the very same object.
-// The ssr bench's baseline renders pages without the server, and provides the translation tables itself.
+// The HTTP server sets this key on the load context; exporting it lets it use the very same object. It also gives
+// the pages the translation tables they render from, in memory (the browser loads its language's file;
+// app/lib/translations.ts), before the loaders run; the ssr bench's baseline provides them itself.
 export { requestContext, provideTranslations };
 
 export const streamTimeout = 5_000;
@@ -28,8 +29,6 @@ export default function handleRequest(
   }
   const ctx = loadContext.get(requestContext);
   const nonce = ctx.nonce;
-  // Pages render from the tables in memory (the browser loads its language's file; app/lib/translations.ts).
-  provideTranslations(ctx.translator.resources);
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get('user-agent');
@@ -50,7 +49,7 @@ export default function handleRequest(
         });
         responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
         pipe(body);
-        const html = holdsPageScripts(request, routerContext, responseStatusCode) ? body.pipe(holdScripts(nonce)) : body;
+        const html = body.pipe(holdScripts(nonce, holdUntil(request, routerContext, responseStatusCode)));
         resolve(new Response(createReadableStreamFromReadable(html), { headers: responseHeaders, status: responseStatusCode }));
       },
       onShellError(error: unknown) {
@@ -65,14 +64,14 @@ export default function handleRequest(
 }
 
 /**
- * A visitor's landing page runs its code once they interact (app/lib/hydrate-on-interaction.ts), unless something
- * on it must run at once: the page-bounce beacon of a `?lb` visit. (The entry warning is rendered by the server.)
+ * Every page's scripts wait until it has been painted, so its first frame does not wait for them. A visitor's
+ * landing page waits for the visitor to interact (app/lib/hydrate-on-interaction.ts), unless something on it must
+ * run at once: the page-bounce beacon of a `?lb` visit. (The entry warning is rendered by the server.)
  */
-function holdsPageScripts(request: Request, context: EntryContext, status: number): boolean {
+function holdUntil(request: Request, context: EntryContext, status: number): HoldUntil {
   const { matches, loaderData } = context.staticHandlerContext;
-  if (status !== 200) return false;
   const root = loaderData.root as RootData | undefined;
-  if (!root) return false;
+  if (status !== 200 || !root) return 'first-paint';
   const runsAtLoad = new URL(request.url).searchParams.has(PAGE_BOUNCE_PARAM);
-  return holdsScripts(matches.map((m) => context.routeModules[m.route.id]?.handle), { signedIn: Boolean(root.user), runsAtLoad });
+  return holdsScripts(matches.map((m) => context.routeModules[m.route.id]?.handle), { signedIn: Boolean(root.user), runsAtLoad }) ? 'interaction' : 'first-paint';
 }

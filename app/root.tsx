@@ -18,6 +18,7 @@ import { Stylesheets } from './components/Stylesheets.tsx';
 import { useAppShell } from './lib/app-shell.ts';
 import { TestPaymentsBanner } from './features/credits/TestPaymentsBanner.tsx';
 import { useModalTabTrap } from './lib/focus-trap.ts';
+import { replayTypedBeforeHydration } from './lib/typed-before-hydration.ts';
 import { DISMISS_KEYS, dismissedInCookie } from '#common/constants.ts';
 import './styles/app.scss';
 
@@ -46,10 +47,6 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
-
-export function useRootData(): RootData {
-  return useRouteLoaderData('root') as RootData;
-}
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData('root') as RootData | undefined;
@@ -105,8 +102,12 @@ export default function App({ loaderData }: Route.ComponentProps) {
   const [i18n] = useState(() => createI18n(loaderData.lang, translationTable(loaderData.lang) ?? {}));
   const [queryClient] = useState(createQueryClient);
   usePageBounceLog();
-  // `<html data-hydrated>`: the page runs in the browser and its controls respond (tests wait for it).
-  useEffect(() => { document.documentElement.dataset.hydrated = 'true'; }, []);
+  // `<html data-hydrated>`: the page runs in the browser and its controls respond (tests wait for it). What was
+  // typed before that reaches the page's state first.
+  useEffect(() => {
+    replayTypedBeforeHydration();
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   useModalTabTrap();
   useAppShell();
   return (

@@ -2,8 +2,13 @@ import { createRequestHandler, RouterContextProvider, type RequestHandler, type 
 import type { RequestContext } from './http/context.ts';
 import { visitorNoindex } from './seo/seo.routes.ts';
 
-/** The server build exports its own context key (see app/entry.server.tsx), so both sides share one object. */
-type AmoraBuild = ServerBuild & { entry: { module: { requestContext: RouterContext<RequestContext> } } };
+/**
+ * The server build exports its own context key (see app/entry.server.tsx), so both sides share one object, and
+ * takes the translation tables the pages render from.
+ */
+type AmoraBuild = ServerBuild & {
+  entry: { module: { requestContext: RouterContext<RequestContext>; provideTranslations(tables: RequestContext['translator']['resources']): void } };
+};
 
 /** Every asset URL of the browser manifest (entry, route modules, their imports and CSS) on the CDN origin. */
 function prefixAssets<T>(value: T, prefix: string): T {
@@ -48,6 +53,8 @@ export function pagesHandler(getBuild: () => Promise<ServerBuild>, mode: string)
     const handler = handlerFor(build, mode);
     const context = new RouterContextProvider();
     context.set(build.entry.module.requestContext, ctx);
+    // Before the loaders: they name countries from the tables too (app/lib/format.ts).
+    build.entry.module.provideTranslations(ctx.translator.resources);
     const response = await handler(request, context);
     // A visitor's view of the members' area stays out of search indexes (server/seo/seo.routes.ts).
     if (ctx.userId === null && visitorNoindex(new URL(request.url).pathname)) {

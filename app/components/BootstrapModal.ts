@@ -1,2 +1,2 @@
 // React Bootstrap's modal as a module of its own, so that Modal.tsx can load it when a dialog first opens.
-export { Modal as default } from 'react-bootstrap';
+export { default } from 'react-bootstrap/Modal';

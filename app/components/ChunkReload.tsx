@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Button } from 'react-bootstrap';
+import Button from 'react-bootstrap/Button';
 import { Alert } from './Alert.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 

@@ -3,7 +3,7 @@ import { useLocation } from 'react-router';
 import { DISMISS_KEYS } from '#common/constants.ts';
 import { useTranslation } from '../lib/i18n.ts';
 import { useDismissals } from '../lib/dismissals.ts';
-import { useRootData } from '../root.tsx';
+import { useRootData } from '../lib/root-data.ts';
 
 /**
  * The adults-only warning for visitors (spec section 2). The server decides and renders it open, so it is on

@@ -1,5 +1,5 @@
 import { useTranslation } from '../lib/i18n.ts';
-import { useRootData } from '../root.tsx';
+import { useRootData } from '../lib/root-data.ts';
 
 /** The site's fictional_icon: an image address or a short text/emoji; a neutral mark when the site has none. */
 export function FictionalIcon() {

@@ -2,7 +2,7 @@ import { useTranslation } from '../lib/i18n.ts';
 import { Link } from 'react-router';
 import { LANGUAGES, languageChoices, type Language } from '#common/languages.ts';
 import { api } from '../lib/api.ts';
-import { useRootData } from '../root.tsx';
+import { useRootData } from '../lib/root-data.ts';
 import { NavMenu } from './NavMenu.tsx';
 
 /** Changes the language on the server (cookie, and the account when signed in); then the page renders in it. */

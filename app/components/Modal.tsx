@@ -1,5 +1,9 @@
 import { lazy, Suspense, useState, type ComponentProps } from 'react';
-import { ModalBody, ModalFooter, ModalHeader, ModalTitle, type Modal as BootstrapModal } from 'react-bootstrap';
+import ModalBody from 'react-bootstrap/ModalBody';
+import ModalFooter from 'react-bootstrap/ModalFooter';
+import ModalHeader from 'react-bootstrap/ModalHeader';
+import ModalTitle from 'react-bootstrap/ModalTitle';
+import type BootstrapModal from 'react-bootstrap/Modal';
 
 const LoadedModal = lazy(() => import('./BootstrapModal.ts'));
 

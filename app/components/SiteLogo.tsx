@@ -1,5 +1,5 @@
 import { cdnUrl } from '#common/site-theme.ts';
-import { useRootData } from '../root.tsx';
+import { useRootData } from '../lib/root-data.ts';
 
 /**
  * The site's logo from its settings (logo_url; a path is served from the CDN when the site has one),

@@ -1,4 +1,4 @@
-import { Badge } from 'react-bootstrap';
+import Badge from 'react-bootstrap/Badge';
 import { useTranslation } from '../lib/i18n.ts';
 import { Link, Outlet } from 'react-router';
 import type { ApiUser } from '#common/api-types.ts';
@@ -6,7 +6,7 @@ import { EntryWarning } from '../components/EntryWarning.tsx';
 import { countryWarns } from '../lib/entry-warning.ts';
 import { capBadge, creditsPath } from '../lib/badges.ts';
 import { useUser } from '../lib/user.ts';
-import { useRootData } from '../root.tsx';
+import { useRootData } from '../lib/root-data.ts';
 import { usePageTitlePrefix } from '../lib/title.ts';
 import { useLoggedOutRedirect } from '../lib/logged-out.ts';
 import { useMemberActivity } from '../lib/member-activity.ts';

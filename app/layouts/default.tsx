@@ -5,7 +5,7 @@ import { TabBar } from '../components/TabBar.tsx';
 import { EntryWarning } from '../components/EntryWarning.tsx';
 import { useLoggedOutRedirect } from '../lib/logged-out.ts';
 import { useUser } from '../lib/user.ts';
-import { useRootData } from '../root.tsx';
+import { useRootData } from '../lib/root-data.ts';
 import { usePageTitlePrefix } from '../lib/title.ts';
 import { useMemberActivity } from '../lib/member-activity.ts';
 import { Alerts } from '../features/alerts/Alerts.tsx';

@@ -1,9 +1,10 @@
-import { Container, Navbar } from 'react-bootstrap';
+import Container from 'react-bootstrap/Container';
+import Navbar from 'react-bootstrap/Navbar';
 import { Link, Outlet, useMatches } from 'react-router';
 import { EntryWarning } from '../components/EntryWarning.tsx';
 import { Footer } from '../components/Footer.tsx';
 import { SiteLogo } from '../components/SiteLogo.tsx';
-import { useRootData } from '../root.tsx';
+import { useRootData } from '../lib/root-data.ts';
 import { SignupProvider } from '../features/signup/SignupModal.tsx';
 import { countryWarns } from '../lib/entry-warning.ts';
 import type { HydrationHandle } from '../lib/hydrate-on-interaction.ts';

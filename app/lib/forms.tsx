@@ -1,5 +1,5 @@
 import { useForm, type FieldMetadata, type FormMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
-import { Form as BsForm } from 'react-bootstrap';
+import BsForm from 'react-bootstrap/Form';
 import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from './i18n.ts';
 import { Form, useActionData, useNavigation, type FetcherWithComponents } from 'react-router';

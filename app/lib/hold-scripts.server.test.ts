@@ -15,31 +15,37 @@ const PAGE = [
   '</body></html>',
 ].join('');
 
-function expectHeld(html: string) {
-  expect(html).not.toContain('modulepreload');
+function expectHeld(html: string, atFirstPaint: boolean) {
+  // The module preloads are inert (no rel) until the loader restores them.
+  expect(html).not.toContain('rel="modulepreload"');
+  expect(html).toContain('<link data-held-preload="" href="/assets/entry.client-a.js" nonce="n0nce"/><link data-held-preload="" href="/assets/chunk-b.js" nonce="n0nce"/>');
   expect(html).not.toContain('type="module"');
-  expect(html).toContain(`<script nonce="n0nce" type="${HELD_SCRIPT_TYPE}">;\nimport * as route0`);
+  expect(html).toContain(`<script nonce="n0nce" type="${HELD_SCRIPT_TYPE}" data-start="${atFirstPaint ? 'first-paint' : 'interaction'}">;\nimport * as route0`);
   expect(html).toContain('<link rel="preload" as="fetch" media="not all" crossorigin="anonymous" href="/i18n/en.1.json" data-translations=""');
-  // The loader runs in the head, with the page's nonce; the rest of the page is unchanged.
-  expect(html).toMatch(/<script nonce="n0nce">\(function hydrateOnInteraction\([^<]*\)\("text\/x-held-module",.*<\/script><\/head>/s);
+  // The loader runs in the head, with the page's nonce, told whether to start at the first paint; the rest of the
+  // page is unchanged.
+  expect(html).toMatch(/<script nonce="n0nce">\(function hydrateOnInteraction\([^<]*\)\("text\/x-held-module",.*,"data-held-preload",(true|false)\)<\/script><\/head>/s);
+  expect(html).toContain(`"data-held-preload",${atFirstPaint})</script>`);
   expect(html.match(/hydrateOnInteraction/g)).toHaveLength(1);
   expect(html).toContain('<link rel="stylesheet" href="/assets/root-a.css#" data-precedence="default"/>');
   expect(html).toContain('<main><a href="/signup">Join — “free”</a></main><script nonce="n0nce">window.__reactRouterContext = {};</script>');
 }
 
-describe('holding a landing page\'s scripts', () => {
-  it('removes the module preloads, makes the start-up script inert and adds the loader', () => {
-    expectHeld(holdScriptsInHtml(PAGE, 'n0nce'));
-  });
+describe('holding a page\'s scripts', () => {
+  for (const until of ['interaction', 'first-paint'] as const) {
+    it(`until ${until}: makes the module preloads and the start-up script inert and adds the loader`, () => {
+      expectHeld(holdScriptsInHtml(PAGE, 'n0nce', until), until === 'first-paint');
+    });
+  }
 
   it('rewrites a streamed page the same, however its chunks split tags and characters', async () => {
     const bytes = Buffer.from(PAGE);
     for (const size of [1, 7, 64, 300, bytes.length]) {
       const chunks: Buffer[] = [];
       for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
-      const html = await text(Readable.from(chunks).pipe(holdScripts('n0nce')));
-      expectHeld(html);
-      expect(html).toBe(holdScriptsInHtml(PAGE, 'n0nce'));
+      const html = await text(Readable.from(chunks).pipe(holdScripts('n0nce', 'first-paint')));
+      expectHeld(html, true);
+      expect(html).toBe(holdScriptsInHtml(PAGE, 'n0nce', 'first-paint'));
     }
   });
 

@@ -1,29 +1,37 @@
 import { Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { HELD_SCRIPT_TYPE, hydrateOnInteraction, SIGNUP_PATH, SMARTPHONE_AGENT, SMARTPHONE_MEDIA } from './hydrate-on-interaction.ts';
+import { HELD_PRELOAD_ATTRIBUTE, HELD_SCRIPT_TYPE, hydrateOnInteraction, SIGNUP_PATH, SMARTPHONE_AGENT, SMARTPHONE_MEDIA } from './hydrate-on-interaction.ts';
 
-// Inline on every held page: the function's source without its indentation (it has no string that spans lines).
-const LOADER = `(${hydrateOnInteraction.toString().replace(/^\s+/gm, '')})(${JSON.stringify(HELD_SCRIPT_TYPE)},${JSON.stringify(SMARTPHONE_MEDIA)},${SMARTPHONE_AGENT.toString()},${SIGNUP_PATH.toString()})`;
+/** Until when a page's scripts wait: the visitor's first interaction (landing pages) or the page's first paint. */
+export type HoldUntil = 'interaction' | 'first-paint';
 
-/** The document as it leaves the server, with the page's scripts held until the visitor interacts. */
-export function holdScriptsInHtml(html: string, nonce: string | undefined): string {
+// Inline on every page: the function's source without its indentation (it has no string that spans lines).
+const SOURCE = hydrateOnInteraction.toString().replace(/^\s+/gm, '');
+const ARGUMENTS = [JSON.stringify(HELD_SCRIPT_TYPE), JSON.stringify(SMARTPHONE_MEDIA), SMARTPHONE_AGENT.toString(), SIGNUP_PATH.toString(), JSON.stringify(HELD_PRELOAD_ATTRIBUTE)].join(',');
+const LOADERS: Record<HoldUntil, string> = {
+  'interaction': `(${SOURCE})(${ARGUMENTS},false)`,
+  'first-paint': `(${SOURCE})(${ARGUMENTS},true)`,
+};
+
+/** The document as it leaves the server, with the page's scripts held until the visitor interacts or it is painted. */
+export function holdScriptsInHtml(html: string, nonce: string | undefined, until: HoldUntil): string {
   return html
-    // The module preloads would fetch the scripts at once.
-    .replace(/<link rel="modulepreload"[^>]*>/g, '')
+    // The module preloads would fetch the scripts at once: they wait, inert, for the loader to restore them.
+    .replace(/<link rel="modulepreload"/g, `<link ${HELD_PRELOAD_ATTRIBUTE}=""`)
     // The translation table is fetched when the page starts (app/entry.client.tsx reads this element). A media query
     // that never matches keeps the preload from fetching; the element keeps its rel, href and crossorigin, so React
     // adopts it when the page hydrates instead of adding a preload of its own (a second request).
     .replace(/<link rel="preload" as="fetch"(?=[^>]*data-translations)/, '<link rel="preload" as="fetch" media="not all"')
-    // React Router's start-up script, inert until the loader starts it.
-    .replace(/(<script(?: nonce="[^"]*")?) type="module" async="">/g, `$1 type="${HELD_SCRIPT_TYPE}">`)
-    .replace('</head>', `<script${nonce ? ` nonce="${nonce}"` : ''}>${LOADER}</script></head>`);
+    // React Router's start-up script, inert until the loader starts it; it says when that will be.
+    .replace(/(<script(?: nonce="[^"]*")?) type="module" async="">/g, `$1 type="${HELD_SCRIPT_TYPE}" data-start="${until}">`)
+    .replace('</head>', `<script${nonce ? ` nonce="${nonce}"` : ''}>${LOADERS[until]}</script></head>`);
 }
 
 /**
  * `holdScriptsInHtml` on a streamed document: a chunk that ends inside a tag keeps that tag's start back until the
  * next chunk, so every tag is rewritten whole.
  */
-export function holdScripts(nonce: string | undefined): Transform {
+export function holdScripts(nonce: string | undefined, until: HoldUntil): Transform {
   const decoder = new StringDecoder('utf8');
   let carry = '';
   return new Transform({
@@ -32,10 +40,10 @@ export function holdScripts(nonce: string | undefined): Transform {
       const lastTag = text.lastIndexOf('<');
       const open = lastTag >= 0 && text.indexOf('>', lastTag) < 0;
       carry = open ? text.slice(lastTag) : '';
-      done(null, holdScriptsInHtml(open ? text.slice(0, lastTag) : text, nonce));
+      done(null, holdScriptsInHtml(open ? text.slice(0, lastTag) : text, nonce, until));
     },
     flush(done) {
-      done(null, holdScriptsInHtml(carry + decoder.end(), nonce));
+      done(null, holdScriptsInHtml(carry + decoder.end(), nonce, until));
     },
   });
 }

@@ -28,13 +28,17 @@ export function holdsScripts(handles: unknown[], opts: { signedIn: boolean; runs
   return mode === 'on-interaction' && !opts.signedIn && !opts.runsAtLoad;
 }
 
+/** The attribute a held module preload carries instead of its `rel` (it fetches nothing until the page starts). */
+export const HELD_PRELOAD_ATTRIBUTE = 'data-held-preload';
+
 /**
  * Runs inline in the page (serialized with `toString`, so it uses nothing from outside but its arguments).
- * Starts the held script on the first sign of a visitor; holds a click that needs the page's code until
+ * Starts the held script on the first sign of a visitor, or with `atFirstPaint` once the page has been painted
+ * (every page that runs at load: docs/decisions/045); holds a click that needs the page's code until
  * `<html data-hydrated>` says the page runs, then clicks again. Should the code not arrive within 8 seconds,
  * a held link is followed.
  */
-export function hydrateOnInteraction(heldType: string, smartphoneMedia: string, smartphoneAgent: RegExp, signupPath: RegExp) {
+export function hydrateOnInteraction(heldType: string, smartphoneMedia: string, smartphoneAgent: RegExp, signupPath: RegExp, heldPreload: string, atFirstPaint: boolean) {
   const root = document.documentElement;
   const triggers = ['pointerdown', 'touchstart', 'keydown', 'focusin', 'mouseover', 'wheel'];
   let started = false;
@@ -59,6 +63,13 @@ export function hydrateOnInteraction(heldType: string, smartphoneMedia: string, 
     for (const type of triggers) removeEventListener(type, start, true);
     const script = document.querySelector<HTMLScriptElement>(`script[type="${heldType}"]`);
     if (!script) return;
+    // The page's chunks and its translation table, all fetched at once now rather than one import after another.
+    for (const link of document.querySelectorAll<HTMLLinkElement>(`link[${heldPreload}]`)) {
+      link.removeAttribute(heldPreload);
+      link.rel = 'modulepreload';
+    }
+    const table = document.querySelector<HTMLLinkElement>('link[data-translations][media="not all"]');
+    if (table) table.media = 'all';
     const run = document.createElement('script');
     run.type = 'module';
     run.nonce = script.nonce;
@@ -121,6 +132,31 @@ export function hydrateOnInteraction(heldType: string, smartphoneMedia: string, 
     event.stopPropagation();
     hold(target);
   }, true);
+  // A page that runs at load starts once its first screen has been shown (the browser's first contentful paint)
+  // with its main photos (the images it fetches with high priority), 3 s at most: that screen does not wait for
+  // the scripts, nor share the connections with them. A hidden page paints nothing and starts at once.
+  const painted = () => {
+    const frames = (done: () => void) => requestAnimationFrame(() => requestAnimationFrame(() => done()));
+    const shown = new Promise((done) => {
+      if (!PerformanceObserver.supportedEntryTypes?.includes('paint')) return frames(() => done(null));
+      new PerformanceObserver((list, observer) => {
+        if (!list.getEntriesByName('first-contentful-paint').length) return;
+        observer.disconnect();
+        done(null);
+      }).observe({ type: 'paint', buffered: true });
+    });
+    const photos = [...document.querySelectorAll<HTMLImageElement>('img[fetchpriority="high"]')].filter((img) => !img.complete);
+    const loaded = photos.map((img) => new Promise((done) => {
+      img.addEventListener('load', done, { once: true });
+      img.addEventListener('error', done, { once: true });
+    }).then(() => new Promise((done) => frames(() => done(null)))));
+    void Promise.race([Promise.all([shown, ...loaded]), new Promise((done) => setTimeout(done, 3000))]).then(() => setTimeout(start));
+  };
+  if (atFirstPaint) {
+    if (document.hidden) start();
+    else if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', painted, { once: true });
+    else painted();
+  }
   new MutationObserver((_, observer) => {
     if (!root.dataset.hydrated) return;
     observer.disconnect();

@@ -20,7 +20,8 @@ type Table = Record<string, unknown>;
 
 const PLACEHOLDER = /\{\{(.+?)\}\}/g;
 
-function lookup(table: Table, key: string): string | undefined {
+/** The text at a dotted key of a translation table, if there is one. */
+export function textAt(table: Table, key: string): string | undefined {
   let node: unknown = table;
   for (const part of key.split('.')) {
     if (node === null || typeof node !== 'object') return undefined;
@@ -46,8 +47,8 @@ export function createI18n(lang: Language, table: Table): I18n {
   const plurals = new Intl.PluralRules(lang);
   const t: TFunction = (key, options) => {
     const count = options?.count;
-    const text = (typeof count === 'number' ? lookup(table, `${key}_${plurals.select(count)}`) : undefined)
-      ?? lookup(table, key) ?? options?.defaultValue ?? key;
+    const text = (typeof count === 'number' ? textAt(table, `${key}_${plurals.select(count)}`) : undefined)
+      ?? textAt(table, key) ?? options?.defaultValue ?? key;
     return options ? interpolate(text, lang, options) : text;
   };
   return { language: lang, t };

@@ -1,5 +1,5 @@
 import { cdnUrl } from '#common/site-theme.ts';
-import { useRootData } from '../root.tsx';
+import { useRootData } from './root-data.ts';
 
 /**
  * A photo file's URL. An approved main photo is open to everyone and comes from the site's CDN when it

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useQuery, useQueryClient } from './query.ts';
 import type { ApiUser } from '#common/api-types.ts';
-import { useRootData } from '../root.tsx';
+import { useRootData } from './root-data.ts';
 import { useDelayed, usePollInterval } from './activity.ts';
 import { api } from './api.ts';
 
@@ -12,9 +12,11 @@ export function useUser(): ApiUser | null {
   const polling = useDelayed();
   const interval = usePollInterval();
   const client = useQueryClient();
-  // A navigation re-runs the root loader: its fresher user replaces the cached one.
+  // A navigation re-runs the root loader: its fresher user replaces the cached one. At hydration the cache holds
+  // this very record (initialData): writing it again would make every component that shows the member render
+  // again at once, in the same task.
   useEffect(() => {
-    client.setQueryData(['user'], root.user);
+    if (client.getQueryData(['user']) !== root.user) client.setQueryData(['user'], root.user);
   }, [client, root.user]);
   // Spec section 9: the first poll comes when polling starts (5 s), then every interval.
   useEffect(() => {

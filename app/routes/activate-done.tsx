@@ -1,7 +1,7 @@
-import { Card } from 'react-bootstrap';
+import Card from 'react-bootstrap/Card';
 import { useTranslation } from '../lib/i18n.ts';
 import { Link } from 'react-router';
-import { useRootData } from '../root.tsx';
+import { useRootData } from '../lib/root-data.ts';
 
 /** Where the activation link lands when it worked. */
 export default function ActivateDone() {

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Button, Card } from 'react-bootstrap';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
 import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { Link, useSearchParams } from 'react-router';
-import { useRootData } from '../root.tsx';
+import { useRootData } from '../lib/root-data.ts';
 import { api, ApiError } from '../lib/api.ts';
 
 /** An activation (or reactivation) link that did not work: what to do next. */

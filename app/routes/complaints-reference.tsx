@@ -1,4 +1,5 @@
-import { Badge, Card } from 'react-bootstrap';
+import Badge from 'react-bootstrap/Badge';
+import Card from 'react-bootstrap/Card';
 import { useTranslation } from '../lib/i18n.ts';
 import { Link } from 'react-router';
 import type { Route } from './+types/complaints-reference';

@@ -1,4 +1,4 @@
-import { Card } from 'react-bootstrap';
+import Card from 'react-bootstrap/Card';
 import { useTranslation } from '../lib/i18n.ts';
 import { redirect } from 'react-router';
 import type { Route } from './+types/complete-signup';

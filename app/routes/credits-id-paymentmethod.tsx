@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '../lib/query.ts';
 import { Ban, CheckCircle2, CreditCard, Hourglass, Loader2, XCircle } from 'lucide-react';
-import { Button, Card, Spinner } from 'react-bootstrap';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Spinner from 'react-bootstrap/Spinner';
 import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { data, Link } from 'react-router';

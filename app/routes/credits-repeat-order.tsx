@@ -1,5 +1,9 @@
 import { useRef, useState } from 'react';
-import { Button, Card, Form, ListGroup, Spinner } from 'react-bootstrap';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import ListGroup from 'react-bootstrap/ListGroup';
+import Spinner from 'react-bootstrap/Spinner';
 import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { Link, useNavigate, useRevalidator } from 'react-router';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Card } from 'react-bootstrap';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
 import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { useNavigate } from 'react-router';
@@ -7,7 +8,7 @@ import { COUNTRY_LANGUAGES, LANGUAGES, languageChoices, languageIso, type Langua
 import { chooseLanguage } from '../components/LanguageDropdown.tsx';
 import { countryName } from '../lib/format.ts';
 import { useHydrated } from '../lib/hydrated.ts';
-import { useRootData } from '../root.tsx';
+import { useRootData } from '../lib/root-data.ts';
 import type { Route } from './+types/lang-config';
 import { pageMeta } from '../lib/seo.ts';
 

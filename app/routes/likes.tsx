@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Nav } from 'react-bootstrap';
+import Nav from 'react-bootstrap/Nav';
 import { useTranslation } from '../lib/i18n.ts';
 import { data, NavLink, useNavigate } from 'react-router';
 import { toId } from '#common/ids.ts';

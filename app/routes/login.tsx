@@ -1,4 +1,6 @@
-import { Button, Card, Form } from 'react-bootstrap';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
 import { useTranslation } from '../lib/i18n.ts';
 import { Link, redirect, redirectDocument } from 'react-router';
 import type { Route } from './+types/login';

@@ -1,4 +1,4 @@
-import { Card } from 'react-bootstrap';
+import Card from 'react-bootstrap/Card';
 import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { Link } from 'react-router';

@@ -1,5 +1,8 @@
 import { useState } from 'react';
-import { Button, Col, Form, Row } from 'react-bootstrap';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import Row from 'react-bootstrap/Row';
 import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { useRevalidator } from 'react-router';

@@ -1,6 +1,9 @@
 import { useState } from 'react';
 import { Flag } from 'lucide-react';
-import { Badge, Button, Col, Row } from 'react-bootstrap';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
 import { Alert } from '../components/Alert.tsx';
 import { Modal } from '../components/Modal.tsx';
 import { useTranslation } from '../lib/i18n.ts';

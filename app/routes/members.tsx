@@ -12,7 +12,7 @@ import { requestContext } from '../context.ts';
 import { offeredFilters, searchAllowed } from '#server/search/search-access.ts';
 import type { SearchResult } from '#server/search/search.service.ts';
 import { api } from '../lib/api.ts';
-import { countryName } from '../lib/format.ts';
+import { byCountryName, countryName } from '../lib/format.ts';
 import { LocationOptions } from '../features/search/LocationOptions.tsx';
 import { ResultsGrid, SkeletonCards } from '../features/search/ResultsGrid.tsx';
 import type { Geocode } from '../features/search/geolocation.ts';
@@ -22,7 +22,9 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   // Spec section 4: a visitor who may not search is asked to log in (or sign up from there).
   if (!searchAllowed(ctx)) throw redirect('/login?redirect=/members');
-  const countries = ctx.site.countries.length ? ctx.site.countries : COUNTRIES;
+  // In the order of their names in the page's language: sorted here, the browser does not load its collation
+  // data for it while the page hydrates.
+  const countries = byCountryName(ctx.site.countries.length ? ctx.site.countries : COUNTRIES, ctx.lang);
   const query = Object.fromEntries(url.searchParams);
   // A first visit searches the visitor's own country (CDN header or GeoIP); any search or clearing carries parameters.
   const fresh = url.searchParams.size === 0;
@@ -180,8 +182,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
                 <label className="form-label" htmlFor="search-country">{t('fields.country')}</label>
                 <select className="form-select" id="search-country" name="country" value={country} onChange={(e) => setCountry(e.target.value)}>
                   <option value="">{t('search.any')}</option>
-                  {loaderData.countries.map((c) => ({ c, name: countryName(c, lang) })).sort((a, b) => a.name.localeCompare(b.name, lang))
-                    .map(({ c, name }) => <option key={c} value={c}>{name}</option>)}
+                  {loaderData.countries.map((c) => <option key={c} value={c}>{countryName(c, lang)}</option>)}
                 </select>
               </div>
               <div className="col-12 col-md-4 col-lg">

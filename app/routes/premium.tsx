@@ -1,5 +1,5 @@
 import { Crown, Sparkles } from 'lucide-react';
-import { Badge } from 'react-bootstrap';
+import Badge from 'react-bootstrap/Badge';
 import { useTranslation } from '../lib/i18n.ts';
 import type { Route } from './+types/premium';
 import { requestContext } from '../context.ts';

@@ -1,4 +1,5 @@
-import { Col, Row } from 'react-bootstrap';
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
 import { useTranslation } from '../lib/i18n.ts';
 import { Link, useRevalidator } from 'react-router';
 import type { Route } from './+types/profile';

@@ -1,4 +1,6 @@
-import { Card, Col, Row } from 'react-bootstrap';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
 import { useTranslation } from '../lib/i18n.ts';
 import { redirect } from 'react-router';
 import { nicheSearchDefaults } from '#common/site-theme.ts';

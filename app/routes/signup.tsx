@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Card } from 'react-bootstrap';
+import Card from 'react-bootstrap/Card';
 import { useTranslation } from '../lib/i18n.ts';
 import { Link, redirect } from 'react-router';
 import type { Route } from './+types/signup';

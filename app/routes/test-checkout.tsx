@@ -1,4 +1,5 @@
-import { Button, Card } from 'react-bootstrap';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
 import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { data, redirect } from 'react-router';

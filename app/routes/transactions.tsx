@@ -1,5 +1,7 @@
 import { ChevronLeft, ChevronRight, Download, Receipt } from 'lucide-react';
-import { Badge, Card, ListGroup } from 'react-bootstrap';
+import Badge from 'react-bootstrap/Badge';
+import Card from 'react-bootstrap/Card';
+import ListGroup from 'react-bootstrap/ListGroup';
 import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { data, Link } from 'react-router';

@@ -41,12 +41,14 @@ export const test = base.extend<{ shot: (name: string) => Promise<void>; timeBon
       // offline sees its requests fail.
       if (m.type() === 'error' && !/status of (400|401|402|404|409|410|413|415|422|429)|Push API in incognito|ERR_INTERNET_DISCONNECTED/.test(m.text())) errors.push(m.text());
     });
-    // A click before the page has hydrated reaches no handler (under load the first paint comes long
-    // before the scripts run): every navigation to a page waits until its controls respond.
+    // A click before the page has hydrated reaches no handler (the first screen comes before the scripts run):
+    // every navigation to a page that runs at load waits until its controls respond. (Landing pages wait for an
+    // interaction: `hydrated()` gives them one.)
     const goto = page.goto.bind(page);
     page.goto = async (url, options) => {
       const response = await goto(url, options);
-      if (response?.ok() && (response.headers()['content-type'] ?? '').startsWith('text/html') && (await page.evaluate(() => Boolean(document.querySelector('script[type=module]'))))) {
+      const runsAtLoad = () => Boolean(document.querySelector('script[type=module], script[data-start="first-paint"]'));
+      if (response?.ok() && (response.headers()['content-type'] ?? '').startsWith('text/html') && (await page.evaluate(runsAtLoad))) {
         await hydrated(page);
       }
       return response;

@@ -38,7 +38,7 @@ test.describe('the translation table is a cached file, not page data', () => {
 
   test('pages and their data carry no table; the file is cached for good, unknown languages are 404', async ({ page, baseURL }) => {
     await page.context().addCookies([{ name: 'locale', value: 'fr', url: baseURL! }]);
-    // The log-in page runs at load (the home page holds its scripts, and so its table's preload, until the visitor interacts).
+    // Every page holds the table's preload (media="not all") until its scripts start (app/lib/hold-scripts.server.ts).
     const html = await (await page.request.get('/login')).text();
     const strings = longStrings('fr');
     expect(strings.length).toBeGreaterThan(300);
@@ -50,7 +50,7 @@ test.describe('the translation table is a cached file, not page data', () => {
     expect(data.status()).toBe(200);
     expect(inPage(await data.text()), 'long French strings in /_.data').toBeLessThan(5);
 
-    const href = html.match(/<link rel="preload" as="fetch" crossorigin="anonymous" href="(\/i18n\/fr\.[0-9a-f]{12}\.json)"/)?.[1];
+    const href = html.match(/<link rel="preload" as="fetch" media="not all" crossorigin="anonymous" href="(\/i18n\/fr\.[0-9a-f]{12}\.json)"/)?.[1];
     expect(href, 'the preload of the French table').toBeTruthy();
     const file = await page.request.get(href!);
     expect(file.status()).toBe(200);

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '../../lib/query.ts';
-import { CloseButton } from 'react-bootstrap';
+import CloseButton from 'react-bootstrap/CloseButton';
 import { useTranslation } from '../../lib/i18n.ts';
 import { NavLink } from 'react-router';
 import type { ChatSummary } from '#common/api-types.ts';

@@ -1,4 +1,4 @@
-import { Button } from 'react-bootstrap';
+import Button from 'react-bootstrap/Button';
 import { Modal } from '../../components/Modal.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
 import { NICHES } from '#common/constants.ts';

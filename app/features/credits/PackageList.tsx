@@ -1,4 +1,7 @@
-import { Badge, Card, Col, Row } from 'react-bootstrap';
+import Badge from 'react-bootstrap/Badge';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
 import { useTranslation } from '../../lib/i18n.ts';
 import type { CreditPackage, PackagePrice } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';

@@ -1,5 +1,8 @@
 import { useRef, useState } from 'react';
-import { Button, Form, InputGroup, Spinner } from 'react-bootstrap';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import InputGroup from 'react-bootstrap/InputGroup';
+import Spinner from 'react-bootstrap/Spinner';
 import { Alert } from '../../components/Alert.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
 import { Form as RouterForm, Link, useLocation, useRevalidator } from 'react-router';

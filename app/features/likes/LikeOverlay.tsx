@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Button } from 'react-bootstrap';
+import Button from 'react-bootstrap/Button';
 import { useTranslation } from '../../lib/i18n.ts';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';

@@ -1,5 +1,7 @@
 import { useState } from 'react';
-import { Button, Card, ListGroup } from 'react-bootstrap';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import ListGroup from 'react-bootstrap/ListGroup';
 import { Alert } from '../../components/Alert.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
 import { Link } from 'react-router';

@@ -1,5 +1,11 @@
 import { useRef, useState } from 'react';
-import { Badge, Button, Card, Col, Form, ProgressBar, Row } from 'react-bootstrap';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import Row from 'react-bootstrap/Row';
 import { Alert } from '../../components/Alert.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
 import { Link } from 'react-router';
@@ -7,7 +13,7 @@ import type { OwnPhoto } from '#common/api-types.ts';
 import { PHOTO_MAX_BYTES } from '#common/profile.ts';
 import { api, ApiError } from '../../lib/api.ts';
 import { uploadPhoto } from '../../lib/upload.ts';
-import { useRootData } from '../../root.tsx';
+import { useRootData } from '../../lib/root-data.ts';
 
 const STATUS_VARIANT = { pending: 'warning', active: 'success', rejected: 'danger' } as const;
 

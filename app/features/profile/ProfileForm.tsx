@@ -1,5 +1,9 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Col, Form, Row } from 'react-bootstrap';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import Row from 'react-bootstrap/Row';
 import { Alert } from '../../components/Alert.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
 import { useQuery } from '../../lib/query.ts';
@@ -8,7 +12,7 @@ import { COUNTRIES } from '#common/constants.ts';
 import type { Language } from '#common/languages.ts';
 import { ABOUT_MAX, ATTRIBUTE_KEYS, ATTRIBUTE_OPTIONS, profileSchema, type AttributeKey } from '#common/profile.ts';
 import { api } from '../../lib/api.ts';
-import { countryName } from '../../lib/format.ts';
+import { byCountryName, countryName } from '../../lib/format.ts';
 import { AppForm, FieldError, fieldProps, useAppForm } from '../../lib/forms.tsx';
 import { attributeValueLabel } from './labels.ts';
 
@@ -49,7 +53,7 @@ export function ProfileForm({ profile, countries, regions, interests, visibleFie
     queryKey: ['interests', lang], queryFn: async () => (await api<{ interests: Interest[] }>('/api/interests.php')).interests, initialData: interests, staleTime: Infinity,
   });
   const countryList = useMemo(
-    () => (countries.length ? countries : COUNTRIES).map((c) => ({ code: c, name: countryName(c, lang) })).sort((a, b) => a.name.localeCompare(b.name, lang)),
+    () => byCountryName(countries.length ? countries : COUNTRIES, lang).map((c) => ({ code: c, name: countryName(c, lang) })),
     [countries, lang],
   );
   const countryRegions = regionQuery.data.filter((r) => r.country === country);

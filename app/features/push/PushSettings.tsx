@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Button, Spinner } from 'react-bootstrap';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
 import { Alert } from '../../components/Alert.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
-import { useRootData } from '../../root.tsx';
+import { useRootData } from '../../lib/root-data.ts';
 import { ApiError } from '../../lib/api.ts';
 import { subscribePush, unsubscribePush, usePushState } from './push.ts';
 

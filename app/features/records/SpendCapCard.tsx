@@ -1,5 +1,8 @@
 import { useState } from 'react';
-import { Button, Card, Form, ProgressBar } from 'react-bootstrap';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import ProgressBar from 'react-bootstrap/ProgressBar';
 import { Alert } from '../../components/Alert.tsx';
 import { Modal } from '../../components/Modal.tsx';
 import { useTranslation } from '../../lib/i18n.ts';

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Button, Spinner } from 'react-bootstrap';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
 import { Alert } from '../../components/Alert.tsx';
 import { MapPin } from 'lucide-react';
 import { useTranslation } from '../../lib/i18n.ts';

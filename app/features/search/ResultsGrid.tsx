@@ -1,4 +1,5 @@
-import { Button, Spinner } from 'react-bootstrap';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
 import { useTranslation } from '../../lib/i18n.ts';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { ProfileCard } from '../../components/ProfileCard.tsx';

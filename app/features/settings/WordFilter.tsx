@@ -1,5 +1,9 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Form, InputGroup } from 'react-bootstrap';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import InputGroup from 'react-bootstrap/InputGroup';
 import { Alert } from '../../components/Alert.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
 import { wordFilterFormSchema } from '#common/chat.ts';

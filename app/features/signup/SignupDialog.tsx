@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
-import { Spinner } from 'react-bootstrap';
+import Spinner from 'react-bootstrap/Spinner';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { Modal } from '../../components/Modal.tsx';
 import { useTranslation } from '../../lib/i18n.ts';

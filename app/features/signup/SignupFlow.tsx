@@ -1,6 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { MailCheck } from 'lucide-react';
-import { Button, Col, Form, ProgressBar, Row, Spinner } from 'react-bootstrap';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import Row from 'react-bootstrap/Row';
+import Spinner from 'react-bootstrap/Spinner';
 import { Alert } from '../../components/Alert.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
 import { Link, useFetcher, useSearchParams } from 'react-router';
@@ -12,9 +17,9 @@ import type { Language } from '#common/languages.ts';
 import { ABOUT_MAX_LENGTH, loginSchema, reactivateSchema, SEXUALITIES } from '#common/schemas.ts';
 import { AppForm, FieldError, FormError, fieldProps, useAppForm } from '../../lib/forms.tsx';
 import { api, ApiError } from '../../lib/api.ts';
-import { countryName } from '../../lib/format.ts';
+import { byCountryName, countryName } from '../../lib/format.ts';
 import { useHydrated } from '../../lib/hydrated.ts';
-import { useRootData } from '../../root.tsx';
+import { useRootData } from '../../lib/root-data.ts';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
 import { PushSettings } from '../push/PushSettings.tsx';
 import { pushCapable } from '../push/push.ts';
@@ -113,7 +118,7 @@ function useCountries() {
   const { i18n } = useTranslation();
   const lang = i18n.language as Language;
   return useMemo(
-    () => (settings.countries.length ? settings.countries : COUNTRIES).map((c) => ({ code: c, name: countryName(c, lang) })).sort((a, b) => a.name.localeCompare(b.name, lang)),
+    () => byCountryName(settings.countries.length ? settings.countries : COUNTRIES, lang).map((c) => ({ code: c, name: countryName(c, lang) })),
     [settings.countries, lang],
   );
 }
