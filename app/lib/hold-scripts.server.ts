@@ -15,6 +15,8 @@ const LOADERS: Record<HoldUntil, string> = {
 
 /** The document as it leaves the server, with the page's scripts held until the visitor interacts or it is painted. */
 export function holdScriptsInHtml(html: string, nonce: string | undefined, until: HoldUntil): string {
+  // Most of a page (its content) has nothing to rewrite: it passes without the regular expressions.
+  if (!html.includes('<link') && !html.includes('<script') && !html.includes('</head>')) return html;
   return html
     // The module preloads would fetch the scripts at once: they wait, inert, for the loader to restore them.
     .replace(/<link rel="modulepreload"/g, `<link ${HELD_PRELOAD_ATTRIBUTE}=""`)
@@ -29,9 +31,9 @@ export function holdScriptsInHtml(html: string, nonce: string | undefined, until
 
 /**
  * `holdScriptsInHtml` on a streamed document: a chunk that ends inside a tag keeps that tag's start back until the
- * next chunk, so every tag is rewritten whole.
+ * next chunk, so every tag is rewritten whole. React writes into it directly; `onEnd` runs when the document ends.
  */
-export function holdScripts(nonce: string | undefined, until: HoldUntil): Transform {
+export function holdScripts(nonce: string | undefined, until: HoldUntil, onEnd?: () => void): Transform {
   const decoder = new StringDecoder('utf8');
   let carry = '';
   return new Transform({
@@ -43,6 +45,7 @@ export function holdScripts(nonce: string | undefined, until: HoldUntil): Transf
       done(null, holdScriptsInHtml(open ? text.slice(0, lastTag) : text, nonce, until));
     },
     flush(done) {
+      onEnd?.();
       done(null, holdScriptsInHtml(carry + decoder.end(), nonce, until));
     },
   });
