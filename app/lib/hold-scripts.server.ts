@@ -13,10 +13,10 @@ const LOADERS: Record<HoldUntil, string> = {
   'first-paint': `(${SOURCE})(${ARGUMENTS},true)`,
 };
 
-/** The document as it leaves the server, with the page's scripts held until the visitor interacts or it is painted. */
-export function holdScriptsInHtml(html: string, nonce: string | undefined, until: HoldUntil): string {
-  // Most of a page (its content) has nothing to rewrite: it passes without the regular expressions.
-  if (!html.includes('<link') && !html.includes('<script') && !html.includes('</head>')) return html;
+const START_UP_SCRIPT = /(<script(?: nonce="[^"]*")?) type="module" async="">/g;
+
+/** The head's part: the module preloads, the translation table's preload and the loader. */
+function holdHead(html: string, nonce: string | undefined, until: HoldUntil): string {
   return html
     // The module preloads would fetch the scripts at once: they wait, inert, for the loader to restore them.
     .replace(/<link rel="modulepreload"/g, `<link ${HELD_PRELOAD_ATTRIBUTE}=""`)
@@ -24,29 +24,44 @@ export function holdScriptsInHtml(html: string, nonce: string | undefined, until
     // that never matches keeps the preload from fetching; the element keeps its rel, href and crossorigin, so React
     // adopts it when the page hydrates instead of adding a preload of its own (a second request).
     .replace(/<link rel="preload" as="fetch"(?=[^>]*data-translations)/, '<link rel="preload" as="fetch" media="not all"')
-    // React Router's start-up script, inert until the loader starts it; it says when that will be.
-    .replace(/(<script(?: nonce="[^"]*")?) type="module" async="">/g, `$1 type="${HELD_SCRIPT_TYPE}" data-start="${until}">`)
     .replace('</head>', `<script${nonce ? ` nonce="${nonce}"` : ''}>${LOADERS[until]}</script></head>`);
+}
+
+/** React Router's start-up script, inert until the loader starts it; it says when that will be. */
+function holdStartUp(html: string, until: HoldUntil): string {
+  return html.includes('<script') ? html.replace(START_UP_SCRIPT, `$1 type="${HELD_SCRIPT_TYPE}" data-start="${until}">`) : html;
+}
+
+/** The document as it leaves the server, with the page's scripts held until the visitor interacts or it is painted. */
+export function holdScriptsInHtml(html: string, nonce: string | undefined, until: HoldUntil): string {
+  return holdStartUp(holdHead(html, nonce, until), until);
 }
 
 /**
  * `holdScriptsInHtml` on a streamed document: a chunk that ends inside a tag keeps that tag's start back until the
- * next chunk, so every tag is rewritten whole. React writes into it directly; `onEnd` runs when the document ends.
+ * next chunk, so every tag is rewritten whole; after the head only the start-up script is looked for. React writes
+ * into it directly; `onEnd` runs when the document ends.
  */
 export function holdScripts(nonce: string | undefined, until: HoldUntil, onEnd?: () => void): Transform {
   const decoder = new StringDecoder('utf8');
   let carry = '';
+  let inHead = true;
+  const hold = (html: string) => {
+    if (!inHead) return holdStartUp(html, until);
+    inHead = !html.includes('</head>');
+    return holdScriptsInHtml(html, nonce, until);
+  };
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       const text = carry + decoder.write(chunk);
       const lastTag = text.lastIndexOf('<');
       const open = lastTag >= 0 && text.indexOf('>', lastTag) < 0;
       carry = open ? text.slice(lastTag) : '';
-      done(null, holdScriptsInHtml(open ? text.slice(0, lastTag) : text, nonce, until));
+      done(null, hold(open ? text.slice(0, lastTag) : text));
     },
     flush(done) {
       onEnd?.();
-      done(null, holdScriptsInHtml(carry + decoder.end(), nonce, until));
+      done(null, hold(carry + decoder.end()));
     },
   });
 }
