@@ -1,6 +1,5 @@
-import { createReadableStreamFromReadable } from '@react-router/node';
-import { isbot } from 'isbot';
-import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server';
+import { Writable } from 'node:stream';
+import { renderToPipeableStream } from 'react-dom/server';
 import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router';
 import { requestContext } from './context.ts';
 import { provideTranslations } from './lib/translations.ts';
@@ -30,22 +29,31 @@ export default function handleRequest(
   const nonce = ctx.nonce;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const userAgent = request.headers.get('user-agent');
-    const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady';
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
+    const chunks: Buffer[] = [];
+    // The whole document, then one answer with its length: no loader defers data (every page's data is in its
+    // HTML), so streaming from the shell on would only split the page into more writes (the loader data's scripts
+    // come in pieces after it). The scripts are held in the finished document (app/lib/hold-scripts.server.ts).
+    const document = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk);
+        done();
+      },
+      final(done) {
+        clearTimeout(timeoutId);
+        timeoutId = undefined;
+        const html = holdScripts(Buffer.concat(chunks).toString(), nonce, holdUntil(request, routerContext, responseStatusCode));
+        responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
+        resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+        done();
+      },
+    });
 
     const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
       nonce,
-      [readyOption]() {
+      onAllReady() {
         shellRendered = true;
-        const html = holdScripts(nonce, holdUntil(request, routerContext, responseStatusCode), () => {
-          clearTimeout(timeoutId);
-          timeoutId = undefined;
-        });
-        responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-        pipe(html);
-        resolve(new Response(createReadableStreamFromReadable(html), { headers: responseHeaders, status: responseStatusCode }));
+        pipe(document);
       },
       onShellError(error: unknown) {
         reject(error);

@@ -1,7 +1,5 @@
-import { Readable } from 'node:stream';
-import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
-import { holdScripts, holdScriptsInHtml } from './hold-scripts.server.ts';
+import { holdScripts } from './hold-scripts.server.ts';
 import { HELD_SCRIPT_TYPE, holdsScripts } from './hydrate-on-interaction.ts';
 
 const PAGE = [
@@ -34,20 +32,9 @@ function expectHeld(html: string, atFirstPaint: boolean) {
 describe('holding a page\'s scripts', () => {
   for (const until of ['interaction', 'first-paint'] as const) {
     it(`until ${until}: makes the module preloads and the start-up script inert and adds the loader`, () => {
-      expectHeld(holdScriptsInHtml(PAGE, 'n0nce', until), until === 'first-paint');
+      expectHeld(holdScripts(PAGE, 'n0nce', until), until === 'first-paint');
     });
   }
-
-  it('rewrites a streamed page the same, however its chunks split tags and characters', async () => {
-    const bytes = Buffer.from(PAGE);
-    for (const size of [1, 7, 64, 300, bytes.length]) {
-      const chunks: Buffer[] = [];
-      for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
-      const html = await text(Readable.from(chunks).pipe(holdScripts('n0nce', 'first-paint')));
-      expectHeld(html, true);
-      expect(html).toBe(holdScriptsInHtml(PAGE, 'n0nce', 'first-paint'));
-    }
-  });
 
   it('holds them for a visitor on a page that asks for it, unless it must run at load', () => {
     const lander = [undefined, { hydrate: 'on-interaction' }, undefined, { lander: 'gallery' }];

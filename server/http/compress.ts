@@ -26,8 +26,8 @@ export function chooseEncoding(accept: string | undefined): 'br' | 'gzip' | null
 }
 
 /**
- * Compresses dynamic responses (server-rendered HTML, JSON) with brotli or gzip, chunk by chunk so
- * that streamed pages keep streaming. Static assets come precompressed from the build (see
+ * Compresses dynamic responses (server-rendered HTML, JSON) with brotli or gzip: whole when they are whole in
+ * memory, chunk by chunk otherwise (so that a streamed answer keeps streaming). Static assets come precompressed from the build (see
  * scripts/precompress.mjs) and pass through untouched, as does anything already encoded, images,
  * event streams and small bodies.
  */
@@ -48,8 +48,9 @@ export function compress(): MiddlewareHandler {
     if (!encoding || !res.body) return;
     const headers = new Headers(res.headers);
     headers.delete('Content-Length');
-    // JSON is whole in memory anyway: its size decides, and it is compressed in one go.
-    if (/json/i.test(headers.get('content-type') ?? '')) {
+    // JSON and pages are whole in memory anyway (app/entry.server.tsx renders a page before answering): their size
+    // decides, and they are compressed in one go.
+    if (/json|html/i.test(headers.get('content-type') ?? '')) {
       const data = Buffer.from(await res.arrayBuffer());
       if (data.length < MIN_BYTES) {
         c.res = new Response(data, { status: res.status, statusText: res.statusText, headers });

@@ -81,24 +81,29 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
     return { row, expiresAt };
   }
 
-  /** The automatic ones: the time bonus and the site's welcome code, when the member may have them. */
-  async function automatic(q: Q, m: Member): Promise<{ timeBonus: Candidate | null; welcome: Candidate | null }> {
-    const optional = (work: Promise<Candidate>) => work.catch((e: unknown) => {
-      if (e instanceof AppError) return null;
-      throw e;
-    });
-    if (m.paidUser) return { timeBonus: null, welcome: null };
-    const [bonusRow] = await q.select().from(discountCodes)
+  /** A code's check when it may not apply: a refusal is no candidate. */
+  const optional = (work: Promise<Candidate>) => work.catch((e: unknown) => {
+    if (e instanceof AppError) return null;
+    throw e;
+  });
+
+  /** The time bonus, when the member may have it (a site's own wins over one for every site). */
+  async function findTimeBonus(q: Q, m: Member): Promise<Candidate | null> {
+    if (m.paidUser) return null;
+    const [row] = await q.select().from(discountCodes)
       .where(and(eq(discountCodes.kind, 'time_bonus'), or(eq(discountCodes.siteId, m.siteId), isNull(discountCodes.siteId))))
       .orderBy(sql`${discountCodes.siteId} nulls last`).limit(1);
+    return row ? optional(check(q, m, row)) : null;
+  }
+
+  /** The automatic ones: the time bonus and the site's welcome code, when the member may have them. */
+  async function automatic(q: Q, m: Member): Promise<{ timeBonus: Candidate | null; welcome: Candidate | null }> {
+    if (m.paidUser) return { timeBonus: null, welcome: null };
     const [welcomeRow] = await q.select().from(discountCodes)
       .where(and(eq(discountCodes.kind, 'welcome'), eq(discountCodes.siteId, m.siteId), eq(discountCodes.active, true),
         or(isNull(discountCodes.expiresAt), gt(discountCodes.expiresAt, clock()))))
       .orderBy(desc(discountCodes.id)).limit(1);
-    return {
-      timeBonus: bonusRow ? await optional(check(q, m, bonusRow)) : null,
-      welcome: welcomeRow ? await optional(check(q, m, welcomeRow)) : null,
-    };
+    return { timeBonus: await findTimeBonus(q, m), welcome: welcomeRow ? await optional(check(q, m, welcomeRow)) : null };
   }
 
   const minimumOf = (row: CodeRow, currency: string) => row.minimums[currency] ?? 0;
@@ -160,12 +165,12 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
     /** GET /api/discountcode.php?welcome=true: the welcome time bonus record (spec section 3), or 404. */
     async welcomeBonus(actor: Actor): Promise<WelcomeBonusRecord> {
       const m = await member(db, requireMember(actor).userId);
-      const { timeBonus } = await automatic(db, m);
-      if (!timeBonus) throw new AppError(404, 'discount_not_found');
+      const bonus = await findTimeBonus(db, m);
+      if (!bonus) throw new AppError(404, 'discount_not_found');
       return {
-        code: TIME_BONUS_CODE, country: m.country, user_id: m.id, expires: timeBonus.expiresAt!.toISOString(),
-        value_percentage: percentage(timeBonus.row.percentBp).toFixed(1), currency: m.currency,
-        minimum_order_value: minimumOf(timeBonus.row, m.currency), status: 'active', validity: 'once-per-user', expired: false,
+        code: TIME_BONUS_CODE, country: m.country, user_id: m.id, expires: bonus.expiresAt!.toISOString(),
+        value_percentage: percentage(bonus.row.percentBp).toFixed(1), currency: m.currency,
+        minimum_order_value: minimumOf(bonus.row, m.currency), status: 'active', validity: 'once-per-user', expired: false,
         paymentmethods: [...PAYMENT_METHODS],
       };
     },
