@@ -22,6 +22,15 @@ function readDismissed(key: DismissKey): number | null {
   }
 }
 
+/** Records a dismissal time (in private mode, for this page view only). */
+function storeDismissed(key: DismissKey, time: number) {
+  try {
+    window.localStorage.setItem(key, String(time));
+  } catch {
+    // Private mode: the alert stays hidden for this page view only.
+  }
+}
+
 /** The dismissed keys as a cookie too, so the next server render leaves those alerts out. */
 function writeCookie(keys: string[]) {
   document.cookie = dismissalsCookie(keys);
@@ -30,7 +39,8 @@ function writeCookie(keys: string[]) {
 /**
  * Dismissal times (unix seconds) in localStorage. The first render (on the server and at hydration) goes by the
  * dismissals cookie, which the default layout's loader reads, so an alert does not appear or vanish after the
- * page is shown; localStorage is read after hydration and brings the cookie up to date.
+ * page is shown; localStorage is read after hydration, and the two are brought together (each keeps what the other
+ * had).
  */
 export function useDismissals() {
   const layout = useRouteLoaderData('layouts/default') as LayoutData | undefined;
@@ -39,9 +49,16 @@ export function useDismissals() {
   const [dismissed, setDismissed] = useState<Partial<Record<DismissKey, number>>>({});
   useEffect(() => {
     const all: Partial<Record<DismissKey, number>> = {};
+    const now = Math.floor(Date.now() / 1000);
     for (const key of Object.values(DISMISS_KEYS)) {
       const v = readDismissed(key);
       if (v) all[key] = v;
+      else if (fromCookie.has(key)) {
+        // Dismissed where only the server saw it (the entry warning's form posted before the page ran): a
+        // dismissal all the same, kept here too, so that the cookie written below does not drop it.
+        all[key] = now;
+        storeDismissed(key, now);
+      }
     }
     setDismissed(all);
     setLoaded(true);
@@ -50,11 +67,7 @@ export function useDismissals() {
   }, [fromCookie]);
   const dismiss = useCallback((key: DismissKey) => {
     const now = Math.floor(Date.now() / 1000);
-    try {
-      window.localStorage.setItem(key, String(now));
-    } catch {
-      // Private mode: the alert stays hidden for this page view only.
-    }
+    storeDismissed(key, now);
     setDismissed((d) => {
       const next = { ...d, [key]: now };
       writeCookie(Object.keys(next).sort());

@@ -59,11 +59,17 @@ test('the warning is in the page before any script runs; Enter posts then, and t
   await enterPastWarning(page);
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('hero-title')).toBeVisible();
-  const dismissed = (await page.context().cookies()).find((c) => c.name === 'amora.dismissed');
-  expect(dismissed?.value.split('.')).toContain('hide-site-entry-warning');
+  const dismissedInCookie = async () => (await page.context().cookies()).find((c) => c.name === 'amora.dismissed')?.value.split('.');
+  expect(await dismissedInCookie()).toContain('hide-site-entry-warning');
   const html = await (await page.request.get('/', { headers: { 'x-country-code': 'NL' } })).text();
   expect(html).toContain('data-testid="hero-title"');
   expect(html).not.toContain('data-testid="entry-warning"');
+  // Once the page runs, the dismissal the server recorded stays: in the cookie, and in localStorage too.
+  await hydrated(page);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('hide-site-entry-warning'))).toMatch(/^\d+$/);
+  expect(await dismissedInCookie()).toContain('hide-site-entry-warning');
+  await page.reload();
+  await expectNoWarning(page);
 });
 
 test('the warning\'s form leads back to a page of this site only, with the cookie', async ({ request }) => {
