@@ -48,6 +48,8 @@ export default function handleRequest(
         done();
       },
     });
+    // React destroys its destination with the error should rendering fail while it writes.
+    document.on('error', reject);
 
     const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
       nonce,
