@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -31,13 +33,32 @@ import { photoStorageFromEnv } from './infra/storage.ts';
  */
 const PURGE_INTERVAL_MS = 10 * 60_000;
 
+/** Set in the child process that creates and seeds a new embedded database (see firstStartInChild). */
+const FIRST_START_CHILD = 'AMORA_FIRST_START_CHILD';
+
+/**
+ * A new embedded database is created, migrated and seeded by a child process running this same program: the
+ * WebAssembly memory PGlite grows to while it writes 300 profiles is never given back, and the server would keep
+ * it (about 60 MB more than a restart on the same data).
+ */
+async function firstStartInChild() {
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]], {
+    env: { ...process.env, [FIRST_START_CHILD]: '1' }, stdio: 'inherit',
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`Creating the embedded database failed (exit code ${code})`);
+}
+
 async function main() {
   const env = loadEnv();
   const logger = createLogger(env.LOG_LEVEL);
   const dataDir = resolve(ROOT_DIR, env.DATA_DIR);
   const photosDir = join(dataDir, 'photos');
   const storage = photoStorageFromEnv(env, photosDir);
-  const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATABASE_URL ? null : join(dataDir, 'db') });
+  const pgliteDir = env.DATABASE_URL ? null : join(dataDir, 'db');
+  const isFirstStartChild = process.env[FIRST_START_CHILD] === '1';
+  if (pgliteDir && !isFirstStartChild && !existsSync(pgliteDir)) await firstStartInChild();
+  const database = await openDatabase({ url: env.DATABASE_URL, dataDir: pgliteDir });
   await database.migrate();
 
   // The embedded database seeds itself when empty; a real server only when asked (SEED_DEMO=always or npm run seed).
@@ -46,6 +67,10 @@ async function main() {
     logger.info('Seeding the demo site (first start)…');
     await seedDemoSite(database.db, { photosDir, clock: systemClock, storage });
     logger.info(`Demo member: ${DEMO_EMAIL} / ${DEMO_PASSWORD}`);
+  }
+  if (isFirstStartChild) {
+    await database.close();
+    return;
   }
 
   // Real mail over SMTP when SMTP_URL is set; otherwise the dev outbox in DATA_DIR/outbox (viewer at /dev/outbox).
