@@ -1,9 +1,10 @@
 // Bundles the HTTP server (server/main.ts) into plain JavaScript beside React Router's server build.
+import { writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 await build({
   entryPoints: ['server/main.ts'],
-  outfile: 'build/server/main.js',
+  outfile: 'build/server/server.js',
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -12,3 +13,10 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+
+// The start file: production unless NODE_ENV says otherwise, set before any package is loaded (React and others
+// choose their development or production build by NODE_ENV when first imported; `npm start` sets none).
+await writeFile('build/server/main.js', `// Built by scripts/build-server.mjs.
+process.env.NODE_ENV ??= 'production';
+await import('./server.js');
+`);
