@@ -5,9 +5,9 @@
  *
  * Builds first when build/ is missing or older than the sources. Creates the database amora_bench_lighthouse
  * (dropped at the end), seeds the demo site and starts `node build/server/main.js` on it; one Chromium
- * (/usr/bin/chromium, or CHROMIUM_PATH) audits the pages one after another, once the server has rendered each of them
- * a few times (warm, as a running site is). Nothing is downloaded: the browser's
- * background networking, component updates and sync are off, and the pages come from the local server only.
+ * (/usr/bin/chromium, or CHROMIUM_PATH) audits the pages one after another, once the server has rendered each of
+ * them a few times (warm, as a running site is). Nothing is downloaded: the browser's background networking,
+ * component updates and sync are off, and the pages come from the local server only.
  * Per page: the four category scores (0–100), LCP, TBT and CLS, and for a category below its target the audits that
  * did not pass. BENCH_RUNS (default 1) audits each page that many times and reports the run with the median
  * performance score; BENCH_LIGHTHOUSE_REPORTS=<dir> keeps each run's full JSON report there.

@@ -7,9 +7,10 @@ import { translationTable } from './translations.ts';
  * Intl formatters are costly to make (a country name each made one: a page of profile cards and the country list
  * of the search form made hundreds while hydrating) and cheap to reuse: one per language and kind.
  */
-const made = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.DisplayNames>();
+type Formatter = Intl.NumberFormat | Intl.DateTimeFormat | Intl.DisplayNames | Intl.Collator;
+const made = new Map<string, Formatter>();
 
-function reused<T extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.DisplayNames>(key: string, make: () => T): T {
+function reused<T extends Formatter>(key: string, make: () => T): T {
   let formatter = made.get(key) as T | undefined;
   if (!formatter) made.set(key, (formatter = make()));
   return formatter;
@@ -51,10 +52,15 @@ export function formatDateTime(iso: string, lang: Language, country?: string | n
   return reused(`datetime:${lang}:${timeZone}`, () => new Intl.DateTimeFormat(languageIso(lang), { dateStyle: 'medium', timeStyle: 'short', timeZone })).format(new Date(iso));
 }
 
+/** Countries with their names in a language, in the order of those names (for a list to choose from). */
+export function countryOptions(codes: readonly string[], lang: Language): { code: string; name: string }[] {
+  const collator = reused(`collator:${lang}`, () => new Intl.Collator(languageIso(lang)));
+  return codes.map((code) => ({ code, name: countryName(code, lang) })).sort((a, b) => collator.compare(a.name, b.name));
+}
+
 /** Country codes in the order of their names in a language. */
 export function byCountryName(codes: readonly string[], lang: Language): string[] {
-  const collator = new Intl.Collator(languageIso(lang));
-  return codes.map((code) => ({ code, name: countryName(code, lang) })).sort((a, b) => collator.compare(a.name, b.name)).map(({ code }) => code);
+  return countryOptions(codes, lang).map(({ code }) => code);
 }
 
 /** A change of credits with its sign: +50, −5. */

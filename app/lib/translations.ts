@@ -5,12 +5,16 @@ export type TranslationTable = Record<string, unknown>;
 
 /**
  * The translation tables pages render with (docs/decisions/024). The server provides all of them from memory
- * (app/entry.server.tsx); the browser loads its page's language from the server's cached file before it hydrates
- * (app/entry.client.tsx), so loader data never carries a table.
+ * (server/pages.ts, through the page build); the browser loads its page's language from the server's cached file
+ * before it hydrates (app/entry.client.tsx), so loader data never carries a table.
  */
 const tables: Partial<Record<Language, TranslationTable>> = {};
 
+let provided: Partial<Record<Language, TranslationTable>> | undefined;
 export function provideTranslations(all: Partial<Record<Language, TranslationTable>>): void {
+  // The server gives the same tables with every page request: taken once.
+  if (all === provided) return;
+  provided = all;
   Object.assign(tables, all);
 }
 

@@ -12,7 +12,7 @@ import { COUNTRIES } from '#common/constants.ts';
 import type { Language } from '#common/languages.ts';
 import { ABOUT_MAX, ATTRIBUTE_KEYS, ATTRIBUTE_OPTIONS, profileSchema, type AttributeKey } from '#common/profile.ts';
 import { api } from '../../lib/api.ts';
-import { byCountryName, countryName } from '../../lib/format.ts';
+import { countryOptions } from '../../lib/format.ts';
 import { AppForm, FieldError, fieldProps, useAppForm } from '../../lib/forms.tsx';
 import { attributeValueLabel } from './labels.ts';
 
@@ -53,7 +53,7 @@ export function ProfileForm({ profile, countries, regions, interests, visibleFie
     queryKey: ['interests', lang], queryFn: async () => (await api<{ interests: Interest[] }>('/api/interests.php')).interests, initialData: interests, staleTime: Infinity,
   });
   const countryList = useMemo(
-    () => byCountryName(countries.length ? countries : COUNTRIES, lang).map((c) => ({ code: c, name: countryName(c, lang) })),
+    () => countryOptions(countries.length ? countries : COUNTRIES, lang),
     [countries, lang],
   );
   const countryRegions = regionQuery.data.filter((r) => r.country === country);

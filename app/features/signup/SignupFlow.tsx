@@ -17,7 +17,7 @@ import type { Language } from '#common/languages.ts';
 import { ABOUT_MAX_LENGTH, loginSchema, reactivateSchema, SEXUALITIES } from '#common/schemas.ts';
 import { AppForm, FieldError, FormError, fieldProps, useAppForm } from '../../lib/forms.tsx';
 import { api, ApiError } from '../../lib/api.ts';
-import { byCountryName, countryName } from '../../lib/format.ts';
+import { countryOptions } from '../../lib/format.ts';
 import { useHydrated } from '../../lib/hydrated.ts';
 import { useRootData } from '../../lib/root-data.ts';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
@@ -118,7 +118,7 @@ function useCountries() {
   const { i18n } = useTranslation();
   const lang = i18n.language as Language;
   return useMemo(
-    () => byCountryName(settings.countries.length ? settings.countries : COUNTRIES, lang).map((c) => ({ code: c, name: countryName(c, lang) })),
+    () => countryOptions(settings.countries.length ? settings.countries : COUNTRIES, lang),
     [settings.countries, lang],
   );
 }
