@@ -60,5 +60,3 @@ export type DeleteReason = (typeof DELETE_REASONS)[number];
 
 /** Spec section 9: a deleted account can be reactivated by e-mail link for 14 days. */
 export const REACTIVATION_DAYS = 14;
-/** Password reset mails per account per 24 hours. */
-export const RESET_MAILS_PER_DAY = 3;

@@ -15,7 +15,7 @@ import { requestBodyLimit } from './http/body-limit.ts';
 import { resolveLanguage } from './http/language.ts';
 import { seoRoutes } from './seo/seo.routes.ts';
 import { appManifestRoutes } from './seo/app-manifest.routes.ts';
-import { clientAddress, forwardedProto } from './http/client-address.ts';
+import { clientAddress, forwardedProto, limitKey } from './http/client-address.ts';
 import type { Translator } from './i18n/i18n.ts';
 import { translationsRoutes } from './i18n/translations.routes.ts';
 import { isAppError } from './infra/errors.ts';
@@ -209,7 +209,9 @@ export function createApp(deps: AppDeps) {
     const ip = clientAddress(c.req.header('x-forwarded-for'), incoming?.socket?.remoteAddress, env.TRUST_PROXY);
     const ctx: RequestContext = {
       services, actor: actorFor(site.id, userId), translator, env, site, lang, userId, chatListVersion: session?.chatListVersion ?? 0, user, soughtGender, nonce: (c.var as { secureHeadersNonce?: string }).secureHeadersNonce ?? '', baseUrl, secure,
-      clientIp: ip,
+      // Every per-address limit keys on clientIp: an IPv6 client counts by its network, a mapped IPv4 one as IPv4.
+      clientIp: limitKey(ip, env.RATE_LIMIT_IPV6_PREFIX),
+      clientAddress: ip,
       // The CDN knows best; without its header the offline GeoIP database answers, looked up on first use
       // (few requests ask, and the look-up is a noticeable share of a small API answer's time).
       get geoipCountry() {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+const PREFIX_LENGTH = 'must be a prefix length from 32 to 128, such as 64';
+
 /** The only reader of process.env. Fails fast with a message a person understands. */
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -26,6 +28,11 @@ const schema = z.object({
     .regex(/^(\d{1,2}|true|false)$/, 'must be the number of trusted proxy hops (0, 1, 2 …), true (1) or false (0)')
     .default('0')
     .transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : Number(v))),
+  /**
+   * Per-address limits count an IPv6 client by its network of this many bits (a household or server is given a /64 or
+   * more and may use any address in it); IPv4 clients by their address.
+   */
+  RATE_LIMIT_IPV6_PREFIX: z.coerce.number(PREFIX_LENGTH).int(PREFIX_LENGTH).min(32, PREFIX_LENGTH).max(128, PREFIX_LENGTH).default(64),
   /** Shared rate-limit counters, caches and the live channel between instances; without it the database (and this process for live events). */
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379').optional(),
   /** Starts every Redis key and channel of this deployment, so that several can share one Redis. */

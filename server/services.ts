@@ -85,7 +85,7 @@ export function createServices(deps: {
     onError: (error) => logger.error('Reading the site version failed:', error),
   });
   const mail = createMailService({ db, config: deps.mail ?? { mailer: createMemoryMailer() }, logger, origin: settings.origin });
-  const lifecycle = createLifecycleService({ db, clock, mail, storage });
+  const lifecycle = createLifecycleService({ db, clock, mail, storage, limits: rateLimits });
   const notifications = createNotificationsService({ db, clock, mail, limits: rateLimits });
   const live = deps.live ?? createMemoryLiveBus(logger);
   const contactRules = createContactRules({ db });

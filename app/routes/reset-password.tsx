@@ -8,13 +8,16 @@ import type { Route } from './+types/reset-password';
 import { passwordResetRequestSchema } from '#common/schemas.ts';
 import { requestContext } from '../context.ts';
 import { AppForm, FieldError, FormError, fieldProps, useAppForm } from '../lib/forms.tsx';
+import { requestCookieJar } from '#server/http/cookie-jar.ts';
 import { submitForm } from '#server/http/forms.server.ts';
+import { requestPasswordReset } from '#server/accounts/session-cookies.ts';
 
 /** The same request as POST /api/password-reset.php: the link goes to the address. */
 export async function action({ context, request }: Route.ActionArgs) {
   const ctx = context.get(requestContext);
+  const jar = requestCookieJar(request);
   return submitForm(ctx, await request.formData(), passwordResetRequestSchema, async ({ email }) => {
-    await ctx.services.lifecycle.requestPasswordReset(email);
+    await requestPasswordReset(jar, ctx, email);
     return { sentTo: email };
   }, { limits: ctx.services.rateLimits.mail });
 }

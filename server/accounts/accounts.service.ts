@@ -146,9 +146,15 @@ export function createAccountsService(deps: {
       return { userId: null };
     },
 
-    /** A password reset proved the mailbox: the throttle across addresses starts again for this e-mail. */
-    async clearLoginThrottle(email: string): Promise<void> {
-      await limits.loginEmail.reset(throttleKey(normalizeEmail(email)));
+    /**
+     * A password reset proved the mailbox: the account's log-in throttle starts again: across addresses, for the
+     * address the reset came from, and for the device it was made on (now a known device of the account).
+     */
+    async clearLoginThrottle(email: string, from: { ip: string; device: KnownDevice }): Promise<void> {
+      const key = throttleKey(normalizeEmail(email));
+      await limits.loginEmail.reset(key);
+      await limits.loginPair.reset(`${key}|${from.ip}`);
+      await limits.loginDevice.reset(`${from.device.id}:${key}`);
     },
 
     async createSession(userId: number, userAgent = ''): Promise<string> {

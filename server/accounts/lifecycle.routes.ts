@@ -7,7 +7,7 @@ import { honoCookieJar } from '../http/cookie-jar.ts';
 import { jsonBody, parse, rateLimit, type C } from '../http/helpers.ts';
 import { setSessionCookie } from './accounts.routes.ts';
 import { requireMember } from '../actor.ts';
-import { resetPassword } from './session-cookies.ts';
+import { requestPasswordReset, resetPassword } from './session-cookies.ts';
 
 const ok = (c: C) => c.json({ ok: true });
 
@@ -37,7 +37,7 @@ export const lifecycleRoutes = new Hono<AppEnv>()
     const ctx = c.get('ctx');
     await rateLimit(c, ctx.services.rateLimits.mail);
     const body = parse(passwordResetRequestSchema, await jsonBody(c));
-    await ctx.services.lifecycle.requestPasswordReset(body.email);
+    await requestPasswordReset(honoCookieJar(c), ctx, body.email);
     return ok(c);
   })
 

@@ -3,7 +3,7 @@ import type { PhotoStorage } from '../infra/storage.ts';
 import { and, asc, count, eq, gt, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import { emailSchema } from '#common/schemas.ts';
 import {
-  DELETE_REASONS, EMAIL_CATEGORIES, REACTIVATION_DAYS, RESET_MAILS_PER_DAY,
+  DELETE_REASONS, EMAIL_CATEGORIES, REACTIVATION_DAYS,
 } from '#common/notifications.ts';
 import type { Db, Tx } from '../db/client.ts';
 import {
@@ -11,10 +11,12 @@ import {
 } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError } from '../infra/errors.ts';
+import type { RateLimiter } from '../infra/rate-limit.ts';
 import type { MailService } from '../notifications/mail.service.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { requireMember, type Actor } from '../actor.ts';
 import { assertAcceptablePassword } from './password-policy.ts';
+import type { KnownDevice } from './accounts.service.ts';
 
 type Purpose = (typeof accountTokens.$inferSelect)['purpose'];
 
@@ -27,7 +29,7 @@ export const TOKEN_TTL: Record<Purpose, number> = {
   email_change: DAY,
   reactivation: DAY,
 };
-/** Activation and e-mail-change mails per account per 24 hours (password reset: RESET_MAILS_PER_DAY). */
+/** Activation and e-mail-change mails per account per 24 hours (password reset: the resetMails* limits). */
 const OTHER_MAILS_PER_DAY = 5;
 /** Reactivation mails per account per 24 hours; more requests are answered the same way but send nothing. */
 const REACTIVATION_MAILS_PER_DAY = 3;
@@ -39,8 +41,11 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
  * deletion with a 14-day reactivation window, the final purge, and the member's data export.
  * Every link is a single-use token; only its SHA-256 is stored.
  */
-export function createLifecycleService(deps: { db: Db; clock: Clock; mail: MailService; storage: PhotoStorage }) {
-  const { db, clock, mail } = deps;
+export function createLifecycleService(deps: {
+  db: Db; clock: Clock; mail: MailService; storage: PhotoStorage;
+  limits: { resetMailsPerAddress: RateLimiter; resetMailsPerAccount: RateLimiter; resetMailsPerDevice: RateLimiter };
+}) {
+  const { db, clock, mail, limits } = deps;
 
   async function issueToken(userId: number, purpose: Purpose, options: { newEmail?: string; expiresAt?: Date } = {}): Promise<string> {
     const token = randomBytes(32).toString('base64url');
@@ -145,13 +150,24 @@ export function createLifecycleService(deps: { db: Db; clock: Clock; mail: MailS
     /**
      * Spec section 8 names "e-mail not found" as an error of the reset form, so the form says so;
      * the per-IP limit on this endpoint keeps anyone from probing many addresses.
+     *
+     * The reset mail is the owner's way in when someone else is guessing their password, so whoever
+     * else asks for it must not use it up: requests count per (account, client address) first, and
+     * only those that pass count against the account's budget from all addresses; a device that
+     * logged in to the account before (`from.device`) asks on a budget of its own.
      */
-    async requestPasswordReset(emailInput: unknown): Promise<void> {
+    async requestPasswordReset(emailInput: unknown, from: { ip: string; device: KnownDevice | null }): Promise<void> {
       const parsed = emailSchema.safeParse(emailInput);
       if (!parsed.success) throw new AppError(400, 'email_invalid', {}, { email: 'errors.email_invalid' });
       const u = await byEmail(parsed.data);
       if (!u || u.status === 'deleted') throw new AppError(404, 'email_not_found', {}, { email: 'errors.email_not_found' });
-      if ((await mailsToday(u.id, 'password_reset')) >= RESET_MAILS_PER_DAY) throw new AppError(429, 'reset_mail_limit');
+      const counters: [RateLimiter, string][] = from.device?.userId === u.id
+        ? [[limits.resetMailsPerDevice, `${u.id}:${from.device.id}`]]
+        : [[limits.resetMailsPerAddress, `${u.id}|${from.ip}`], [limits.resetMailsPerAccount, String(u.id)]];
+      for (const [limiter, key] of counters) {
+        const wait = await limiter.hit(key);
+        if (wait > 0) throw new AppError(429, 'reset_mail_limit', { count: Math.ceil(wait / 60), retry_after: wait });
+      }
       const token = await issueToken(u.id, 'password_reset');
       await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'password_reset', params: { name: u.name ?? '' }, link: `/reset-password/do?token=${token}` });
     },

@@ -33,11 +33,14 @@ async function knownDevice(jar: CookieJar, ctx: RequestContext): Promise<KnownDe
   return m ? { userId: Number(m[1]), id: m[2] } : null;
 }
 
-/** After a log-in (or a password reset from the mail link) this device is known to the account. */
-export async function rememberDevice(jar: CookieJar, ctx: RequestContext, userId: number) {
-  if ((await knownDevice(jar, ctx))?.userId === userId) return;
-  const value = await ctx.services.cookies.sign(DEVICE_PURPOSE, `${userId}.${randomBytes(16).toString('base64url')}`);
+/** After a log-in (or a password reset from the mail link) this device is known to the account; answers the device. */
+export async function rememberDevice(jar: CookieJar, ctx: RequestContext, userId: number): Promise<KnownDevice> {
+  const known = await knownDevice(jar, ctx);
+  if (known?.userId === userId) return known;
+  const device = { userId, id: randomBytes(16).toString('base64url') };
+  const value = await ctx.services.cookies.sign(DEVICE_PURPOSE, `${device.userId}.${device.id}`);
   jar.set(KNOWN_DEVICE_COOKIE, value, { path: '/', httpOnly: true, sameSite: 'Lax', secure: ctx.secure, maxAge: KNOWN_DEVICE_COOKIE_MAX_AGE });
+  return device;
 }
 
 /**
@@ -60,11 +63,19 @@ export async function logIn(
   return user;
 }
 
+/**
+ * Asks for a reset mail for {email}: counted per requesting address and per account, or on a budget of its own
+ * when this device logged in to that account before.
+ */
+export async function requestPasswordReset(jar: CookieJar, ctx: RequestContext, email: string) {
+  await ctx.services.lifecycle.requestPasswordReset(email, { ip: ctx.clientIp, device: await knownDevice(jar, ctx) });
+}
+
 /** The new password from the reset link: every session ends, and this device may log in again. */
 export async function resetPassword(jar: CookieJar, ctx: RequestContext, token: unknown, password: unknown, confirm: unknown) {
   const { userId, email } = await ctx.services.lifecycle.resetPassword(token, password, confirm);
   // The mail link proves the mailbox: this device may log in again whatever an attacker tried elsewhere.
-  await ctx.services.accounts.clearLoginThrottle(email);
-  await rememberDevice(jar, ctx, userId);
+  const device = await rememberDevice(jar, ctx, userId);
+  await ctx.services.accounts.clearLoginThrottle(email, { ip: ctx.clientIp, device });
   jar.delete(AUTH_COOKIE, { path: '/' });
 }

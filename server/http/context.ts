@@ -29,7 +29,14 @@ export interface RequestContext {
   baseUrl: string;
   /** Whether the request really came over https (TLS here, or X-Forwarded-Proto from a trusted proxy): cookies get Secure. */
   secure: boolean;
+  /**
+   * The client as per-address rate limits count it (client-address.ts `limitKey`): an IPv4 address (also for an
+   * IPv4-mapped IPv6 one), or an IPv6 client's network (`2001:db8:1:2::/64`, RATE_LIMIT_IPV6_PREFIX bits). Every
+   * limit per address keys on this, never on `clientAddress`.
+   */
   clientIp: string;
+  /** The client's full address (behind TRUST_PROXY trusted proxies), for what needs the address itself: GeoIP, logs. */
+  clientAddress: string;
   geoipCountry: string | null;
   query: Record<string, string>;
   /** First-touch tracking parameters (network, ref, sub1–sub3) of this visitor. */

@@ -12,6 +12,15 @@ export const LIMITS = {
   signup: { limit: 10, windowMs: HOUR },
   /** Every endpoint that sends a mail (reset, activation, e-mail change, reactivation), per IP. */
   mail: { limit: 10, windowMs: HOUR },
+  /**
+   * Password-reset mails for one account. Counted per (account, client address) first, so one address cannot
+   * spend the account's budget alone; the account's budget from all addresses is large enough that keeping it
+   * spent takes four fresh client addresses every hour, and small enough to bound mail bombing.
+   * A device that logged in to the account before asks on a budget of its own (an attacker has none).
+   */
+  resetMailsPerAddress: { limit: 3, windowMs: HOUR },
+  resetMailsPerAccount: { limit: 10, windowMs: HOUR },
+  resetMailsPerDevice: { limit: 3, windowMs: HOUR },
   /** Token links and one-click unsubscribes, per IP: enough for people, too few for guessing. */
   links: { limit: 60, windowMs: 15 * MINUTE },
   /** Notices of illegal content (/complaints), per client IP and per reporter (member, else e-mail address). */
