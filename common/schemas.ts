@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GENDERS, MIN_AGE, MAX_AGE, COUNTRIES, PAYMENT_METHODS, SPEND_CAP_MAX, SPEND_CAP_PERIODS } from './constants.ts';
-import { newPasswordSchema, passwordProblem } from './passwords.ts';
+import { newPasswordSchema, passwordProblem, PASSWORD_MAX_UNITS } from './passwords.ts';
 import { idSchema, textSchema } from './input.ts';
 import { discountCodeSchema } from './discounts.ts';
 
@@ -64,10 +64,11 @@ export function signupSchema(today: Date) {
 }
 export type SignupInput = z.infer<ReturnType<typeof signupSchema>>;
 
+/** A password typed to prove who one is: as long as any password that could have been set (PASSWORD_MAX_UNITS). */
 export const loginSchema = z.object({
   email: textSchema({ min: 1, max: 254, tooShort: 'errors.login_failed', tooLong: 'errors.login_failed', invalid: 'errors.login_failed' })
     .transform((v) => v.toLowerCase()),
-  password: z.string().min(1, 'errors.login_failed').max(200, 'errors.login_failed'),
+  password: z.string().min(1, 'errors.login_failed').max(PASSWORD_MAX_UNITS, 'errors.login_failed'),
 });
 
 export const searchSchema = z
@@ -162,7 +163,7 @@ export const passwordResetSchema = z.object({
 /** Changing the password while signed in: the old one, then the new one twice, which may not be the member's address or name. */
 export function passwordChangeSchema(who: { email?: string | null; name?: string | null } = {}) {
   return z.object({
-    old_password: z.string({ error: 'errors.old_password_wrong' }).min(1, 'errors.old_password_wrong').max(200, 'errors.old_password_wrong'),
+    old_password: z.string({ error: 'errors.old_password_wrong' }).min(1, 'errors.old_password_wrong').max(PASSWORD_MAX_UNITS, 'errors.old_password_wrong'),
     ...newPasswordTwice,
   }).superRefine((v, ctx) => {
     const problem = passwordProblem(v.password, who);
@@ -174,7 +175,7 @@ export function passwordChangeSchema(who: { email?: string | null; name?: string
 /** Changing the e-mail address: the new one, and the password to prove it is the member. */
 export const mailChangeSchema = z.object({
   email: emailSchema,
-  password: z.string({ error: 'errors.password_wrong' }).min(1, 'errors.password_wrong').max(200, 'errors.password_wrong'),
+  password: z.string({ error: 'errors.password_wrong' }).min(1, 'errors.password_wrong').max(PASSWORD_MAX_UNITS, 'errors.password_wrong'),
 });
 /** PUT /api/spend-cap.php: a cap of `credits` per local day or month, or `credits: null` to remove it. */
 export const spendCapRequestSchema = z.union([

@@ -7,7 +7,7 @@ import {
 } from '#common/notifications.ts';
 import type { Db, Tx } from '../db/client.ts';
 import {
-  accountTokens, blocks, conversationMembers, conversations, creditLedger, likes, mailEvents, messages, orders, photos, profiles, sessions, users,
+  accountTokens, blocks, conversationMembers, conversations, creditLedger, likes, mailEvents, messages, orders, photos, profiles, sessions, sites, users,
 } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError } from '../infra/errors.ts';
@@ -17,6 +17,7 @@ import { hashPassword, verifyPassword } from './passwords.ts';
 import { requireMember, type Actor } from '../actor.ts';
 import { assertAcceptablePassword } from './password-policy.ts';
 import type { KnownDevice } from './accounts.service.ts';
+import { normalizePassword } from '#common/passwords.ts';
 
 type Purpose = (typeof accountTokens.$inferSelect)['purpose'];
 
@@ -93,10 +94,20 @@ export function createLifecycleService(deps: {
     return u ? account(u.id) : null;
   }
 
-  /** The new password by the one rule (server/accounts/password-policy.ts), then the confirmation. */
-  async function validPassword(password: unknown, confirm: unknown, who: { email: string; name: string | null }): Promise<string> {
-    const newPassword = await assertAcceptablePassword(password, who);
-    if (newPassword !== confirm) throw new AppError(400, 'passwords_mismatch', {}, { password_confirm: 'errors.passwords_mismatch' });
+  /**
+   * The new password by the one rule (server/accounts/password-policy.ts), held against the member's
+   * own details and their site's name, then the confirmation (compared as the hash will see both).
+   */
+  async function validPassword(password: unknown, confirm: unknown, userId: number): Promise<string> {
+    const [owner] = await db
+      .select({ email: users.email, name: profiles.name, birthDate: profiles.birthDate, site: { name: sites.name, domain: sites.domain, mailName: sites.mailName } })
+      .from(users).innerJoin(sites, eq(sites.id, users.siteId)).leftJoin(profiles, eq(profiles.userId, users.id))
+      .where(eq(users.id, userId));
+    if (!owner) throw new AppError(404, 'not_found');
+    const newPassword = await assertAcceptablePassword(password, owner, owner.site);
+    if (typeof confirm !== 'string' || normalizePassword(newPassword) !== normalizePassword(confirm)) {
+      throw new AppError(400, 'passwords_mismatch', {}, { password_confirm: 'errors.passwords_mismatch' });
+    }
     return newPassword;
   }
 
@@ -181,7 +192,7 @@ export function createLifecycleService(deps: {
       const userId = await tokenOwner(token, 'password_reset');
       const u = userId ? await account(userId) : null;
       if (!u || u.status === 'deleted') throw new AppError(400, 'reset_link_invalid');
-      const passwordHash = await hashPassword(await validPassword(password, confirm, u));
+      const passwordHash = await hashPassword(await validPassword(password, confirm, u.id));
       await db.transaction(async (tx) => {
         // One reset at a time per member: a second link used at the same moment finds itself void.
         await tx.select({ id: users.id }).from(users).where(eq(users.id, u.id)).for('update');
@@ -212,7 +223,7 @@ export function createLifecycleService(deps: {
       if (typeof oldPassword !== 'string' || !(await verifyPassword(u.passwordHash, oldPassword))) {
         throw new AppError(400, 'old_password_wrong', {}, { old_password: 'errors.old_password_wrong' });
       }
-      const newPassword = await validPassword(password, confirm, u);
+      const newPassword = await validPassword(password, confirm, u.id);
       await db.update(users).set({ passwordHash: await hashPassword(newPassword) }).where(eq(users.id, userId));
       await voidResetLinks(db, userId, clock());
       await endSessions(userId, currentSession);

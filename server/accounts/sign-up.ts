@@ -54,7 +54,7 @@ export async function signUp(jar: CookieJar, ctx: RequestContext, input: SignupB
     message = { profileId: input.profile_id, text };
   }
 
-  const userId = await ctx.services.signup.signup(ctx.site.id, ctx.site.signupCredits, input, ctx.lang, tracking);
+  const userId = await ctx.services.signup.signup(ctx.site, input, ctx.lang, tracking);
   setSessionCookie(jar, ctx, await ctx.services.accounts.createSession(userId, userAgent));
 
   let signupMessage: SignupMessageResult | undefined;

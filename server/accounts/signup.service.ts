@@ -4,6 +4,7 @@ import type { Language } from '#common/languages.ts';
 import { REACTIVATION_WINDOW_DAYS } from '#common/constants.ts';
 import type { SignupInput } from '#common/schemas.ts';
 import type { Db } from '../db/client.ts';
+import type { Site } from '../settings/settings.service.ts';
 import { profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError } from '../infra/errors.ts';
@@ -47,12 +48,17 @@ export function createSignupService(deps: { db: Db; clock: Clock; events: EventB
   return {
     emailStatus,
 
-    async signup(siteId: number, signupCredits: number, input: SignupInput, language: Language, tracking: Tracking = {}): Promise<number> {
+    /** A new member of `site` (whose name and domain a password may not lean on). */
+    async signup(
+      site: Pick<Site, 'id' | 'signupCredits' | 'name' | 'domain' | 'mailName'>, input: SignupInput, language: Language, tracking: Tracking = {},
+    ): Promise<number> {
+      const { id: siteId, signupCredits } = site;
       const existing = await emailStatus(input.email);
       if (existing.status === 'taken') throw new AppError(409, 'email_taken', {}, { email: 'errors.email_taken' });
       if (existing.status === 'deleted') throw new AppError(409, 'account_deleted', {}, { email: 'errors.account_deleted' });
-      // The shared schema checked length, e-mail and name; the list of common passwords lives here.
-      const passwordHash = await hashPassword(await assertAcceptablePassword(input.password, { email: input.email, name: input.name }));
+      // The shared schema checked length, e-mail and name; the list and the strength estimate live here.
+      const owner = { email: input.email, name: input.name, birthDate: input.date_of_birth };
+      const passwordHash = await hashPassword(await assertAcceptablePassword(input.password, owner, site));
       try {
         const userId = await db.transaction(async (tx) => {
           if (existing.userId) {

@@ -20,11 +20,15 @@ test('password reset by mail; wrong passwords elsewhere never lock the owner out
   const mail = await latestMail(page.request, email, 'password_reset');
   const link = linkIn(mail, '/reset-password/do');
   await page.goto(link);
-  // A common password: the server's list names the reason under the field, and the link still works.
-  await page.locator('#reset-password').fill('Password123');
-  await page.locator('#reset-password-confirm').fill('Password123');
+  // Guessable passwords: the server names the reason under the field, and the link still works.
+  await page.locator('#reset-password').fill('Passw0rd!');
+  await page.locator('#reset-password-confirm').fill('Passw0rd!');
   await page.getByTestId('reset-do-submit').click();
-  await expect(page.getByTestId('reset-password-error')).toHaveText('This password is too common and easy to guess. Please choose another one.');
+  await expect(page.getByTestId('reset-password-error')).toHaveText('This password is too easy to guess: it is a common password or is built on a common word. Please choose another one.');
+  await page.locator('#reset-password').fill('Amora2024');
+  await page.locator('#reset-password-confirm').fill('Amora2024');
+  await page.getByTestId('reset-do-submit').click();
+  await expect(page.getByTestId('reset-password-error')).toHaveText('This password is too easy to guess: it contains the site\'s name. Please choose another one.');
   // Too short: the browser says so before sending.
   await page.locator('#reset-password').fill('short');
   await page.getByTestId('reset-do-submit').click();

@@ -65,9 +65,11 @@ test('changing the password in the settings: the reason for a weak one shows und
   // Checked in the browser: the e-mail address.
   await change(email.toUpperCase());
   await expect(page.getByTestId('change-password-error')).toHaveText('Your password must not be your e-mail address.');
-  // Checked by the server: the list of common passwords.
+  // Checked by the server: common passwords, and how guessable it is with the member's own details.
   await change('Sunshine1');
-  await expect(page.getByTestId('change-password-error')).toHaveText('This password is too common and easy to guess. Please choose another one.');
+  await expect(page.getByTestId('change-password-error')).toHaveText('This password is too easy to guess: it is a common password or is built on a common word. Please choose another one.');
+  await change('Kim03031990');
+  await expect(page.getByTestId('change-password-error')).toHaveText('This password is too easy to guess: it contains your name, e-mail address or date of birth. Please choose another one.');
   await change('a quiet harbour at noon');
   await expect(page.getByTestId('password-change-ok')).toBeVisible();
   await expect(page.getByTestId('change-password-error')).toBeHidden();

@@ -12,7 +12,7 @@ test('forms work without JavaScript: log in, a field error from the server, save
   const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': ip } });
   const email = `nojs.${info.project.name}.${Date.now()}@example.org`;
   const signup = await api.post('/api/signup.php', {
-    data: { email, name: 'Noor', password: 'nojs password', date_of_birth: '1990-03-03', gender: 'female', country: 'NL' },
+    data: { email, name: 'Noor', password: 'quiet pebble harbour', date_of_birth: '1990-03-03', gender: 'female', country: 'NL' },
   });
   expect(signup.status(), await signup.text()).toBe(201);
   await api.dispose();
@@ -31,7 +31,7 @@ test('forms work without JavaScript: log in, a field error from the server, save
   // The address stays filled in, the password does not travel back.
   await expect(page.locator('#login-email')).toHaveValue(email);
   await expect(page.locator('#login-password')).toHaveValue('');
-  await page.locator('#login-password').fill('nojs password');
+  await page.locator('#login-password').fill('quiet pebble harbour');
   await page.getByTestId('login-submit').click();
   await expect(page).toHaveURL(/\/profile$/);
 
@@ -61,10 +61,10 @@ test('sign-up works without JavaScript: field errors keep the typed values, a va
   const page = await context.newPage();
   const email = `nojs.signup.${info.project.name}.${Date.now()}@example.org`;
   const me = () => context.request.get('/api/user.php', { headers: { 'X-Request-Type': 'client' } });
-  const fill = async (address: string, birth: string) => {
+  const fill = async (address: string, birth: string, password = 'no script needed') => {
     await page.locator('#signup-email').fill(address);
     await page.locator('#signup-name').fill('Nojs Signer');
-    await page.locator('#signup-password').fill('no script needed');
+    await page.locator('#signup-password').fill(password);
     await page.locator('#signup-dob').fill(birth);
     await page.locator('#signup-gender').selectOption('female');
     await page.locator('#signup-country').selectOption('NL');
@@ -93,6 +93,13 @@ test('sign-up works without JavaScript: field errors keep the typed values, a va
   const before = await me();
   expect(before.status()).toBe(403);
   expect((await before.json()).error.code).toBe('authentication_required');
+
+  // A guessable password: the server's reason stands beside the password.
+  await fill(email, '1992-04-05', 'Summer2024');
+  await page.getByTestId('signup-submit').click();
+  await expect(page.locator('#signup-password ~ .invalid-feedback'))
+    .toHaveText('This password is too easy to guess: it is a common password or is built on a common word. Please choose another one.');
+  await expect(page.locator('#signup-email')).toHaveValue(email);
 
   // The same address now signs up: the refused attempts created nothing.
   await fill(email, '1992-04-05');
@@ -142,7 +149,7 @@ test('the test checkout decides a payment without JavaScript and returns to its 
   const ip = randomClientIp();
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': ip } });
   const signup = await context.request.post('/api/signup.php', {
-    data: { email: `nojs.pay.${info.project.name}.${Date.now()}@example.org`, name: 'Noor', password: 'nojs password', date_of_birth: '1990-03-03', gender: 'female', country: 'NL' },
+    data: { email: `nojs.pay.${info.project.name}.${Date.now()}@example.org`, name: 'Noor', password: 'quiet pebble harbour', date_of_birth: '1990-03-03', gender: 'female', country: 'NL' },
   });
   expect(signup.status(), await signup.text()).toBe(201);
   const { packages } = (await (await context.request.get('/api/packages.php')).json()) as { packages: { id: number; credits: number }[] };

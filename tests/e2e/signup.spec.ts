@@ -1,13 +1,13 @@
 import type { Page } from '@playwright/test';
-import { asNewVisitor, latestMail, linkIn, signUpByApi } from './account-helpers.ts';
+import { asNewVisitor, latestMail, linkIn, randomClientIp, signUpByApi } from './account-helpers.ts';
 import { acceptEntryWarning, expect, hydrated, test } from './fixtures.ts';
 
 const PNG_1PX = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
-async function fillAccount(page: Page, email: string, name = 'Stepper') {
+async function fillAccount(page: Page, email: string, name = 'Stepper', password = 'step-by-step-password') {
   await page.locator('#signup-email').fill(email);
   await page.locator('#signup-name').fill(name);
-  await page.locator('#signup-password').fill('step-by-step-password');
+  await page.locator('#signup-password').fill(password);
   await page.locator('#signup-dob').fill('1988-07-14');
   await page.locator('#signup-gender').selectOption('male');
   await page.locator('#signup-country').selectOption('NL');
@@ -123,6 +123,32 @@ test('every step: account with did-you-mean, photo upload with progress, about m
   } else {
     await expect(page.getByTestId('alert-activation')).toBeVisible();
   }
+});
+
+test('a guessable password: the server\'s reason shows under the password field, and no account is made until a good one', async ({ page, shot }, info) => {
+  // An address of its own: four sign-ups count against the per-address limit.
+  await page.context().setExtraHTTPHeaders({ 'x-forwarded-for': randomClientIp() });
+  await openSignup(page, info.project.name === 'mobile');
+  const email = `guessable.${info.project.name}.${Date.now()}@example.org`;
+  const error = page.locator('#signup-password ~ .invalid-feedback');
+  const flow = page.getByTestId('signup-flow');
+  const refused = [
+    ['Amora2024!', 'This password is too easy to guess: it contains the site\'s name. Please choose another one.'],
+    ['Stepper1988', 'This password is too easy to guess: it contains your name, e-mail address or date of birth. Please choose another one.'],
+    // A zero-width space inside changes nothing.
+    ['pass\u200Bword1!', 'This password is too easy to guess: it is a common password or is built on a common word. Please choose another one.'],
+  ];
+  for (const [password, reason] of refused) {
+    await fillAccount(page, email, 'Stepper', password);
+    await page.getByTestId('signup-submit').click();
+    await expect(error).toHaveText(reason);
+    await expect(flow).toHaveAttribute('data-step', 'account');
+  }
+  await shot('signup-0-guessable-password');
+  expect((await page.request.post('/api/user.php', { data: { email, password: 'Amora2024!' } })).status()).toBe(401);
+  await page.locator('#signup-password').fill('amber rivers fold quietly');
+  await page.getByTestId('signup-submit').click();
+  await expect(flow).toHaveAttribute('data-step', 'photo');
 });
 
 test('an existing account is offered log-in with the address filled in', async ({ page, shot }, info) => {
