@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DELETE_REASONS } from './notifications.ts';
 
 // Without zod, for the browser's pages (docs/decisions/024): the time bonus.
 export {
@@ -10,6 +11,9 @@ export const MAX_DISCOUNT_BP = 9000;
 
 /** What a member may type as a code: letters, digits, dash and underscore, at most 32; compared in capitals. */
 export const discountCodeSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,32}$/, 'errors.discount_code_invalid').transform((s) => s.toUpperCase());
+
+/** The deletion page asks for its retention offer with the reason the member gave for leaving. */
+export const retentionOfferRequestSchema = z.object({ reason: z.enum(DELETE_REASONS, { error: 'errors.delete_reason_required' }) });
 
 /**
  * The one price rule: the discounted price in integer cents, rounded down to the cent (the member never

@@ -65,9 +65,11 @@ await new Promise((resolve) => mailbox.listen(port + 1, '127.0.0.1', resolve));
 
 const child = spawn(process.execPath, ['build/server/main.js'], {
   stdio: 'inherit',
-  // TRUST_PROXY lets a test that creates many members give each its own address for the rate limits.
+  // TRUST_PROXY lets a test that creates many members give each its own address for the rate limits. The dev
+  // viewers are on as for local work (DEV_TOOLS), though behind TRUST_PROXY they answer nobody: tests read mail
+  // and text messages from the mailbox above.
   env: {
-    ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'error', DATABASE_URL: '', TRUST_PROXY: '1',
+    ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'error', DATABASE_URL: '', TRUST_PROXY: '1', DEV_TOOLS: '1',
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: 'no-reply@amora.example',
   },
 });

@@ -33,7 +33,8 @@ import { cdnOrigin } from './settings/site-look.ts';
 import { photoRoutes } from './profiles/photos.routes.ts';
 import { lifecycleRoutes } from './accounts/lifecycle.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
-import { isOperatorRequest, outboxViewer } from './infra/mail/outbox.routes.ts';
+import { devViewerGate } from './infra/dev-tools.ts';
+import { outboxViewer } from './infra/mail/outbox.routes.ts';
 import type { OutboxEntry } from './infra/mail/transport.ts';
 import { smsOutboxViewer } from './infra/sms/outbox.routes.ts';
 import type { SmsOutboxEntry } from './infra/sms/sms.ts';
@@ -61,9 +62,9 @@ export interface AppDeps {
   clientDir?: string;
   /** Renders pages (React Router); absent in API-only tests. */
   pages?: (request: Request, ctx: RequestContext) => Promise<Response>;
-  /** The dev outbox, when mail is not sent over SMTP: its viewer is served at /dev/outbox. */
+  /** The dev outbox, when mail is not sent over SMTP: its viewer is served at /dev/outbox (with DEV_TOOLS). */
   outbox?: { list(): OutboxEntry[]; read(id: string): OutboxEntry | null; dir: string };
-  /** The dev SMS outbox, when no SMS gateway is configured: its viewer is served at /dev/sms. */
+  /** The dev SMS outbox, when no SMS gateway is configured: its viewer is served at /dev/sms (with DEV_TOOLS). */
   smsOutbox?: { list(): SmsOutboxEntry[]; dir: string };
 }
 
@@ -153,11 +154,12 @@ export function createApp(deps: AppDeps) {
   });
 
   app.route('/photos', photoRoutes(services));
-  // Never together with SMTP: a configuration that sends real mail has no outbox to show. Its mails hold
-  // sign-in links, so only the operator on this machine may read them (see isOperatorRequest).
-  if (deps.outbox && !env.SMTP_URL) app.use('/dev/outbox/*', outboxViewer(deps.outbox, (c) => isOperatorRequest(c, env)));
-  // The same for text messages: they hold payment codes.
-  if (deps.smsOutbox && !env.SMS_URL) app.use('/dev/sms/*', smsOutboxViewer(deps.smsOutbox, (c) => isOperatorRequest(c, env)));
+  // The dev viewers exist only with DEV_TOOLS=1, and never together with SMTP: a configuration that sends real mail has
+  // no outbox to show. The mails hold sign-in links and the text messages payment codes, so only the operator on this
+  // machine may read them, and nobody on a public deployment (devViewerGate).
+  const devViewer = devViewerGate(env, () => services.settings.isPublicDeployment());
+  if (env.DEV_TOOLS && deps.outbox && !env.SMTP_URL) app.use('/dev/outbox/*', outboxViewer(deps.outbox, devViewer));
+  if (env.DEV_TOOLS && deps.smsOutbox && !env.SMS_URL) app.use('/dev/sms/*', smsOutboxViewer(deps.smsOutbox, devViewer));
   if (deps.clientDir) {
     const serve = serveStatic({ root: relative(process.cwd(), deps.clientDir) || '.', precompressed: true });
     app.use('*', async (c, next) => {

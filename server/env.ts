@@ -22,6 +22,11 @@ const schema = z.object({
   MOLLIE_API_ENDPOINT: z.url('must be an absolute URL such as https://api.mollie.com/v2/').optional(),
   /** The test provider simulates payments; on a public origin it stays off unless the operator turns it on here. */
   ALLOW_TEST_PAYMENTS: z.enum(['0', '1', 'true', 'false']).default('0').transform((v) => v === '1' || v === 'true'),
+  /**
+   * The dev viewers /dev/outbox and /dev/sms: off unless set. Even then they answer only the operator on this machine
+   * (loopback, no proxy) and never on a public deployment (docs/decisions/009).
+   */
+  DEV_TOOLS: z.enum(['0', '1', 'true', 'false']).default('0').transform((v) => v === '1' || v === 'true'),
   /** How many proxies in front of the server append to X-Forwarded-For (0: none; true means 1). */
   TRUST_PROXY: z
     .string()
@@ -55,7 +60,7 @@ const schema = z.object({
   MAIL_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /**
    * An HTTP SMS gateway for payment codes (POST {from, to, text} as JSON, bearer SMS_API_KEY); without it
-   * text messages go to the dev outbox in DATA_DIR/sms-outbox (viewer at /dev/sms).
+   * text messages go to the dev outbox in DATA_DIR/sms-outbox (viewer at /dev/sms with DEV_TOOLS).
    */
   SMS_URL: z.url('must be an absolute URL such as https://sms.example.com/v1/messages').optional(),
   SMS_API_KEY: z.string().min(8, 'must be at least 8 characters').optional(),

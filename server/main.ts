@@ -25,6 +25,7 @@ import { databaseCache, redisCache } from './infra/shared-cache.ts';
 import { createOutboxMailer, createSmtpMailer } from './infra/mail/transport.ts';
 import { createHttpSmsSender, createOutboxSmsSender } from './infra/sms/sms.ts';
 import { startupWarnings } from './infra/startup-warnings.ts';
+import { devToolsNotice } from './infra/dev-tools.ts';
 import { photoStorageFromEnv } from './infra/storage.ts';
 
 /**
@@ -99,7 +100,11 @@ async function main() {
     // Members' open tabs may be connected to any instance: live events travel through Redis pub/sub.
     live: redis ? createRedisLiveBus({ publisher: redis, subscriber: redis.duplicate(), prefix: env.REDIS_PREFIX, logger }) : undefined,
   });
-  if (outbox) logger.info(`No SMTP_URL: mails go to ${outbox.dir} (see /dev/outbox, from this machine only)`);
+  const devTools = devToolsNotice({
+    env, isPublic: await services.settings.isPublicDeployment(), viewers: [...(outbox ? ['/dev/outbox'] : []), ...(smsOutbox ? ['/dev/sms'] : [])],
+  });
+  if (outbox) logger.info(`No SMTP_URL: mails go to ${outbox.dir}${env.DEV_TOOLS ? '' : ' (DEV_TOOLS=1 shows them at /dev/outbox, from this machine only)'}`);
+  if (devTools) logger[devTools.level](devTools.message);
   // Loud at every start: on a public origin, undelivered mail and simulated payments must not go unnoticed.
   for (const warning of startupWarnings({ env, domains: await services.settings.domains(), outboxDir: outbox?.dir, smsOutboxDir: smsOutbox?.dir })) logger.error(warning);
   let purging: Promise<unknown> = Promise.resolve();

@@ -16,8 +16,8 @@ import { useHydrated } from '../lib/hydrated.ts';
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   requireMemberActor(ctx, url.pathname);
-  const company = await ctx.services.settings.companyInfo(ctx.site);
-  return { deleteDiscount: company.delete_discount };
+  // The offer the member can still claim: none once theirs is used or expired (it is made once per member).
+  return { offer: await ctx.services.discounts.retentionOfferShown(ctx.actor) };
 }
 
 /** Leaving: a reason, two alternatives (a discount, a pause), then the password. */
@@ -30,13 +30,15 @@ export default function DeleteAccount({ loaderData }: Route.ComponentProps) {
   const [busy, setBusy] = useState(false);
   const [claiming, setClaiming] = useState(false);
   const navigate = useNavigate();
+  const { offer } = loaderData;
 
-  // The offer is real: a personal code for this member, applied on the credits page and charged as shown.
+  // The offer is real: a personal code for this member, applied on the credits page and charged as shown. It is
+  // part of leaving, so it goes with the reason the member chose.
   const claimDiscount = async () => {
     setClaiming(true);
     setError(null);
     try {
-      const { discount } = await api<{ discount: DiscountCodeRecord }>('/api/delete-offer.php', { method: 'POST', body: {} });
+      const { discount } = await api<{ discount: DiscountCodeRecord }>('/api/delete-offer.php', { method: 'POST', body: { reason } });
       await navigate(`/credits?discount=${encodeURIComponent(discount.code)}`);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : t('errors.server_error'));
@@ -73,12 +75,14 @@ export default function DeleteAccount({ loaderData }: Route.ComponentProps) {
 
       <h2 className="h5">{t('delete_account.offers_heading')}</h2>
       <div className="row g-3 mb-4">
-        {loaderData.deleteDiscount > 0 && (
+        {offer && (
           <div className="col-md-6">
             <Card className="h-100 border-primary" data-testid="offer-discount"><Card.Body>
-              <p className="fs-4 fw-bold text-primary mb-1">{loaderData.deleteDiscount}%</p>
-              <p>{t('delete_account.discount_offer', { percent: loaderData.deleteDiscount })}</p>
-              <Button size="sm" onClick={() => void claimDiscount()} disabled={!hydrated || claiming} data-testid="claim-discount">{t('delete_account.discount_button')}</Button>
+              <p className="fs-4 fw-bold text-primary mb-1">{offer.percentage}%</p>
+              <p>{t('delete_account.discount_offer', { percent: offer.percentage })}</p>
+              <Button size="sm" onClick={() => void claimDiscount()} disabled={!hydrated || claiming || !reason} data-testid="claim-discount"
+                aria-describedby={reason ? undefined : 'claim-discount-hint'}>{t('delete_account.discount_button')}</Button>
+              {!reason && <p className="form-text mb-0 mt-2" id="claim-discount-hint" data-testid="claim-discount-hint">{t('errors.delete_reason_required')}</p>}
             </Card.Body></Card>
           </div>
         )}

@@ -3,6 +3,7 @@ import { ORDER_STATUSES, TEST_OUTCOMES } from '../constants.ts';
 import { REFERENCE } from '../input.ts';
 import { orderSchema as orderRequestSchema, repeatOrderSchema } from '../schemas.ts';
 import { directDebitConfirmSchema, directDebitStartSchema } from '../direct-debit.ts';
+import { retentionOfferRequestSchema } from '../discounts.ts';
 import { contracts, IDEMPOTENCY_KEY } from './contract.ts';
 import { creditPackageSchema, discountCodeRecordSchema, orderSchema, welcomeBonusRecordSchema } from './shapes.ts';
 
@@ -86,9 +87,9 @@ export const paymentContracts = contracts([
     responses: { 200: { description: 'The code (with `code`) or the welcome time bonus (with `welcome=true`).', schema: z.union([discountCodeRecordSchema, welcomeBonusRecordSchema]) } },
   },
   {
-    method: 'post', path: '/api/delete-offer.php', auth: 'member', summary: 'Accept the deletion page\'s discount offer',
-    description: 'Makes (or gives again, while usable) a personal once-per-user code at the company\'s delete_discount percentage; 404 when the company makes no such offer.',
-    body: z.object({}),
+    method: 'post', path: '/api/delete-offer.php', auth: 'member', summary: 'Accept the deletion page\'s retention offer',
+    description: 'With the reason for leaving (400 delete_reason_required without one), makes the member\'s retention offer: a personal once-per-user code at the company\'s delete_discount percentage, valid 30 days; 404 when the company makes no such offer. It is made once per member: asked again, the same code while it can be used, else 409 discount_already_used or 410 discount_expired, and never a new one.',
+    body: retentionOfferRequestSchema,
     responses: { 200: { description: 'The member\'s personal code.', schema: z.strictObject({ discount: discountCodeRecordSchema }) } },
   },
   {

@@ -40,7 +40,8 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 /**
  * The account lifecycle around e-mail: activation, password reset and change, e-mail change,
  * deletion with a 14-day reactivation window, the final purge, and the member's data export.
- * Every link is a single-use token; only its SHA-256 is stored.
+ * Every link is a single-use token; only its SHA-256 is stored. These mails go to addresses a visitor
+ * typed, so they carry no name (TYPED_ADDRESS_MAILS in notifications/mail.service.ts).
  */
 export function createLifecycleService(deps: {
   db: Db; clock: Clock; mail: MailService; storage: PhotoStorage;
@@ -137,7 +138,7 @@ export function createLifecycleService(deps: {
       const u = await account(userId);
       if (!u || u.status !== 'not_confirmed') return;
       const token = await issueToken(userId, 'activation');
-      await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'activation', params: { name: u.name ?? '' }, link: `/api/activate.php?token=${token}` });
+      await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'activation', link: `/api/activate.php?token=${token}` });
     },
 
     async resendActivation(actor: Actor): Promise<void> {
@@ -180,7 +181,7 @@ export function createLifecycleService(deps: {
         if (wait > 0) throw new AppError(429, 'reset_mail_limit', { count: Math.ceil(wait / 60), retry_after: wait });
       }
       const token = await issueToken(u.id, 'password_reset');
-      await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'password_reset', params: { name: u.name ?? '' }, link: `/reset-password/do?token=${token}` });
+      await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'password_reset', link: `/reset-password/do?token=${token}` });
     },
 
     /**
@@ -243,7 +244,7 @@ export function createLifecycleService(deps: {
       if (await byEmail(parsed.data)) throw new AppError(409, 'email_taken', {}, { email: 'errors.email_taken' });
       if ((await mailsToday(userId, 'email_change')) >= OTHER_MAILS_PER_DAY) throw new AppError(429, 'mail_limit');
       const token = await issueToken(userId, 'email_change', { newEmail: parsed.data });
-      await mail.send({ to: parsed.data, lang: u.language, siteId: u.siteId, kind: 'email_change', params: { name: u.name ?? '', email: parsed.data }, link: `/mail-change/do?token=${token}` });
+      await mail.send({ to: parsed.data, lang: u.language, siteId: u.siteId, kind: 'email_change', link: `/mail-change/do?token=${token}` });
     },
 
     /** The link in the mail to the new address. */
@@ -301,7 +302,7 @@ export function createLifecycleService(deps: {
       if (windowEnd <= now || /@purged\.invalid$/.test(u.email)) return;
       if ((await mailsToday(u.id, 'reactivation')) >= REACTIVATION_MAILS_PER_DAY) return;
       const token = await issueToken(u.id, 'reactivation', { expiresAt: new Date(Math.min(now + TOKEN_TTL.reactivation, windowEnd)) });
-      await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'reactivation', params: { name: u.name ?? '', days: REACTIVATION_DAYS }, link: `/api/reactivate.php?token=${token}` });
+      await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'reactivation', params: { days: REACTIVATION_DAYS }, link: `/api/reactivate.php?token=${token}` });
     },
 
     /** The reactivation link: the account is back and active (the link proved the address). Returns the user id to sign in. */

@@ -407,6 +407,19 @@ export const discountCodes = pgTable('discount_codes', {
 ]);
 
 /**
+ * The account-deletion page's retention offer: made at most once per member (a member belongs to one site), when
+ * the member on their way out gives their reason and asks for it. Asking again gives this same code while it can
+ * be used, and nothing once it is used or expired; a member never gets a second one (docs/decisions/047).
+ */
+export const retentionOffers = pgTable('retention_offers', {
+  userId: integer().primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  codeId: integer().notNull().unique().references(() => discountCodes.id, { onDelete: 'cascade' }),
+  /** Why the member wanted to leave (DELETE_REASONS); null for offers made before the reason was recorded. */
+  reason: text(),
+  createdAt: createdAt(),
+});
+
+/**
  * A code used by a member: written in the transaction that completes the order and books its credits.
  * The partial unique index keeps a once-per-user code to one use per member, also when two orders complete at once.
  */

@@ -23,7 +23,7 @@ export function startupWarnings(input: {
       '!!! MAIL IS NOT DELIVERED !!!',
       `  This server runs on a public origin (${origins}) without SMTP_URL.`,
       '  Activation, password reset, e-mail change and notification mails reach nobody:',
-      `  they are written to ${input.outboxDir ?? 'the dev outbox'} and shown at /dev/outbox to the operator on this machine only.`,
+      `  they are written to ${input.outboxDir ?? 'the dev outbox'} (the /dev/outbox viewer stays off on a public origin).`,
       '  Set SMTP_URL (smtps://user:password@mail.example.com:465) to send them.',
     ].join('\n'));
   }
@@ -32,7 +32,7 @@ export function startupWarnings(input: {
       '!!! SMS IS NOT DELIVERED !!!',
       `  This server runs on a public origin (${origins}) without SMS_URL.`,
       '  Direct-debit codes reach nobody, so nobody can pay by direct debit:',
-      `  they are written to ${input.smsOutboxDir ?? 'the dev SMS outbox'} and shown at /dev/sms to the operator on this machine only.`,
+      `  they are written to ${input.smsOutboxDir ?? 'the dev SMS outbox'} (the /dev/sms viewer stays off on a public origin).`,
       '  Set SMS_URL, SMS_API_KEY and SMS_FROM to send them.',
     ].join('\n'));
   }

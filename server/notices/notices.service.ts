@@ -90,7 +90,8 @@ export function createNoticesService(deps: {
     const kind = what === 'received' ? 'notice_received' : `notice_${row.status}`;
     await mail.send({
       to: row.reporterEmail, lang: row.language, siteId: row.siteId, kind, link: followPath(row),
-      params: { name: row.reporterName || row.reporterEmail, reference: row.reference, decision: row.decision ?? '' },
+      // The reporter's name and address were typed by whoever sent the notice: the reference is enough.
+      params: what === 'received' ? { reference: row.reference } : { reference: row.reference, decision: row.decision ?? '' },
     });
   }
 

@@ -25,6 +25,23 @@ export interface SendInput {
   headers?: Record<string, string>;
 }
 
+/**
+ * Mails a visitor can have sent to an address they typed: the activation mail after signing up, a password reset,
+ * a reactivation link, the confirmation to a new address and a notice's reference and outcome. The address may be a
+ * stranger's, and the account's name (or a reporter's) the visitor's own words, so these carry nothing a visitor
+ * wrote: only the values named here (the site's name, our reference, our links and our decision). Anything else
+ * passed is refused, so a mail cannot start carrying a name again unnoticed.
+ */
+export const TYPED_ADDRESS_MAILS: Readonly<Record<string, readonly string[]>> = {
+  activation: [],
+  password_reset: [],
+  email_change: [],
+  reactivation: ['days'],
+  notice_received: ['reference'],
+  notice_removed: ['reference', 'decision'],
+  notice_no_action: ['reference', 'decision'],
+};
+
 /** Renders and sends mails in the recipient's language, with the site's name and the company's details. */
 export function createMailService(deps: {
   db: Db; config: MailConfig; logger: Pick<Logger, 'error'>;
@@ -52,6 +69,9 @@ export function createMailService(deps: {
     },
 
     async send(input: SendInput): Promise<void> {
+      const allowed = TYPED_ADDRESS_MAILS[input.kind];
+      const foreign = allowed ? Object.keys(input.params ?? {}).filter((key) => !allowed.includes(key)) : [];
+      if (foreign.length) throw new Error(`The ${input.kind} mail goes to an address a visitor typed: it must not carry ${foreign.join(', ')}`);
       const { site, company } = await siteInfo(input.siteId);
       const base = origin(site);
       const abs = (link: string) => (/^https?:\/\//.test(link) ? link : `${base}${link}`);

@@ -69,8 +69,10 @@ export function createNotificationsService(deps: {
 
   /**
    * Sends one category mail when the member still wants it: the category is on, no reason has
-   * stopped their mail, the account is not deleted, and the address can receive mail at all
-   * (demo profiles live at *.invalid, RFC 2606).
+   * stopped their mail, the address is confirmed, and it can receive mail at all (demo profiles
+   * live at *.invalid, RFC 2606). An unconfirmed address was typed by whoever signed up, maybe a
+   * stranger's: it gets the activation mail and nothing else, so no other member's name (or the
+   * name the account was given) reaches a mailbox that never asked for it.
    */
   async function sendCategoryMail(userId: number, category: EmailCategory, kind: string, params: Record<string, string | number>, link: string): Promise<boolean> {
     const [u] = await db
@@ -78,7 +80,7 @@ export function createNotificationsService(deps: {
       .from(users)
       .innerJoin(profiles, eq(profiles.userId, users.id))
       .where(eq(users.id, userId));
-    if (!u || u.status === 'deleted' || u.optOut.includes(category) || u.disabled.length > 0) return false;
+    if (!u || u.status !== 'active' || u.optOut.includes(category) || u.disabled.length > 0) return false;
     if (/\.invalid$/i.test(u.email)) return false;
     const url = await unsubscribeUrl(userId, category);
     const base = await mail.baseUrlFor(u.siteId);

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { discountCodeSchema } from '#common/discounts.ts';
+import { discountCodeSchema, retentionOfferRequestSchema } from '#common/discounts.ts';
 import type { AppEnv } from '../http/context.ts';
 import { jsonBody, memberRateKey, parse, rateLimit } from '../http/helpers.ts';
 
@@ -16,10 +16,9 @@ export const discountsRoutes = new Hono<AppEnv>()
     return c.json(await ctx.services.discounts.lookup(ctx.actor, code));
   })
 
-  /** The deletion page's offer: the member's personal code at the company's delete_discount. */
+  /** {reason}: the deletion page's retention offer, made once per member; asked again, the same code or the refusal. */
   .post('/delete-offer.php', async (c) => {
     const ctx = c.get('ctx');
-    await jsonBody(c);
-    const company = await ctx.services.settings.companyInfo(ctx.site);
-    return c.json({ discount: await ctx.services.discounts.personalOffer(ctx.actor, company.delete_discount) });
+    const { reason } = parse(retentionOfferRequestSchema, await jsonBody(c));
+    return c.json({ discount: await ctx.services.discounts.retentionOffer(ctx.actor, reason) });
   });

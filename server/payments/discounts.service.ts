@@ -5,8 +5,9 @@ import type { CreditPackage, DiscountCodeRecord, PackagePrice, WelcomeBonusRecor
 import { currencyForCountry, PAYMENT_METHODS } from '#common/constants.ts';
 import { discountedCents, TIME_BONUS_CODE, TIME_BONUS_SECONDS, timeBonusSecondsLeft } from '#common/discounts.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { discountCodes, discountRedemptions, orders, profiles, users } from '../db/schema.ts';
+import { companies, discountCodes, discountRedemptions, orders, profiles, retentionOffers, sites, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
+import type { DeleteReason } from '#common/notifications.ts';
 import { AppError } from '../infra/errors.ts';
 
 type CodeRow = typeof discountCodes.$inferSelect;
@@ -25,7 +26,7 @@ export class DiscountHeldError extends AppError {
   }
 }
 
-/** The personal code of the deletion offer is valid this long. */
+/** The personal code of the deletion page's retention offer is valid this long. */
 export const PERSONAL_OFFER_DAYS = 30;
 
 const percentage = (bp: number) => bp / 100;
@@ -155,6 +156,21 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
     if (holder) throw new DiscountHeldError(holder.id);
   }
 
+  /** The retention offer made to this member, if any (one per member: retention_offers' primary key). */
+  async function madeOffer(q: Q, userId: number): Promise<CodeRow | null> {
+    const [row] = await q.select({ code: discountCodes }).from(retentionOffers)
+      .innerJoin(discountCodes, eq(discountCodes.id, retentionOffers.codeId)).where(eq(retentionOffers.userId, userId));
+    return row?.code ?? null;
+  }
+
+  /** The company's delete_discount for the member's site, when it makes such an offer (1–90%). */
+  async function offerPercent(q: Q, siteId: number): Promise<number | null> {
+    const [row] = await q.select({ percent: companies.deleteDiscount }).from(sites)
+      .innerJoin(companies, eq(companies.id, sites.companyId)).where(eq(sites.id, siteId));
+    const percent = row?.percent ?? 0;
+    return Number.isInteger(percent) && percent >= 1 && percent <= 90 ? percent : null;
+  }
+
   const service = {
     /** GET /api/discountcode.php?code=: the code's record for this member, or why they cannot use it. */
     async lookup(actor: Actor, code: string): Promise<DiscountCodeRecord> {
@@ -238,31 +254,50 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
     },
 
     /**
-     * The deletion offer: a personal once-per-user code for this member at the company's percentage,
-     * valid PERSONAL_OFFER_DAYS. Asking again gives the same code while it can still be used.
+     * The deletion page's retention offer (docs/decisions/047): a personal once-per-user code at the company's
+     * delete_discount, valid PERSONAL_OFFER_DAYS, made when the member on their way out gives their reason and asks
+     * for it. It is made once per member, ever: asking again gives the same code while it can be used, and once it
+     * is used or expired the answer says so (409 discount_already_used, 410 discount_expired) and no new one is made.
      */
-    async personalOffer(actor: Actor, percent: number): Promise<DiscountCodeRecord> {
+    async retentionOffer(actor: Actor, reason: DeleteReason): Promise<DiscountCodeRecord> {
       const { userId } = requireMember(actor);
-      if (!Number.isInteger(percent) || percent < 1 || percent > 90) throw new AppError(404, 'discount_not_found');
       return db.transaction(async (tx) => {
-        // One member's double click must not make two codes.
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`personal-offer:${userId}`}, 0))`);
+        // One member's double click must not make two codes (the primary key would refuse the second anyway).
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`retention-offer:${userId}`}, 0))`);
         const m = await member(tx, userId);
+        const made = await madeOffer(tx, userId);
+        if (made) return record(m, await check(tx, m, made)); // the refusal once used or expired
+        const percent = await offerPercent(tx, m.siteId);
+        if (percent === null) throw new AppError(404, 'discount_not_found');
         const now = clock();
-        const existing = await tx.select().from(discountCodes)
-          .where(and(eq(discountCodes.userId, userId), eq(discountCodes.kind, 'personal'), eq(discountCodes.percentBp, percent * 100),
-            eq(discountCodes.active, true), gt(discountCodes.expiresAt, now)))
-          .orderBy(desc(discountCodes.id));
-        for (const row of existing) {
-          if (!(await redeemed(tx, userId, row.id))) return record(m, { row, expiresAt: row.expiresAt });
-        }
         const code = `STAY${percent}-${randomBytes(5).toString('hex').toUpperCase()}`;
         const [row] = await tx.insert(discountCodes).values({
           siteId: m.siteId, code, kind: 'personal', percentBp: percent * 100, userId, validity: 'once-per-user',
           expiresAt: new Date(now.getTime() + PERSONAL_OFFER_DAYS * 86_400_000), createdAt: now,
         }).returning();
+        await tx.insert(retentionOffers).values({ userId, codeId: row.id, reason, createdAt: now });
         return record(m, { row, expiresAt: row.expiresAt });
       });
+    },
+
+    /**
+     * What the deletion page offers this member: the percentage of the offer they may still claim (their own, if
+     * it was made and can still be used; the company's, if none was made yet), or null when there is none.
+     */
+    async retentionOfferShown(actor: Actor): Promise<{ percentage: number } | null> {
+      const { userId } = requireMember(actor);
+      const m = await member(db, userId);
+      const made = await madeOffer(db, userId);
+      if (!made) {
+        const percent = await offerPercent(db, m.siteId);
+        return percent === null ? null : { percentage: percent };
+      }
+      try {
+        return { percentage: percentage((await check(db, m, made)).row.percentBp) };
+      } catch (e) {
+        if (e instanceof AppError) return null;
+        throw e;
+      }
     },
   };
   return service;

@@ -171,7 +171,7 @@ describe.each(DATABASE_KINDS)('discount codes and the welcome time bonus on %s',
 
   it('a once-per-user code goes to one checkout at a time: of concurrent orders exactly one can be paid with it', async () => {
     const offerMember = await lateMember();
-    const personal = (await offerMember.client.post('/api/delete-offer.php', {})).body.discount.code as string;
+    const personal = (await offerMember.client.post('/api/delete-offer.php', { reason: 'too_expensive' })).body.discount.code as string;
     const cases: [string, { client: Client; user: { id: number } }, string | null, string][] = [
       ['a code the member typed', await lateMember(), 'SPRING20', 'SPRING20'],
       ['the time bonus', await signUp(t), null, 'TIMEBONUS25'],
@@ -276,15 +276,15 @@ describe.each(DATABASE_KINDS)('discount codes and the welcome time bonus on %s',
     expect(res.body.order).toMatchObject({ discount_code: 'TIMEBONUS25', amount: discountedCents(2495, 2500) });
   });
 
-  it('the deletion offer makes a personal code that really is charged, once', async () => {
+  it('the deletion page\'s retention offer makes a personal code that really is charged, once', async () => {
     const { client, user } = await lateMember();
-    const offer = await client.post('/api/delete-offer.php', {});
+    const offer = await client.post('/api/delete-offer.php', { reason: 'too_expensive' });
     expect(offer.status).toBe(200);
     const discount = offer.body.discount;
     expect(discount).toMatchObject({ kind: 'personal', percentage: 50, personal: true, minimum: 0, currency: 'EUR' });
     expect(discount.code).toMatch(/^STAY50-[0-9A-F]{10}$/);
     // Asking again gives the same code; nobody else can use it.
-    expect((await client.post('/api/delete-offer.php', {})).body.discount.code).toBe(discount.code);
+    expect((await client.post('/api/delete-offer.php', { reason: 'too_expensive' })).body.discount.code).toBe(discount.code);
     const stranger = await lateMember();
     expect((await stranger.client.get(`/api/discountcode.php?code=${discount.code}`)).status).toBe(404);
     expect((await order(stranger.client, { discount_code: discount.code })).status).toBe(404);
@@ -303,7 +303,7 @@ describe.each(DATABASE_KINDS)('discount codes and the welcome time bonus on %s',
     const [used] = await t.database.db.select().from(discountRedemptions)
       .where(and(eq(discountRedemptions.userId, user.id), eq(discountRedemptions.orderId, created.body.order.id)));
     expect(used).toBeTruthy();
-    expect((await t.client().post('/api/delete-offer.php', {})).status).toBe(403);
+    expect((await t.client().post('/api/delete-offer.php', { reason: 'too_expensive' })).status).toBe(403);
   });
 
   it('refuses bad input with 4xx and changes nothing', async () => {

@@ -77,15 +77,27 @@ test('welcome time bonus: countdown banner, modal after 40 s, and the discounted
   await expect(page.getByTestId('time-bonus-banner')).toHaveCount(0);
 });
 
-test('the deletion offer is a personal discount that is really charged', async ({ page, shot }, info) => {
+test('the deletion offer is a personal discount that is really charged, once', async ({ page, shot }, info) => {
   const headers = await asNewVisitor(page);
   await signUpByApi(page, headers, 'stay', info.project.name);
   await page.goto('/delete-account');
   await hydrated(page);
   await expect(page.getByTestId('offer-discount')).toContainText('50%');
+  // The offer is part of leaving: it is claimed with the reason.
+  await expect(page.getByTestId('claim-discount')).toBeDisabled();
+  await expect(page.getByTestId('claim-discount-hint')).toHaveText('Choose your reason for leaving first.');
+  await page.getByTestId('reason-too_expensive').check();
+  await expect(page.getByTestId('claim-discount-hint')).toHaveCount(0);
   await page.getByTestId('claim-discount').click();
   await expect(page).toHaveURL(/\/credits\?discount=STAY50-[0-9A-F]{10}$/);
   const code = new URL(page.url()).searchParams.get('discount')!;
+  // Back on the deletion page, the same offer again, not a new one.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/delete-account$/);
+  await hydrated(page);
+  await page.getByTestId('reason-other').check();
+  await page.getByTestId('claim-discount').click();
+  await expect(page).toHaveURL(`/credits?discount=${code}`);
   await expect(page.getByTestId('discount-applied')).toHaveText(/Your personal discount of 50% is applied to every bundle\./);
   const first = page.getByTestId('package').first();
   await expect(first.getByTestId('price-original')).toHaveText('€9.95');
@@ -102,6 +114,10 @@ test('the deletion offer is a personal discount that is really charged', async (
   await page.goto(`/credits?discount=${code}`);
   await expect(page.getByTestId('discount-error')).toHaveText('You have already used this discount code.');
   await expect(first.getByTestId('price')).toHaveText('€9.95');
+  // And the deletion page offers none any more.
+  await page.goto('/delete-account');
+  await expect(page.getByTestId('offer-pause')).toBeVisible();
+  await expect(page.getByTestId('offer-discount')).toHaveCount(0);
 });
 
 test('the welcome bonus is loaded at log-in, gone after log-out, and stops at 0', async ({ page }, info) => {

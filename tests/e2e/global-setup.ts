@@ -33,9 +33,10 @@ function start(port: number, dataDir: string, keepData: boolean): ChildProcess {
     stdio: 'inherit',
     env: {
       ...process.env, PORT: String(port), E2E_DATA_DIR: dataDir, E2E_KEEP_DATA: keepData ? '1' : '0',
-      // The moderation API is on in browser tests, so they can approve photos as an operator would. Behind the
+      // The moderation API is on in browser tests, so they can approve photos as an operator would; the dev viewers
+      // too, as for local work (DEV_TOOLS; scripts/e2e-server.mjs says why they answer nobody there). Behind the
       // trusted-proxy setting, tests that create many members give each its own address (signup rate limit).
-      OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789', TRUST_PROXY: '1',
+      OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789', TRUST_PROXY: '1', DEV_TOOLS: '1',
     },
   });
 }

@@ -31,8 +31,9 @@ export async function prepareServerDatabase(kind: DatabaseKind, dataDir: string)
 export function startServer(env: Record<string, string>): { child: ChildProcess; output: () => string; ready: Promise<void>; exited: Promise<number | null> } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT_DIR,
-    // Only what the server needs: nothing of the test runner's own configuration leaks in.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    // Only what the server needs: nothing of the test runner's own configuration leaks in. The dev viewers are on,
+    // as for local work, unless the test says otherwise.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DEV_TOOLS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

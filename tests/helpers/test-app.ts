@@ -12,6 +12,7 @@ import { createTranslator, type Translator } from '../../server/i18n/i18n.ts';
 import { createLogger, type Logger } from '../../server/infra/logger.ts';
 import { createServices, type Services } from '../../server/services.ts';
 import { createOutboxMailer, createSmtpMailer } from '../../server/infra/mail/transport.ts';
+import { createOutboxSmsSender } from '../../server/infra/sms/sms.ts';
 import { eq } from 'drizzle-orm';
 import * as schema from '../../server/db/schema.ts';
 import { users } from '../../server/db/schema.ts';
@@ -90,6 +91,8 @@ export interface TestApp {
   photosDir: string;
   /** The dev outbox, when created with { outbox: true }. */
   outbox?: ReturnType<typeof createOutboxMailer>;
+  /** The dev SMS outbox, when created with { outbox: true }. */
+  smsOutbox?: ReturnType<typeof createOutboxSmsSender>;
   /** ip: the TCP peer's address (by default a loopback address of its own per client). */
   client(options?: { host?: string; headers?: Record<string, string>; ip?: string }): TestClient;
   close(): Promise<void>;
@@ -110,21 +113,23 @@ export async function createTestApp(
   const photosDir = mkdtempSync(join(tmpdir(), 'amora-photos-'));
   // Free messages are off unless a test turns them on: most tests are about what messages cost.
   const seeded = await seedDemoSite(database.db, { photosDir, clock, profileCount: options.profiles ?? 30, freeMessages: options.freeMessages ?? 0 });
-  const env = loadEnv({ NODE_ENV: 'test', ...options.env, ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {}) });
+  // With outbox, the dev viewers are on (DEV_TOOLS=1) unless the test's env says otherwise, as for local work.
+  const env = loadEnv({ NODE_ENV: 'test', ...(options.outbox ? { DEV_TOOLS: '1' } : {}), ...options.env, ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {}) });
   // With smtpUrl, mail really goes over SMTP (to a test server); with outbox, to the dev outbox (and its
-  // viewer); otherwise it stays in memory.
+  // viewer), as text messages go to the dev SMS outbox; otherwise both stay in memory.
   const outbox = options.outbox && !options.smtpUrl ? createOutboxMailer(join(photosDir, 'outbox')) : undefined;
+  const smsOutbox = options.outbox ? createOutboxSmsSender(join(photosDir, 'sms-outbox')) : undefined;
   const mail = options.smtpUrl ? { mailer: createSmtpMailer(options.smtpUrl), from: env.MAIL_FROM } : outbox ? { mailer: outbox } : undefined;
-  const services = createServices({ db: database.db, clock, storage: localStorage(photosDir), logger: createLogger('error'), mail, config: env });
+  const services = createServices({ db: database.db, clock, storage: localStorage(photosDir), logger: createLogger('error'), mail, sms: smsOutbox, config: env });
   translator ??= createTranslator();
   registerSubscribers(services, await translator);
   const stopOutbox = services.events.start(100);
   const app = createApp({
-    services, translator: await translator, env, logger: options.logger ?? createLogger('silent'), outbox,
+    services, translator: await translator, env, logger: options.logger ?? createLogger('silent'), outbox, smsOutbox,
   });
   if (options.contracts !== false) checkContracts(app);
   return {
-    app, services, database, clock, siteId: seeded.siteId, demoUserId: seeded.demoUserId, photosDir, outbox,
+    app, services, database, clock, siteId: seeded.siteId, demoUserId: seeded.demoUserId, photosDir, outbox, smsOutbox,
     client: (o) => new TestClient(app, o?.host ?? 'localhost', o?.headers ?? {}, o?.ip),
     close: async () => {
       // Mail and push owed by the last requests finish before their database goes away.

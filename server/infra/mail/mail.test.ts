@@ -74,7 +74,8 @@ describe('dev outbox', () => {
   const outbox = createOutboxMailer(dir);
   const app = (env: Record<string, string>) => createApp({
     // No site behind it: the viewer is the machine's, not a site's.
-    services: { settings: { siteForHost: async () => undefined } } as unknown as Services, translator: {} as never, env: loadEnv({ NODE_ENV: 'test', ...env }), logger: createLogger('silent'), outbox,
+    services: { settings: { siteForHost: async () => undefined, isPublicDeployment: async () => false } } as unknown as Services,
+    translator: {} as never, env: loadEnv({ NODE_ENV: 'test', DEV_TOOLS: '1', ...env }), logger: createLogger('silent'), outbox,
   });
 
   // The operator at this machine: a loopback peer, no proxy.

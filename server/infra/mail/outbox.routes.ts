@@ -30,18 +30,18 @@ export function isOperatorRequest(c: Context, env: Pick<Env, 'TRUST_PROXY'>): bo
 }
 
 /**
- * /dev/outbox: the mails the dev outbox wrote to DATA_DIR/outbox. Mounted only when no SMTP_URL is
- * configured, so a deployment that sends real mail has no such page. The mails hold password reset and
- * sign-in links, so for anyone but the operator (`allowed`) the viewer is not there: the request goes on
- * to the site's ordinary 404 page, as for any unknown path (a JSON 404 for the JSON list).
+ * /dev/outbox: the mails the dev outbox wrote to DATA_DIR/outbox. Mounted only with DEV_TOOLS=1 and no
+ * SMTP_URL, so a deployment that sends real mail has no such page. The mails hold password reset and
+ * sign-in links, so for anyone but the operator (`allowed`: see devViewerGate) the viewer is not there: the
+ * request goes on to the site's ordinary 404 page, as for any unknown path (a JSON 404 for the JSON list).
  */
 export function outboxViewer(
   outbox: { list(): OutboxEntry[]; read(id: string): OutboxEntry | null; dir: string },
-  allowed: (c: Context) => boolean,
+  allowed: (c: Context) => boolean | Promise<boolean>,
 ): MiddlewareHandler {
   const viewer = outboxRoutes(outbox);
   return async (c, next) => {
-    if (allowed(c)) return viewer.fetch(c.req.raw, c.env);
+    if (await allowed(c)) return viewer.fetch(c.req.raw, c.env);
     if (c.req.path.endsWith('.json')) throw notFound();
     await next();
   };

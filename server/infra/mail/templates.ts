@@ -39,12 +39,14 @@ export function renderMail(translator: Translator, content: MailContent): { subj
   const reasonKey = has(`${k}.reason`) ? `${k}.reason` : 'mail.common.reason';
 
   const subject = t(`${k}.subject`, false);
+  // A mail that names nobody (one to an address a visitor typed) greets without a name.
+  const greeting = 'name' in content.params ? 'mail.common.greeting' : 'mail.common.greeting_plain';
   const companyLine = [brand.company.name, brand.company.address, brand.company.city, brand.company.country].filter(Boolean).join(', ');
   const kvkLine = translator.t(lang, 'mail.common.kvk', { kvk: brand.company.kvk });
   const category = content.unsubscribe ? translator.t(lang, `notifications.categories.${content.unsubscribe.category}.label`) : '';
 
   const textParts = [
-    t('mail.common.greeting', false),
+    t(greeting, false),
     '',
     t(`${k}.intro`, false),
     '',
@@ -70,7 +72,7 @@ export function renderMail(translator: Translator, content: MailContent): { subj
 <table role="presentation" width="100%" cellspacing="0" cellpadding="0" style="max-width:560px;background:#ffffff;border-radius:8px">
 <tr><td style="background:#2b1740;color:#ffffff;padding:16px 24px;font-size:20px;font-weight:bold;border-radius:8px 8px 0 0">${escapeHtml(brand.siteName)}</td></tr>
 <tr><td style="padding:24px;font-size:16px;line-height:1.5">
-<p>${t('mail.common.greeting', true)}</p>
+<p>${t(greeting, true)}</p>
 <p>${t(`${k}.intro`, true)}</p>
 <p style="text-align:center;margin:28px 0">${button}</p>
 ${has(`${k}.note`) ? `<p style="color:#6c5b7b;font-size:14px">${t(`${k}.note`, true)}</p>` : ''}

@@ -6,11 +6,11 @@ import { escapeHtml } from '../../http/html.ts';
 const esc = escapeHtml;
 
 /**
- * /dev/sms: the text messages the dev outbox wrote to DATA_DIR/sms-outbox. Mounted only when no SMS gateway
- * is configured; the messages hold payment codes, so for anyone but the operator on this machine (`allowed`,
- * as for /dev/outbox) the page is not there.
+ * /dev/sms: the text messages the dev outbox wrote to DATA_DIR/sms-outbox. Mounted only with DEV_TOOLS=1 and no
+ * SMS gateway; the messages hold payment codes, so for anyone but the operator on this machine (`allowed`, as
+ * for /dev/outbox) the page is not there.
  */
-export function smsOutboxViewer(outbox: { list(): SmsOutboxEntry[]; dir: string }, allowed: (c: Context) => boolean): MiddlewareHandler {
+export function smsOutboxViewer(outbox: { list(): SmsOutboxEntry[]; dir: string }, allowed: (c: Context) => boolean | Promise<boolean>): MiddlewareHandler {
   const viewer = new Hono().basePath('/dev/sms')
     .get('/', (c) => {
       const rows = outbox.list().map((m) => `<tr><td>${esc(m.date.replace('T', ' ').slice(0, 19))}</td><td>${esc(m.to)}</td><td>${esc(m.kind)}</td><td data-testid="sms-text">${esc(m.text)}</td></tr>`);
@@ -24,7 +24,7 @@ export function smsOutboxViewer(outbox: { list(): SmsOutboxEntry[]; dir: string 
       return c.json({ messages: outbox.list().filter((m) => !to || m.to === to) });
     });
   return async (c, next) => {
-    if (allowed(c)) return viewer.fetch(c.req.raw, c.env);
+    if (await allowed(c)) return viewer.fetch(c.req.raw, c.env);
     if (c.req.path.endsWith('.json')) throw notFound();
     await next();
   };
