@@ -55,7 +55,9 @@ export function pagesHandler(getBuild: () => Promise<ServerBuild>, mode: string)
     context.set(build.entry.module.requestContext, ctx);
     // Before the loaders: they name countries from the tables too (app/lib/format.ts).
     build.entry.module.provideTranslations(ctx.translator.resources);
-    const response = await handler(request, context);
+    const posted = request.method === 'POST' ? await formPost(request, ctx) : request;
+    if (posted instanceof Response) return posted;
+    const response = await handler(posted, context);
     // A visitor's view of the members' area stays out of search indexes (server/seo/seo.routes.ts).
     if (ctx.userId === null && visitorNoindex(new URL(request.url).pathname)) {
       // A copy: a redirect's headers may be immutable.
@@ -65,6 +67,45 @@ export function pagesHandler(getBuild: () => Promise<ServerBuild>, mode: string)
     }
     return response;
   };
+}
+
+const FORM_TYPE = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
+/**
+ * Field names as the pages' forms write them: a word, or words joined by dots (`email.new_message`). Conform reads
+ * `a[9999999]` as a list that long, and echoes it back into the page: 13 bytes sent, 50 MB and seconds of work.
+ */
+const FIELD_NAME = /^[A-Za-z_][\w-]{0,63}(\.[A-Za-z_][\w-]{0,63}){0,3}$/;
+const UNSAFE_NAME = /(^|\.)(__proto__|prototype|constructor)(\.|$)/;
+/** Far above any form of the site (the word filter's 50 words, the interests' check boxes). */
+const MAX_FIELDS = 300;
+
+/** A page's JSON error, in the visitor's language (the shape of every error answer: the API's, the CSRF check's). */
+function pageError(ctx: RequestContext, status: 400 | 415, code: string): Response {
+  const body = JSON.stringify({ error: { code, message: ctx.translator.t(ctx.lang, `errors.${code}`) } });
+  return new Response(body, { status, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+}
+
+/**
+ * A post to a page is a form, or it is refused before any action runs: every action reads `request.formData()`,
+ * which throws on another media type (JSON) or a body that does not parse (a broken multipart boundary, a truncated
+ * part), and an action's throw was a 500. Checked here, once, every action present and future gets a form with field
+ * names of the site's forms or never runs (415 with `form_required`, 400 with `invalid_input`). The body is at most
+ * 64 KB (server/http/body-limit.ts), read once here and handed on.
+ */
+async function formPost(request: Request, ctx: RequestContext): Promise<Request | Response> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!FORM_TYPE.test(type)) return pageError(ctx, 415, 'form_required');
+  let body: ArrayBuffer;
+  let form: FormData;
+  try {
+    body = await request.arrayBuffer();
+    form = await new Response(body, { headers: { 'Content-Type': type } }).formData();
+  } catch {
+    return pageError(ctx, 400, 'invalid_input');
+  }
+  const names = [...form.keys()];
+  if (names.length > MAX_FIELDS || names.some((name) => !FIELD_NAME.test(name) || UNSAFE_NAME.test(name))) return pageError(ctx, 400, 'invalid_input');
+  return new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal });
 }
 
 /** Without a page build the API still runs; every page says plainly why it is missing. */
