@@ -1,5 +1,6 @@
 import { createRequestHandler, RouterContextProvider, type RequestHandler, type ServerBuild, type RouterContext } from 'react-router';
 import type { RequestContext } from './http/context.ts';
+import { addressedOrigin, sameOrigin, sameSiteOrigins } from './http/origin.ts';
 import { visitorNoindex } from './seo/seo.routes.ts';
 
 /**
@@ -91,6 +92,10 @@ function pageError(ctx: RequestContext, status: 400 | 415, code: string): Respon
  * part), and an action's throw was a 500. Checked here, once, every action present and future gets a form with field
  * names of the site's forms or never runs (415 with `form_required`, 400 with `invalid_input`). The body is at most
  * 64 KB (server/http/body-limit.ts), read once here and handed on.
+ *
+ * React Router checks the Origin of a post against the request's URL itself (a 400 on a mismatch), and knows
+ * neither the scheme a trusted proxy reports nor the site's canonical origin: the action's request is addressed to
+ * the origin the app's check accepted (server/http/origin.ts), so both checks agree.
  */
 async function formPost(request: Request, ctx: RequestContext): Promise<Request | Response> {
   const type = request.headers.get('content-type') ?? '';
@@ -105,7 +110,11 @@ async function formPost(request: Request, ctx: RequestContext): Promise<Request 
   }
   const names = [...form.keys()];
   if (names.length > MAX_FIELDS || names.some((name) => !FIELD_NAME.test(name) || UNSAFE_NAME.test(name))) return pageError(ctx, 400, 'invalid_input');
-  return new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal });
+  const url = new URL(request.url);
+  const allowed = sameSiteOrigins(ctx.baseUrl, request.headers.get('host') ?? undefined, ctx.secure);
+  const origin = request.headers.get('origin') ?? '';
+  const addressed = sameOrigin(origin, allowed) ? new URL(origin).origin : addressedOrigin(url.host, ctx.secure) ?? url.origin;
+  return new Request(addressed + url.pathname + url.search, { method: request.method, headers: request.headers, body, signal: request.signal });
 }
 
 /** Without a page build the API still runs; every page says plainly why it is missing. */
