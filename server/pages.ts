@@ -57,16 +57,8 @@ export function pagesHandler(getBuild: () => Promise<ServerBuild>, mode: string)
     // Before the loaders: they name countries from the tables too (app/lib/format.ts).
     build.entry.module.provideTranslations(ctx.translator.resources);
     const posted = request.method === 'POST' ? await formPost(request, ctx) : request;
-    if (posted instanceof Response) return posted;
-    const response = await handler(posted, context);
-    // A visitor's view of the members' area stays out of search indexes (server/seo/seo.routes.ts).
-    if (ctx.userId === null && visitorNoindex(new URL(request.url).pathname)) {
-      // A copy: a redirect's headers may be immutable.
-      const marked = new Response(response.body, response);
-      marked.headers.set('X-Robots-Tag', 'noindex');
-      return marked;
-    }
-    return response;
+    const response = posted instanceof Response ? posted : await handler(posted, context);
+    return cacheable(response, ctx, new URL(request.url).pathname);
   };
 }
 
@@ -115,6 +107,32 @@ async function formPost(request: Request, ctx: RequestContext): Promise<Request 
   const origin = request.headers.get('origin') ?? '';
   const addressed = sameOrigin(origin, allowed) ? new URL(origin).origin : addressedOrigin(url.host, ctx.secure) ?? url.origin;
   return new Request(addressed + url.pathname + url.search, { method: request.method, headers: request.headers, body, signal: request.signal });
+}
+
+/**
+ * Whether shared caches and the browser may keep a page: decided here, once for every page, its `.data` answer and
+ * its redirects. An answer to a signed-in member shows them (their name, badges, payments, chats) and one that sets
+ * a cookie (a log-in) belongs to its visitor: `private, no-store`. A visitor's answer keeps the caching it had; it
+ * still depends on cookies (the language, the dismissed entry warning), so a cache keeps it per Cookie header.
+ * A visitor's view of the members' area stays out of search indexes (server/seo/seo.routes.ts).
+ */
+function cacheable(response: Response, ctx: RequestContext, pathname: string): Response {
+  const personal = ctx.userId !== null || response.headers.has('set-cookie');
+  const noindex = ctx.userId === null && visitorNoindex(pathname);
+  const set = (headers: Headers) => {
+    if (personal) headers.set('Cache-Control', 'private, no-store');
+    headers.append('Vary', 'Cookie');
+    if (noindex) headers.set('X-Robots-Tag', 'noindex');
+  };
+  try {
+    set(response.headers);
+    return response;
+  } catch {
+    // A copy: a redirect's headers may be immutable.
+    const copy = new Response(response.body, response);
+    set(copy.headers);
+    return copy;
+  }
 }
 
 /** Without a page build the API still runs; every page says plainly why it is missing. */
