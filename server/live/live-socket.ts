@@ -6,7 +6,7 @@ import { AUTH_COOKIE } from '#common/constants.ts';
 import { LIVE_CLOSE, LIVE_PATH, type LiveEvent } from '#common/live.ts';
 import { hashToken } from '../accounts/accounts.service.ts';
 import { forwardedProto } from '../http/client-address.ts';
-import { sameOrigin, sameSiteOrigins } from '../http/origin.ts';
+import { addressedOrigin, sameOrigin, sameSiteOrigins } from '../http/origin.ts';
 import type { Logger } from '../infra/logger.ts';
 import type { Services } from '../services.ts';
 
@@ -58,14 +58,19 @@ export function attachLiveChannel(deps: {
   let beats = 0;
   let closing = false;
 
-  /** The Origin is the site's own, as for any unsafe request to the app (server/http/origin.ts). */
+  /**
+   * The Origin is the site's own, as for any unsafe request to the app (server/http/origin.ts). A tab names the
+   * origin it reached the site on, so the site's canonical origin is looked up only when that does not match.
+   */
   async function fromThisSite(req: IncomingMessage): Promise<boolean> {
-    const host = req.headers.host;
+    const { host, origin } = req.headers;
     const forwarded = req.headers['x-forwarded-proto'];
-    const own = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-    const secure = forwardedProto(Array.isArray(forwarded) ? forwarded.join(',') : forwarded, own, trustProxy) === 'https';
+    const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+    const secure = forwardedProto(Array.isArray(forwarded) ? forwarded.join(',') : forwarded, scheme, trustProxy) === 'https';
+    const addressed = addressedOrigin(host, secure);
+    if (addressed && sameOrigin(origin, [addressed])) return true;
     const site = await services.settings.siteForHost(host);
-    return sameOrigin(req.headers.origin, sameSiteOrigins(services.settings.origin(site), host, secure));
+    return sameOrigin(origin, sameSiteOrigins(services.settings.origin(site), host, secure));
   }
 
   async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
