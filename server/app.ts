@@ -47,7 +47,7 @@ import { firstTouchTracking } from './accounts/tracking.ts';
 import { signupRoutes } from './accounts/signup.routes.ts';
 import { pushRoutes } from './push/push.routes.ts';
 import { signupProfileRoutes } from './profiles/signup-profile.routes.ts';
-import { sameOrigin } from './http/origin.ts';
+import { sameOrigin, sameSiteOrigins } from './http/origin.ts';
 import { appErrorText } from './http/error-text.ts';
 import { compress } from './http/compress.ts';
 import { openApiRoutes } from './http/openapi.routes.ts';
@@ -86,6 +86,8 @@ async function keepHeader(c: Context<AppEnv>, next: Next, name: string, value: s
 export function createApp(deps: AppDeps) {
   const { services, translator, env, logger } = deps;
   const app = new Hono<AppEnv>();
+  /** Whether this request really came over HTTPS (TLS here, or at the trusted proxy). */
+  const isHttps = (c: Context<AppEnv>) => forwardedProto(c.req.header('x-forwarded-proto'), c.req.url.startsWith('https:') ? 'https' : 'http', env.TRUST_PROXY) === 'https';
 
   // The site comes first, so the security headers can name its CDN origin (docs/decisions/038).
   app.use(async (c, next) => {
@@ -140,13 +142,14 @@ export function createApp(deps: AppDeps) {
     });
   });
 
-  // Cross-site state changes are refused: the session cookie is SameSite=Lax, and this covers what Lax allows.
+  // Cross-site state changes are refused: the session cookie is SameSite=Lax, and this covers what Lax allows. An
+  // Origin must be the site's own, scheme and port included: a page of another scheme or port on the same host is
+  // another origin (and only same-site, which Sec-Fetch-Site does not refuse).
   app.use(async (c, next) => {
     if (UNSAFE.has(c.req.method)) {
       const site = c.req.header('sec-fetch-site');
       const origin = c.req.header('origin');
-      const host = c.req.header('host');
-      if (site === 'cross-site' || (origin !== undefined && !sameOrigin(origin, host))) {
+      if (site === 'cross-site' || (origin !== undefined && !sameOrigin(origin, sameSiteOrigins(services.settings.origin(c.get('site')), c.req.header('host'), isHttps(c))))) {
         return c.json({ error: { code: 'forbidden', message: translator.t('en', 'errors.forbidden') } }, 403);
       }
     }
@@ -200,7 +203,7 @@ export function createApp(deps: AppDeps) {
     // Links come from the resolved site, never from the Host header (an unknown host gets the default site's origin).
     const baseUrl = services.settings.origin(site);
     // Cookies are Secure when this request really came over HTTPS (TLS here, or at the trusted proxy).
-    const secure = forwardedProto(c.req.header('x-forwarded-proto'), new URL(c.req.url).protocol.replace(':', ''), env.TRUST_PROXY) === 'https';
+    const secure = isHttps(c);
     let { lang, setCookie } = resolveLanguage({ cookie: cookieLang, site, acceptLanguage: c.req.header('accept-language') });
     if (!cookieLang && userId) {
       const u = await user();

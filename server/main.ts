@@ -176,7 +176,7 @@ async function main() {
     console.error(`Cannot start the server: ${reason}`);
     process.exit(1);
   });
-  const live = attachLiveChannel({ server, services, logger });
+  const live = attachLiveChannel({ server, services, logger, trustProxy: env.TRUST_PROXY });
   server.listen(env.PORT, env.HOST, () => logger.info(`Amora listens on http://localhost:${env.PORT} (${database.kind})`));
 
   // Running requests finish, then the notifications they committed go out, then mail, then the database.

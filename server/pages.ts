@@ -1,5 +1,6 @@
 import { createRequestHandler, RouterContextProvider, type RequestHandler, type ServerBuild, type RouterContext } from 'react-router';
 import type { RequestContext } from './http/context.ts';
+import { addressedOrigin, sameOrigin, sameSiteOrigins } from './http/origin.ts';
 import { visitorNoindex } from './seo/seo.routes.ts';
 
 /**
@@ -55,16 +56,83 @@ export function pagesHandler(getBuild: () => Promise<ServerBuild>, mode: string)
     context.set(build.entry.module.requestContext, ctx);
     // Before the loaders: they name countries from the tables too (app/lib/format.ts).
     build.entry.module.provideTranslations(ctx.translator.resources);
-    const response = await handler(request, context);
-    // A visitor's view of the members' area stays out of search indexes (server/seo/seo.routes.ts).
-    if (ctx.userId === null && visitorNoindex(new URL(request.url).pathname)) {
-      // A copy: a redirect's headers may be immutable.
-      const marked = new Response(response.body, response);
-      marked.headers.set('X-Robots-Tag', 'noindex');
-      return marked;
-    }
-    return response;
+    const posted = request.method === 'POST' ? await formPost(request, ctx) : request;
+    const response = posted instanceof Response ? posted : await handler(posted, context);
+    return cacheable(response, ctx, new URL(request.url).pathname);
   };
+}
+
+const FORM_TYPE = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
+/**
+ * Field names as the pages' forms write them: a word, or words joined by dots (`email.new_message`). Conform reads
+ * `a[9999999]` as a list that long, and echoes it back into the page: 13 bytes sent, 50 MB and seconds of work.
+ */
+const FIELD_NAME = /^[A-Za-z_][\w-]{0,63}(\.[A-Za-z_][\w-]{0,63}){0,3}$/;
+const UNSAFE_NAME = /(^|\.)(__proto__|prototype|constructor)(\.|$)/;
+/** Far above any form of the site (the word filter's 50 words, the interests' check boxes). */
+const MAX_FIELDS = 300;
+
+/** A page's JSON error, in the visitor's language (the shape of every error answer: the API's, the CSRF check's). */
+function pageError(ctx: RequestContext, status: 400 | 415, code: string): Response {
+  const body = JSON.stringify({ error: { code, message: ctx.translator.t(ctx.lang, `errors.${code}`) } });
+  return new Response(body, { status, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+}
+
+/**
+ * A post to a page is a form, or it is refused before any action runs: every action reads `request.formData()`,
+ * which throws on another media type (JSON) or a body that does not parse (a broken multipart boundary, a truncated
+ * part), and an action's throw was a 500. Checked here, once, every action present and future gets a form with field
+ * names of the site's forms or never runs (415 with `form_required`, 400 with `invalid_input`). The body is at most
+ * 64 KB (server/http/body-limit.ts), read once here and handed on.
+ *
+ * React Router checks the Origin of a post against the request's URL itself (a 400 on a mismatch), and knows
+ * neither the scheme a trusted proxy reports nor the site's canonical origin: the action's request is addressed to
+ * the origin the app's check accepted (server/http/origin.ts), so both checks agree.
+ */
+async function formPost(request: Request, ctx: RequestContext): Promise<Request | Response> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!FORM_TYPE.test(type)) return pageError(ctx, 415, 'form_required');
+  let body: ArrayBuffer;
+  let form: FormData;
+  try {
+    body = await request.arrayBuffer();
+    form = await new Response(body, { headers: { 'Content-Type': type } }).formData();
+  } catch {
+    return pageError(ctx, 400, 'invalid_input');
+  }
+  const names = [...form.keys()];
+  if (names.length > MAX_FIELDS || names.some((name) => !FIELD_NAME.test(name) || UNSAFE_NAME.test(name))) return pageError(ctx, 400, 'invalid_input');
+  const url = new URL(request.url);
+  const allowed = sameSiteOrigins(ctx.baseUrl, request.headers.get('host') ?? undefined, ctx.secure);
+  const origin = request.headers.get('origin') ?? '';
+  const addressed = sameOrigin(origin, allowed) ? new URL(origin).origin : addressedOrigin(url.host, ctx.secure) ?? url.origin;
+  return new Request(addressed + url.pathname + url.search, { method: request.method, headers: request.headers, body, signal: request.signal });
+}
+
+/**
+ * Whether shared caches and the browser may keep a page: decided here, once for every page, its `.data` answer and
+ * its redirects. An answer to a signed-in member shows them (their name, badges, payments, chats) and one that sets
+ * a cookie (a log-in) belongs to its visitor: `private, no-store`. A visitor's answer keeps the caching it had; it
+ * still depends on cookies (the language, the dismissed entry warning), so a cache keeps it per Cookie header.
+ * A visitor's view of the members' area stays out of search indexes (server/seo/seo.routes.ts).
+ */
+function cacheable(response: Response, ctx: RequestContext, pathname: string): Response {
+  const personal = ctx.userId !== null || response.headers.has('set-cookie');
+  const noindex = ctx.userId === null && visitorNoindex(pathname);
+  const set = (headers: Headers) => {
+    if (personal) headers.set('Cache-Control', 'private, no-store');
+    headers.append('Vary', 'Cookie');
+    if (noindex) headers.set('X-Robots-Tag', 'noindex');
+  };
+  try {
+    set(response.headers);
+    return response;
+  } catch {
+    // A copy: a redirect's headers may be immutable.
+    const copy = new Response(response.body, response);
+    set(copy.headers);
+    return copy;
+  }
 }
 
 /** Without a page build the API still runs; every page says plainly why it is missing. */

@@ -5,7 +5,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { AUTH_COOKIE } from '#common/constants.ts';
 import { LIVE_CLOSE, LIVE_PATH, type LiveEvent } from '#common/live.ts';
 import { hashToken } from '../accounts/accounts.service.ts';
-import { sameOrigin } from '../http/origin.ts';
+import { forwardedProto } from '../http/client-address.ts';
+import { addressedOrigin, sameOrigin, sameSiteOrigins } from '../http/origin.ts';
 import type { Logger } from '../infra/logger.ts';
 import type { Services } from '../services.ts';
 
@@ -40,11 +41,16 @@ function refuse(socket: Duplex, status: number, reason: string) {
 
 /**
  * The live channel: a WebSocket at /api/live for signed-in members. The session cookie authenticates
- * it and the Origin must be this host (a WebSocket is not covered by SameSite or CORS). Events
+ * it and the Origin must be the site's own (a WebSocket is not covered by SameSite or CORS). Events
  * addressed to the member reach every open tab through the live bus, on whichever instance it is.
  */
-export function attachLiveChannel(deps: { server: Server; services: Pick<Services, 'accounts' | 'live'>; logger: Pick<Logger, 'error' | 'info'>; options?: LiveChannelOptions }) {
-  const { server, services, logger } = deps;
+export function attachLiveChannel(deps: {
+  server: Server; services: Pick<Services, 'accounts' | 'live' | 'settings'>; logger: Pick<Logger, 'error' | 'info'>;
+  /** TRUST_PROXY: how many proxies in front say which scheme the browser used. */
+  trustProxy?: number;
+  options?: LiveChannelOptions;
+}) {
+  const { server, services, logger, trustProxy = 0 } = deps;
   const options = { ...DEFAULTS, ...deps.options };
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024, perMessageDeflate: false });
   const tabs = new Set<Tab>();
@@ -52,15 +58,30 @@ export function attachLiveChannel(deps: { server: Server; services: Pick<Service
   let beats = 0;
   let closing = false;
 
+  /**
+   * The Origin is the site's own, as for any unsafe request to the app (server/http/origin.ts). A tab names the
+   * origin it reached the site on, so the site's canonical origin is looked up only when that does not match.
+   */
+  async function fromThisSite(req: IncomingMessage): Promise<boolean> {
+    const { host, origin } = req.headers;
+    const forwarded = req.headers['x-forwarded-proto'];
+    const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+    const secure = forwardedProto(Array.isArray(forwarded) ? forwarded.join(',') : forwarded, scheme, trustProxy) === 'https';
+    const addressed = addressedOrigin(host, secure);
+    if (addressed && sameOrigin(origin, [addressed])) return true;
+    const site = await services.settings.siteForHost(host);
+    return sameOrigin(origin, sameSiteOrigins(services.settings.origin(site), host, secure));
+  }
+
   async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
     if (closing) return refuse(socket, 503, 'Service Unavailable');
-    if (!sameOrigin(req.headers.origin, req.headers.host)) return refuse(socket, 403, 'Forbidden');
     const token = parseCookies(req.headers.cookie ?? '', AUTH_COOKIE)[AUTH_COOKIE];
     let userId: number | null;
     try {
+      if (!(await fromThisSite(req))) return refuse(socket, 403, 'Forbidden');
       userId = await services.accounts.sessionUserId(token);
     } catch (error) {
-      logger.error('live: checking the session failed:', error);
+      logger.error('live: checking the origin or the session failed:', error);
       return refuse(socket, 503, 'Service Unavailable');
     }
     if (userId === null || !token) return refuse(socket, 403, 'Forbidden');

@@ -22,6 +22,8 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { Db } from '../../server/db/client.ts';
 import { localStorage } from '../../server/infra/storage.ts';
 import { checkContracts } from './contract-check.ts';
+import { pageBuild } from './page-build.ts';
+import { pagesHandler } from '../../server/pages.ts';
 import type { MemberActor } from '../../server/actor.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -106,6 +108,8 @@ export async function createTestApp(
   kind: DatabaseKind,
   options: {
     profiles?: number; smtpUrl?: string; env?: Record<string, string>; logger?: Logger; outbox?: boolean; freeMessages?: number; contracts?: boolean;
+    /** Serve the pages too (React Router, assembled in-process: tests/helpers/page-build.ts). */
+    pages?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase(kind);
@@ -126,6 +130,8 @@ export async function createTestApp(
   const stopOutbox = services.events.start(100);
   const app = createApp({
     services, translator: await translator, env, logger: options.logger ?? createLogger('silent'), outbox, smsOutbox,
+    // The production mode: errors reach the log (and fail the test) and stay out of the pages, as in production.
+    pages: options.pages ? pagesHandler(async () => (await pageBuild()).build, 'production') : undefined,
   });
   if (options.contracts !== false) checkContracts(app);
   return {

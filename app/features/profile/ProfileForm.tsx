@@ -37,8 +37,9 @@ export function ProfileForm({ profile, countries, regions, interests, visibleFie
   const lang = i18n.language as Language;
   const schema = useMemo(() => profileSchema(profile.email), [profile.email]);
   const { form, fields, busy, done } = useAppForm(schema, { defaultValue: formValues(profile) });
-  // What the form started from: the saved profile, or what a page without JavaScript sent and got back.
-  const start = form.initialValue as Record<string, string | string[] | undefined>;
+  // What the form started from: the saved profile, or what a page without JavaScript sent and got back (nothing,
+  // when the form came back empty).
+  const start = (form.initialValue ?? {}) as Record<string, string | string[] | undefined>;
   // The region list follows the country, and the about-me counter the text, so these three are React state.
   const [country, setCountry] = useState(String(start.country ?? profile.country));
   const [region, setRegion] = useState(String(start.region ?? ''));

@@ -2,12 +2,14 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_COOKIE, TRACKING_COOKIE } from '#common/constants.ts';
 import { LOCALE_COOKIE } from '#common/languages.ts';
+import { pageBuild, type PageRoute } from '../../tests/helpers/page-build.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type DatabaseKind, type TestApp } from '../../tests/helpers/test-app.ts';
 
 /**
  * Generated hostile requests against every /api route the app has (read from the app itself, so a
- * new endpoint is fuzzed without touching this file), as a visitor and as a signed-in member: no
- * answer may be a 5xx, and every 4xx carries the JSON error shape.
+ * new endpoint is fuzzed without touching this file) and every page that takes a form (read from
+ * app/routes.ts, so a new action is fuzzed too), as a visitor and as a signed-in member: no answer
+ * may be a 5xx, every 4xx is the JSON error shape or a page, and no redirect leaves the site.
  */
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
@@ -267,10 +269,211 @@ async function run(t: TestApp, kind: DatabaseKind) {
   return { cases, failures, routes: routes.length };
 }
 
-describe.each(DATABASE_KINDS)('hole 9: a fuzz over every endpoint finds no 500 (%s)', (kind) => {
+// ---- Page actions -------------------------------------------------------------------------------
+
+/** Cases per page action and identity (each renders a page); PostgreSQL gets a smaller pass. */
+const PAGE_RUNS: Record<DatabaseKind, number> = { pglite: 12, postgres: 4 };
+
+/** Where a visitor is sent on to (`?redirect=`, `?return=`, the entry warning's `return` field): other sites, encodings, controls. */
+const RETURN_TARGETS = [
+  '/members', '/\u0100', '/\u00ff', '/членове?x=ü#é', '/%C4%80', '/\u{1F600}', '//evil.example', '///evil.example', '\\\\evil.example', '/\\evil.example',
+  '/..//evil.example', '/.//evil.example', '/%2e%2e//evil.example', 'https://evil.example/', 'javascript:alert(1)', '/\u0000x', '/a\r\nSet-Cookie: x=1',
+  '/\t/evil.example', '/\u2028', '/\u202Eexe', '/\uD800', '%ZZ', '/' + 'ñ'.repeat(3000), '',
+];
+
+const PAGE_FIELDS = [
+  ...FIELDS, 'intent', 'return', 'redirect', 'steps', 'kind', 'content', 'explanation', 'bona_fide', 'account_holder', 'iban', 'street',
+  'house_number', 'zip', 'city', 'mobile', 'mandate_consent', 'withdrawal_consent', 'code', 'request', 'word', 'word_filter', 'remove',
+  'email.new_message', 'read_receipts', 'outcome',
+  // Names no form of the site writes: a list index Conform would fill up to, prototype keys, deep paths, nothing.
+  'interests[9999999]', 'a[99999999]', '__proto__', 'constructor.prototype.x', 'a.b.c.d.e.f', '', 'ñ',
+] as const;
+
+const INTENTS = ['signup', 'reactivate', 'settings', 'word-filter', 'mail-change', 'password-change', 'start', 'confirm', '', 'x'.repeat(300), '\u0000'];
+
+const SIGNUP_FORM = {
+  intent: 'signup', email: 'fuzz@example.org', name: 'Fuzzy', password: 'correct horse battery', date_of_birth: '1990-04-12', gender: 'female', country: 'NL',
+};
+/** A valid form per page action (route id); an action not named here is fuzzed with the generic fields alone. */
+const EXAMPLE_FORMS: Record<string, Record<string, string>> = {
+  login: { email: 'demo@example.com', password: 'amora-demo' },
+  signup: SIGNUP_FORM,
+  'signup-matches': SIGNUP_FORM,
+  'members-id-signup': { ...SIGNUP_FORM, signup_message: 'Hello' },
+  complaints: { kind: 'profile', content: '1', reason: 'harassment', explanation: 'Rude.', name: 'Fuzzy', email: 'a@example.org', bona_fide: 'on' },
+  'reset-password': { email: 'demo@example.com' },
+  'reset-password-do': { token: 'token', password: 'a long new password', password_confirm: 'a long new password' },
+  profile: { name: 'Marieke', gender: 'female', country: 'NL', region: '', about: 'Walks.' },
+  notifications: { intent: 'settings', 'email.new_message': 'on', invisible: 'on' },
+  directdebit: {
+    intent: 'start', package_id: '1', account_holder: 'Jan Jansen', iban: 'NL91ABNA0417164300', street: 'Damrak', house_number: '1a', zip: '1012 LG',
+    city: 'Amsterdam', mobile: '+31612345678', mandate_consent: 'on', withdrawal_consent: 'on',
+  },
+  'entry-warning': { return: '/members' },
+  'test-checkout': { id: 'tr_fuzz', outcome: 'paid' },
+};
+
+const formValue: fc.Arbitrary<string> = fc.oneof(
+  { weight: 5, arbitrary: hostileString },
+  { weight: 2, arbitrary: fc.constantFrom(...RETURN_TARGETS) },
+  { weight: 1, arbitrary: fc.constantFrom(...INTENTS) },
+  { weight: 1, arbitrary: fc.constantFrom(...hostileNumbers).map(String) },
+  { weight: 1, arbitrary: fc.constantFrom('on', 'true', 'false', '1', 'x'.repeat(60 * 1024)) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+);
+
+/** How a form travels: as browsers send it, as JSON, or as a broken or mislabelled body. */
+type Encoding = 'urlencoded' | 'multipart' | 'json' | 'raw';
+type Breakage = 'none' | 'wrong-boundary' | 'no-boundary' | 'truncated' | 'no-end' | 'wrong-type';
+
+const RAW_BODIES = ['%', '%ZZ=1', 'a=%C0%80&b=%FF', '=&=&&', '\u0000', 'email=\u0000', '{"email":"demo@example.com"}', '', '--x\r\n', 'a'.repeat(70 * 1024)];
+const WRONG_TYPES = [
+  'text/plain', 'application/xml', '', 'multipart/form-data', 'multipart/mixed; boundary=x', 'application/x-www-form-urlencoded; charset=utf-16',
+  'APPLICATION/X-WWW-FORM-URLENCODED', 'multipart/form-data; boundary=', 'multipart/form-data; boundary="unclosed', 'application/json; charset=utf-8',
+];
+
+function pageRequestFor(route: PageRoute, profileId: number) {
+  const example = EXAMPLE_FORMS[route.id] ?? {};
+  const known = Object.keys(example);
+  const field = known.length
+    ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.constantFrom<string>(...PAGE_FIELDS) })
+    : fc.constantFrom<string>(...PAGE_FIELDS);
+  const fields = fc.oneof(
+    { weight: 3, arbitrary: fc.tuple(field, formValue).map(([name, value]) => ({ ...example, [name]: value })) },
+    { weight: 1, arbitrary: fc.dictionary(fc.constantFrom<string>(...PAGE_FIELDS), formValue, { maxKeys: 6 }) },
+  );
+  const param = (name: string) => (name === 'id'
+    ? fc.constantFrom(String(profileId), '0', '-1', '2147483648', 'x', '%C4%80', '1e2')
+    : fc.constantFrom('tr_fuzz', 'ord_fuzz', 'ideal', 'N-0000-0000', '%C4%80', 'x'.repeat(300), '.x.'));
+  // The route's pattern with each parameter filled in (an optional one sometimes left out); `*` as a path of its own.
+  const path = fc.tuple(...route.path.split('/').map((segment) => {
+    if (!segment.startsWith(':')) return fc.constant(segment === '*' ? 'no/such/page' : segment);
+    const optional = segment.endsWith('?');
+    const value = param(segment.replace(/^:|\?$/g, ''));
+    return optional ? fc.option(value, { nil: '' }) : value;
+  })).map((segments) => `/${segments.filter(Boolean).join('/')}`);
+  const returnQuery = fc.array(fc.tuple(fc.constantFrom('redirect', 'return', ...FIELDS), fc.oneof(fc.constantFrom(...RETURN_TARGETS), queryValue)), { maxLength: 3 })
+    .map((pairs) => pairs.map(([k, v]) => `${k}=${RETURN_TARGETS.includes(v) ? encode(v) : v}`).join('&'));
+  return fc.record({
+    path,
+    // React Router's own requests for a page's data (a form sent once the page runs) end in .data.
+    data: fc.boolean(),
+    query: returnQuery,
+    fields,
+    encoding: fc.constantFrom<Encoding>('urlencoded', 'urlencoded', 'urlencoded', 'multipart', 'multipart', 'json', 'raw'),
+    breakage: mostly<Breakage>('none', ['wrong-boundary', 'no-boundary', 'truncated', 'no-end', 'wrong-type']),
+    raw: fc.constantFrom(...RAW_BODIES),
+    wrongType: fc.constantFrom(...WRONG_TYPES),
+    cut: fc.double({ min: 0, max: 1, noNaN: true }),
+    headers,
+    host: mostly('localhost', ['LOCALHOST', 'evil.example', 'localhost:3000']),
+  });
+}
+
+/** The body and its Content-Type as the request's encoding and breakage say. */
+async function pageBody(r: { fields: Record<string, string>; encoding: Encoding; breakage: Breakage; raw: string; wrongType: string; cut: number }) {
+  let body: string | Uint8Array<ArrayBuffer>;
+  let type: string | undefined;
+  if (r.encoding === 'json') [body, type] = [JSON.stringify(r.fields), 'application/json'];
+  else if (r.encoding === 'raw') [body, type] = [r.raw, 'application/x-www-form-urlencoded'];
+  else if (r.encoding === 'urlencoded') [body, type] = [new URLSearchParams(r.fields).toString(), 'application/x-www-form-urlencoded'];
+  else {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(r.fields)) form.append(k, v);
+    const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+    [body, type] = [new Uint8Array(await encoded.arrayBuffer()), encoded.headers.get('content-type')!];
+    const bytes = body;
+    if (r.breakage === 'wrong-boundary') type = 'multipart/form-data; boundary=----not-the-boundary';
+    if (r.breakage === 'no-boundary') type = 'multipart/form-data';
+    if (r.breakage === 'truncated') body = bytes.subarray(0, Math.floor(bytes.length * r.cut));
+    if (r.breakage === 'no-end') body = bytes.subarray(0, Math.max(0, bytes.length - 8));
+  }
+  if (r.breakage === 'wrong-type') type = r.wrongType || undefined;
+  return { body, type };
+}
+
+async function runPages(t: TestApp, kind: DatabaseKind) {
+  const { user } = await signUp(t);
+  let token = await t.services.accounts.createSession(user.id, 'fuzz');
+  const routes = (await pageBuild()).routes.filter((r) => r.hasAction);
+  // Every page that takes a form is found (a broken route listing would make this test pass vacuously).
+  expect(routes.map((r) => r.id)).toEqual(expect.arrayContaining(['login', 'signup', 'complaints', 'reset-password', 'reset-password-do', 'signup-matches', 'members-id-signup']));
+  expect(routes.length).toBeGreaterThanOrEqual(12);
+  let cases = 0;
+  let ip = 0;
+  const failures: string[] = [];
+  const ours = (host: string) => new Set(['http://localhost', 'http://localhost:3000', `http://${host.toLowerCase()}`]);
+
+  for (const route of routes) {
+    for (const signedIn of [false, true]) {
+      const known = failures.length;
+      await fc.assert(
+        fc.asyncProperty(pageRequestFor(route, t.demoUserId), async (r) => {
+          cases++;
+          const cookies = [signedIn ? `${AUTH_COOKIE}=${token}` : '', r.headers.extraCookie ?? ''].filter(Boolean).join('; ');
+          const h: Record<string, string> = { host: r.host };
+          for (const [k, v] of Object.entries(r.headers)) if (v !== undefined && k !== 'extraCookie') h[k] = v;
+          if (cookies) h.cookie = cookies;
+          const fields = Object.fromEntries(Object.entries(r.fields).map(([k, v]) => [k, v.replace('fuzz@example.org', `fuzz${cases}.page@example.org`)]));
+          const { body, type } = await pageBody({ ...r, fields });
+          if (type !== undefined) h['content-type'] = type;
+          const path = r.data ? (r.path === '/' ? '/_.data' : `${r.path}.data`) : r.path;
+          const url = `http://${r.host}${path}${r.query ? `?${r.query}` : ''}`;
+          ip = (ip + 1) % 60000;
+          let res: Response;
+          try {
+            res = await t.app.request(url, { method: 'POST', headers: h, body }, { incoming: { socket: { remoteAddress: `10.${(ip >> 8) & 255}.${ip & 255}.9` } } });
+          } catch (error) {
+            failures.push(`POST ${path} threw ${(error as Error).stack?.slice(0, 600)}`);
+            return false;
+          }
+          const text = await res.text();
+          const cut = (v: unknown) => JSON.stringify(v)?.slice(0, 160);
+          const sent = `url ${cut(url)}, fields ${cut(fields)}, ${r.encoding}/${r.breakage}, type ${cut(type)}, origin ${cut(r.headers.origin)}`;
+          const label = `POST ${path} (${route.id}, ${signedIn ? 'member' : 'visitor'}) -> ${res.status} ${text.slice(0, 160)} <- ${sent}`;
+          if (res.status >= 500) {
+            failures.push(label);
+            return false;
+          }
+          const contentType = res.headers.get('content-type') ?? '';
+          if (res.status >= 400 && contentType.includes('json')) {
+            let parsed: { error?: { code?: unknown; message?: unknown } } | null = null;
+            try {
+              parsed = JSON.parse(text);
+            } catch {
+              // reported below
+            }
+            if (typeof parsed?.error?.code !== 'string' || typeof parsed.error.message !== 'string' || !parsed.error.message) {
+              failures.push(`no JSON error shape: ${label}`);
+              return false;
+            }
+          } else if (res.status >= 400 && !/text\/html|text\/x-script/.test(contentType)) {
+            failures.push(`neither a page nor a JSON error: ${label}`);
+            return false;
+          }
+          // A redirect (or React Router's redirect for a .data request) stays on this site.
+          const location = res.headers.get('location') ?? res.headers.get('x-remix-redirect');
+          if (location !== null && (!URL.canParse(location, url) || !ours(r.host).has(new URL(location, url).origin) || /^[/\\]{2}/.test(location))) {
+            failures.push(`redirect off the site (${location}): ${label}`);
+            return false;
+          }
+          if (signedIn && !(await t.services.accounts.sessionUserId(token))) token = await t.services.accounts.createSession(user.id, 'fuzz');
+          return true;
+        }),
+        { numRuns: PAGE_RUNS[kind], seed: SEED + 7919 + routes.indexOf(route) * 2 + Number(signedIn), endOnFailure: true },
+      ).catch((error: Error) => {
+        if (failures.length === known) failures.push(`POST ${route.path} (${route.id}): ${error.message.slice(0, 1500)}`);
+      });
+    }
+  }
+  return { cases, failures, routes: routes.length };
+}
+
+
+describe.each(DATABASE_KINDS)('hostile requests to every endpoint and page action never answer 500 (%s)', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind, { profiles: 3, env: { OPERATOR_TOKEN, MAIL_WEBHOOK_SECRET } });
+    t = await createTestApp(kind, { profiles: 3, env: { OPERATOR_TOKEN, MAIL_WEBHOOK_SECRET }, pages: true });
   });
   afterAll(async () => {
     await t.services.events.settle();
@@ -282,4 +485,10 @@ describe.each(DATABASE_KINDS)('hole 9: a fuzz over every endpoint finds no 500 (
     expect(failures, failures.join('\n')).toEqual([]);
     expect(cases).toBeGreaterThanOrEqual(routes * 2 * RUNS[kind]);
   }, 180_000);
+
+  it('answers generated hostile form posts to every page action with 2xx, 3xx, a page or a JSON 4xx, and never redirects off the site', async () => {
+    const { cases, failures, routes } = await runPages(t, kind);
+    expect(failures, failures.join('\n')).toEqual([]);
+    expect(cases).toBeGreaterThanOrEqual(routes * 2 * PAGE_RUNS[kind]);
+  }, 300_000);
 });
