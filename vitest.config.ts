@@ -17,5 +17,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    // A worker keeps the modules it loaded from one test file to the next: every file builds its own app and
+    // database, and loading the server's modules (and the password dictionaries) again per file cost more than
+    // the tests. Tests that stub globals or timers put them back (afterEach).
+    isolate: false,
   },
 });

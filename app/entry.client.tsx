@@ -1,3 +1,5 @@
+// First: Zod's settings hold for the schemas the modules below make (app/lib/zod-config.ts).
+import './lib/zod-config.ts';
 import { startTransition, StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { HydratedRouter } from 'react-router/dom';

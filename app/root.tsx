@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from 'react-router';
 import { QueryClientProvider } from './lib/query.ts';
 import { languageIso } from '#common/languages.ts';
-import { siteThemeCss } from '#common/site-theme.ts';
 import type { Route } from './+types/root';
 import { requestContext } from './context.ts';
+import { consoleLanguage, isConsolePath } from '#server/http/console-pages.server.ts';
 import { usePageBounceLog } from './lib/page-bounce.ts';
 import { pageMeta } from './lib/seo.ts';
 import { createQueryClient } from './lib/query-client.ts';
@@ -24,10 +24,13 @@ import './styles/app.scss';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const user = await ctx.user();
+  // The console is staff's: a member's own data never reaches its pages, which speak the staff member's language.
+  const inConsole = isConsolePath(new URL(request.url).pathname);
+  const user = inConsole ? null : await ctx.user();
+  const lang = inConsole ? await consoleLanguage(ctx) : ctx.lang;
   const settings = ctx.services.settings.publicSettings(ctx.site, { geoipCountry: ctx.geoipCountry, geoipSelectedCountry: ctx.geoipCountry });
   return {
-    lang: ctx.lang,
+    lang,
     /** The translation files' version: the table itself is a cached file, not loader data (app/lib/translations.ts). */
     i18nVersion: ctx.translator.version,
     settings: { ...settings, push_public_key: await ctx.services.push.publicKey() },
@@ -37,6 +40,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     /** The visitor accepted the entry warning before (the dismissals cookie): the server leaves it out. */
     entryWarningDismissed: dismissedInCookie(request.headers.get('cookie')).includes(DISMISS_KEYS.entryWarning),
     nonce: ctx.nonce,
+    /** The site's colours: a stylesheet whose URL changes with them (docs/decisions/052). */
+    siteStylesheet: ctx.services.settings.themeStylesheet(ctx.site).href,
     /** The site's canonical origin: canonical URLs and Open Graph name pages there, whatever host served them. */
     origin: ctx.baseUrl,
     /** Simulated payments show a banner (see TestPaymentsBanner). */
@@ -71,8 +76,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Meta />
         {/* Development: React Router's links carry the critical CSS that spares a flash of unstyled content. */}
         {import.meta.env.DEV ? <Links /> : <Stylesheets />}
-        {/* After the bundle's CSS: the site's colours override the built theme (docs/decisions/038). */}
-        {data && <style nonce={data.nonce} data-site-theme="" dangerouslySetInnerHTML={{ __html: siteThemeCss(data.settings.theme) }} />}
+        {/* After the bundle's CSS: the site's colours override the built theme (docs/decisions/038, 052). */}
+        {data && <link rel="stylesheet" href={data.siteStylesheet} data-site-theme="" />}
       </head>
       <body>
         {children}

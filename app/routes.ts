@@ -1,4 +1,4 @@
-import { type RouteConfig, index, layout, route } from '@react-router/dev/routes';
+import { type RouteConfig, index, layout, prefix, route } from '@react-router/dev/routes';
 
 /** The spec's route table (section 2). Route ids are the spec's route names. */
 export default [
@@ -27,6 +27,9 @@ export default [
     route('transactions/:id?', 'routes/transactions.tsx', { id: 'transactions' }),
     route('complaints', 'routes/complaints.tsx', { id: 'complaints' }),
     route('complaints/:reference', 'routes/complaints-reference.tsx', { id: 'complaints-reference' }),
+    route('report', 'routes/report.tsx', { id: 'report' }),
+    route('reports', 'routes/reports.tsx', { id: 'reports' }),
+    route('statements/:id', 'routes/statements-id.tsx', { id: 'statements-id' }),
     route('pages/terms', 'routes/static-page.tsx', { id: 'pages-terms' }),
     route('pages/privacy', 'routes/static-page.tsx', { id: 'pages-privacy' }),
     route('pages/cookies', 'routes/static-page.tsx', { id: 'pages-cookies' }),
@@ -68,6 +71,26 @@ export default [
     route('landers/transitionsvideolanding/:slug?', 'routes/landers-transitionsvideolanding.tsx', { id: 'landers-transitionsvideolanding' }),
     route('landers/video/:slug?', 'routes/landers-video.tsx', { id: 'landers-video' }),
   ])]),
+  // The operator console: staff only, its own sign-in, layout and language (decision 059).
+  ...prefix('console', [
+    route('login', 'routes/console-login.tsx', { id: 'console-login' }),
+    route('sign-out', 'routes/console-sign-out.tsx', { id: 'console-sign-out' }),
+    layout('layouts/console.tsx', { id: 'console-layout' }, [
+      index('routes/console-index.tsx', { id: 'console' }),
+      route('account', 'routes/console-account.tsx', { id: 'console-account' }),
+      route('audit', 'routes/console-audit.tsx', { id: 'console-audit' }),
+      route('members', 'routes/console-members.tsx', { id: 'console-members' }),
+      route('members/:id', 'routes/console-member.tsx', { id: 'console-member' }),
+      route('flags', 'routes/console-flags.tsx', { id: 'console-flags' }),
+      route('queues', 'routes/console-queues.tsx', { id: 'console-queues' }, [
+        route('reports', 'routes/console-queue-reports.tsx', { id: 'console-queue-reports' }),
+        route('notices', 'routes/console-queue-notices.tsx', { id: 'console-queue-notices' }),
+        route('appeals', 'routes/console-queue-appeals.tsx', { id: 'console-queue-appeals' }),
+        route('photos', 'routes/console-queue-photos.tsx', { id: 'console-queue-photos' }),
+      ]),
+      route('*', 'routes/console-not-found.tsx', { id: 'console-not-found' }),
+    ]),
+  ]),
   // The entry warning's form without the page's code (app/components/EntryWarning.tsx).
   route('entry-warning', 'routes/entry-warning.tsx', { id: 'entry-warning' }),
   layout('layouts/empty.tsx', [

@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { AUTH_COOKIE } from '../common/constants.ts';
 import { openDatabase } from '../server/db/client.ts';
-import { DEMO_EMAIL, DEMO_PASSWORD, seedDemoSite } from '../server/db/seed.ts';
+import { DEMO_EMAIL, DEMO_PASSWORD, seedDemoSite } from '../server/seed/seed.ts';
 import { systemClock } from '../server/infra/clock.ts';
 import { CLIENTS, databaseUrl, dropDatabase, figure, finish, get, load, machine, recreateDatabase, target } from './lib.ts';
 

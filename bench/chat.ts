@@ -17,15 +17,15 @@
  * Needs the production build (npm run build); creates the database amora_bench_chat on BENCH_DATABASE_URL's
  * server and drops it at the end. Prints `name: value unit` lines; exits with 1 when a target is missed.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { countStatements } from './lib.ts';
+import { countStatements, spawnForBench } from './lib.ts';
 import { WebSocket } from 'ws';
 import { openDatabase } from '../server/db/client.ts';
-import { seedDemoSite } from '../server/db/seed.ts';
+import { seedDemoSite } from '../server/seed/seed.ts';
 import { systemClock } from '../server/infra/clock.ts';
 import { createLogger } from '../server/infra/logger.ts';
 import { localStorage } from '../server/infra/storage.ts';
@@ -68,7 +68,14 @@ async function admin(sql: string) {
   }
 }
 
-/** The database: the demo site, and 2 × CLIENTS confirmed members with credits (senders and recipients). */
+/**
+ * Each phase that sends through the API has senders of its own, so no member's sends add up across phases
+ * to the chat's per-member rate limit (20 a minute): the bench measures delivery, not the limiter, and runs
+ * again right after a run.
+ */
+const SENDER_GROUPS = ['warmup', 'latency', 'saturated', 'twoInstances', 'delivery'] as const;
+
+/** The database: the demo site, CLIENTS recipients and CLIENTS senders per phase, confirmed members with credits. */
 async function seed() {
   await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${DB_NAME}`);
@@ -82,7 +89,7 @@ async function seed() {
   await c.connect();
   await c.query(`
     INSERT INTO users (site_id, email, password_hash, status, paid_user, credits, signup_date)
-    SELECT $1, 'chat' || g || '@bench.invalid', '!', 'active', true, 1000000, now() FROM generate_series(1, $2::int) g`, [siteId, CLIENTS * 2]);
+    SELECT $1, 'chat' || g || '@bench.invalid', '!', 'active', true, 1000000, now() FROM generate_series(1, $2::int) g`, [siteId, CLIENTS * (1 + SENDER_GROUPS.length)]);
   await c.query(`
     INSERT INTO profiles (user_id, name, gender, birth_date, country, status, created_at)
     SELECT id, 'Member ' || id, CASE WHEN id % 2 = 0 THEN 'female' ELSE 'male' END, date '1990-01-01', 'NL', 'active', now()
@@ -93,15 +100,17 @@ async function seed() {
     SELECT id, 1000000, 1000000, 'demo_grant', 'bench-' || id FROM users WHERE email LIKE 'chat%@bench.invalid'`);
   const { rows } = await c.query<{ id: number }>(`SELECT id FROM users WHERE email LIKE 'chat%@bench.invalid' ORDER BY id`);
   await c.end();
-  return { siteId, senders: rows.slice(0, CLIENTS).map((r) => r.id), recipients: rows.slice(CLIENTS).map((r) => r.id) };
+  const ids = rows.map((r) => r.id);
+  const senders = Object.fromEntries(SENDER_GROUPS.map((group, n) => [group, ids.slice((n + 1) * CLIENTS, (n + 2) * CLIENTS)])) as Record<(typeof SENDER_GROUPS)[number], number[]>;
+  return { siteId, senders, recipients: ids.slice(0, CLIENTS) };
 }
 
 /** Session cookies for members, made as log-in makes them. */
-async function sessions(ids: number[]): Promise<Map<number, string>> {
+async function sessions(siteId: number, ids: number[]): Promise<Map<number, string>> {
   const database = await openDatabase({ url: benchUrl.toString() });
   const services = createServices({ db: database.db, clock: systemClock, storage: localStorage(tmpdir()), logger: createLogger('error') });
   const out = new Map<number, string>();
-  for (const id of ids) out.set(id, await services.accounts.createSession(id, 'bench'));
+  for (const id of ids) out.set(id, await services.accounts.createSession(id, siteId, 'bench'));
   await database.close();
   return out;
 }
@@ -110,7 +119,7 @@ interface Proc { child: ChildProcess; port: number; rssMb(): number }
 
 async function spawnProc(args: string[], env: Record<string, string>, readyText: string): Promise<Proc> {
   const port = Number(env.PORT);
-  const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnForBench(process.execPath, args, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -232,8 +241,8 @@ class Arrivals {
 
 async function main() {
   if (!existsSync('build/server/main.js')) throw new Error('npm run build first: the bench runs the production build');
-  const { siteId, senders, recipients } = await seed();
-  const cookies = await sessions([...senders, ...recipients]);
+  const { siteId, senders: groups, recipients } = await seed();
+  const cookies = await sessions(siteId, [...Object.values(groups).flat(), ...recipients]);
   const prefix = `bench-chat-${process.pid}:`;
   const a = await startSite(prefix);
   const b = await startSite(prefix);
@@ -261,9 +270,9 @@ async function main() {
   // 1. Baseline latency: a frame from one socket to another through the bare server.
   const baseArrivals = new Arrivals();
   const baseSockets = await connect((id) => `ws://localhost:${basePort}/?id=${id}`, recipients, () => ({}), baseArrivals.arrived);
-  const baseSenders = await connect((id) => `ws://localhost:${basePort}/?id=${id}`, senders.slice(0, CONCURRENCY), () => ({}), () => {});
+  const baseSenders = await connect((id) => `ws://localhost:${basePort}/?id=${id}`, groups.latency.slice(0, CONCURRENCY), () => ({}), () => {});
   await pool(LATENCY_SENDS, async (i) => {
-    const from = senders[i % CONCURRENCY];
+    const from = groups.latency[i % CONCURRENCY];
     const to = recipients[i % recipients.length];
     baseArrivals.expect(to, from);
     baseSenders[i % CONCURRENCY].send(JSON.stringify({ from, to }));
@@ -279,12 +288,12 @@ async function main() {
   const appSockets = await connect(() => `ws://localhost:${a.port}/api/live`, recipients, appHeaders(a.port), arrivalsA.arrived);
   const appRss = await steadyRss(a);
   await paced(WARMUP_SENDS, LATENCY_RATE, async (i) => {
-    await post(i % 2 ? a.port : b.port, senders[i % senders.length], recipients[(i * 11) % recipients.length]);
+    await post(i % 2 ? a.port : b.port, groups.warmup[i % CLIENTS], recipients[(i * 11) % recipients.length]);
   });
   await new Promise((r) => setTimeout(r, 1000));
   arrivalsA.reset();
   await paced(LATENCY_SENDS, LATENCY_RATE, async (i, due) => {
-    const from = senders[i % senders.length];
+    const from = groups.latency[i % CLIENTS];
     const to = recipients[i % recipients.length];
     arrivalsA.expect(to, from, due);
     await post(a.port, from, to);
@@ -297,7 +306,7 @@ async function main() {
   const saturatedA = new Arrivals();
   appSockets.forEach((ws, i) => { ws.removeAllListeners('message'); listen(ws, recipients[i], saturatedA.arrived); });
   await pool(LATENCY_SENDS, async (i) => {
-    const from = senders[(i + 3) % senders.length];
+    const from = groups.saturated[i % CLIENTS];
     const to = recipients[i % recipients.length];
     saturatedA.expect(to, from);
     await post(a.port, from, to);
@@ -311,7 +320,7 @@ async function main() {
   const arrivalsB = new Arrivals();
   const bSockets = await connect(() => `ws://localhost:${b.port}/api/live`, recipients, appHeaders(b.port), arrivalsB.arrived);
   await paced(LATENCY_SENDS, LATENCY_RATE, async (i, due) => {
-    const from = senders[(i + 7) % senders.length];
+    const from = groups.twoInstances[i % CLIENTS];
     const to = recipients[i % recipients.length];
     arrivalsB.expect(to, from, due);
     await post(a.port, from, to);
@@ -327,7 +336,7 @@ async function main() {
   bSockets.forEach((ws, i) => listen(ws, recipients[i], delivered.arrived));
   const expected = new Map<string, number>();
   await pool(DELIVERY_SENDS, async (i) => {
-    const from = senders[(i * 13) % senders.length];
+    const from = groups.delivery[(i * 13) % CLIENTS];
     const to = recipients[(i * 7) % recipients.length];
     expected.set(`${to}:${from}`, (expected.get(`${to}:${from}`) ?? 0) + 1);
     const key = await post(a.port, from, to, `delivery-${i}`);
@@ -376,17 +385,17 @@ async function main() {
   for (const name of ['mail.new_message', 'push.new_message']) services.events.durable('message.sent', name, () => undefined);
   const started = performance.now();
   await pool(PAID_SENDS, async (i) => {
-    await services.chat.send(actorFor(siteId, senders[i % senders.length]), {
+    await services.chat.send(actorFor(siteId, groups.delivery[i % CLIENTS]), {
       recipientId: recipients[(i * 3) % recipients.length], content: { kind: 'text', text: `paid ${i}` },
-      idempotencyKey: `paid-${i}`, cost: 5, maxLength: 1000,
+      idempotencyKey: `paid-${i}`,
     });
   });
   const perSecond = PAID_SENDS / ((performance.now() - started) / 1000);
   figure('paid_sends_per_second', perSecond, 'sends/s');
   // Round trips to PostgreSQL of one paid send (BEGIN and COMMIT included), as bench/api.ts counts them.
   const counter = countStatements();
-  await services.chat.send(actorFor(siteId, senders[0]), {
-    recipientId: recipients[1], content: { kind: 'text', text: 'counted' }, idempotencyKey: 'paid-counted', cost: 5, maxLength: 1000,
+  await services.chat.send(actorFor(siteId, groups.delivery[0]), {
+    recipientId: recipients[1], content: { kind: 'text', text: 'counted' }, idempotencyKey: 'paid-counted',
   });
   counter.stop();
   figure('paid_send_statements', counter.count(), 'statements');

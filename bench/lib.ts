@@ -1,5 +1,5 @@
 /** What every bench scenario shares: `name: value unit` figures, missed targets, a kept-alive HTTP client, databases. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -103,6 +103,27 @@ export async function load(urls: string[], headers: Record<string, string>, perC
   return { p50: percentile(latencies, 50), p95: percentile(latencies, 95), rps: latencies.length / seconds };
 }
 
+const started = new Set<ChildProcess>();
+const stopStarted = () => {
+  for (const child of started) child.kill('SIGKILL');
+};
+// Whatever ends the bench (a missed target, an error, Ctrl-C), no server or baseline it started keeps running.
+process.once('exit', stopStarted);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    stopStarted();
+    process.exit(130);
+  });
+}
+
+/** Starts a process that is stopped with the bench, however the bench ends. */
+export function spawnForBench(command: string, args: string[], options: SpawnOptions): ChildProcess {
+  const child = spawn(command, args, options);
+  started.add(child);
+  child.once('exit', () => started.delete(child));
+  return child;
+}
+
 /** The production server (npm run build). */
 export const BUILT_SERVER = join(fileURLToPath(new URL('..', import.meta.url)), 'build', 'server', 'main.js');
 const START_TIMEOUT_MS = 180_000;
@@ -113,7 +134,7 @@ const START_TIMEOUT_MS = 180_000;
  */
 export async function startBuiltServer(options: { dataDir: string; port: number; databaseUrl: string; nodeFlags?: string[] }): Promise<ChildProcess> {
   const { dataDir, port } = options;
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), BUILT_SERVER], {
+  const child = spawnForBench(process.execPath, [...(options.nodeFlags ?? []), BUILT_SERVER], {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', DATABASE_URL: options.databaseUrl },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { openDatabase } from '../server/db/client.ts';
-import { DEMO_EMAIL, DEMO_PASSWORD, seedDemoSite } from '../server/db/seed.ts';
+import { DEMO_EMAIL, DEMO_PASSWORD, seedDemoSite } from '../server/seed/seed.ts';
 import { systemClock } from '../server/infra/clock.ts';
 import { databaseUrl, dropDatabase, figure, finish, machine, recreateDatabase, startBuiltServer, stopServer, target } from './lib.ts';
 import { CATEGORIES, evaluate, type PageResult, type ReportLike } from './lighthouse-report.ts';

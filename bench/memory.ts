@@ -5,15 +5,15 @@
  * directory, which the first start creates and seeds (memory_pglite_first_start_rss), then a restart on it
  * (memory_pglite_rss). Builds first when build/ is missing.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase } from '../server/db/client.ts';
-import { seedDemoSite } from '../server/db/seed.ts';
+import { seedDemoSite } from '../server/seed/seed.ts';
 import { systemClock } from '../server/infra/clock.ts';
-import { databaseUrl, dropDatabase, figure, finish, machine, recreateDatabase, target } from './lib.ts';
+import { databaseUrl, dropDatabase, figure, finish, machine, recreateDatabase, spawnForBench, target } from './lib.ts';
 
 const DB_NAME = 'amora_bench_memory';
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 5000);
@@ -44,7 +44,7 @@ async function waitUntilAnswering(child: ChildProcess, port: number) {
 
 async function measure(name: string, env: Record<string, string>, dataDir: string, targetMb: number) {
   const port = 3900 + Math.floor(Math.random() * 1000);
-  const child = spawn(process.execPath, [SERVER], {
+  const child = spawnForBench(process.execPath, [SERVER], {
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { UNSAFE_decodeViaTurboStream as decodeViaTurboStream } from 'react-router';
 import { openDatabase } from '../server/db/client.ts';
-import { DEMO_EMAIL, DEMO_PASSWORD, seedDemoSite } from '../server/db/seed.ts';
+import { DEMO_EMAIL, DEMO_PASSWORD, seedDemoSite } from '../server/seed/seed.ts';
 import { systemClock } from '../server/infra/clock.ts';
 import { CLIENTS, databaseUrl, dropDatabase, figure, finish, get, load, machine, recreateDatabase, startBuiltServer, stopServer, target } from './lib.ts';
 import { loaderDataOf, type Page } from './ssr-pages.ts';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type {
-  apiErrorSchema, apiUserSchema, chatMessageKindSchema, chatMessageSchema, chatPricesSchema, chatSummarySchema, giftSchema, creditPackageSchema, galleryPhotoSchema, mainImageSchema,
+  apiErrorSchema, apiUserSchema, chatMessageSchema, chatPricesSchema, chatSummarySchema, giftSchema, creditPackageSchema, galleryPhotoSchema,
   discountCodeRecordSchema, orderSchema, ownPhotoSchema, packagePriceSchema, welcomeBonusRecordSchema, ownProfileSchema, profileDetailSchema, profileSummarySchema,
   ledgerEntrySchema, spendCapSchema, transactionOrderDetailSchema, transactionOrderSchema,
 } from './contracts/shapes.ts';
@@ -9,7 +9,6 @@ import type {
  * Shapes the JSON API returns (spec sections 3 and 7). Each is inferred from its schema in
  * common/contracts/shapes.ts, the contract the tests hold every answer to.
  */
-export type MainImage = z.infer<typeof mainImageSchema>;
 export type ProfileSummary = z.infer<typeof profileSummarySchema>;
 export type ProfileDetail = z.infer<typeof profileDetailSchema>;
 /** A photo in a profile's gallery. `locked`: 'login' for visitors, 'premium' for free members. */
@@ -21,7 +20,6 @@ export type OwnProfile = z.infer<typeof ownProfileSchema>;
 export type ApiUser = z.infer<typeof apiUserSchema>;
 export type ChatSummary = z.infer<typeof chatSummarySchema>;
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
-export type ChatMessageKind = z.infer<typeof chatMessageKindSchema>;
 export type Gift = z.infer<typeof giftSchema>;
 /** What the chat's paid actions cost this member, in credits and (at their top-up bundle's rate) in money. */
 export type ChatPrices = z.infer<typeof chatPricesSchema>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_ID, textSchema } from './input.ts';
 
 // Without zod, for the browser's pages (docs/decisions/024): the history limit and prices.
-export { CHAT_HISTORY_LIMIT, chatCosts, creditsInCents, type ChatPriceSettings, type CreditPrice } from './chat-prices.ts';
+export { CHAT_HISTORY_LIMIT, chatCosts } from './chat-prices.ts';
 
 /** A member's word filter: at most this many entries of at most WORD_FILTER_ENTRY_MAX characters. */
 export const WORD_FILTER_MAX = 50;

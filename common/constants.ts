@@ -63,7 +63,6 @@ export const PAYMENT_METHODS = [
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const ORDER_STATUSES = ['open', 'pending', 'completed', 'failed', 'cancelled'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const INTERESTS = [
   'relationship', 'kissing', 'massages', 'travelling', 'music', 'cooking', 'wine', 'dancing', 'sports',

@@ -1,4 +1,4 @@
-import { electronicFormatIBAN, getCountrySpecifications, isSEPACountry, isValidIBAN } from 'ibantools';
+import { electronicFormatIBAN, isSEPACountry, isValidIBAN } from 'ibantools';
 import { z } from 'zod';
 import { idSchema, isReference, textSchema } from './input.ts';
 
@@ -16,9 +16,6 @@ export function normaliseIban(value: string): string {
 export function isSepaIban(iban: string): boolean {
   return isValidIBAN(iban) && isSEPACountry(iban.slice(0, 2));
 }
-
-/** The countries whose IBANs a direct debit accepts (for the form's hint). */
-export const SEPA_COUNTRIES = Object.entries(getCountrySpecifications()).filter(([, spec]) => spec.SEPA).map(([code]) => code).sort();
 
 /**
  * "+31 6 1234-5678", "0031 (6) 12345678" → "+31612345678"; null when it is not an international number.

@@ -3,7 +3,7 @@ import { DELETE_REASONS } from './notifications.ts';
 
 // Without zod, for the browser's pages (docs/decisions/024): the time bonus.
 export {
-  countdownParts, TIME_BONUS_CODE, TIME_BONUS_MODAL_DELAY_MS, TIME_BONUS_PERCENT, TIME_BONUS_ROUTES, TIME_BONUS_SECONDS, TIME_BONUS_TICK_MS, timeBonusSecondsLeft,
+  countdownParts, TIME_BONUS_CODE, TIME_BONUS_SECONDS, timeBonusSecondsLeft,
 } from './time-bonus.ts';
 
 /** Discounts are percentages in basis points (2500 = 25%): integer arithmetic, and 12.5% is possible. */

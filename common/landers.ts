@@ -7,9 +7,5 @@ export type LanderName = (typeof LANDER_NAMES)[number];
 /** tinderswipe is the one lander without a slug. */
 export const SLUGLESS_LANDERS: readonly LanderName[] = ['tinderswipe'];
 
-export function isLanderName(value: unknown): value is LanderName {
-  return typeof value === 'string' && (LANDER_NAMES as readonly string[]).includes(value);
-}
-
 /** A slug or short-path token: lower-case letters, digits and dashes, as campaign URLs are written. */
 export const URL_WORD = /^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])?$/;

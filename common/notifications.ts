@@ -27,10 +27,6 @@ export const notificationSwitchesSchema = z.object({
   read_receipts: z.boolean({ error: 'errors.invalid_input' }).default(false),
 });
 
-export function isEmailCategory(value: unknown): value is EmailCategory {
-  return typeof value === 'string' && (EMAIL_CATEGORIES as readonly string[]).includes(value);
-}
-
 /**
  * Why e-mail to a member stopped (spec section 8), kept in users.notifications_disabled.
  * spam_complaint: the member marked a mail as spam; bounce: the address does not accept mail;
@@ -38,10 +34,6 @@ export function isEmailCategory(value: unknown): value is EmailCategory {
  */
 export const DISABLED_REASONS = ['spam_complaint', 'bounce', 'list_unsubscribe'] as const;
 export type DisabledReason = (typeof DISABLED_REASONS)[number];
-
-export function isDisabledReason(value: unknown): value is DisabledReason {
-  return typeof value === 'string' && (DISABLED_REASONS as readonly string[]).includes(value);
-}
 
 /** GET/PUT /api/notifications.php */
 export interface NotificationSettings {

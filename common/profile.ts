@@ -36,13 +36,6 @@ export const ATTRIBUTE_OPTIONS = {
 export type AttributeKey = keyof typeof ATTRIBUTE_OPTIONS;
 export const ATTRIBUTE_KEYS = Object.keys(ATTRIBUTE_OPTIONS) as AttributeKey[];
 
-/**
- * Keys the site setting visible_profile_fields may list: the attributes (and interests) other
- * members see on a profile. Name, age, country, region, photos and about-me always show.
- */
-export const PROFILE_FIELD_KEYS = [...ATTRIBUTE_KEYS, 'interests'] as const;
-export type ProfileFieldKey = (typeof PROFILE_FIELD_KEYS)[number];
-
 export const ABOUT_MAX = 2000;
 
 /** An optional choice: empty means "not said". */
@@ -50,7 +43,15 @@ function choice<T extends readonly [string, ...string[]]>(values: T) {
   return z.preprocess((v) => (v === '' || v === undefined ? null : v), z.enum(values, { error: 'errors.invalid_choice' }).nullable());
 }
 
-/** One schema for the /profile form, in the browser and in PUT /api/profile.php. */
+/** The display name is the member's e-mail address: refused, the name is shown to everyone. */
+export function nameIsEmail(name: string, email: string): boolean {
+  return name.toLowerCase() === email.trim().toLowerCase();
+}
+
+/**
+ * One schema for the /profile form, in the browser and in PUT /api/profile.php. With the member's `email` it also
+ * refuses that address as the name; the API's contract cannot know it, so the use case checks that too.
+ */
 export function profileSchema(email?: string) {
   return z
     .object({
@@ -75,7 +76,7 @@ export function profileSchema(email?: string) {
     })
     .superRefine((v, ctx) => {
       if (v.name.startsWith('@')) ctx.addIssue({ code: 'custom', path: ['name'], message: 'errors.name_starts_with_at' });
-      if (email && v.name.toLowerCase() === email.trim().toLowerCase()) {
+      if (email && nameIsEmail(v.name, email)) {
         ctx.addIssue({ code: 'custom', path: ['name'], message: 'errors.name_equals_email' });
       }
     });

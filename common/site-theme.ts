@@ -96,8 +96,8 @@ function buttonVars(name: 'primary' | 'secondary', colour: string): string {
  * The site's colours as CSS over the built Bootstrap: the theme variables every `bg-*`, `text-*` and
  * link reads, and the button and component variables Bootstrap compiles to fixed values. Each colour
  * is first taken to its accessible shade, so text, links and buttons in it reach WCAG AA contrast. Only
- * validated #rrggbb values reach this (sitePatchSchema and the database's check), so the text is safe
- * inside a style element.
+ * validated #rrggbb values reach this (sitePatchSchema and the database's check). Served as the site's
+ * stylesheet, /site.css (server/settings/site-stylesheet.ts, docs/decisions/052).
  */
 export function siteThemeCss(brand: SiteTheme): string {
   const theme = { primary: accessibleShade(brand.primary), secondary: accessibleShade(brand.secondary), dark: accessibleShade(brand.dark) };
@@ -111,7 +111,7 @@ export function siteThemeCss(brand: SiteTheme): string {
     + `--bs-link-color:${theme.primary};--bs-link-color-rgb:${p.join(',')};--bs-link-hover-color:${hex(linkHover)};--bs-link-hover-color-rgb:${linkHover.map(Math.round).join(',')};`
     + `--bs-focus-ring-color:rgba(${p.join(',')},.25);--amora-unread:${theme.secondary}}`
     + buttonVars('primary', theme.primary) + buttonVars('secondary', theme.secondary)
-    + `.nav-pills{--bs-nav-pills-link-active-bg:${theme.primary}}.progress,.progress-stacked{--bs-progress-bar-bg:${theme.primary}}`
+    + `.nav-pills{--bs-nav-pills-link-active-bg:${theme.primary}}`
     + `.dropdown-menu{--bs-dropdown-link-active-bg:${theme.primary}}.list-group{--bs-list-group-active-bg:${theme.primary};--bs-list-group-active-border-color:${theme.primary}}`
     + `.pagination{--bs-pagination-active-bg:${theme.primary};--bs-pagination-active-border-color:${theme.primary}}`
     + `.form-check-input:checked{background-color:${theme.primary};border-color:${theme.primary}}`

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chosenBundle } from '#server/payments/payment-pages.server.ts';
-import { bundleCovering } from './spend-cap.ts';
+import { bundleCovering, chosenBundle } from './spend-cap.ts';
 
 const bundles = [{ id: 4, credits: 1000 }, { id: 1, credits: 50 }, { id: 3, credits: 400 }, { id: 2, credits: 150 }];
 

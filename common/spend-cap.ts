@@ -1,4 +1,4 @@
-import type { SpendCapPeriod } from './constants.ts';
+import { PAYMENT_METHODS, type PaymentMethod, type SpendCapPeriod } from './constants.ts';
 
 export interface Cap { period: SpendCapPeriod; credits: number }
 
@@ -22,4 +22,22 @@ export function isStricter(next: Cap | null, current: Cap | null): boolean {
 export function bundleCovering<P extends { credits: number }>(packages: readonly P[], shortfall: number): P | null {
   const sorted = [...packages].sort((a, b) => a.credits - b.credits);
   return sorted.find((p) => p.credits >= shortfall) ?? sorted.at(-1) ?? null;
+}
+
+/**
+ * The bundle the credits page marks: `?package=` (a retry from the payment status page) or the smallest
+ * bundle that covers `?need=` credits (a member short of credits for a message, gift or photo).
+ */
+export function chosenBundle(packages: { id: number; credits: number }[], query: URLSearchParams) {
+  const method = query.get('method');
+  const initialMethod = PAYMENT_METHODS.includes(method as PaymentMethod) ? (method as PaymentMethod) : null;
+  const packageId = Number(query.get('package'));
+  const chosen = packages.find((p) => p.id === packageId);
+  if (chosen) return { highlightId: chosen.id, reason: 'chosen' as const, need: null, initialMethod };
+  const need = Number(query.get('need'));
+  if (Number.isInteger(need) && need > 0 && need <= 1_000_000) {
+    const covering = bundleCovering(packages, need);
+    if (covering) return { highlightId: covering.id, reason: 'need' as const, need, initialMethod };
+  }
+  return { highlightId: null, reason: null, need: null, initialMethod };
 }

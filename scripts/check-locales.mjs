@@ -30,7 +30,7 @@ const walk = (dir) => {
 ['app', 'server', 'common'].forEach(walk);
 const source = files.join('\n');
 const dynamicGroups = [...source.matchAll(/`([a-z_.]+)\.\$\{/g)].map((m) => m[1]);
-const dynamicPrefixes = [...source.matchAll(/`([a-z_]+\.[a-z_]+_)\$\{/g)].map((m) => m[1]);
+const dynamicPrefixes = [...source.matchAll(/`([a-z_]+(?:\.[a-z_]+)+_)\$\{/g)].map((m) => m[1]);
 const unused = [...en].filter((key) => {
   const [group, name] = [key.slice(0, key.lastIndexOf('.')), key.slice(key.lastIndexOf('.') + 1)];
   if (source.includes(`'${key}'`) || source.includes(`"${key}"`) || source.includes(`\`${key}\``)) return false;

@@ -1,4 +1,5 @@
-// Starts the built site for browser tests on a fresh embedded database in test-results/e2e-data,
+// Starts the built site for browser tests on a fresh embedded database in test-results/e2e-data (or on the
+// PostgreSQL database E2E_DATABASE_URL names),
 // with a real SMTP server that receives its mail. Tests read the received mails over HTTP
 // (GET http://127.0.0.1:<PORT+1>/mails.json?to=…), parsed, as a member's mail program would. Text messages
 // go to the server's dev SMS outbox (no SMS_URL); GET …/sms.json?to=+31… reads them from there, as a phone would.
@@ -69,7 +70,7 @@ const child = spawn(process.execPath, ['build/server/main.js'], {
   // viewers are on as for local work (DEV_TOOLS), though behind TRUST_PROXY they answer nobody: tests read mail
   // and text messages from the mailbox above.
   env: {
-    ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'error', DATABASE_URL: '', TRUST_PROXY: '1', DEV_TOOLS: '1',
+    ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'error', DATABASE_URL: process.env.E2E_DATABASE_URL ?? '', SEED_DEMO: 'always', TRUST_PROXY: '1', DEV_TOOLS: '1',
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: 'no-reply@amora.example',
   },
 });

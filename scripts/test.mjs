@@ -1,5 +1,5 @@
 // The whole suite: unit and integration tests (PGlite, and PostgreSQL when reachable), then browser tests.
-// Ends with one line of totals: "Tests: N passed, N failed".
+// Ends with each part's count and time, then one line of totals: "Tests: N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
@@ -14,9 +14,12 @@ const steps = [
   ['browser tests', 'npm', ['run', 'test:e2e'], { PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON }],
 ];
 let ok = true;
+const seconds = [];
 for (const [name, cmd, args, env] of steps) {
   console.log(`\n▶ ${name}`);
+  const started = Date.now();
   const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  seconds.push((Date.now() - started) / 1000);
   if (r.status !== 0) {
     ok = false;
     break;
@@ -29,5 +32,11 @@ const playwright = read(PLAYWRIGHT_JSON);
 const passed = (vitest?.numPassedTests ?? 0) + (playwright?.stats?.expected ?? 0);
 const failed = (vitest?.numFailedTests ?? 0) + (playwright?.stats?.unexpected ?? 0) + (playwright?.stats?.flaky ?? 0);
 const skipped = (vitest?.numPendingTests ?? 0) + (playwright?.stats?.skipped ?? 0);
-console.log(`\nTests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+const time = (s) => (s === undefined ? 'not run' : `${Math.floor(s / 60)} min ${Math.floor(s % 60)} s`);
+const part = (name, counts, s) => console.log(`${name}: ${counts ? `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped` : 'no report'} in ${time(s)}`);
+console.log('');
+part('Unit and integration tests', vitest && { passed: vitest.numPassedTests, failed: vitest.numFailedTests, skipped: vitest.numPendingTests }, seconds[0]);
+part('Browser tests (build included)', playwright && { passed: playwright.stats.expected, failed: playwright.stats.unexpected + playwright.stats.flaky, skipped: playwright.stats.skipped }, seconds[1]);
+console.log(`All in ${time(seconds.reduce((a, b) => a + b, 0))}`);
+console.log(`Tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(ok && failed === 0 ? 0 : 1);

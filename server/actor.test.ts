@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actorFor, OPERATOR_CLI, requireMember, type Actor } from './actor.ts';
-import type { Services } from './services.ts';
+import { actorFor, requireMember, type Actor, type StaffActor } from './actor.ts';
+import { SYSTEM } from '../tests/helpers/staff.ts';
+import type { Services } from './use-cases.ts';
 import { createTestApp, signUp, type TestApp } from '../tests/helpers/test-app.ts';
+
+const staff = (roles: StaffActor['roles'], siteIds: number[] | null): StaffActor => ({ kind: 'staff', staffId: 1, roles, siteIds, companyIds: null });
 
 describe('actors', () => {
   it('a member is who acts with a user id; anyone else needs to sign in', () => {
@@ -25,8 +28,8 @@ describe('member use cases refuse anyone but a member', () => {
 
   const notMembers = (): [string, Actor][] => [
     ['a visitor', { kind: 'visitor', siteId: t.siteId }],
-    ['a moderator', { kind: 'staff', role: 'moderator', siteId: t.siteId }],
-    ['an operator', { kind: 'staff', role: 'operator', siteId: null }],
+    ['a moderator', staff(['moderator'], [t.siteId])],
+    ['an admin', staff(['admin'], null)],
     ['a job', { kind: 'system', job: 'test' }],
   ];
 
@@ -41,15 +44,18 @@ describe('member use cases refuse anyone but a member', () => {
     ['games.swipeDeck', (s, a) => s.games.swipeDeck(a)],
     ['games.swipeLike', (s, a) => s.games.swipeLike(a, other)],
     ['games.matchFinder', (s, a) => s.games.matchFinder(a)],
-    ['chat.send', (s, a) => s.chat.send(a, { recipientId: other, content: { kind: 'text', text: 'Hi' }, idempotencyKey: 'actor-test-0001', cost: 0, maxLength: 500 })],
+    ['chat.send', (s, a) => s.chat.send(a, { recipientId: other, content: { kind: 'text', text: 'Hi' }, idempotencyKey: 'actor-test-0001' })],
     ['chat.list', (s, a) => s.chat.list(a)],
     ['chat.openWith', (s, a) => s.chat.openWith(a, other)],
     ['chat.read', (s, a) => s.chat.read(a, 1)],
     ['chat.typing', (s, a) => s.chat.typing(a, other)],
     ['chat.setViewing', (s, a) => s.chat.setViewing(a, null)],
     ['chat.removeWith', (s, a) => s.chat.removeWith(a, other)],
-    ['chat.freeMessagesLeft', (s, a) => s.chat.freeMessagesLeft(a, 3)],
-    ['payments.createOrder', (s, a) => s.payments.createOrder(a, { packageId: 1, paymentmethod: 'ideal', currency: 'EUR', idempotencyKey: 'actor-test-0002', baseUrl: 'http://localhost', withdrawalConsent: true })],
+    ['chat.freeMessagesLeft', (s, a) => s.chat.freeMessagesLeft(a)],
+    ['chat.terms', (s, a) => s.chat.terms(a)],
+    ['payments.createOrder', (s, a) => s.payments.createOrder(a, { packageId: 1, paymentmethod: 'ideal', idempotencyKey: 'actor-test-0002', withdrawalConsent: true })],
+    ['payments.repeatOrder', (s, a) => s.payments.repeatOrder(a, { packageId: 1, mandateId: 1, idempotencyKey: 'actor-test-0003', withdrawalConsent: true })],
+    ['payments.purchase', (s, a) => s.payments.purchase(a, { code: null })],
     ['payments.order', (s, a) => s.payments.order(a, 'ord_missing')],
     ['payments.mandates', (s, a) => s.payments.mandates(a)],
     ['payments.revokeMandate', (s, a) => s.payments.revokeMandate(a, 1)],
@@ -63,12 +69,13 @@ describe('member use cases refuse anyone but a member', () => {
     ['discounts.retentionOffer', (s, a) => s.discounts.retentionOffer(a, 'too_expensive')],
     ['discounts.retentionOfferShown', (s, a) => s.discounts.retentionOfferShown(a)],
     ['directDebit.pending', (s, a) => s.directDebit.pending(a, 'dd_missing')],
-    ['directDebit.confirm', (s, a) => s.directDebit.confirm(a, { requestId: 'dd_missing', code: '123456', baseUrl: 'http://localhost', country: 'NL' })],
+    ['directDebit.start', (s, a) => s.directDebit.start(a, { form: { package_id: 1 } as never, discountCode: null, language: 'en' })],
+    ['directDebit.confirm', (s, a) => s.directDebit.confirm(a, { requestId: 'dd_missing', code: '123456' })],
     ['profiles.own', (s, a) => s.profiles.own(a)],
     ['profiles.update', (s, a) => s.profiles.update(a, { name: 'Actor', gender: 'female', sexuality: null, hair_color: null, eye_color: null, body_type: null, relationship_status: null, tattoos: null, signup_reason: null, interests: [], about: '', country: 'NL', region: null })],
     ['profiles.updateSignupFields', (s, a) => s.profiles.updateSignupFields(a, { about: 'Hi' })],
     ['photos.list', (s, a) => s.photos.list(a)],
-    ['photos.upload', (s, a) => s.photos.upload(a, Buffer.from('not a photo'), { isPrivate: false, moderation: 'after' })],
+    ['photos.upload', (s, a) => s.photos.upload(a, Buffer.from('not a photo'), { isPrivate: false })],
     ['photos.remove', (s, a) => s.photos.remove(a, 1)],
     ['photos.setMain', (s, a) => s.photos.setMain(a, 1)],
     ['photos.setPrivate', (s, a) => s.photos.setPrivate(a, 1, true)],
@@ -94,8 +101,8 @@ describe('member use cases refuse anyone but a member', () => {
   });
 });
 
-/** Refunds and blocked payment details are the operator's (or an operator command's), not a member's or a moderator's. */
-describe('operator use cases refuse members and moderators', () => {
+/** Refunds and blocked payment details are finance staff's (or a job's), not a member's or a moderator's. */
+describe('finance use cases refuse members and moderators', () => {
   let t: TestApp;
   let member: Actor;
   beforeAll(async () => {
@@ -112,11 +119,11 @@ describe('operator use cases refuse members and moderators', () => {
   ];
 
   it.each(operatorOnly)('%s', async (_name, call) => {
-    for (const actor of [member, { kind: 'visitor', siteId: t.siteId }, { kind: 'staff', role: 'moderator', siteId: null }] as Actor[]) {
+    for (const actor of [member, { kind: 'visitor', siteId: t.siteId }, staff(['moderator', 'support'], null)] as Actor[]) {
       await expect(call(t.services, actor), actor.kind).rejects.toMatchObject({ status: 403, code: 'forbidden' });
     }
-    // The operator gets as far as the order or the list.
-    await expect(call(t.services, OPERATOR_CLI).catch((e: { code: string }) => e.code)).resolves.not.toBe('forbidden');
-    await expect(call(t.services, { kind: 'staff', role: 'operator', siteId: null }).catch((e: { code: string }) => e.code)).resolves.not.toBe('forbidden');
+    // Finance staff of every site and jobs get as far as the order or the list.
+    await expect(call(t.services, SYSTEM).catch((e: { code: string }) => e.code)).resolves.not.toBe('forbidden');
+    await expect(call(t.services, staff(['finance'], null)).catch((e: { code: string }) => e.code)).resolves.not.toBe('forbidden');
   });
 });

@@ -1,7 +1,18 @@
+import type { StaffRoleName } from '#common/staff.ts';
 import { AppError, authenticationRequired } from './infra/errors.ts';
 
-/** What staff may do. The operator console adds roles; today the operator token acts as `operator`. */
-export type StaffRole = 'moderator' | 'operator';
+/**
+ * A staff member acting, built from a console session or an API token (decision 055). `roles` are the ones this
+ * session or token acts with (a token's scopes narrow its owner's roles); `siteIds` are the sites they reach (their
+ * own list and every site of their companies), null for every site.
+ */
+export interface StaffActor {
+  kind: 'staff';
+  staffId: number;
+  roles: readonly StaffRoleName[];
+  siteIds: readonly number[] | null;
+  companyIds: readonly number[] | null;
+}
 
 /**
  * Who performs a use case. Entry points (Hono handlers, React Router loaders and actions, CLI
@@ -11,19 +22,16 @@ export type StaffRole = 'moderator' | 'operator';
 export type Actor =
   | { kind: 'visitor'; siteId: number }
   | { kind: 'member'; userId: number; siteId: number }
-  | { kind: 'staff'; role: StaffRole; siteId: number | null }
+  | StaffActor
   | { kind: 'system'; job: string };
-
-/** Who may review photos and ban members. */
-export const MODERATORS: readonly StaffRole[] = ['moderator', 'operator'];
-
-/** Who may move money and payment data by hand: refunds, blocked IBANs and numbers. */
-export const OPERATORS: readonly StaffRole[] = ['operator'];
 
 export type MemberActor = Extract<Actor, { kind: 'member' }>;
 
-/** Operator commands (`npm run members:ban`, `photos:moderate`, …) run with the rights of whoever may run them on the server. */
-export const OPERATOR_CLI: Actor = { kind: 'system', job: 'operator command' };
+/** Jobs: whoever may run them on the server may do what they do. */
+export type SystemActor = Extract<Actor, { kind: 'system' }>;
+
+/** Who writes staff use cases and audit rows. */
+export type StaffOrSystem = StaffActor | SystemActor;
 
 export function actorFor(siteId: number, userId: number | null): Actor {
   return userId ? { kind: 'member', userId, siteId } : { kind: 'visitor', siteId };
@@ -35,10 +43,40 @@ export function requireMember(actor: Actor): MemberActor {
   return actor;
 }
 
-/** Staff with one of `roles` (or the system itself), or 403. */
-export function requireStaff(actor: Actor, roles: readonly StaffRole[]): void {
-  if (actor.kind === 'system') return;
-  if (actor.kind !== 'staff' || !roles.includes(actor.role)) throw new AppError(403, 'forbidden');
+/**
+ * Whether the staff member may act as `role` on site `siteId` (null: something of no one site, such as other staff
+ * accounts, which only staff of every site may touch). `admin` may do what every other role may.
+ */
+export function can(actor: StaffActor, role: StaffRoleName, siteId: number | null): boolean {
+  if (!actor.roles.includes(role) && !actor.roles.includes('admin')) return false;
+  if (actor.siteIds === null) return true;
+  return siteId !== null && actor.siteIds.includes(siteId);
+}
+
+/**
+ * Staff with `role` on site `siteId` (or a job), or 403: members and visitors never pass. Returns the actor as
+ * staff or system, for the audit row.
+ */
+export function requireRole(actor: Actor, role: StaffRoleName, siteId: number | null): StaffOrSystem {
+  if (actor.kind === 'system') return actor;
+  if (actor.kind !== 'staff' || !can(actor, role, siteId)) throw new AppError(403, 'forbidden');
+  return actor;
+}
+
+/**
+ * Staff with `role` on at least one site (or a job), or 403: for lists, which the use case then narrows to
+ * `sitesOf(actor)`.
+ */
+export function requireRoleSomewhere(actor: Actor, role: StaffRoleName): StaffOrSystem {
+  if (actor.kind === 'system') return actor;
+  if (actor.kind !== 'staff' || !(actor.roles.includes(role) || actor.roles.includes('admin'))) throw new AppError(403, 'forbidden');
+  if (actor.siteIds !== null && actor.siteIds.length === 0) throw new AppError(403, 'forbidden');
+  return actor;
+}
+
+/** The sites a staff member's lists are narrowed to; null for every site (staff of every site, jobs). */
+export function sitesOf(actor: StaffOrSystem): readonly number[] | null {
+  return actor.kind === 'staff' ? actor.siteIds : null;
 }
 
 /** The member's id when a member acts, else null (a visitor, staff or a job sees public data only). */

@@ -6,6 +6,9 @@ import { Hono, type Context, type Next } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { secureHeaders, NONCE } from 'hono/secure-headers';
 import { AUTH_COOKIE } from '#common/constants.ts';
+import { STAFF_COOKIE } from '#common/staff.ts';
+import { staffOfRequest } from './http/staff-cookies.ts';
+import type { StaffActor } from './actor.ts';
 import { LOCALE_COOKIE } from '#common/languages.ts';
 import { accountsRoutes, setLocaleCookie } from './accounts/accounts.routes.ts';
 import { CHAT_PHOTO_PATH, chatRoutes } from './chat/chat.routes.ts';
@@ -14,7 +17,7 @@ import type { AppEnv, RequestContext } from './http/context.ts';
 import { requestBodyLimit } from './http/body-limit.ts';
 import { resolveLanguage } from './http/language.ts';
 import { seoRoutes } from './seo/seo.routes.ts';
-import { appManifestRoutes } from './seo/app-manifest.routes.ts';
+import { appShellRoutes } from './app-shell/app-shell.routes.ts';
 import { clientAddress, forwardedProto, limitKey } from './http/client-address.ts';
 import type { Translator } from './i18n/i18n.ts';
 import { translationsRoutes } from './i18n/translations.routes.ts';
@@ -24,26 +27,31 @@ import { paymentsRoutes } from './payments/payments.routes.ts';
 import { directDebitRoutes } from './payments/direct-debit.routes.ts';
 import { discountsRoutes } from './payments/discounts.routes.ts';
 import { recordsRoutes } from './payments/records.routes.ts';
-import { membersRoutes } from './profiles/members.routes.ts';
+import { likesRoutes } from './likes/likes.routes.ts';
 import { gamesRoutes } from './games/games.routes.ts';
-import { pageBounceRoutes } from './tracking/page-bounces.ts';
-import type { Services } from './services.ts';
+import { pageBounceRoutes } from './tracking/page-bounces.routes.ts';
+import type { Services } from './use-cases.ts';
 import { settingsRoutes } from './settings/settings.routes.ts';
 import { cdnOrigin } from './settings/site-look.ts';
-import { photoRoutes } from './profiles/photos.routes.ts';
+import { siteStylesheetRoutes } from './settings/site-stylesheet.routes.ts';
+import { photoRoutes } from './photos/photo-files.routes.ts';
 import { lifecycleRoutes } from './accounts/lifecycle.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
-import { devViewerGate } from './infra/dev-tools.ts';
-import { outboxViewer } from './infra/mail/outbox.routes.ts';
+import { devViewerGate } from './dev-tools/dev-tools.ts';
+import { outboxViewer } from './dev-tools/mail-outbox.routes.ts';
 import type { OutboxEntry } from './infra/mail/transport.ts';
-import { smsOutboxViewer } from './infra/sms/outbox.routes.ts';
+import { smsOutboxViewer } from './dev-tools/sms-outbox.routes.ts';
 import type { SmsOutboxEntry } from './infra/sms/sms.ts';
 import { PHOTO_UPLOAD_PATH, photosApiRoutes } from './photos/photos-api.routes.ts';
+import { moderationRoutes } from './moderation/moderation.routes.ts';
+import { supportRoutes } from './support/support.routes.ts';
+import { staffRoutes } from './staff/staff.routes.ts';
 import { blocksRoutes } from './blocks/blocks.routes.ts';
+import { reportsRoutes } from './moderation/reports.routes.ts';
 import { profileRoutes } from './profiles/profile.routes.ts';
 import { geoRoutes } from './geo/geo.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
-import { firstTouchTracking } from './accounts/tracking.ts';
+import { firstTouchTracking } from './http/tracking.ts';
 import { signupRoutes } from './accounts/signup.routes.ts';
 import { pushRoutes } from './push/push.routes.ts';
 import { signupProfileRoutes } from './profiles/signup-profile.routes.ts';
@@ -51,7 +59,6 @@ import { sameOrigin, sameSiteOrigins } from './http/origin.ts';
 import { appErrorText } from './http/error-text.ts';
 import { compress } from './http/compress.ts';
 import { openApiRoutes } from './http/openapi.routes.ts';
-import { memberOnlyByContract } from './http/member-only.ts';
 
 export interface AppDeps {
   services: Services;
@@ -99,6 +106,15 @@ export function createApp(deps: AppDeps) {
   });
   const cdn = (c: Context<AppEnv>) => cdnOrigin(c.get('site')?.cdnPrefix ?? '') ?? '';
   const logo = (c: Context<AppEnv>) => (/^https?:/.test(c.get('site')?.logoUrl ?? '') ? cdnOrigin(c.get('site')!.logoUrl) ?? '' : '');
+  // The dev outbox's HTML part is a mail, not a page of the site: mails carry their styles in attributes (mail
+  // clients drop style elements), which the site's policy refuses. It gets a policy of its own, set after the
+  // site's: its styles and nothing else, no script, sandboxed (an origin of its own), never framed.
+  if (env.DEV_TOOLS && deps.outbox && !env.SMTP_URL) {
+    app.use('/dev/outbox/:id/html', async (c, next) => {
+      await next();
+      if (c.res.status === 200) c.res.headers.set('Content-Security-Policy', MAIL_PART_POLICY);
+    });
+  }
   // Outside all but the site, so the headers land on every response, whatever an inner layer returns. Further in, a
   // handler's own Response (photos, the outbox viewer) can be rebuilt by a later c.header(), and with
   // @hono/node-server's lightweight Response that rebuild dropped headers set on it in between.
@@ -106,10 +122,11 @@ export function createApp(deps: AppDeps) {
     secureHeaders({
       // Vite's dev server injects scripts and a websocket of its own; production gets the strict policy.
       // A site's CDN origin (cdn_prefix) serves its scripts, styles, fonts and photos; its logo may live elsewhere.
+      // Styles as scripts: files, or an element with the response's nonce; no style attribute (docs/decisions/052).
       contentSecurityPolicy: env.NODE_ENV === 'development' ? undefined : {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'", NONCE, cdn],
-        styleSrc: ["'self'", "'unsafe-inline'", cdn],
+        styleSrc: ["'self'", NONCE, cdn],
         imgSrc: ["'self'", 'data:', 'blob:', cdn, logo],
         connectSrc: ["'self'"],
         fontSrc: ["'self'", 'data:', cdn],
@@ -183,8 +200,9 @@ export function createApp(deps: AppDeps) {
     });
   }
 
-  // Before the request context: the translation files need no session (and answer without a statement).
+  // Before the request context: the translation files and the site's colours need no session (and answer without a statement).
   app.route('/', translationsRoutes(translator));
+  app.route('/', siteStylesheetRoutes(services.settings));
 
   // Request context: site, session, language.
   app.use(async (c, next) => {
@@ -194,7 +212,9 @@ export function createApp(deps: AppDeps) {
     // Pages show the member (navigation, badges), as does their own record; without the language cookie the member's
     // language decides the answer's. Those load the member with the session, in one statement.
     const withMember = !c.req.path.startsWith('/api/') || c.req.path === '/api/user.php' || !cookieLang;
-    const session = await services.accounts.session(sessionToken, { withMember });
+    // Only a session made on this site, of a member of this site, counts (decision 051): another site's cookie is no
+    // session here, so a member's requests are always served with their own site's settings.
+    const session = await services.accounts.session(sessionToken, site.id, { withMember });
     const userId = session?.userId ?? null;
     let memberPromise: ReturnType<typeof services.accounts.member> | undefined = session?.member === undefined ? undefined : Promise.resolve(session.member);
     const member = () => (memberPromise ??= userId ? services.accounts.member(userId) : Promise.resolve(null));
@@ -212,8 +232,10 @@ export function createApp(deps: AppDeps) {
     const cdnCountry = c.req.header('cf-ipcountry') ?? c.req.header('x-country-code');
     const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
     const ip = clientAddress(c.req.header('x-forwarded-for'), incoming?.socket?.remoteAddress, env.TRUST_PROXY);
+    let staffPromise: Promise<StaffActor | null> | undefined;
+    const staff = () => (staffPromise ??= staffOfRequest(services, c.req.header('authorization'), getCookie(c, STAFF_COOKIE)));
     const ctx: RequestContext = {
-      services, actor: actorFor(site.id, userId), translator, env, site, lang, userId, chatListVersion: session?.chatListVersion ?? 0, user, soughtGender, nonce: (c.var as { secureHeadersNonce?: string }).secureHeadersNonce ?? '', baseUrl, secure,
+      services, actor: actorFor(site.id, userId), staff, translator, env, site, lang, userId, chatListVersion: session?.chatListVersion ?? 0, user, soughtGender, nonce: (c.var as { secureHeadersNonce?: string }).secureHeadersNonce ?? '', baseUrl, secure,
       // Every per-address limit keys on clientIp: an IPv6 client counts by its network, a mapped IPv4 one as IPv4.
       clientIp: limitKey(ip, env.RATE_LIMIT_IPV6_PREFIX),
       clientAddress: ip,
@@ -240,15 +262,14 @@ export function createApp(deps: AppDeps) {
 
   const api = new Hono<AppEnv>();
   api.use((c, next) => keepHeader(c, next, 'Cache-Control', 'no-store'));
-  api.use(memberOnlyByContract);
   api.route('/', settingsRoutes);
   api.route('/', pushRoutes);
   api.route('/', signupRoutes);
   api.route('/', accountsRoutes);
-  // Before membersRoutes: the search owns GET /members.php (with search_fields applied).
+  // The search owns GET /members.php (with search_fields applied).
   api.route('/', searchRoutes);
   api.route('/', signupProfileRoutes);
-  api.route('/', membersRoutes);
+  api.route('/', likesRoutes);
   api.route('/', gamesRoutes);
   api.route('/', pageBounceRoutes);
   api.route('/', chatRoutes);
@@ -260,12 +281,16 @@ export function createApp(deps: AppDeps) {
   api.route('/', notificationsRoutes);
   api.route('/', profileRoutes);
   api.route('/', photosApiRoutes);
+  api.route('/', moderationRoutes);
+  api.route('/', supportRoutes);
+  api.route('/', staffRoutes);
   api.route('/', blocksRoutes);
+  api.route('/', reportsRoutes);
   api.route('/', geoRoutes);
   api.route('/', openApiRoutes);
   app.route('/api', api);
   app.route('/', seoRoutes);
-  app.route('/', appManifestRoutes);
+  app.route('/', appShellRoutes);
   app.all('/api/*', (c) => c.json({ error: { code: 'not_found', message: translator.t(c.get('lang') ?? 'en', 'errors.not_found') } }, 404));
 
   app.onError((error, c) => {
@@ -298,4 +323,6 @@ export function createApp(deps: AppDeps) {
 
 const PAGE_METHODS = new Set(['GET', 'HEAD', 'POST']);
 
-export type App = ReturnType<typeof createApp>;
+/** The dev outbox's view of a mail's HTML part (see above). */
+export const MAIL_PART_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; sandbox";
+

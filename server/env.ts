@@ -66,8 +66,6 @@ const schema = z.object({
   SMS_API_KEY: z.string().min(8, 'must be at least 8 characters').optional(),
   /** The sender shown on the phone: up to 11 letters and digits, or a number. */
   SMS_FROM: z.string().regex(/^([A-Za-z0-9 ]{1,11}|\+[0-9]{8,15})$/, 'must be up to 11 letters and digits, or a number such as +31612345678').optional(),
-  /** Bearer token for the photo moderation API; without it the API is off. */
-  OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** An S3-compatible bucket for photos; without S3_BUCKET photos stay on local disk (DATA_DIR/photos). */
   S3_ENDPOINT: z.url('must be an absolute URL such as https://s3.eu-central-1.amazonaws.com').optional(),
   S3_BUCKET: z.string().optional(),

@@ -9,11 +9,12 @@ import { createApp } from './app.ts';
 import { registerSubscribers } from './subscribers.ts';
 import { hourSlot, purgeJobRuns, runOncePerSlot } from './jobs/schedule.ts';
 import { openDatabase } from './db/client.ts';
-import { isSeeded, seedDemoSite, DEMO_EMAIL, DEMO_PASSWORD } from './db/seed.ts';
+import { isSeeded, seedDemoSite, DEMO_EMAIL, DEMO_PASSWORD } from './seed/seed.ts';
 import { loadEnv } from './env.ts';
 import { createTranslator } from './i18n/i18n.ts';
 import { systemClock } from './infra/clock.ts';
 import { createLogger } from './infra/logger.ts';
+import { lockDataDir } from './db/data-dir-lock.ts';
 import { createShutdown } from './infra/shutdown.ts';
 import { createRedisLiveBus } from './infra/live-bus.ts';
 import { attachLiveChannel } from './live/live-socket.ts';
@@ -24,8 +25,8 @@ import { databaseStore, redisStore } from './infra/rate-limit.ts';
 import { databaseCache, redisCache } from './infra/shared-cache.ts';
 import { createOutboxMailer, createSmtpMailer } from './infra/mail/transport.ts';
 import { createHttpSmsSender, createOutboxSmsSender } from './infra/sms/sms.ts';
-import { startupWarnings } from './infra/startup-warnings.ts';
-import { devToolsNotice } from './infra/dev-tools.ts';
+import { startupWarnings } from './settings/startup-warnings.ts';
+import { devToolsNotice } from './dev-tools/dev-tools.ts';
 import { photoStorageFromEnv } from './infra/storage.ts';
 
 /**
@@ -58,6 +59,8 @@ async function main() {
   const storage = photoStorageFromEnv(env, photosDir);
   const pgliteDir = env.DATABASE_URL ? null : join(dataDir, 'db');
   const isFirstStartChild = process.env[FIRST_START_CHILD] === '1';
+  // The embedded database has one user: command-line tools see this lock and refuse to open it while the server runs.
+  const lock = pgliteDir && !isFirstStartChild ? lockDataDir(dataDir) : null;
   if (pgliteDir && !isFirstStartChild && !existsSync(pgliteDir)) await firstStartInChild();
   const database = await openDatabase({ url: env.DATABASE_URL, dataDir: pgliteDir });
   await database.migrate();
@@ -194,7 +197,7 @@ async function main() {
       },
       { name: 'mail', run: () => mailer.close?.() },
       { name: 'dev server', run: () => vite?.close() },
-      { name: 'database', run: () => database.close() },
+      { name: 'database', run: async () => { await database.close(); lock?.release(); } },
       { name: 'live bus', run: () => services.live.close() },
       { name: 'redis', run: () => redis?.disconnect() },
     ],

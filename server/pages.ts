@@ -1,5 +1,6 @@
 import { createRequestHandler, RouterContextProvider, type RequestHandler, type ServerBuild, type RouterContext } from 'react-router';
 import type { RequestContext } from './http/context.ts';
+import { isConsolePath } from './http/console-pages.server.ts';
 import { addressedOrigin, sameOrigin, sameSiteOrigins } from './http/origin.ts';
 import { visitorNoindex } from './seo/seo.routes.ts';
 
@@ -114,11 +115,13 @@ async function formPost(request: Request, ctx: RequestContext): Promise<Request 
  * its redirects. An answer to a signed-in member shows them (their name, badges, payments, chats) and one that sets
  * a cookie (a log-in) belongs to its visitor: `private, no-store`. A visitor's answer keeps the caching it had; it
  * still depends on cookies (the language, the dismissed entry warning), so a cache keeps it per Cookie header.
- * A visitor's view of the members' area stays out of search indexes (server/seo/seo.routes.ts).
+ * A visitor's view of the members' area stays out of search indexes (server/seo/seo.routes.ts). The console's pages
+ * are staff's: never kept by any cache, never indexed.
  */
 function cacheable(response: Response, ctx: RequestContext, pathname: string): Response {
-  const personal = ctx.userId !== null || response.headers.has('set-cookie');
-  const noindex = ctx.userId === null && visitorNoindex(pathname);
+  const staffPage = isConsolePath(pathname);
+  const personal = ctx.userId !== null || response.headers.has('set-cookie') || staffPage;
+  const noindex = staffPage || (ctx.userId === null && visitorNoindex(pathname));
   const set = (headers: Headers) => {
     if (personal) headers.set('Cache-Control', 'private, no-store');
     headers.append('Vary', 'Cookie');

@@ -27,6 +27,7 @@ import { createSettingsService } from './settings/settings.service.ts';
 import type { SiteCacheOptions } from './settings/site-cache.ts';
 import { databaseCache, type SharedCache } from './infra/shared-cache.ts';
 import { createContentService } from './content/content.service.ts';
+import { createSitePages } from './content/site-pages.ts';
 import { CONTENT_DIR } from './paths.ts';
 import { createLifecycleService } from './accounts/lifecycle.service.ts';
 import { createMemoryMailer } from './infra/mail/transport.ts';
@@ -35,14 +36,24 @@ import { createNotificationsService } from './notifications/notifications.servic
 import type { PhotoStorage } from './infra/storage.ts';
 import { createPhotosService } from './photos/photos.service.ts';
 import { createBlocksService } from './blocks/blocks.service.ts';
-import { createNoticesService } from './notices/notices.service.ts';
-import { sharedGeo, type Geo } from './infra/geo/index.ts';
+import { createNoticesService } from './moderation/notices.service.ts';
+import { createModerationQueue } from './moderation/moderation-queue.ts';
+import { createReportsService } from './moderation/reports.service.ts';
+import { createStatements } from './moderation/statements.ts';
+import { createFlagsService } from './moderation/flags.service.ts';
+import { createMemberSupport } from './support/member-support.ts';
+import { sharedGeo, type Geo } from './geo/geo.ts';
 import { createSignupService } from './accounts/signup.service.ts';
+import { createAuditLog } from './staff/audit.ts';
+import { createStaffService } from './staff/staff.service.ts';
+import { createConsoleService } from './staff/console.service.ts';
+import { createStaffTokens } from './staff/staff-tokens.ts';
 import { createPushService, type VapidKeys } from './push/push.service.ts';
 import { loadEnv, type Env } from './env.ts';
 import { createLandersService } from './landers/landers.service.ts';
 import { createPageTokens, loadPageTokens, type PageTokenTable } from './landers/page-tokens.ts';
 import { join } from 'node:path';
+import type { Services } from './use-cases.ts';
 
 /** Every service, wired once per process (or per test) with its dependencies passed in. */
 export function createServices(deps: {
@@ -70,7 +81,7 @@ export function createServices(deps: {
   sms?: SmsSender;
   /** The sites' short paths (`/{token}`); by default content/page-tokens.json. */
   pageTokens?: PageTokenTable;
-}) {
+}): Services {
   const { db, clock, storage } = deps;
   const rateLimitStore = deps.rateLimitStore ?? databaseStore(db);
   const sharedCache = deps.sharedCache ?? databaseCache(db, clock);
@@ -88,19 +99,32 @@ export function createServices(deps: {
   const lifecycle = createLifecycleService({ db, clock, mail, storage, limits: rateLimits });
   const notifications = createNotificationsService({ db, clock, mail, limits: rateLimits });
   const live = deps.live ?? createMemoryLiveBus(logger);
-  const contactRules = createContactRules({ db });
-  const photos = createPhotosService({ db, clock, storage, contactRules, events });
-  const profiles = createProfilesService({ db, clock, contactRules, gallery: photos.gallery });
+  const contactRules = createContactRules({ db, meetingSites: settings.meetingSites });
+  const audit = createAuditLog({ clock });
+  const flags = createFlagsService({ db, clock, audit });
+  const support = createMemberSupport({ db, clock, audit, mails: lifecycle });
+  const statements = createStatements({ db, clock, events, mail });
+  const photos = createPhotosService({ db, clock, storage, contactRules, events, audit, statements, site: settings.site });
+  const profiles = createProfilesService({ db, clock, contactRules, gallery: photos.gallery, site: settings.site });
   const testProvider = createTestProvider({ db, clock });
   const paymentProviders = createPaymentProviders({ db, clock, testProvider, mollieApiEndpoint: config.MOLLIE_API_ENDPOINT });
   const likes = createLikesService({ db, clock, events, contactRules });
-  const search = createSearchService({ db, clock, memo: sharedCache });
+  const search = createSearchService({ db, clock, memo: sharedCache, contactRules, site: settings.site });
   const discounts = createDiscountsService({ db, clock });
   const payments = createPaymentsService({
     db, clock, providers: paymentProviders, testCheckouts: testProvider, discounts,
     allowTestPaymentsOnPublic: config.ALLOW_TEST_PAYMENTS, isPublicDeployment: settings.isPublicDeployment, events,
+    site: settings.site, origin: settings.origin, discountCodeLimit: rateLimits.discountCodes,
   });
   const sms = deps.sms ?? createMemorySmsSender();
+  const blocks = createBlocksService({ db, clock });
+  const accounts = createAccountsService({ db, clock, profiles, events, limits: rateLimits });
+  const chat = createChatService({
+    db, clock, events, contactRules, live, storage, audit, presence: sharedCache, profiles, site: settings.site, packages: payments.packages, statements,
+  });
+  const bans = createBansService({ db, clock, events, audit, statements });
+  const records = createRecordsService({ db, clock, providers: paymentProviders, payments, events, audit });
+  const moderation = createModerationQueue({ db, clock, events, audit, statements });
   return {
     db,
     clock,
@@ -108,47 +132,46 @@ export function createServices(deps: {
     live,
     contactRules,
     settings,
-    content: createContentService({ contentDir: CONTENT_DIR }),
+    content: createSitePages({ pages: createContentService({ contentDir: CONTENT_DIR }), site: settings.site, company: settings.companyInfo }),
     storage,
     photos,
-    blocks: createBlocksService({ db, clock }),
+    blocks,
     profiles,
-    accounts: createAccountsService({ db, clock, profiles, events, limits: rateLimits }),
-    signup: createSignupService({ db, clock, events }),
+    accounts,
+    signup: createSignupService({ db, clock, events, site: settings.site, accounts, chat }),
     push: createPushService({ db, clock, vapid: deps.vapid, logger }),
     mail,
     lifecycle,
     notifications,
     search,
-    landers: createLandersService({ search: search.search }),
+    landers: createLandersService({ search: search.search, site: settings.site, profiles }),
     pageTokens: createPageTokens(deps.pageTokens ?? loadPageTokens(join(CONTENT_DIR, 'page-tokens.json'))),
     geo: deps.geo ?? sharedGeo(),
     likes,
     viewProfile: createProfileView({ profiles, likes, events }),
-    games: createGamesService({ db, clock, likes }),
+    games: createGamesService({ db, clock, likes, contactRules }),
     pageBounces: createPageBounces({ db, clock }),
-    bans: createBansService({ db, clock, events }),
+    bans,
     notices: createNoticesService({ db, clock, events, mail, limits: rateLimits }),
-    chat: createChatService({ db, clock, events, contactRules, live, storage, presence: sharedCache, profiles }),
+    flags,
+    support,
+    reports: createReportsService({ db, clock, blocks, flags, limits: rateLimits }),
+    statements,
+    moderation,
+    chat,
     testProvider,
     paymentProviders,
     discounts,
     payments,
     sms,
-    directDebit: createDirectDebitService({ db, clock, payments, discounts, sms }),
-    records: createRecordsService({ db, clock, providers: paymentProviders, payments, events }),
+    directDebit: createDirectDebitService({ db, clock, payments, discounts, sms, audit, site: settings.site, discountCodeLimit: rateLimits.discountCodes }),
+    records,
+    audit,
+    staff: createStaffService({ db, clock, audit, cookies, limits: rateLimits }),
+    console: createConsoleService({ db, clock, audit, tokens: createStaffTokens({ db, clock, audit }), support, flags, bans, records, moderation, photos, chat }),
     rateLimitStore,
     sharedCache,
-    /** Every limit of infra/limits.ts; the per-IP ones are applied by the routes. */
     rateLimits,
     cookies,
   };
 }
-
-export type Services = ReturnType<typeof createServices>;
-
-/**
- * What entry points (Hono handlers, React Router loaders and actions) may call: the use cases, never
- * the database, the photo files, the payment providers or the event plumbing behind them.
- */
-export type UseCases = Omit<Services, 'db' | 'storage' | 'paymentProviders' | 'testProvider' | 'rateLimitStore' | 'sharedCache' | 'events' | 'live'>;

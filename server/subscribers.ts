@@ -2,7 +2,7 @@ import type { Translator } from './i18n/i18n.ts';
 import type { AppEvents } from './infra/events.ts';
 import { publishLiveEvents } from './live/live-events.ts';
 import { pushNotifications } from './push/push-notifications.ts';
-import type { Services } from './services.ts';
+import type { Services } from './use-cases.ts';
 
 /**
  * Every reaction to a domain event, in one place. Durable subscribers (mail, push) run from the
@@ -20,6 +20,8 @@ export function registerSubscribers(services: Services, translator: Translator) 
   };
   events.durable('message.sent', 'mail.new_message', unlessSeen(notifications.mailNewMessage));
   events.durable('message.sent', 'push.new_message', unlessSeen(push.newMessage));
+  // Automatic flags read what was sent, for the moderators' members queue (never restricting anyone by themselves).
+  events.durable('message.sent', 'moderation.flags', services.flags.checkMessage);
   events.durable('like.created', 'mail.new_like', notifications.mailNewLike);
   events.durable('like.created', 'push.new_like', push.newLike);
   // Live, not durable: an outbox row on every profile view would cost more than a lost visit mail.
@@ -27,6 +29,8 @@ export function registerSubscribers(services: Services, translator: Translator) 
   events.durable('photo.reviewed', 'mail.photo_reviewed', notifications.mailPhotoReviewed);
   events.durable('notice.received', 'mail.notice_received', services.notices.mailReceived);
   events.durable('notice.decided', 'mail.notice_decided', services.notices.mailDecided);
+  events.durable('statement.issued', 'mail.statement_issued', services.statements.mailIssued);
+  events.durable('appeal.decided', 'mail.appeal_decided', services.statements.mailAppealDecided);
 
   publishLiveEvents(events, services.live);
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Alert } from './Alert.tsx';
 import { useTranslation } from '../lib/i18n.ts';
@@ -28,6 +28,8 @@ type NavigationApi = EventTarget;
 export function ChunkReload() {
   const { t } = useTranslation();
   const [failed, setFailed] = useState(false);
+  /** The member's own reload (the notice's button) is never taken for React Router's automatic one. */
+  const asked = useRef(false);
   useEffect(() => {
     let routeFailedAt = 0;
     const consoleError = console.error;
@@ -38,7 +40,7 @@ export function ChunkReload() {
     const navigation = (window as Window & { navigation?: NavigationApi }).navigation;
     const onNavigate = (event: Event) => {
       const e = event as NavigateEvent;
-      if (e.navigationType !== 'reload' || Date.now() - routeFailedAt > 1000 || !e.cancelable) return;
+      if (e.navigationType !== 'reload' || asked.current || Date.now() - routeFailedAt > 1000 || !e.cancelable) return;
       if (mayReload()) return;
       e.preventDefault();
       setFailed(true);
@@ -64,7 +66,7 @@ export function ChunkReload() {
   return (
     <Alert variant="danger" className="m-0 rounded-0 text-center" data-testid="chunk-failed" role="alert">
       {t('app.chunk_failed')}{' '}
-      <Button variant="outline-danger" size="sm" className="ms-2" onClick={() => window.location.reload()}>{t('app.chunk_reload')}</Button>
+      <Button variant="outline-danger" size="sm" className="ms-2" onClick={() => { asked.current = true; window.location.reload(); }}>{t('app.chunk_reload')}</Button>
     </Alert>
   );
 }

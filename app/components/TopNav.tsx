@@ -102,6 +102,7 @@ export function TopNav({ user, siteName, lang, repeatOrder = false }: { user: Ap
               <NavMenu id="account-dropdown" title={user.profile.name} testId="account-dropdown">
                 <Link className="dropdown-item" to="/profile" data-testid="nav-my-profile">{t('nav.my_profile')}</Link>
                 <Link className="dropdown-item" to="/transactions" data-testid="nav-transactions">{t('nav.transactions')}</Link>
+                <Link className="dropdown-item" to="/reports" data-testid="nav-reports">{t('nav.my_reports')}</Link>
                 <Link className="dropdown-item" to="/notifications" data-testid="nav-settings">{t('nav.settings')}</Link>
                 <hr className="dropdown-divider" />
                 <button type="button" className="dropdown-item" onClick={() => void logout()} data-testid="logout">{t('nav.logout')}</button>

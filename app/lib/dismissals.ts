@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import type { WelcomeBonusRecord } from '#common/api-types.ts';
-import { DISMISS_KEYS, dismissalsCookie } from '#common/constants.ts';
+import { DISMISS_KEYS, dismissalsCookie, dismissedInCookie } from '#common/constants.ts';
 
 export type DismissKey = (typeof DISMISS_KEYS)[keyof typeof DISMISS_KEYS];
 
@@ -31,9 +31,13 @@ function storeDismissed(key: DismissKey, time: number) {
   }
 }
 
-/** The dismissed keys as a cookie too, so the next server render leaves those alerts out. */
+/**
+ * The dismissed keys as a cookie too, so the next server render leaves those alerts out. Dismissals only
+ * grow, so the write adds to what the cookie holds now: the server may have added one since this page was
+ * rendered (the entry warning's form, posted while this page's code was starting).
+ */
 function writeCookie(keys: string[]) {
-  document.cookie = dismissalsCookie(keys);
+  document.cookie = dismissalsCookie(new Set([...dismissedInCookie(document.cookie), ...keys]));
 }
 
 /**

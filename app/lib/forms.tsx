@@ -1,5 +1,4 @@
-import { useForm, type FieldMetadata, type FormMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
-import BsForm from 'react-bootstrap/Form';
+import { useForm, type FormMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
 import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from './i18n.ts';
 import { Form, useActionData, useNavigation, type FetcherWithComponents } from 'react-router';
@@ -75,22 +74,6 @@ export function AppForm({ form, intent, children, fetcher, revalidate, ...rest }
       {children}
     </Component>
   );
-}
-
-/** The props a react-bootstrap control needs from its field: name, value the server echoed, invalid state. */
-export function fieldProps(field: FieldMetadata<unknown>) {
-  return {
-    name: field.name,
-    defaultValue: field.initialValue === undefined ? undefined : String(field.initialValue),
-    isInvalid: Boolean(field.errors?.length),
-    'aria-invalid': field.errors?.length ? true : undefined,
-    'aria-describedby': field.errors?.length ? field.errorId : undefined,
-  };
-}
-
-/** The field's error under it (Bootstrap shows it when the control before it is invalid). */
-export function FieldError({ field, testId }: { field: FieldMetadata<unknown>; testId?: string }) {
-  return <BsForm.Control.Feedback type="invalid" id={field.errorId} data-testid={testId}>{field.errors?.[0]}</BsForm.Control.Feedback>;
 }
 
 /** The error of the form as a whole (wrong password, a limit reached, a link that expired). */

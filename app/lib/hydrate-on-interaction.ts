@@ -44,8 +44,10 @@ export function hydrateOnInteraction(heldType: string, smartphoneMedia: string, 
   let started = false;
   let held: HTMLElement | null = null;
   let fallback: ReturnType<typeof setTimeout> | undefined;
-  // The rule that moves a card swiped before the page runs (below).
+  // The rule that moves a card swiped before the page runs (below), with this script's nonce: the
+  // Content-Security-Policy allows a style element with it only (docs/decisions/052).
   const follow = document.createElement('style');
+  follow.nonce = document.currentScript?.nonce ?? '';
   const letGo = () => follow.remove();
   const followHeldLink = () => {
     letGo();

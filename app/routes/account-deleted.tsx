@@ -2,6 +2,7 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
+import { FormField } from '../components/FormField.tsx';
 import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { api, ApiError } from '../lib/api.ts';
@@ -24,17 +25,14 @@ export default function AccountDeleted() {
     }
   };
   return (
-    <div className="container py-5" style={{ maxWidth: 560 }}>
+    <div className="container py-5 max-w-560">
       <Card className="shadow-sm"><Card.Body className="p-4">
         <h1 className="h3" data-testid="account-deleted">{t('account_deleted.title')}</h1>
         <p>{t('account_deleted.text')}</p>
         {sent ? <Alert variant="success" data-testid="reactivate-sent">{t('account_deleted.reactivate_sent')}</Alert> : (
           <Form onSubmit={submit} noValidate>
             {error && <Alert variant="danger">{error}</Alert>}
-            <Form.Group className="mb-3" controlId="reactivate-email">
-              <Form.Label>{t('account_deleted.reactivate_label')}</Form.Label>
-              <Form.Control name="email" type="email" autoComplete="email" required />
-            </Form.Group>
+            <FormField id="reactivate-email" className="mb-3" label={t('account_deleted.reactivate_label')} name="email" type="email" autoComplete="email" required />
             <Button type="submit" variant="outline-primary" disabled={!hydrated} data-testid="reactivate-submit">{t('account_deleted.reactivate_submit')}</Button>
           </Form>
         )}

@@ -8,7 +8,7 @@ export default function ActivateDone() {
   const { t } = useTranslation();
   const { user } = useRootData();
   return (
-    <div className="container py-5" style={{ maxWidth: 560 }}>
+    <div className="container py-5 max-w-560">
       <Card className="shadow-sm"><Card.Body className="p-4">
         <h1 className="h3" data-testid="activate-done">{t('activate.done_title')}</h1>
         <p>{t('activate.done_text')}</p>

@@ -23,7 +23,7 @@ export default function ActivateError() {
     }
   };
   return (
-    <div className="container py-5" style={{ maxWidth: 560 }}>
+    <div className="container py-5 max-w-560">
       <Card className="shadow-sm"><Card.Body className="p-4">
         <h1 className="h3" data-testid="activate-error">{t('activate.error_title')}</h1>
         <p>{reactivation ? t('activate.reactivation_error_text') : t('activate.error_text')}</p>

@@ -1,7 +1,6 @@
 import { data } from 'react-router';
 import type { Route } from './+types/chats-id';
 import { requestContext } from '../context.ts';
-import { conversationPageData } from '#server/chat/chat-pages.server.ts';
 import { orNotFound, requireMemberActor } from '#server/http/page-guards.server.ts';
 import { Conversation } from '../features/chat/Conversation.tsx';
 import { toId } from '#common/ids.ts';
@@ -12,7 +11,9 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const convId = toId(params.id);
   if (convId === null) throw data(null, { status: 404 });
   const { profileId } = await orNotFound(ctx.services.chat.read(member, convId));
-  return conversationPageData(ctx, profileId);
+  // The opening of GET /api/messages.php?profile= and the terms of GET /api/gifts.php.
+  const [opened, terms] = await Promise.all([orNotFound(ctx.services.chat.openWith(member, profileId, 0)), ctx.services.chat.terms(member)]);
+  return { ...opened, ...terms };
 }
 
 export default function ChatConversation({ loaderData }: Route.ComponentProps) {

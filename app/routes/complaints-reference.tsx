@@ -30,7 +30,7 @@ export default function ComplaintsReference({ loaderData }: Route.ComponentProps
   const when = (iso: string) => formatDateTime(iso, lang);
   const decided = notice.status === 'removed' || notice.status === 'no_action';
   return (
-    <div className="container py-4" style={{ maxWidth: 720 }} data-page="complaints-reference">
+    <div className="container py-4 max-w-720" data-page="complaints-reference">
       <h1 className="h3 mb-3">{t('complaints.follow_title')}</h1>
       <Card className="shadow-sm"><Card.Body className="p-3 p-md-4">
         <dl className="row mb-0">
@@ -52,7 +52,7 @@ export default function ComplaintsReference({ loaderData }: Route.ComponentProps
               <dt className="col-sm-4">{t('complaints.decided')}</dt>
               <dd className="col-sm-8">{when(notice.decided_at)}</dd>
               <dt className="col-sm-4">{t('complaints.decision')}</dt>
-              <dd className="col-sm-8" style={{ whiteSpace: 'pre-wrap' }} data-testid="follow-decision">{notice.decision}</dd>
+              <dd className="col-sm-8 text-pre-wrap" data-testid="follow-decision">{notice.decision}</dd>
             </>
           )}
         </dl>

@@ -1,15 +1,15 @@
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import { Alert } from '../components/Alert.tsx';
+import { FormField } from '../components/FormField.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import type { Route } from './+types/complaints';
 import { toId } from '#common/ids.ts';
 import { NOTICE_EXPLANATION_MAX, NOTICE_KINDS, NOTICE_LOCATION_MAX, NOTICE_REASONS, noticeSchema, type NoticeKind } from '#common/notices.ts';
 import { requestContext } from '../context.ts';
-import { AppForm, FieldError, FormError, fieldProps, useAppForm } from '../lib/forms.tsx';
+import { AppForm, FormError, useAppForm } from '../lib/forms.tsx';
 import { pageMeta } from '../lib/seo.ts';
-import { staticPage } from '#server/content/content-pages.server.ts';
+import { orNotFound } from '#server/http/page-guards.server.ts';
 import { submitForm } from '#server/http/forms.server.ts';
 
 /**
@@ -22,7 +22,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const id = toId(url.searchParams.get('id'));
   const user = await ctx.user();
   return {
-    page: await staticPage(ctx, '/complaints'),
+    page: await orNotFound(ctx.services.content.sitePage(ctx.actor, { slug: 'complaints', language: ctx.lang, requestCountry: ctx.geoipCountry })),
     prefill: (NOTICE_KINDS as readonly string[]).includes(kind) && kind !== 'other' && id !== null ? { kind: kind as NoticeKind, content: String(id) } : null,
     member: user ? { name: user.profile.name, email: user.email } : null,
   };
@@ -48,7 +48,7 @@ export default function Complaints({ loaderData }: Route.ComponentProps) {
   });
   const sent = done as { reference: string; email: string } | undefined;
   return (
-    <div className="container py-4" style={{ maxWidth: 860 }} data-page="complaints">
+    <div className="container py-4 max-w-860" data-page="complaints">
       <h1 className="h2 mb-3">{t('complaints.title')}</h1>
       <p>{t('complaints.intro')}</p>
       {sent ? (
@@ -62,59 +62,41 @@ export default function Complaints({ loaderData }: Route.ComponentProps) {
           <FormError form={form} testId="notice-error" />
           <AppForm form={form} data-testid="notice-form">
             <div className="row g-3">
-              <Form.Group className="col-md-5" controlId="notice-kind">
-                <Form.Label>{t('complaints.kind')}</Form.Label>
-                <Form.Select {...fieldProps(fields.kind)} data-testid="notice-kind">
-                  <option value="">{t('complaints.choose')}</option>
-                  {NOTICE_KINDS.map((k) => <option key={k} value={k}>{t(`complaints.kinds.${k}`)}</option>)}
-                </Form.Select>
-                <FieldError field={fields.kind} />
-              </Form.Group>
-              <Form.Group className="col-md-7" controlId="notice-content">
-                <Form.Label>{t('complaints.content')}</Form.Label>
-                <Form.Control
-                  {...fieldProps(fields.content)} maxLength={NOTICE_LOCATION_MAX} data-testid="notice-content"
-                  aria-describedby={['notice-content-help', fields.content.errors?.length ? fields.content.errorId : ''].join(' ').trim()}
+              <FormField id="notice-kind" as="select" className="col-md-5" label={t('complaints.kind')} field={fields.kind} required data-testid="notice-kind">
+                <option value="">{t('complaints.choose')}</option>
+                {NOTICE_KINDS.map((k) => <option key={k} value={k}>{t(`complaints.kinds.${k}`)}</option>)}
+              </FormField>
+              <FormField
+                id="notice-content" className="col-md-7" label={t('complaints.content')} field={fields.content} errorTestId="notice-content-error"
+                description={t('complaints.content_help')} required maxLength={NOTICE_LOCATION_MAX} data-testid="notice-content"
+              />
+              <FormField
+                id="notice-reason" as="select" className="col-12" label={t('complaints.reason')} field={fields.reason} errorTestId="notice-reason-error"
+                required data-testid="notice-reason"
+              >
+                <option value="">{t('complaints.choose')}</option>
+                {NOTICE_REASONS.map((r) => <option key={r} value={r}>{t(`complaints.reasons.${r}`)}</option>)}
+              </FormField>
+              <FormField
+                id="notice-explanation" as="textarea" className="col-12" label={t('complaints.explanation')} field={fields.explanation}
+                errorTestId="notice-explanation-error" description={t('complaints.explanation_help')}
+                rows={5} maxLength={NOTICE_EXPLANATION_MAX} data-testid="notice-explanation"
+              />
+              <FormField
+                id="notice-name" className="col-md-6" label={t('complaints.name')} field={fields.name} errorTestId="notice-name-error"
+                autoComplete="name" maxLength={100} data-testid="notice-name"
+              />
+              <FormField
+                id="notice-email" className="col-md-6" label={t('fields.email')} field={fields.email} errorTestId="notice-email-error"
+                description={member && t('complaints.email_member')} required
+                type="email" autoComplete="email" readOnly={Boolean(member)} data-testid="notice-email"
+              />
+              <div className="col-12">
+                <FormField
+                  id="notice-bona-fide" as="checkbox" label={t('complaints.bona_fide')} field={fields.bona_fide} errorTestId="notice-bona-fide-error"
+                  required data-testid="notice-bona-fide"
                 />
-                <Form.Text id="notice-content-help">{t('complaints.content_help')}</Form.Text>
-                <FieldError field={fields.content} testId="notice-content-error" />
-              </Form.Group>
-              <Form.Group className="col-12" controlId="notice-reason">
-                <Form.Label>{t('complaints.reason')}</Form.Label>
-                <Form.Select {...fieldProps(fields.reason)} data-testid="notice-reason">
-                  <option value="">{t('complaints.choose')}</option>
-                  {NOTICE_REASONS.map((r) => <option key={r} value={r}>{t(`complaints.reasons.${r}`)}</option>)}
-                </Form.Select>
-                <FieldError field={fields.reason} testId="notice-reason-error" />
-              </Form.Group>
-              <Form.Group className="col-12" controlId="notice-explanation">
-                <Form.Label>{t('complaints.explanation')}</Form.Label>
-                <Form.Control as="textarea" rows={5} {...fieldProps(fields.explanation)} maxLength={NOTICE_EXPLANATION_MAX} data-testid="notice-explanation" />
-                <Form.Text>{t('complaints.explanation_help')}</Form.Text>
-                <FieldError field={fields.explanation} testId="notice-explanation-error" />
-              </Form.Group>
-              <Form.Group className="col-md-6" controlId="notice-name">
-                <Form.Label>{t('complaints.name')}</Form.Label>
-                <Form.Control {...fieldProps(fields.name)} autoComplete="name" maxLength={100} data-testid="notice-name" />
-                <FieldError field={fields.name} testId="notice-name-error" />
-              </Form.Group>
-              <Form.Group className="col-md-6" controlId="notice-email">
-                <Form.Label>{t('fields.email')}</Form.Label>
-                <Form.Control {...fieldProps(fields.email)} type="email" autoComplete="email" readOnly={Boolean(member)} data-testid="notice-email" />
-                {member && <Form.Text>{t('complaints.email_member')}</Form.Text>}
-                <FieldError field={fields.email} testId="notice-email-error" />
-              </Form.Group>
-              <Form.Group className="col-12">
-                <Form.Check id="notice-bona-fide">
-                  <Form.Check.Input
-                    type="checkbox" name={fields.bona_fide.name} value="on" defaultChecked={fields.bona_fide.initialValue === 'on'}
-                    isInvalid={Boolean(fields.bona_fide.errors?.length)} aria-describedby={fields.bona_fide.errors?.length ? fields.bona_fide.errorId : undefined}
-                    data-testid="notice-bona-fide"
-                  />
-                  <Form.Check.Label>{t('complaints.bona_fide')}</Form.Check.Label>
-                  <FieldError field={fields.bona_fide} testId="notice-bona-fide-error" />
-                </Form.Check>
-              </Form.Group>
+              </div>
               <div className="col-12">
                 <Button type="submit" disabled={busy} data-testid="notice-submit">{t('complaints.submit')}</Button>
                 <p className="small text-muted mt-2 mb-0">{t('complaints.privacy')}</p>

@@ -17,7 +17,7 @@ export default function CompleteSignup() {
   const { t } = useTranslation();
   const user = useUser();
   return (
-    <div className="container py-4 py-sm-5" style={{ maxWidth: 560 }}>
+    <div className="container py-4 py-sm-5 max-w-560">
       <Card className="shadow-sm">
         <Card.Body className="p-3 p-sm-4">
           <h1 className="h3 mb-3">{t('signup_flow.complete_page_title')}</h1>

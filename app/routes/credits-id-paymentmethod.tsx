@@ -79,7 +79,7 @@ export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
   };
 
   return (
-    <div className="container py-4 py-md-5" style={{ maxWidth: 620 }}>
+    <div className="container py-4 py-md-5 max-w-620">
       <Card className={`shadow-sm text-center payment-status border-0 border-top border-4 border-${look.tone}`} data-testid="payment-status" data-status={state}>
         <Card.Body className="p-4">
           <Icon aria-hidden="true" size={56} className={`text-${look.tone} mb-3 ${look.spin ? 'spin' : ''}`} />

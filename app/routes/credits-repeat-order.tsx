@@ -5,13 +5,13 @@ import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Spinner from 'react-bootstrap/Spinner';
 import { Alert } from '../components/Alert.tsx';
+import { FormField } from '../components/FormField.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { Link, useNavigate, useRevalidator } from 'react-router';
 import type { Order } from '#common/api-types.ts';
 import type { Route } from './+types/credits-repeat-order';
 import { requestContext } from '../context.ts';
 import { requireMemberActor } from '#server/http/page-guards.server.ts';
-import { packagesFor } from '#server/payments/payment-pages.server.ts';
 import { api, ApiError, newIdempotencyKey } from '../lib/api.ts';
 import { useUser } from '../lib/user.ts';
 import { PackageList } from '../features/credits/PackageList.tsx';
@@ -20,7 +20,10 @@ import { pageMeta } from '../lib/seo.ts';
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const member = requireMemberActor(ctx, url.pathname);
-  return { ...(await packagesFor(ctx)), mandates: await ctx.services.payments.mandates(member) };
+  const [catalogue, mandates] = await Promise.all([
+    ctx.services.payments.catalogue(member, { visitorCountry: null }), ctx.services.payments.mandates(member),
+  ]);
+  return { ...catalogue, mandates };
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -99,7 +102,7 @@ export default function RepeatOrder({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <p className="text-muted">{t('repeat_order.lead')}</p>
-          <Card className="mb-4 shadow-sm" style={{ maxWidth: 560 }}>
+          <Card className="mb-4 shadow-sm max-w-560">
             <Card.Header className="fw-semibold">{t('repeat_order.stored_methods')}</Card.Header>
             <ListGroup variant="flush" data-testid="mandates">
               {mandates.map((m) => (
@@ -121,11 +124,10 @@ export default function RepeatOrder({ loaderData }: Route.ComponentProps) {
             </ListGroup>
           </Card>
           {usable.length > 0 && (
-            <Form.Check
-              id="repeat-withdrawal-consent" type="checkbox" className="mb-3" required checked={consent} isInvalid={consentMissing && !consent}
-              onChange={(e) => { setConsent(e.target.checked); setConsentMissing(false); }}
-              label={t('credits.withdrawal_consent')} data-testid="withdrawal-consent"
-              feedback={t('errors.withdrawal_consent_required')} feedbackType="invalid"
+            <FormField
+              id="repeat-withdrawal-consent" as="checkbox" className="mb-3" label={t('credits.withdrawal_consent')} required
+              error={consentMissing && !consent ? t('errors.withdrawal_consent_required') : null}
+              checked={consent} onChange={(e) => { setConsent(e.target.checked); setConsentMissing(false); }} data-testid="withdrawal-consent"
             />
           )}
           {usable.length > 0 && (

@@ -3,14 +3,14 @@ import { useTranslation } from '../lib/i18n.ts';
 import type { Route } from './+types/credits';
 import { requestContext } from '../context.ts';
 import { requireMemberActor } from '#server/http/page-guards.server.ts';
-import { purchaseFor } from '#server/payments/payment-pages.server.ts';
+import { purchaseForm } from '#server/payments/purchase-form.server.ts';
 import { useUser } from '../lib/user.ts';
 import { Purchase } from '../features/credits/Purchase.tsx';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  requireMemberActor(ctx, url.pathname + url.search);
-  return purchaseFor(ctx, url);
+  const member = requireMemberActor(ctx, url.pathname + url.search);
+  return purchaseForm(ctx, member, url);
 }
 
 /**

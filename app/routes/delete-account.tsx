@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { Alert } from '../components/Alert.tsx';
+import { FormField } from '../components/FormField.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { useNavigate } from 'react-router';
 import type { DiscountCodeRecord } from '#common/api-types.ts';
@@ -64,14 +65,14 @@ export default function DeleteAccount({ loaderData }: Route.ComponentProps) {
   };
 
   return (
-    <div className="container py-4" style={{ maxWidth: 640 }}>
+    <div className="container py-4 max-w-640">
       <h1 className="h3">{t('delete_account.title')}</h1>
-      <p>{t('delete_account.intro')}</p>
-      <Form.Group className="mb-4" role="radiogroup">
+      {/* The question that opens the page is the reasons' legend. */}
+      <FormField id="delete-reason" as="group" className="mb-4" label={t('delete_account.intro')} labelClassName="mb-3">
         {DELETE_REASONS.map((r) => (
           <Form.Check key={r} type="radio" name="reason" id={`reason-${r}`} label={t(`delete_account.reasons.${r}`)} checked={reason === r} onChange={() => setReason(r)} data-testid={`reason-${r}`} />
         ))}
-      </Form.Group>
+      </FormField>
 
       <h2 className="h5">{t('delete_account.offers_heading')}</h2>
       <div className="row g-3 mb-4">
@@ -99,10 +100,7 @@ export default function DeleteAccount({ loaderData }: Route.ComponentProps) {
         <p className="small">{t('delete_account.warning')}</p>
         {error && <Alert variant="danger" data-testid="delete-error">{error}</Alert>}
         <Form onSubmit={submit} noValidate>
-          <Form.Group className="mb-3" controlId="delete-password">
-            <Form.Label>{t('delete_account.password_label')}</Form.Label>
-            <Form.Control name="password" type="password" autoComplete="current-password" required />
-          </Form.Group>
+          <FormField id="delete-password" className="mb-3" label={t('delete_account.password_label')} name="password" type="password" autoComplete="current-password" required />
           <Button type="submit" variant="danger" disabled={busy || !hydrated} data-testid="delete-submit">{t('delete_account.submit')}</Button>
         </Form>
       </Card.Body></Card>

@@ -1,7 +1,7 @@
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import { Alert } from '../components/Alert.tsx';
+import { FormField } from '../components/FormField.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { Link, redirect } from 'react-router';
 import { DIRECT_DEBIT_MAX_CENTS_PER_30_DAYS, SMS_CODE_TTL_MINUTES } from '#common/constants.ts';
@@ -12,25 +12,16 @@ import type { Route } from './+types/directdebit';
 import { requestContext } from '../context.ts';
 import { requireMemberActor } from '#server/http/page-guards.server.ts';
 import { formIntent, submitForm } from '#server/http/forms.server.ts';
-import { currencyFor } from '#server/payments/payment-pages.server.ts';
-import { confirmDirectDebit, startDirectDebit } from '#server/payments/direct-debit-pages.server.ts';
-import { discountsFor } from '#server/payments/discount-pages.server.ts';
-import { AppForm, FieldError, FormError, fieldProps, useAppForm } from '../lib/forms.tsx';
+import { linkedCode } from '#server/payments/purchase-form.server.ts';
+import { AppForm, FormError, useAppForm } from '../lib/forms.tsx';
 import { formatMoney } from '../lib/format.ts';
 import { pageMeta } from '../lib/seo.ts';
-
-/** The bundles in the member's currency with their prices now (the credits page's rule, discount included). */
-async function bundles(ctx: Parameters<typeof currencyFor>[0], url: URL) {
-  const currency = await currencyFor(ctx);
-  const packages = await ctx.services.payments.packages(currency);
-  const { prices, code } = await discountsFor(ctx, packages, url);
-  return { currency, packages, prices, code };
-}
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const member = requireMemberActor(ctx, url.pathname + url.search);
-  const { currency, packages, prices } = await bundles(ctx, url);
+  // The bundles in the member's currency with their prices now (the credits page's rule, discount included).
+  const { currency, packages, prices } = await ctx.services.payments.purchase(member, { code: linkedCode(url) });
   const chosen = packages.find((p) => String(p.id) === url.searchParams.get('package')) ?? null;
   const requestId = url.searchParams.get('request');
   const pending = isReference(requestId) ? await ctx.services.directDebit.pending(member, requestId) : null;
@@ -54,18 +45,17 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const ctx = context.get(requestContext);
   const url = new URL(request.url);
-  requireMemberActor(ctx, url.pathname + url.search);
+  const member = requireMemberActor(ctx, url.pathname + url.search);
   const formData = await request.formData();
   if (formIntent(formData) === 'confirm') {
     return submitForm(ctx, formData, directDebitConfirmSchema, async (input) => {
-      const placed = await confirmDirectDebit(ctx, input);
+      const placed = await ctx.services.directDebit.confirm(member, { requestId: input.request, code: input.code });
       return redirect(`/credits/${placed.order.id}`);
     }, { intent: 'confirm' });
   }
   return submitForm(ctx, formData, directDebitStartSchema, async (form) => {
-    // A code in the page's link counts against the code look-ups' limit, as on the credits page.
-    const { code } = await discountsFor(ctx, [], url);
-    const started = await startDirectDebit(ctx, form, code?.code ?? null);
+    // A code in the page's link prices the bundle as on the credits page.
+    const started = await ctx.services.directDebit.start(member, { form, discountCode: linkedCode(url), language: ctx.lang });
     const next = new URLSearchParams(url.searchParams);
     next.set('package', String(form.package_id));
     next.set('request', started.id);
@@ -80,7 +70,7 @@ export default function DirectDebit({ loaderData }: Route.ComponentProps) {
   const { chosen, pending, currency } = loaderData;
   const money = (cents: number) => formatMoney(cents, currency, lang);
   return (
-    <div className="container py-4" style={{ maxWidth: 640 }}>
+    <div className="container py-4 max-w-640">
       <h1 className="h3">{t('direct_debit.title')}</h1>
       {currency !== 'EUR' ? (
         <Alert variant="warning" data-testid="dd-unavailable">{t('errors.direct_debit_unavailable')}</Alert>
@@ -120,21 +110,16 @@ function DetailsStep({ packageId, amount }: { packageId: number; amount: number 
   const { t } = useTranslation();
   const { form, fields, busy } = useAppForm(directDebitStartSchema, { intent: 'start' });
   const text = (name: 'account_holder' | 'iban' | 'street' | 'house_number' | 'zip' | 'city' | 'mobile', extra: Record<string, unknown> = {}, col = 'col-12') => (
-    <Form.Group className={col} controlId={`dd-${name}`}>
-      <Form.Label>{t(`direct_debit.${name}`)}</Form.Label>
-      <Form.Control {...fieldProps(fields[name])} data-testid={`dd-${name}`} {...extra} />
-      <FieldError field={fields[name]} testId={`dd-${name}-error`} />
-    </Form.Group>
+    <FormField
+      id={`dd-${name}`} className={col} label={t(`direct_debit.${name}`)} field={fields[name]} errorTestId={`dd-${name}-error`}
+      required data-testid={`dd-${name}`} {...extra}
+    />
   );
   const check = (name: 'mandate_consent' | 'withdrawal_consent', label: string) => (
-    <Form.Check id={`dd-${name}`} className="mb-2">
-      <Form.Check.Input
-        type="checkbox" name={fields[name].name} defaultChecked={fields[name].initialValue === 'on'} isInvalid={Boolean(fields[name].errors?.length)}
-        aria-describedby={fields[name].errors?.length ? fields[name].errorId : undefined} data-testid={`dd-${name}`}
-      />
-      <Form.Check.Label>{label}</Form.Check.Label>
-      <FieldError field={fields[name]} testId={`dd-${name}-error`} />
-    </Form.Check>
+    <FormField
+      id={`dd-${name}`} as="checkbox" className="mb-2" label={label} field={fields[name]} errorTestId={`dd-${name}-error`}
+      required data-testid={`dd-${name}`}
+    />
   );
   return (
     <Card className="shadow-sm" data-testid="dd-details">
@@ -175,14 +160,11 @@ function CodeStep({ requestId, phone, locked, restart }: { requestId: string; ph
         ) : (
           <AppForm form={form} intent="confirm">
             <input type="hidden" name="request" value={requestId} />
-            <Form.Group className="mb-3" controlId="dd-code">
-              <Form.Label>{t('direct_debit.code')}</Form.Label>
-              <Form.Control
-                {...fieldProps(fields.code)} inputMode="numeric" autoComplete="one-time-code" maxLength={8} pattern="[0-9 ]*"
-                className="fs-4 text-center font-monospace" style={{ letterSpacing: '0.3em' }} data-testid="dd-code"
-              />
-              <FieldError field={fields.code} testId="dd-code-error" />
-            </Form.Group>
+            <FormField
+              id="dd-code" className="mb-3" label={t('direct_debit.code')} field={fields.code} errorTestId="dd-code-error" required
+              inputMode="numeric" autoComplete="one-time-code" maxLength={8} pattern="[0-9 ]*"
+              controlClassName="fs-4 text-center font-monospace code-spaced" data-testid="dd-code"
+            />
             <Button type="submit" className="w-100" disabled={busy} data-testid="dd-confirm">{t('direct_debit.confirm')}</Button>
           </AppForm>
         )}

@@ -3,7 +3,7 @@ import { Link, redirect } from 'react-router';
 import type { Route } from './+types/index';
 import { requestContext } from '../context.ts';
 import { ProfileCard } from '../components/ProfileCard.tsx';
-import { cdnUrl, nicheHeroImage, nicheOf, nicheSearchDefaults } from '#common/site-theme.ts';
+import { cdnUrl, nicheHeroImage, nicheOf } from '#common/site-theme.ts';
 import type { HydrationHandle } from '../lib/hydrate-on-interaction.ts';
 
 /** The home page is a visitor's landing page: it runs its code once they interact (docs/decisions/043). */
@@ -13,7 +13,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   if (ctx.userId) throw redirect('/members');
   // The site's niche picks who the home page shows, its words and its picture (docs/decisions/038).
-  const page = await ctx.services.search.search(null, nicheSearchDefaults(ctx.site.niche));
+  const page = await ctx.services.search.showcase(ctx.actor);
   return {
     profiles: page.profiles.filter((p) => p.main_image).slice(0, 8), total: page.numResults ?? 0,
     niche: nicheOf(ctx.site.niche), hero: cdnUrl(ctx.site.cdnPrefix, nicheHeroImage(ctx.site.niche)),

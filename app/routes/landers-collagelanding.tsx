@@ -1,9 +1,8 @@
-import type { CSSProperties } from 'react';
 import { useTranslation } from '../lib/i18n.ts';
 import { Link } from 'react-router';
 import type { Route } from './+types/landers-collagelanding';
 import { requestContext } from '../context.ts';
-import { landerPage } from '#server/landers/lander-pages.server.ts';
+import { landerPage } from '#server/landers/lander-loaders.server.ts';
 import type { LanderHandle } from '../layouts/lander.tsx';
 import { LanderLogin, LanderPhoto, memberSignupHref, signupHref } from '../features/landers/shared.tsx';
 import '../features/landers/collagelanding.scss';
@@ -12,18 +11,16 @@ import { pageMeta } from '../lib/seo.ts';
 export const handle: LanderHandle = { lander: 'collagelanding' };
 
 /**
- * Where each snapshot lies on the board: [x %, y %, turn °, width %] on wide screens, then on phones.
- * Wide screens keep the middle free for the card; phones show the first six above it.
+ * Snapshots on the board: twelve on wide screens, the first six on phones. Where each lies (place, turn and width, per
+ * screen size) is in collagelanding.scss, by its place in the list: a style attribute would be refused by the page's
+ * Content-Security-Policy (docs/decisions/052).
  */
-const SPOTS: [number, number, number, number, number, number, number, number][] = [
-  [2, 4, -8, 15, 3, 2, -6, 30], [18, 0, 5, 13, 35, 0, 4, 30], [68, 2, -4, 14, 67, 3, -3, 30], [84, 9, 7, 14, 0, 50, 5, 30],
-  [0, 44, 6, 14, 34, 47, -4, 31], [14, 60, -5, 14, 67, 52, 6, 30], [72, 46, -7, 13, 0, 0, 0, 0], [86, 56, 4, 13, 0, 0, 0, 0],
-  [30, 73, 3, 12, 0, 0, 0, 0], [57, 74, -6, 12, 0, 0, 0, 0], [32, -2, -3, 11, 0, 0, 0, 0], [55, -1, 6, 11, 0, 0, 0, 0],
-];
+const SNAPSHOTS = 12;
+const PHONE_SNAPSHOTS = 6;
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const page = await landerPage(ctx, { slug: params.slug, search: url.search, count: SPOTS.length });
+  const page = await landerPage(ctx, { slug: params.slug, search: url.search, count: SNAPSHOTS });
   return { ...page, title: ctx.translator.t(ctx.lang, 'landers.collagelanding.title') };
 }
 
@@ -39,18 +36,14 @@ export default function CollageLander({ loaderData }: Route.ComponentProps) {
     <div className="lander-collage">
       <div className="container collage-board-wrap">
         <ul className="collage-board" data-testid="lander-profiles">
-          {profiles.map((p, i) => {
-            const [x, y, r, w, mx, my, mr, mw] = SPOTS[i];
-            const style = { '--x': `${x}%`, '--y': `${y}%`, '--r': `${r}deg`, '--w': `${w}%`, '--mx': `${mx}%`, '--my': `${my}%`, '--mr': `${mr}deg`, '--mw': `${mw}%` } as CSSProperties;
-            return (
-              <li key={p.id} style={style} className={mw ? undefined : 'collage-wide-only'}>
-                <Link to={memberSignupHref(p.id, search)} className="collage-snap" data-testid="lander-profile">
-                  <LanderPhoto profile={p} size="thumb" eager={i < 6} />
-                  <span>{p.name}, {p.age}</span>
-                </Link>
-              </li>
-            );
-          })}
+          {profiles.map((p, i) => (
+            <li key={p.id} className={i < PHONE_SNAPSHOTS ? undefined : 'collage-wide-only'}>
+              <Link to={memberSignupHref(p.id, search)} className="collage-snap" data-testid="lander-profile">
+                <LanderPhoto profile={p} size="thumb" eager={i < PHONE_SNAPSHOTS} />
+                <span>{p.name}, {p.age}</span>
+              </Link>
+            </li>
+          ))}
         </ul>
         <section className="collage-card">
           <p className="collage-kicker">{t('landers.collagelanding.kicker')}</p>

@@ -2,7 +2,7 @@ import { useTranslation } from '../lib/i18n.ts';
 import { Link } from 'react-router';
 import type { Route } from './+types/landers-gallery';
 import { requestContext } from '../context.ts';
-import { landerPage } from '#server/landers/lander-pages.server.ts';
+import { landerPage } from '#server/landers/lander-loaders.server.ts';
 import type { LanderHandle } from '../layouts/lander.tsx';
 import { LanderLogin, LanderPhoto, memberSignupHref, signupHref, usePlace } from '../features/landers/shared.tsx';
 import { Icon } from '../features/landers/icons.tsx';

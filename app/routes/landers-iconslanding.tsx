@@ -2,7 +2,7 @@ import { useTranslation } from '../lib/i18n.ts';
 import { Link } from 'react-router';
 import type { Route } from './+types/landers-iconslanding';
 import { requestContext } from '../context.ts';
-import { landerPage } from '#server/landers/lander-pages.server.ts';
+import { landerPage } from '#server/landers/lander-loaders.server.ts';
 import type { LanderHandle } from '../layouts/lander.tsx';
 import { LanderLogin, LanderPhoto, memberSignupHref, signupHref } from '../features/landers/shared.tsx';
 import { Icon, type IconName } from '../features/landers/icons.tsx';
@@ -51,8 +51,8 @@ export default function IconsLander({ loaderData }: Route.ComponentProps) {
         </div>
         <div className="icons-orbit" data-testid="lander-profiles">
           <span className="icons-core" aria-hidden="true"><Icon name="heart" size={56} filled /></span>
-          {profiles.map((p, i) => (
-            <Link key={p.id} to={memberSignupHref(p.id, search)} className="icons-moon" style={{ '--i': i } as React.CSSProperties} data-testid="lander-profile" aria-label={`${p.name}, ${p.age}`}>
+          {profiles.map((p) => (
+            <Link key={p.id} to={memberSignupHref(p.id, search)} className="icons-moon" data-testid="lander-profile" aria-label={`${p.name}, ${p.age}`}>
               <LanderPhoto profile={p} size="thumb" eager alt="" />
             </Link>
           ))}

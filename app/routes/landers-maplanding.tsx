@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/landers-maplanding';
 import { requestContext } from '../context.ts';
-import { mapLanderPage } from '#server/landers/lander-pages.server.ts';
+import { mapLanderPage } from '#server/landers/lander-loaders.server.ts';
 import type { LanderHandle } from '../layouts/lander.tsx';
 import { countryName } from '../lib/format.ts';
 import { LanderLogin, LanderPhoto, memberSignupHref, signupHref, usePlace } from '../features/landers/shared.tsx';
@@ -24,6 +24,12 @@ export function meta({ data, matches }: Route.MetaArgs) {
   return pageMeta(matches, { title: data?.title });
 }
 
+/** A pin's place on the map (whole per cents below 100): a class per digit of each axis (maplanding.scss). */
+function pinPlace({ x, y }: { x: number; y: number }): string {
+  const digits = (axis: 'x' | 'y', at: number) => `map-${axis}t-${Math.floor(at / 10)} map-${axis}u-${at % 10}`;
+  return `${digits('x', x)} ${digits('y', y)}`;
+}
+
 /** A night-blue dot map of the visitor's country with members pinned where they live, and a list of them. */
 export default function MapLander({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
@@ -42,13 +48,14 @@ export default function MapLander({ loaderData }: Route.ComponentProps) {
             <Link to={signupHref(search)} className="btn btn-lg map-cta" data-testid="lander-signup">{t('landers.map.cta')}</Link>
             <LanderLogin className="map-login" />
           </div>
-          <figure className="map-canvas" style={{ aspectRatio: `${map.width} / ${map.height}`, maxWidth: `${(540 * map.width) / map.height}px` }}>
+          {/* The frame's proportions by country, each pin's place by per cent: classes of maplanding.scss (docs/decisions/052). */}
+          <figure className={`map-canvas map-frame-${map.country.toLowerCase()}`}>
             <img src={map.image} alt="" width={Math.round(map.width * 14)} height={Math.round(map.height * 14)} className="map-dots" fetchPriority="high" />
             <ul className="map-pins" data-testid="lander-profiles">
-              {map.pins.map((pin, i) => {
+              {map.pins.map((pin) => {
                 const first = pin.profiles[0];
                 return (
-                  <li key={pin.region ?? '-'} style={{ left: `${pin.x}%`, top: `${pin.y}%`, animationDelay: `${i * 120}ms` }}>
+                  <li key={pin.region ?? '-'} className={pinPlace(pin)}>
                     <Link to={memberSignupHref(first.id, search)} className="map-pin" data-testid="map-pin">
                       <span className="visually-hidden">{t('landers.map.pin_label', { name: first.name, age: first.age, place: place(first) })}</span>
                       <LanderPhoto profile={first} size="thumb" eager alt="" />

@@ -1,7 +1,7 @@
 import { useTranslation } from '../lib/i18n.ts';
 import type { Route } from './+types/landers-tinderswipe';
 import { requestContext } from '../context.ts';
-import { landerPage } from '#server/landers/lander-pages.server.ts';
+import { landerPage } from '#server/landers/lander-loaders.server.ts';
 import type { LanderHandle } from '../layouts/lander.tsx';
 import { LanderLogin } from '../features/landers/shared.tsx';
 import { SwipeDeck } from '../features/landers/SwipeDeck.tsx';

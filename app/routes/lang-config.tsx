@@ -65,12 +65,12 @@ export default function LangConfig() {
     }
   };
   const list = (codes: Language[]) => (
-    <div className="d-grid gap-2" style={{ gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))' }}>
+    <div className="d-grid gap-2 grid-fill-220">
       {codes.map((code) => <LanguageButton key={code} code={code} current={lang} onChoose={(c) => void choose(c)} busy={busy || !hydrated} />)}
     </div>
   );
   return (
-    <div className="container py-4" style={{ maxWidth: 860 }}>
+    <div className="container py-4 max-w-860">
       <h1 className="h2">{t('lang_config.title')}</h1>
       <p className="text-muted">{t('lang_config.intro')}</p>
       {failed && <Alert variant="danger">{t('errors.server_error')}</Alert>}

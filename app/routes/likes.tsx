@@ -24,7 +24,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   if (params.id !== undefined) {
     const id = toId(params.id);
     if (id === null) throw data(null, { status: 404 });
-    const p = await orNotFound(ctx.services.profiles.detail(actor, id, { visibleFields: [] }));
+    const p = await orNotFound(ctx.services.profiles.detail(actor, id));
     overlay = { id: p.id, name: p.name, age: p.age, gender: p.gender, country: p.country, region: p.region, status: p.status, fictional: p.fictional, online: p.online, main_image: p.main_image, match: p.liked && p.liked_me };
   }
   const { profiles, liked_by } = await ctx.services.likes.overview(actor);

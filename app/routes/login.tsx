@@ -1,16 +1,16 @@
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import { useTranslation } from '../lib/i18n.ts';
 import { Link, redirect, redirectDocument } from 'react-router';
 import type { Route } from './+types/login';
 import { loginSchema } from '#common/schemas.ts';
 import { requestContext } from '../context.ts';
 import { safeRedirect } from '../lib/safe-redirect.ts';
-import { AppForm, FormError, fieldProps, useAppForm } from '../lib/forms.tsx';
+import { AppForm, FormError, useAppForm } from '../lib/forms.tsx';
+import { FormField } from '../components/FormField.tsx';
 import { requestCookieJar } from '#server/http/cookie-jar.ts';
 import { submitForm } from '#server/http/forms.server.ts';
-import { logIn } from '#server/accounts/session-cookies.ts';
+import { logIn } from '#server/http/session-cookies.ts';
 
 export function loader({ context }: Route.LoaderArgs) {
   if (context.get(requestContext).userId) throw redirect('/members');
@@ -34,21 +34,15 @@ export default function Login() {
   const fieldError = fields.email.errors?.[0] ?? fields.password.errors?.[0];
 
   return (
-    <div className="container py-5" style={{ maxWidth: 460 }}>
+    <div className="container py-5 max-w-460">
       <Card className="shadow-sm">
         <Card.Body className="p-4">
           <h1 className="h3 mb-3">{t('login.title')}</h1>
           <FormError form={form} testId="login-error" />
-          {!form.errors?.length && fieldError && <div className="alert alert-danger" role="alert" data-testid="login-error">{fieldError}</div>}
+          {!form.errors?.length && fieldError && <div className="alert alert-danger" role="alert" id="login-field-error" data-testid="login-error">{fieldError}</div>}
           <AppForm form={form}>
-            <Form.Group className="mb-3" controlId="login-email">
-              <Form.Label>{t('fields.email')}</Form.Label>
-              <Form.Control {...fieldProps(fields.email)} type="email" autoComplete="username" required />
-            </Form.Group>
-            <Form.Group className="mb-3" controlId="login-password">
-              <Form.Label>{t('fields.password')}</Form.Label>
-              <Form.Control {...fieldProps(fields.password)} type="password" autoComplete="current-password" required />
-            </Form.Group>
+            <FormField id="login-email" className="mb-3" label={t('fields.email')} field={fields.email} errorShownIn="login-field-error" type="email" autoComplete="username" required />
+            <FormField id="login-password" className="mb-3" label={t('fields.password')} field={fields.password} errorShownIn="login-field-error" type="password" autoComplete="current-password" required />
             <Button type="submit" className="w-100" disabled={busy} data-testid="login-submit">{t('login.submit')}</Button>
           </AppForm>
           <p className="mt-3 mb-0 text-center"><Link to="/reset-password" data-testid="forgot-password">{t('login.forgot_password')}</Link></p>

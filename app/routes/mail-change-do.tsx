@@ -15,7 +15,7 @@ export default function MailChangeDo({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const changed = loaderData.result === 'changed';
   return (
-    <div className="container py-5" style={{ maxWidth: 560 }}>
+    <div className="container py-5 max-w-560">
       <Card className="shadow-sm"><Card.Body className="p-4">
         <h1 className="h3" data-testid={changed ? 'mail-change-done' : 'mail-change-error'}>{changed ? t('mail_change.done_title') : t('mail_change.error_title')}</h1>
         {changed ? <p>{t('mail_change.done_text')}</p> : (

@@ -4,6 +4,7 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { Alert } from '../components/Alert.tsx';
+import { FormField } from '../components/FormField.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { useRevalidator } from 'react-router';
 import { MAX_AGE, MIN_AGE } from '#common/constants.ts';
@@ -59,40 +60,36 @@ export default function MatchFinder({ loaderData }: Route.ComponentProps) {
       {editing ? (
         <Form onSubmit={save} className="card card-body shadow-sm mb-4 match-finder-form" data-testid="match-finder-form" noValidate>
           <p className="text-muted">{t('match_finder.intro')}</p>
-          <Form.Group className="mb-3" controlId="mf-gender">
-            <Form.Label>{t('match_finder.gender')}</Form.Label>
-            <Form.Select value={form.gender ?? ''} onChange={(e) => setForm({ ...form, gender: (e.target.value || null) as MatchPreferencesInput['gender'] })}>
-              <option value="female">{t('match_finder.women')}</option>
-              <option value="male">{t('match_finder.men')}</option>
-              <option value="">{t('match_finder.both')}</option>
-            </Form.Select>
-          </Form.Group>
+          <FormField
+            id="mf-gender" as="select" className="mb-3" label={t('match_finder.gender')}
+            value={form.gender ?? ''} onChange={(e) => setForm({ ...form, gender: (e.target.value || null) as MatchPreferencesInput['gender'] })}
+          >
+            <option value="female">{t('match_finder.women')}</option>
+            <option value="male">{t('match_finder.men')}</option>
+            <option value="">{t('match_finder.both')}</option>
+          </FormField>
           <Row className="g-3 mb-3">
             <Col xs={6}>
-              <Form.Group controlId="mf-min-age">
-                <Form.Label>{t('match_finder.min_age')}</Form.Label>
-                <Form.Select value={form.min_age} onChange={(e) => setForm({ ...form, min_age: Number(e.target.value) })}>
-                  {AGES.map((a) => <option key={a} value={a}>{a}</option>)}
-                </Form.Select>
-              </Form.Group>
+              <FormField id="mf-min-age" as="select" label={t('match_finder.min_age')} value={form.min_age} onChange={(e) => setForm({ ...form, min_age: Number(e.target.value) })}>
+                {AGES.map((a) => <option key={a} value={a}>{a}</option>)}
+              </FormField>
             </Col>
             <Col xs={6}>
-              <Form.Group controlId="mf-max-age">
-                <Form.Label>{t('match_finder.max_age')}</Form.Label>
-                <Form.Select value={form.max_age} onChange={(e) => setForm({ ...form, max_age: Number(e.target.value) })} isInvalid={form.min_age > form.max_age}>
-                  {AGES.map((a) => <option key={a} value={a}>{a}</option>)}
-                </Form.Select>
-                <Form.Control.Feedback type="invalid">{t('errors.age_range_invalid')}</Form.Control.Feedback>
-              </Form.Group>
+              <FormField
+                id="mf-max-age" as="select" label={t('match_finder.max_age')} error={form.min_age > form.max_age ? t('errors.age_range_invalid') : null}
+                value={form.max_age} onChange={(e) => setForm({ ...form, max_age: Number(e.target.value) })}
+              >
+                {AGES.map((a) => <option key={a} value={a}>{a}</option>)}
+              </FormField>
             </Col>
           </Row>
-          <Form.Group className="mb-3" controlId="mf-distance">
-            <Form.Label>{t('match_finder.distance')}</Form.Label>
-            <Form.Select value={form.max_distance_km ?? ''} onChange={(e) => setForm({ ...form, max_distance_km: e.target.value ? Number(e.target.value) : null })}>
-              <option value="">{t('match_finder.anywhere')}</option>
-              {DISTANCES.map((d) => <option key={d} value={d}>{t('match_finder.within_km', { count: d })}</option>)}
-            </Form.Select>
-          </Form.Group>
+          <FormField
+            id="mf-distance" as="select" className="mb-3" label={t('match_finder.distance')}
+            value={form.max_distance_km ?? ''} onChange={(e) => setForm({ ...form, max_distance_km: e.target.value ? Number(e.target.value) : null })}
+          >
+            <option value="">{t('match_finder.anywhere')}</option>
+            {DISTANCES.map((d) => <option key={d} value={d}>{t('match_finder.within_km', { count: d })}</option>)}
+          </FormField>
           {error && <Alert variant="danger" data-testid="match-finder-error">{error}</Alert>}
           <Button type="submit" disabled={busy || form.min_age > form.max_age} data-testid="match-finder-submit">{t('match_finder.find')}</Button>
         </Form>

@@ -27,7 +27,7 @@ export default function MemberLanding({ loaderData }: Route.ComponentProps) {
   const { profile, search } = loaderData;
   return (
     <div className="hero py-5">
-      <div className="container text-center" style={{ maxWidth: 560 }}>
+      <div className="container text-center max-w-560">
         <ProfilePhoto profile={profile} size="full" className="profile-photo shadow mb-4 mx-auto d-flex" />
         <h1 className="h2">{t('landing.title', { name: profile.name })}</h1>
         <p className="lead">{t('landing.lead', { name: profile.name })}</p>

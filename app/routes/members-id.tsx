@@ -21,12 +21,14 @@ import { attributeValueLabel } from '../features/profile/labels.ts';
 import { toId } from '#common/ids.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { OnlineDot } from '../components/OnlineDot.tsx';
+import { ReportSheet } from '../features/reports/ReportSheet.tsx';
+import { reportHref, type ReportTarget } from '../features/reports/report-target.ts';
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const id = toId(params.id);
   if (id === null) throw data(null, { status: 404 });
-  const profile = await orNotFound(ctx.services.viewProfile(ctx.actor, id, { visibleFields: ctx.site.visibleProfileFields }));
+  const profile = await orNotFound(ctx.services.viewProfile(ctx.actor, id, { attributes: true }));
   return { profile, signedIn: Boolean(ctx.userId), own: ctx.userId === id };
 }
 
@@ -44,6 +46,9 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [confirmBlock, setConfirmBlock] = useState(false);
   const [shown, setShown] = useState<GalleryPhoto | null>(null);
+  const [reporting, setReporting] = useState<ReportTarget | null>(null);
+  const profileTarget: ReportTarget = { profileId: profile.id, name: profile.name, kind: 'profile' };
+  const photoTarget = (photoId: number): ReportTarget => ({ profileId: profile.id, name: profile.name, kind: 'photo', contentId: photoId });
   const visible = profile.photos.filter((p) => !p.locked);
   const locked = profile.photos.filter((p) => p.locked);
   const main = shown ?? visible[0] ?? null;
@@ -106,7 +111,10 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
           )}
           {main && !own && (
             <p className="small mt-1 mb-0 text-end">
-              <Link to={`/complaints?kind=photo&id=${main.id}`} className="text-muted" data-testid="report-photo">
+              <Link
+                to={signedIn ? reportHref(photoTarget(main.id)) : `/complaints?kind=photo&id=${main.id}`} className="text-muted" data-testid="report-photo"
+                onClick={signedIn ? (e) => { e.preventDefault(); setReporting(photoTarget(main.id)); } : undefined}
+              >
                 <Flag size={12} aria-hidden="true" className="me-1" />{t('complaints.report_photo')}
               </Link>
             </p>
@@ -172,7 +180,7 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
             </div>
           )}
           <h2 className="h5">{t('profile.about_me')}</h2>
-          <p style={{ whiteSpace: 'pre-wrap' }} data-testid="profile-about">{profile.about || t('profile.no_about')}</p>
+          <p className="text-pre-wrap" data-testid="profile-about">{profile.about || t('profile.no_about')}</p>
           {Object.keys(profile.attributes).length > 0 && (
             <>
               <h2 className="h5 mt-4">{t('member_profile.details')}</h2>
@@ -196,13 +204,17 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
           )}
           {!own && (
             <p className="mt-4 mb-0 small">
-              <Link to={`/complaints?kind=profile&id=${profile.id}`} className="text-muted" data-testid="report-profile">
+              <Link
+                to={signedIn ? reportHref(profileTarget) : `/complaints?kind=profile&id=${profile.id}`} className="text-muted" data-testid="report-profile"
+                onClick={signedIn ? (e) => { e.preventDefault(); setReporting(profileTarget); } : undefined}
+              >
                 <Flag size={14} aria-hidden="true" className="me-1" />{t('complaints.report_profile')}
               </Link>
             </p>
           )}
         </Col>
       </Row>
+      <ReportSheet target={reporting} onHide={() => { setReporting(null); void revalidator.revalidate(); }} />
       <Modal show={confirmBlock} onHide={() => setConfirmBlock(false)} centered aria-labelledby="block-modal-title" data-testid="block-modal">
         <Modal.Header closeButton closeLabel={t('chat.close')}><Modal.Title id="block-modal-title" as="h2" className="h5">{t('blocks.confirm_title', { name: profile.name })}</Modal.Title></Modal.Header>
         <Modal.Body>{t('blocks.confirm_text', { name: profile.name })}</Modal.Body>

@@ -6,10 +6,9 @@ import type { ProfileSummary } from '#common/api-types.ts';
 import { COUNTRIES, GENDERS, MAX_AGE, MIN_AGE } from '#common/constants.ts';
 import type { Language } from '#common/languages.ts';
 import { searchSchema, type SearchInput } from '#common/schemas.ts';
-import { nicheSearchDefaults } from '#common/site-theme.ts';
 import type { Route } from './+types/members';
 import { requestContext } from '../context.ts';
-import { offeredFilters, searchAllowed } from '#server/search/search-access.ts';
+import { isAppError } from '#server/infra/errors.ts';
 import type { SearchResult } from '#server/search/search.service.ts';
 import { api } from '../lib/api.ts';
 import { byCountryName, countryName } from '../lib/format.ts';
@@ -17,27 +16,28 @@ import { LocationOptions } from '../features/search/LocationOptions.tsx';
 import { ResultsGrid, SkeletonCards } from '../features/search/ResultsGrid.tsx';
 import type { Geocode } from '../features/search/geolocation.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
+import { FormField } from '../components/FormField.tsx';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  // Spec section 4: a visitor who may not search is asked to log in (or sign up from there).
-  if (!searchAllowed(ctx)) throw redirect('/login?redirect=/members');
+  // The page shows its first page of results: paging goes through GET /api/members.php.
+  const query = Object.fromEntries([...url.searchParams].filter(([name]) => name !== 'cursor' && name !== 'similar'));
+  // The page shows results whatever the address bar says: a region the rules refuse is left out, as the form would.
+  const parsed = searchSchema.safeParse(query);
+  const filters = parsed.success ? parsed.data : searchSchema.parse({ ...query, countryregion: undefined });
+  // A first visit names no filters: the search starts where the actor's defaults say (their country, the site's niche).
+  const fresh = url.searchParams.size === 0;
+  const network = ctx.query.network ?? null;
+  const { filters: input, result: page } = await ctx.services.search
+    .find(ctx.actor, fresh ? { network, requestCountry: ctx.geoipCountry } : { filters, network })
+    .catch((error: unknown) => {
+      // Spec section 4: a visitor who may not search is asked to log in (or sign up from there).
+      if (isAppError(error) && error.code === 'authentication_required') throw redirect('/login?redirect=/members');
+      throw error;
+    });
   // In the order of their names in the page's language: sorted here, the browser does not load its collation
   // data for it while the page hydrates.
   const countries = byCountryName(ctx.site.countries.length ? ctx.site.countries : COUNTRIES, ctx.lang);
-  const query = Object.fromEntries(url.searchParams);
-  // A first visit searches the visitor's own country (CDN header or GeoIP); any search or clearing carries parameters.
-  const fresh = url.searchParams.size === 0;
-  const defaultCountry = fresh && ctx.geoipCountry && countries.includes(ctx.geoipCountry) ? ctx.geoipCountry : undefined;
-  // A fresh search also starts from the site's niche: who the site is about (gender, ages; docs/decisions/038).
-  // A member's own "looking for" answer picks the gender over the site's niche.
-  const niche = fresh ? nicheSearchDefaults(ctx.site.niche) : {};
-  const sought = fresh ? await ctx.soughtGender() : undefined;
-  const filters = { country: defaultCountry, ...niche, ...(sought && { gender: sought }), ...query, cursor: undefined, similar: undefined };
-  // The page shows results whatever the address bar says: a region the rules refuse is left out, as the form would.
-  const parsed = searchSchema.safeParse(filters);
-  const input = offeredFilters(parsed.success ? parsed.data : searchSchema.parse({ ...filters, countryregion: undefined }), ctx.site.searchFields);
-  const page = await ctx.services.search.search(ctx.userId, input);
   const regions: Record<string, string[]> = {};
   for (const r of await ctx.services.settings.regions()) (regions[r.country] ??= []).push(r.name);
   return { input, page, countries, searchFields: ctx.site.searchFields, regions };
@@ -168,46 +168,35 @@ export default function Members({ loaderData }: Route.ComponentProps) {
       >
         <div className="row g-2 align-items-end">
           {fields.has('gender') && (
-            <div className="col-6 col-md-4 col-lg">
-              <label className="form-label" htmlFor="search-gender">{t('fields.gender')}</label>
-              <select className="form-select" id="search-gender" name="gender" defaultValue={input.gender ?? ''}>
-                <option value="">{t('search.any')}</option>
-                {GENDERS.map((g) => <option key={g} value={g}>{t(`gender.${g}`)}</option>)}
-              </select>
-            </div>
+            <FormField id="search-gender" as="select" className="col-6 col-md-4 col-lg" label={t('fields.gender')} name="gender" defaultValue={input.gender ?? ''}>
+              <option value="">{t('search.any')}</option>
+              {GENDERS.map((g) => <option key={g} value={g}>{t(`gender.${g}`)}</option>)}
+            </FormField>
           )}
           {fields.has('country') && (
             <>
-              <div className="col-6 col-md-4 col-lg">
-                <label className="form-label" htmlFor="search-country">{t('fields.country')}</label>
-                <select className="form-select" id="search-country" name="country" value={country} onChange={(e) => setCountry(e.target.value)}>
-                  <option value="">{t('search.any')}</option>
-                  {loaderData.countries.map((c) => <option key={c} value={c}>{countryName(c, lang)}</option>)}
-                </select>
-              </div>
-              <div className="col-12 col-md-4 col-lg">
-                <label className="form-label" htmlFor="search-region">{t('member_search.region')}</label>
-                <select className="form-select" id="search-region" name="countryregion" defaultValue={input.countryregion ?? ''} disabled={regionOptions.length === 0} key={country}>
-                  <option value="">{t('search.any')}</option>
-                  {regionOptions.map((r) => <option key={r} value={r}>{r}</option>)}
-                </select>
-              </div>
+              <FormField id="search-country" as="select" className="col-6 col-md-4 col-lg" label={t('fields.country')} name="country" value={country} onChange={(e) => setCountry(e.target.value)}>
+                <option value="">{t('search.any')}</option>
+                {loaderData.countries.map((c) => <option key={c} value={c}>{countryName(c, lang)}</option>)}
+              </FormField>
+              {/* A new country starts its region list afresh. */}
+              <FormField
+                key={country} id="search-region" as="select" className="col-12 col-md-4 col-lg" label={t('member_search.region')}
+                name="countryregion" defaultValue={input.countryregion ?? ''} disabled={regionOptions.length === 0}
+              >
+                <option value="">{t('search.any')}</option>
+                {regionOptions.map((r) => <option key={r} value={r}>{r}</option>)}
+              </FormField>
             </>
           )}
           {fields.has('age') && (
             <>
-              <div className="col-6 col-md-4 col-lg">
-                <label className="form-label" htmlFor="search-min-age">{t('search.min_age')}</label>
-                <select className="form-select" id="search-min-age" name="min_age" defaultValue={input.min_age}>
-                  {ages.map((a) => <option key={a} value={a}>{a}</option>)}
-                </select>
-              </div>
-              <div className="col-6 col-md-4 col-lg">
-                <label className="form-label" htmlFor="search-max-age">{t('search.max_age')}</label>
-                <select className="form-select" id="search-max-age" name="max_age" defaultValue={input.max_age}>
-                  {ages.map((a) => <option key={a} value={a}>{a}</option>)}
-                </select>
-              </div>
+              <FormField id="search-min-age" as="select" className="col-6 col-md-4 col-lg" label={t('search.min_age')} name="min_age" defaultValue={input.min_age}>
+                {ages.map((a) => <option key={a} value={a}>{a}</option>)}
+              </FormField>
+              <FormField id="search-max-age" as="select" className="col-6 col-md-4 col-lg" label={t('search.max_age')} name="max_age" defaultValue={input.max_age}>
+                {ages.map((a) => <option key={a} value={a}>{a}</option>)}
+              </FormField>
             </>
           )}
           <div className="col-12 col-md-4 col-lg-auto d-flex gap-2">

@@ -99,7 +99,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
   const error = switches.form.errors?.[0] ?? Object.values(switches.form.allErrors).flat()[0];
 
   return (
-    <div className="container py-4" style={{ maxWidth: 760 }}>
+    <div className="container py-4 max-w-760">
       <h1 className="h3 mb-4">{t('notifications.title')}</h1>
       <Card as="section" className="mb-4" data-testid="push-settings-section">
         <Card.Body>

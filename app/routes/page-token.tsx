@@ -1,6 +1,6 @@
 import type { Route } from './+types/page-token';
 import { requestContext } from '../context.ts';
-import { pageTokenRedirect } from '#server/landers/lander-pages.server.ts';
+import { pageTokenRedirect } from '#server/landers/lander-loaders.server.ts';
 
 /** `/{token}`: redirects to the token's lander or page with its tracking parameters; unknown tokens are 404. */
 export function loader({ context, params, url }: Route.LoaderArgs) {

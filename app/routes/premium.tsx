@@ -4,15 +4,16 @@ import { useTranslation } from '../lib/i18n.ts';
 import type { Route } from './+types/premium';
 import { requestContext } from '../context.ts';
 import { requireMemberActor } from '#server/http/page-guards.server.ts';
-import { premiumFacts, purchaseFor } from '#server/payments/payment-pages.server.ts';
+import { purchaseForm } from '#server/payments/purchase-form.server.ts';
 import { useUser } from '../lib/user.ts';
 import { Purchase } from '../features/credits/Purchase.tsx';
 import { PremiumBenefits } from '../features/credits/PremiumBenefits.tsx';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  requireMemberActor(ctx, url.pathname + url.search);
-  return { ...(await purchaseFor(ctx, url)), facts: premiumFacts(ctx) };
+  const member = requireMemberActor(ctx, url.pathname + url.search);
+  // The bundles come with what premium changes (the rules the services enforce).
+  return purchaseForm(ctx, member, url);
 }
 
 /** Premium: the claim and what premium unlocks; a premium member sees that they are premium, and tops up here too. */

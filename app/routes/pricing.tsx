@@ -2,14 +2,15 @@ import { Link } from 'react-router';
 import { useTranslation } from '../lib/i18n.ts';
 import type { Route } from './+types/pricing';
 import { requestContext } from '../context.ts';
-import { packagesFor, premiumFacts } from '#server/payments/payment-pages.server.ts';
+import { visitorCountry } from '#server/http/context.ts';
 import { useUser } from '../lib/user.ts';
 import { PackageList } from '../features/credits/PackageList.tsx';
 import { PremiumBenefits } from '../features/credits/PremiumBenefits.tsx';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  return { ...(await packagesFor(ctx)), facts: premiumFacts(ctx) };
+  // GET /api/packages.php's use case: the bundles in the payer's currency, with what premium changes.
+  return ctx.services.payments.catalogue(ctx.actor, { visitorCountry: visitorCountry(ctx) });
 }
 
 /** Prices for visitors: what is free, what the bundles cost, what premium unlocks, and a way to sign up. */

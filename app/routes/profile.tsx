@@ -49,7 +49,7 @@ export default function ProfilePage({ loaderData }: Route.ComponentProps) {
   const revalidator = useRevalidator();
   const d = loaderData;
   return (
-    <div className="container py-4" style={{ maxWidth: 1000 }}>
+    <div className="container py-4 max-w-1000">
       <div className="d-flex justify-content-between align-items-baseline flex-wrap gap-2 mb-3">
         <div>
           <h1 className="h3 mb-1">{t('profile_edit.title')}</h1>

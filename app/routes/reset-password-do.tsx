@@ -1,16 +1,16 @@
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { Link } from 'react-router';
 import type { Route } from './+types/reset-password-do';
 import { passwordResetSchema } from '#common/schemas.ts';
 import { requestContext } from '../context.ts';
-import { AppForm, FieldError, FormError, fieldProps, useAppForm } from '../lib/forms.tsx';
+import { AppForm, FormError, useAppForm } from '../lib/forms.tsx';
+import { FormField } from '../components/FormField.tsx';
 import { requestCookieJar } from '#server/http/cookie-jar.ts';
 import { submitForm } from '#server/http/forms.server.ts';
-import { resetPassword } from '#server/accounts/session-cookies.ts';
+import { resetPassword } from '#server/http/session-cookies.ts';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
@@ -34,7 +34,7 @@ export default function ResetPasswordDo({ loaderData }: Route.ComponentProps) {
   const { form, fields, busy, done, errorCode } = useAppForm(passwordResetSchema);
   const invalid = !loaderData.valid || errorCode === 'reset_link_invalid' || Boolean(fields.token.errors);
   return (
-    <div className="container py-5" style={{ maxWidth: 460 }}>
+    <div className="container py-5 max-w-460">
       <Card className="shadow-sm"><Card.Body className="p-4">
         <h1 className="h3 mb-3">{t('reset_password.do_title')}</h1>
         {done ? (
@@ -51,16 +51,14 @@ export default function ResetPasswordDo({ loaderData }: Route.ComponentProps) {
           <AppForm form={form}>
             <FormError form={form} testId="reset-error" />
             <input type="hidden" name="token" value={loaderData.token} />
-            <Form.Group className="mb-3" controlId="reset-password">
-              <Form.Label>{t('notifications.account.new_password')}</Form.Label>
-              <Form.Control {...fieldProps(fields.password)} type="password" autoComplete="new-password" required minLength={8} />
-              <FieldError field={fields.password} testId="reset-password-error" />
-            </Form.Group>
-            <Form.Group className="mb-3" controlId="reset-password-confirm">
-              <Form.Label>{t('notifications.account.confirm_password')}</Form.Label>
-              <Form.Control {...fieldProps(fields.password_confirm)} type="password" autoComplete="new-password" required minLength={8} />
-              <FieldError field={fields.password_confirm} testId="reset-password-confirm-error" />
-            </Form.Group>
+            <FormField
+              id="reset-password" className="mb-3" label={t('notifications.account.new_password')} field={fields.password} errorTestId="reset-password-error"
+              type="password" autoComplete="new-password" required minLength={8}
+            />
+            <FormField
+              id="reset-password-confirm" className="mb-3" label={t('notifications.account.confirm_password')} field={fields.password_confirm}
+              errorTestId="reset-password-confirm-error" type="password" autoComplete="new-password" required minLength={8}
+            />
             <Button type="submit" className="w-100" disabled={busy} data-testid="reset-do-submit">{t('reset_password.do_submit')}</Button>
           </AppForm>
         )}

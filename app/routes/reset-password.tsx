@@ -1,16 +1,16 @@
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { Link } from 'react-router';
 import type { Route } from './+types/reset-password';
 import { passwordResetRequestSchema } from '#common/schemas.ts';
 import { requestContext } from '../context.ts';
-import { AppForm, FieldError, FormError, fieldProps, useAppForm } from '../lib/forms.tsx';
+import { AppForm, FormError, useAppForm } from '../lib/forms.tsx';
+import { FormField } from '../components/FormField.tsx';
 import { requestCookieJar } from '#server/http/cookie-jar.ts';
 import { submitForm } from '#server/http/forms.server.ts';
-import { requestPasswordReset } from '#server/accounts/session-cookies.ts';
+import { requestPasswordReset } from '#server/http/session-cookies.ts';
 
 /** The same request as POST /api/password-reset.php: the link goes to the address. */
 export async function action({ context, request }: Route.ActionArgs) {
@@ -28,7 +28,7 @@ export default function ResetPassword() {
   const { form, fields, busy, done } = useAppForm(passwordResetRequestSchema);
   const sentTo = (done as { sentTo?: string } | undefined)?.sentTo;
   return (
-    <div className="container py-5" style={{ maxWidth: 460 }}>
+    <div className="container py-5 max-w-460">
       <Card className="shadow-sm"><Card.Body className="p-4">
         <h1 className="h3 mb-3">{t('reset_password.title')}</h1>
         {sentTo ? (
@@ -38,11 +38,10 @@ export default function ResetPassword() {
             <p>{t('reset_password.intro')}</p>
             <FormError form={form} testId="reset-error" />
             <AppForm form={form}>
-              <Form.Group className="mb-3" controlId="reset-email">
-                <Form.Label>{t('fields.email')}</Form.Label>
-                <Form.Control {...fieldProps(fields.email)} type="email" autoComplete="email" required />
-                <FieldError field={fields.email} testId="reset-email-error" />
-              </Form.Group>
+              <FormField
+                id="reset-email" className="mb-3" label={t('fields.email')} field={fields.email} errorTestId="reset-email-error"
+                type="email" autoComplete="email" required
+              />
               <Button type="submit" className="w-100" disabled={busy} data-testid="reset-submit">{t('reset_password.submit')}</Button>
             </AppForm>
           </>

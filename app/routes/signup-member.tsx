@@ -34,7 +34,7 @@ export default function SignupMember({ loaderData }: Route.ComponentProps) {
   const [accountStep, setAccountStep] = useState(true);
   const { profile } = loaderData;
   return (
-    <div className="container py-4 py-sm-5" style={{ maxWidth: 560 }}>
+    <div className="container py-4 py-sm-5 max-w-560">
       <Card className="shadow-sm">
         <Card.Body className="p-3 p-sm-4">
           <h1 className="h3 mb-3">{t('signup_flow.title_member', { name: profile.name })}</h1>

@@ -24,7 +24,7 @@ export default function Signup() {
   // Once the account exists, the log-in hint no longer applies.
   const [accountStep, setAccountStep] = useState(true);
   return (
-    <div className="container py-4 py-sm-5" style={{ maxWidth: 560 }}>
+    <div className="container py-4 py-sm-5 max-w-560">
       <Card className="shadow-sm">
         <Card.Body className="p-3 p-sm-4">
           <h1 className="h3 mb-1">{t('signup.title')}</h1>

@@ -1,11 +1,13 @@
 import { useMatches } from 'react-router';
 import type { Route } from './+types/static-page';
 import { requestContext } from '../context.ts';
-import { staticPage } from '#server/content/content-pages.server.ts';
+import { orNotFound } from '#server/http/page-guards.server.ts';
 import { pageMeta } from '../lib/seo.ts';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  return staticPage(context.get(requestContext), url.pathname);
+  const ctx = context.get(requestContext);
+  const slug = url.pathname.replace(/^\/(pages\/)?/, '').replace(/\/$/, '');
+  return orNotFound(ctx.services.content.sitePage(ctx.actor, { slug, language: ctx.lang, requestCountry: ctx.geoipCountry }));
 }
 
 export function meta({ data, matches }: Route.MetaArgs) {
@@ -16,7 +18,7 @@ export function meta({ data, matches }: Route.MetaArgs) {
 export default function StaticPage({ loaderData }: Route.ComponentProps) {
   const id = useMatches().at(-1)?.id;
   return (
-    <article className="container py-4 static-page" style={{ maxWidth: 860 }} data-page={id}>
+    <article className="container py-4 static-page max-w-860" data-page={id}>
       <h1 className="h2 mb-3">{loaderData.title}</h1>
       {/* Rendered from the project's own markdown by a renderer that escapes all text. */}
       <div dangerouslySetInnerHTML={{ __html: loaderData.html }} />

@@ -150,7 +150,10 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
             className="swipe-card shadow"
             data-testid="swipe-card"
             data-profile-id={card.id}
-            style={{ transform: `translateX(${dx}px) rotate(${dx / 20}deg)` }}
+            // Only while dragged, in the browser (React sets it through the CSSOM): the server renders the card at rest,
+            // without a style attribute, which the page's policy would refuse (docs/decisions/052).
+            // eslint-disable-next-line no-restricted-syntax
+            style={dx ? { transform: `translateX(${dx}px) rotate(${dx / 20}deg)` } : undefined}
             onPointerDown={onPointerDown}
             onPointerMove={onPointerMove}
             onPointerUp={onPointerUp}

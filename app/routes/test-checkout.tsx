@@ -50,7 +50,7 @@ export default function TestCheckout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="min-vh-100 bg-light">
       <div className="test-banner" />
-      <div className="container py-5" style={{ maxWidth: 520 }}>
+      <div className="container py-5 max-w-520">
         <Card className="shadow" data-testid="test-checkout">
           <Card.Body className="p-4">
             <span className="badge text-bg-warning mb-2">{t('test_checkout.badge')}</span>

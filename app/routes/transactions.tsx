@@ -98,7 +98,7 @@ function OrderDetail({ detail, country }: { detail: Extract<Route.ComponentProps
     [t('transactions.consent'), detail.withdrawal_consent_at ? t('transactions.consent_given', { date: formatDateTime(detail.withdrawal_consent_at, lang, country) }) : t('transactions.consent_none')],
   ];
   return (
-    <div className="container py-4" style={{ maxWidth: 760 }} data-testid="order-detail">
+    <div className="container py-4 max-w-760" data-testid="order-detail">
       <Link to="/transactions" className="btn btn-link px-0 mb-2" data-testid="back-to-transactions"><ChevronLeft aria-hidden="true" size={18} />{t('transactions.back')}</Link>
       <h1 className="h3 d-flex align-items-center gap-2"><Receipt aria-hidden="true" />{t('transactions.order_title')}</h1>
       <p className="text-muted small text-break">{detail.id}</p>

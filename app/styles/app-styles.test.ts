@@ -29,10 +29,13 @@ function literals(code: string): string[] {
   return out;
 }
 
-/** The words in class attributes: `className="…"`, `className={…}` (its string literals), `class="…"`. */
+/**
+ * The words in class attributes: `className="…"`, `className={…}` (its string literals), `class="…"`, and the
+ * class props of components that pass them on (`labelClassName`, `controlClassName` of FormField).
+ */
 export function classNamesIn(text: string): string[] {
   const names: string[] = [];
-  for (const m of text.matchAll(/className=(?:"([^"]*)"|\{((?:[^{}]|\{[^{}]*\})*)\})|class="([^"]*)"/g)) {
+  for (const m of text.matchAll(/(?:className|[a-z]\w*ClassName)=(?:"([^"]*)"|\{((?:[^{}]|\{[^{}]*\})*)\})|class="([^"]*)"/g)) {
     const words = m[2] === undefined ? (m[1] ?? m[3]) : literals(m[2]).join(' ');
     names.push(...words.split(/\s+/).filter((w) => /^[a-z][\w-]*$/.test(w)));
   }
@@ -43,6 +46,7 @@ describe('the trimmed Bootstrap stylesheet', () => {
   it('finds class names in markup and in template literals', () => {
     expect(classNamesIn(`<div className="d-flex gap-2" /><p className={\`small \${x ? 'text-muted' : ''}\`} /><i class="fw-bold">`))
       .toEqual(['d-flex', 'gap-2', 'small', 'text-muted', 'fw-bold']);
+    expect(classNamesIn(`<FormField labelClassName="visually-hidden" controlClassName={big ? 'fs-4' : undefined} />`)).toEqual(['visually-hidden', 'fs-4']);
   });
 
   it('has every Bootstrap class the pages name', () => {

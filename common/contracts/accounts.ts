@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { LANGUAGE_CODES, type Language } from '../languages.ts';
 import { DELETE_REASONS } from '../notifications.ts';
-import { emailSchema, loginSchema, signupSchema } from '../schemas.ts';
+import { loginSchema, mailChangeSchema, passwordResetRequestSchema, reactivateSchema, signupSchema } from '../schemas.ts';
 import { TRACKING_KEYS, type TrackingKey } from '../tracking.ts';
-import { contracts } from './contract.ts';
+import { checkedByUseCase, contracts } from './contract.ts';
 import { apiUserSchema, id, idParam, isoDateTime, notificationSettingsSchema, okSchema } from './shapes.ts';
 
 const language = z.enum(LANGUAGE_CODES as [Language, ...Language[]]);
@@ -40,7 +40,11 @@ export function signupBody(today: Date) {
 }
 /** A sign-up as the shared schema gives it: the account, tracking parameters and a first message. */
 export type SignupBody = z.output<ReturnType<typeof signupBody>>;
-const signupBodySchema = signupBody(new Date());
+/**
+ * The document's sign-up body. The age rule depends on the day, so the route checks the body with the service clock's
+ * `signupBody`, after the site has said whether it takes sign-ups at all.
+ */
+const signupBodySchema = checkedByUseCase(signupBody(new Date()));
 
 const exportSchema = z.strictObject({
   exported_at: isoDateTime,
@@ -96,15 +100,16 @@ const exportSchema = z.strictObject({
   })),
 });
 
-export const accountContracts = contracts([
-  {
+export const accountContracts = contracts({
+  user: {
     method: 'get', path: '/api/user.php', auth: 'member', summary: 'The signed-in member',
     responses: { 200: { description: 'The member.', schema: userAnswer } },
   },
-  {
+  logIn: {
     method: 'post', path: '/api/user.php', summary: 'Log in, or (with ?push=1) store the push subscription',
     description: 'Without ?push=1 a log-in with {email, password}: sets the session cookie. With ?push=1 (signed in) {subscription}: a PushSubscription, false or \'denied\'.',
-    query: z.object({ push: z.literal('1').optional() }),
+    // Anything but push=1 is a log-in.
+    query: z.object({ push: z.literal('1').optional().catch(undefined) }),
     body: z.union([loginSchema, pushSubscriptionBodySchema]),
     responses: {
       200: [
@@ -113,7 +118,7 @@ export const accountContracts = contracts([
       ],
     },
   },
-  {
+  setLanguage: {
     method: 'put', path: '/api/user.php', summary: 'Choose the language',
     description: 'Kept in the locale cookie, and on the account when signed in.',
     body: languageBody,
@@ -124,19 +129,20 @@ export const accountContracts = contracts([
       ],
     },
   },
-  {
+  deleteAccount: {
     method: 'delete', path: '/api/user.php', auth: 'member', summary: 'Delete the account',
     description: 'Reactivation is possible for 14 days; every session ends.',
-    body: z.object({ password: z.string(), reason: z.enum(DELETE_REASONS).optional() }),
+    // The password is checked, and an unknown reason ignored, by the use case.
+    body: z.object({ password: checkedByUseCase(z.string()), reason: checkedByUseCase(z.enum(DELETE_REASONS).optional()) }),
     responses: { 200: ok },
   },
-  { method: 'post', path: '/api/logout.php', summary: 'Log out', responses: { 200: ok } },
-  {
+  logOut: { method: 'post', path: '/api/logout.php', summary: 'Log out', responses: { 200: ok } },
+  logOutLink: {
     method: 'get', path: '/api/logout.php', summary: 'Log out (GET alias)',
     description: 'Only from this site (fetch metadata, Origin, Referer or X-Request-Type: client); otherwise 403.',
     responses: { 200: ok },
   },
-  {
+  signUp: {
     method: 'post', path: '/api/signup.php', summary: 'Sign up',
     description: 'Creates the member and signs them in. A first message to profile_id is sent once the account exists; without enough credits it comes back as a draft.',
     body: signupBodySchema,
@@ -147,52 +153,54 @@ export const accountContracts = contracts([
       },
     },
   },
-  {
+  activate: {
     method: 'get', path: '/api/activate.php', summary: 'The activation link',
     query: token,
     responses: { 302: { description: 'To /activate/done or /activate/error.' } },
   },
-  { method: 'post', path: '/api/activation-mail.php', auth: 'member', summary: 'Send the activation mail again', responses: { 200: ok } },
-  {
+  activationMail: { method: 'post', path: '/api/activation-mail.php', auth: 'member', summary: 'Send the activation mail again', responses: { 200: ok } },
+  passwordResetMail: {
     method: 'post', path: '/api/password-reset.php', summary: 'Mail a password reset link',
-    body: z.object({ email: z.string() }),
+    body: passwordResetRequestSchema,
     responses: { 200: ok },
   },
-  {
+  passwordReset: {
     method: 'put', path: '/api/password-reset.php', summary: 'Set a new password from the reset link',
-    body: z.object({ token: z.string(), password: z.string(), password_confirm: z.string() }),
+    // The link is checked before the new password, by the use case.
+    body: z.object({ token: checkedByUseCase(z.string()), password: checkedByUseCase(z.string()), password_confirm: checkedByUseCase(z.string()) }),
     responses: { 200: ok },
   },
-  {
+  passwordChange: {
     method: 'put', path: '/api/password.php', auth: 'member', summary: 'Change the password',
     description: 'The other sessions end.',
-    body: z.object({ old_password: z.string(), password: z.string(), password_confirm: z.string() }),
+    // The old password is checked before the new one, by the use case.
+    body: z.object({ old_password: checkedByUseCase(z.string()), password: checkedByUseCase(z.string()), password_confirm: checkedByUseCase(z.string()) }),
     responses: { 200: ok },
   },
-  {
+  mailChange: {
     method: 'post', path: '/api/mail-change.php', auth: 'member', summary: 'Change the e-mail address',
     description: 'Mails a confirmation link to the new address.',
-    body: z.object({ email: z.string(), password: z.string() }),
+    body: mailChangeSchema,
     responses: { 200: ok },
   },
-  {
+  pause: {
     method: 'post', path: '/api/account-pause.php', auth: 'member', summary: 'Pause the account',
     description: 'Invisible, and no e-mail: answers the notification settings.',
     responses: { 200: { description: 'The notification settings.', schema: notificationSettingsSchema } },
   },
-  {
+  reactivationMail: {
     method: 'post', path: '/api/reactivate.php', summary: 'Mail a reactivation link',
     description: 'The same answer for every valid address.',
-    body: z.object({ email: emailSchema }),
+    body: reactivateSchema,
     responses: { 200: ok },
   },
-  {
+  reactivate: {
     method: 'get', path: '/api/reactivate.php', summary: 'The reactivation link',
     query: token,
     responses: { 302: { description: 'Signed in, to /members?reactivated=1; or to /activate/error.' } },
   },
-  {
+  export: {
     method: 'get', path: '/api/export.php', auth: 'member', summary: 'Download the member\'s own data',
     responses: { 200: { description: 'Everything stored about the member (a JSON attachment).', schema: exportSchema } },
   },
-]);
+});

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { idempotencyKeySchema } from '../schemas.ts';
+import type { StaffRoleName } from '../staff.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
@@ -7,7 +8,7 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 export interface OtherResponse {
   description: string;
   /** The media type of the body; absent for an empty body (204, 302). */
-  contentType?: 'text/html' | 'image/webp' | 'application/pdf';
+  contentType?: 'text/html' | 'image/webp' | 'application/pdf' | 'text/csv';
 }
 
 /** A JSON answer: its schema, and when it comes. */
@@ -28,9 +29,14 @@ export interface Contract {
   path: string;
   summary: string;
   description?: string;
-  /** Only signed-in members (otherwise 403 authentication_required). */
-  auth?: 'member' | 'operator';
-  query?: z.ZodObject;
+  /**
+   * Only signed-in members (otherwise 403 authentication_required), or only staff with this role (or `admin`): a
+   * console session or a staff API token (otherwise 401 staff_authentication_required, 403 forbidden without the
+   * role). Which sites they reach is the use case's to check.
+   */
+  auth?: 'member' | StaffAuth;
+  /** The query string's fields: an object, or an object piped into a transform (the document shows the object). */
+  query?: z.ZodObject | z.ZodPipe<z.ZodObject, z.ZodType>;
   body?: z.ZodType;
   /** A multipart/form-data body instead of JSON. */
   form?: z.ZodObject;
@@ -40,10 +46,32 @@ export interface Contract {
   responses: Partial<Record<200 | 201 | 204 | 302, ResponseSpec | ResponseSpec[]>>;
 }
 
+/** A staff endpoint's auth: the role it needs (decision 059). */
+export interface StaffAuth {
+  staff: StaffRoleName;
+}
+
+export const staffAuth = (role: StaffRoleName): StaffAuth => ({ staff: role });
+
+export const isStaffAuth = (auth: Contract['auth']): auth is StaffAuth => typeof auth === 'object';
+
 export const isJsonResponse = (spec: ResponseSpec): spec is JsonResponse => 'schema' in spec;
 
-/** Keeps the literal types of a list of contracts while checking each against Contract. */
-export const contracts = <const T extends readonly Contract[]>(list: T): T => list;
+/**
+ * Keeps the literal types of an area's contracts while checking each against Contract. Named
+ * (`{ like: {...}, unlike: {...} }`), so a route is declared from its contract (server/http/endpoint.ts);
+ * a list is for areas whose routes are still registered by hand.
+ */
+export const contracts = <const T extends readonly Contract[] | Readonly<Record<string, Contract>>>(group: T): T => group;
+
+/**
+ * A request field the use case checks itself, with an error of its own and in its own order (a reset link before
+ * the new password, the old password before the new one): the document describes it by `schema`, and the value
+ * reaches the handler as it was sent, unchecked, so its type is unknown.
+ */
+export function checkedByUseCase<S extends z.ZodType>(schema: S): z.ZodType<unknown, z.input<S>> {
+  return schema.catch((ctx) => ctx.input as z.output<S>) as unknown as z.ZodType<unknown, z.input<S>>;
+}
 
 export const IDEMPOTENCY_KEY = {
   'Idempotency-Key': { description: 'A key the client keeps for all retries of this request: a retry never charges or sends twice.', required: true, schema: idempotencyKeySchema },

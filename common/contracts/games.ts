@@ -23,12 +23,12 @@ const matchReason = z.strictObject({
   value: z.union([z.number(), z.string()]).optional(),
 });
 
-export const gamesContracts = contracts([
-  {
+export const gamesContracts = contracts({
+  swipeDeck: {
     method: 'get', path: '/api/swipe-game.php', auth: 'member', summary: 'The swipe game\'s next cards and today\'s likes left',
     responses: { 200: { description: 'The deck.', schema: z.strictObject({ profiles: z.array(profileSummarySchema), ...swipeState }) } },
   },
-  {
+  swipe: {
     method: 'post', path: '/api/swipe-game.php', auth: 'member', summary: 'Like or pass one card',
     description: 'Likes are limited per day (429 like_limit_reached with Retry-After).',
     body: swipeSchema,
@@ -39,11 +39,11 @@ export const gamesContracts = contracts([
       ],
     },
   },
-  {
+  swipeUndo: {
     method: 'delete', path: '/api/swipe-game.php', auth: 'member', summary: 'Undo the last pass',
     responses: { 200: { description: 'The card to show again.', schema: z.strictObject({ profile: profileSummarySchema }) } },
   },
-  {
+  matchFinder: {
     method: 'get', path: '/api/match-finder.php', auth: 'member', summary: 'Match finder candidates',
     description: 'Members who fit the saved preferences, ranked, each with the reasons it was chosen; none until preferences are saved.',
     responses: {
@@ -57,9 +57,9 @@ export const gamesContracts = contracts([
       },
     },
   },
-  {
+  saveMatchPreferences: {
     method: 'put', path: '/api/match-finder.php', auth: 'member', summary: 'Save the match finder questionnaire',
     body: matchPreferencesSchema,
     responses: { 200: { description: 'Saved.', schema: z.strictObject({ saved: z.literal(true), preferences }) } },
   },
-]);
+});

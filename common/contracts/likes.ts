@@ -4,18 +4,18 @@ import { mainImageSchema, okSchema, profileIdBody, profileSummaryFields, profile
 
 const likedBy = z.strictObject({ ...profileSummaryFields, like_new: z.boolean() });
 
-export const likesContracts = contracts([
-  {
+export const likesContracts = contracts({
+  like: {
     method: 'post', path: '/api/like.php', auth: 'member', summary: 'Like a member',
     body: profileIdBody,
     responses: { 200: { description: 'Liked; match when they liked the member too.', schema: z.strictObject({ match: z.boolean() }) } },
   },
-  {
+  unlike: {
     method: 'delete', path: '/api/like.php', auth: 'member', summary: 'Take a like back',
     body: profileIdBody,
     responses: { 200: { description: 'Done.', schema: okSchema } },
   },
-  {
+  autoLike: {
     method: 'get', path: '/api/auto-like.php', auth: 'member', summary: 'The profile for the new-like overlay',
     description: 'The newest like not looked at yet, or null.',
     responses: {
@@ -32,7 +32,7 @@ export const likesContracts = contracts([
       },
     },
   },
-  {
+  likes: {
     method: 'get', path: '/api/likes.php', auth: 'member', summary: 'Likes given and received',
     responses: {
       200: {
@@ -41,18 +41,18 @@ export const likesContracts = contracts([
       },
     },
   },
-  {
+  blocked: {
     method: 'get', path: '/api/block.php', auth: 'member', summary: 'The members I blocked',
     responses: { 200: { description: 'Blocked members.', schema: z.strictObject({ profiles: z.array(profileSummarySchema) }) } },
   },
-  {
+  block: {
     method: 'post', path: '/api/block.php', auth: 'member', summary: 'Block a member',
     body: profileIdBody,
     responses: { 200: { description: 'Blocked.', schema: z.strictObject({ blocked: z.literal(true) }) } },
   },
-  {
+  unblock: {
     method: 'delete', path: '/api/block.php', auth: 'member', summary: 'Unblock a member',
     body: profileIdBody,
     responses: { 200: { description: 'Unblocked.', schema: z.strictObject({ blocked: z.literal(false) }) } },
   },
-]);
+});

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { CONTRACT_GROUPS, isJsonResponse, type Contract, type ResponseSpec } from './index.ts';
 import { apiComponents, apiErrorSchema } from './shapes.ts';
+import { isStaffAuth } from './contract.ts';
+import { STAFF_COOKIE, STAFF_TOKEN_PREFIX } from '../staff.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -32,7 +34,7 @@ export function openApiDocument(options: { title?: string; version?: string } = 
   const errorRef = toSchema(apiErrorSchema, 'output');
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [tag, contracts] of Object.entries(CONTRACT_GROUPS)) {
-    for (const contract of contracts) {
+    for (const contract of Object.values(contracts)) {
       (paths[contract.path] ??= {})[contract.method] = operation(contract, tag, toSchema, errorRef);
     }
   }
@@ -51,7 +53,11 @@ export function openApiDocument(options: { title?: string; version?: string } = 
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
       securitySchemes: {
         session: { type: 'apiKey', in: 'cookie', name: 'auth.session' },
-        operator: { type: 'http', scheme: 'bearer', description: 'OPERATOR_TOKEN' },
+        staffSession: { type: 'apiKey', in: 'cookie', name: STAFF_COOKIE, description: 'A console session (/console/login: password, then a TOTP or recovery code).' },
+        staffToken: {
+          type: 'http', scheme: 'bearer',
+          description: `A staff API token (${STAFF_TOKEN_PREFIX}…), made on the console's account page; it acts with the roles given to it as scopes, within its owner's roles and sites.`,
+        },
       },
     },
   };
@@ -81,7 +87,8 @@ function operation(contract: Contract, tag: string, toSchema: (s: z.ZodType, io:
     summary: contract.summary,
     ...(contract.description ? { description: contract.description } : {}),
     operationId: `${contract.method}${contract.path.replace(/^\/api\//, '').replace(/\.(php|json)$/, '').replace(/(^|[-_/.])(\w)/g, (_m, _s, ch: string) => ch.toUpperCase())}`,
-    ...(contract.auth ? { security: [contract.auth === 'member' ? { session: [] } : { operator: [] }] } : {}),
+    ...(contract.auth ? { security: contract.auth === 'member' ? [{ session: [] }] : [{ staffSession: [] }, { staffToken: [contract.auth.staff] }] } : {}),
+    ...(isStaffAuth(contract.auth) ? { 'x-staff-role': contract.auth.staff } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(contract.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(contract.body, 'input') } } } } : {}),
     ...(contract.form ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: toSchema(contract.form, 'input') } } } } : {}),
@@ -94,7 +101,7 @@ function response(specs: ResponseSpec[], toSchema: (s: z.ZodType, io: 'input' | 
   const content: Record<string, unknown> = {};
   if (json.length === 1) content['application/json'] = { schema: toSchema(json[0].schema, 'output') };
   if (json.length > 1) content['application/json'] = { schema: { anyOf: json.map((s) => ({ ...toSchema(s.schema, 'output'), description: s.description })) } };
-  for (const spec of specs) if (!isJsonResponse(spec) && spec.contentType) content[spec.contentType] = { schema: spec.contentType === 'text/html' ? { type: 'string' } : { type: 'string', contentMediaType: spec.contentType } };
+  for (const spec of specs) if (!isJsonResponse(spec) && spec.contentType) content[spec.contentType] = { schema: spec.contentType === 'text/html' || spec.contentType === 'text/csv' ? { type: 'string' } : { type: 'string', contentMediaType: spec.contentType } };
   return { description: specs.map((s) => s.description).join(' '), ...(Object.keys(content).length ? { content } : {}) };
 }
 

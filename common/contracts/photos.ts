@@ -1,39 +1,43 @@
 import { z } from 'zod';
-import { contracts } from './contract.ts';
+import { contracts, staffAuth } from './contract.ts';
 import { id, idParam, isoDateTime, ownPhotoSchema } from './shapes.ts';
 
 const ownPhotos = z.strictObject({ photos: z.array(ownPhotoSchema), limit: z.number().int().nonnegative() });
-const operator = 'Operators only: Authorization: Bearer OPERATOR_TOKEN (without a configured token the endpoint does not exist).';
+const moderators = 'Moderators (or admins), through a console session or a staff API token with the moderator scope; photos of members of the sites they reach.';
 
 /** {id, main: true} or {id, private: boolean}. */
 export const photoUpdateBody = z.union([z.object({ id: idParam, main: z.literal(true) }), z.object({ id: idParam, private: z.boolean() })]);
 export const photoIdBody = z.object({ id: idParam });
 export const moderationBody = z.object({ id: idParam, action: z.enum(['approve', 'reject']), kind: z.enum(['profile', 'chat']).default('profile') });
 
-export const photoContracts = contracts([
-  {
+export const photoContracts = contracts({
+  list: {
     method: 'get', path: '/api/photos.php', auth: 'member', summary: 'The member\'s own photos and upload limit',
     responses: { 200: { description: 'The photos.', schema: ownPhotos } },
   },
-  {
+  upload: {
     method: 'post', path: '/api/photos.php', auth: 'member', summary: 'Upload a photo',
     description: 'JPEG, PNG, WebP, HEIF, AVIF or GIF; stored as WebP. Shown at once and reviewed afterwards, or pending until approved, as the site moderates.',
-    form: z.object({ photo: z.file(), private: z.enum(['1', 'true', '0', 'false']).optional() }),
+    form: z.object({
+      photo: z.file({ error: 'errors.photo_missing' }).min(1, 'errors.photo_missing'),
+      // Any other value is public.
+      private: z.enum(['1', 'true', '0', 'false']).optional().catch(undefined).transform((v) => v === '1' || v === 'true'),
+    }),
     responses: { 201: { description: 'The new photo.', schema: z.strictObject({ photo: ownPhotoSchema }) } },
   },
-  {
+  update: {
     method: 'put', path: '/api/photos.php', auth: 'member', summary: 'Make a photo the main one, or private or public',
     body: photoUpdateBody,
     responses: { 200: { description: 'The photos after the change.', schema: ownPhotos } },
   },
-  {
+  remove: {
     method: 'delete', path: '/api/photos.php', auth: 'member', summary: 'Delete a photo',
     body: photoIdBody,
     responses: { 200: { description: 'The photos left.', schema: ownPhotos } },
   },
-  {
-    method: 'get', path: '/api/moderation.php', auth: 'operator', summary: 'Pending photos, or one file\'s bytes',
-    description: `${operator} With ?file=name the file itself.`,
+  moderationQueue: {
+    method: 'get', path: '/api/moderation.php', auth: staffAuth('moderator'), summary: 'Pending photos, or one file\'s bytes',
+    description: `${moderators} With ?file=name the file itself.`,
     query: z.object({ file: z.string().optional() }),
     responses: {
       200: [
@@ -50,10 +54,10 @@ export const photoContracts = contracts([
       ],
     },
   },
-  {
-    method: 'post', path: '/api/moderation.php', auth: 'operator', summary: 'Approve or reject a photo',
-    description: operator,
+  moderate: {
+    method: 'post', path: '/api/moderation.php', auth: staffAuth('moderator'), summary: 'Approve or reject a photo',
+    description: moderators,
     body: moderationBody,
     responses: { 200: { description: 'The decision.', schema: z.strictObject({ photo: z.strictObject({ id, status: z.enum(['active', 'rejected']) }) }) } },
   },
-]);
+});

@@ -14,12 +14,12 @@ const filtersSchema = z.strictObject({
 
 const cursor = z.string().nullable();
 
-export const searchContracts = contracts([
-  {
+export const searchContracts = contracts({
+  search: {
     method: 'get', path: '/api/members.php', summary: 'Search members',
     description: 'Newest members first. The first page carries numResults (capped at 1000) and, when few match, similar results from relaxed filters; '
       + 'cursor pages on, similar=<level>&cursor= pages the similar list. Visitors may search when the site allows it.',
-    query: searchSchema.in,
+    query: searchSchema,
     responses: {
       200: {
         description: 'A page of results.',
@@ -39,4 +39,4 @@ export const searchContracts = contracts([
       },
     },
   },
-]);
+});

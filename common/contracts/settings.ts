@@ -4,6 +4,8 @@ import { contracts } from './contract.ts';
 import { id, isoDateTime } from './shapes.ts';
 
 const countryCode = z.string().regex(/^[A-Z]{2}$/);
+/** A country code in a query is taken in any case; empty is none. */
+const countryQuery = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (typeof v === 'string' ? v.toUpperCase() || undefined : v), schema);
 
 /** Spec section 7: the site's public settings. */
 export const siteSettingsSchema = z.strictObject({
@@ -50,14 +52,14 @@ export const siteSettingsSchema = z.strictObject({
   push_public_key: z.string(),
 });
 
-export const settingsContracts = contracts([
-  {
+export const settingsContracts = contracts({
+  settings: {
     method: 'get', path: '/api/settings.php', summary: 'The site\'s public settings',
     description: 'The request host picks the site; ?country= picks the selected country among the site\'s countries.',
-    query: z.object({ country: z.string().optional() }),
+    query: z.object({ country: countryQuery(z.string().optional()) }),
     responses: { 200: { description: 'The settings.', schema: z.strictObject({ settings: siteSettingsSchema }) } },
   },
-  {
+  companyInfo: {
     method: 'get', path: '/api/companyinfo.php', summary: 'The company behind the site',
     responses: {
       200: {
@@ -79,15 +81,15 @@ export const settingsContracts = contracts([
       },
     },
   },
-  {
+  interests: {
     method: 'get', path: '/api/interests.php', summary: 'The interests members can pick, in the member\'s language',
     responses: {
       200: { description: 'Key and translated name.', schema: z.strictObject({ interests: z.array(z.strictObject({ key: z.string(), name: z.string() })) }) },
     },
   },
-  {
+  regions: {
     method: 'get', path: '/api/regions.php', summary: 'Regions, of one country or all',
-    query: z.object({ country: countryCode.optional() }),
+    query: z.object({ country: countryQuery(countryCode.optional()) }),
     responses: {
       200: {
         description: 'Ordered by country and name.',
@@ -95,7 +97,7 @@ export const settingsContracts = contracts([
       },
     },
   },
-  {
+  geocode: {
     method: 'get', path: '/api/geocode.php', summary: 'The nearest place to a position',
     description: 'countryregion is the site\'s own name for the region, as the search filters on it.',
     query: geocodeSchema,
@@ -115,7 +117,7 @@ export const settingsContracts = contracts([
       },
     },
   },
-  {
+  openApi: {
     method: 'get', path: '/api/openapi.json', summary: 'This description of the JSON API (OpenAPI 3.1)',
     responses: {
       200: {
@@ -124,4 +126,4 @@ export const settingsContracts = contracts([
       },
     },
   },
-]);
+});

@@ -267,7 +267,7 @@ export const transactionOrderSchema = component('TransactionOrder', z.strictObje
   withdrawal_consent_at: isoDateTime.nullable(),
 }));
 
-const ledgerReason = z.enum(['signup_bonus', 'message', 'gift', 'chat_photo', 'purchase', 'demo_grant', 'refund', 'ban_refund']);
+const ledgerReason = z.enum(['signup_bonus', 'message', 'gift', 'chat_photo', 'purchase', 'demo_grant', 'refund', 'ban_refund', 'adjustment']);
 
 /** One row of the member's credit ledger. */
 export const ledgerEntrySchema = component('LedgerEntry', z.strictObject({

@@ -1,14 +1,12 @@
-import { Hono } from 'hono';
 import { deleteCookie, getCookie } from 'hono/cookie';
 import { AUTH_COOKIE } from '#common/constants.ts';
-import { languageBody } from '#common/contracts/accounts.ts';
+import { accountContracts } from '#common/contracts/accounts.ts';
 import { loginSchema } from '#common/schemas.ts';
 import { AppError, authenticationRequired } from '../infra/errors.ts';
-import type { AppEnv } from '../http/context.ts';
-import { rateLimit, validBody, type C } from '../http/helpers.ts';
-import { requireMember } from '../actor.ts';
+import { ApiRoutes } from '../http/endpoint.ts';
+import { limitedBy, type C } from '../http/helpers.ts';
 import { honoCookieJar } from '../http/cookie-jar.ts';
-import { logIn, setLocaleCookie as setLocale, setSessionCookie as setSession } from './session-cookies.ts';
+import { logIn, setLocaleCookie as setLocale, setSessionCookie as setSession } from '../http/session-cookies.ts';
 
 const isHttps = (c: C) => c.get('ctx').secure;
 
@@ -27,28 +25,24 @@ async function userResponse(c: C, userId: number) {
   return c.json({ user });
 }
 
-export const accountsRoutes = new Hono<AppEnv>()
-  .get('/user.php', async (c) => {
-    requireMember(c.get('ctx').actor);
+export const accountsRoutes = new ApiRoutes()
+  .endpoint(accountContracts.user, async (c) => {
     // The request context's member: loaded once per request, also when the context needed it for the language.
     const user = await c.get('ctx').user();
     if (!user) throw authenticationRequired();
     return c.json({ user });
   })
 
-  /** Log-in with {email, password}. */
-  .post('/user.php', async (c) => {
+  /** Log-in with {email, password}; with ?push=1 the push subscription (push.routes.ts, declared before this). */
+  .endpoint(accountContracts.logIn, { before: [limitedBy((limits) => limits.login)], body: loginSchema }, async (c, { body }) => {
     const ctx = c.get('ctx');
-    await rateLimit(c, ctx.services.rateLimits.login);
-    const body = await validBody(c, loginSchema);
     const user = await logIn(honoCookieJar(c), ctx, body, c.req.header('user-agent'));
     return c.json({ user });
   })
 
   /** {language}: kept in the locale cookie, and on the account when signed in. */
-  .put('/user.php', async (c) => {
+  .endpoint(accountContracts.setLanguage, async (c, { body }) => {
     const ctx = c.get('ctx');
-    const body = await validBody(c, languageBody);
     setLocaleCookie(c, body.language);
     if (ctx.actor.kind === 'member') {
       await ctx.services.accounts.setLanguage(ctx.actor, body.language);
@@ -58,13 +52,13 @@ export const accountsRoutes = new Hono<AppEnv>()
   })
 
   /** Log-out: ends the session. The CSRF check refuses it from other sites. */
-  .post('/logout.php', (c) => endSession(c))
+  .endpoint(accountContracts.logOut, (c) => endSession(c))
 
   /**
    * The spec's GET alias. A GET crosses sites freely (an image on any page), so it only ends the
    * session when the request comes from this site; otherwise 403 and the session stays.
    */
-  .get('/logout.php', (c) => {
+  .endpoint(accountContracts.logOutLink, (c) => {
     if (!fromThisSite(c)) throw new AppError(403, 'forbidden');
     return endSession(c);
   });

@@ -6,12 +6,13 @@ import { soughtGender } from '#common/profile.ts';
 import { isLanguage, type Language } from '#common/languages.ts';
 import { ACTIVE_STEP_MS, AUTH_COOKIE_MAX_AGE, SESSION_IDLE_DAYS } from '#common/constants.ts';
 import type { Db } from '../db/client.ts';
-import { chatListVersions, memberBans, photos, profiles, sessions, users } from '../db/schema.ts';
+import { chatListVersions, likes, memberBans, photos, profiles, sessions, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { EventBus } from '../infra/events.ts';
 import type { RateLimiter } from '../infra/rate-limit.ts';
 import { profileColumns, toProfileSummary, type ProfileRow, type ProfilesService } from '../profiles/profiles.service.ts';
 import { requireMember, type Actor } from '../actor.ts';
+import { listedTo, meetsSite, notBlockedWith } from './contact-rules.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
 
 /** Sessions are stored by this hash, so a leaked table holds no usable token. */
@@ -29,8 +30,11 @@ export interface KnownDevice {
 
 /** Log-in counters are keyed by the address as people type it in any case or spacing. */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
-/** Counter keys hold a hash of the address, not the address (they sit in Redis or a table for an hour). */
-const throttleKey = (email: string) => createHash('sha256').update(`login:${email}`).digest('base64url');
+/**
+ * Counter keys hold a hash of the address, not the address (they sit in Redis or a table for an hour). One address
+ * may hold an account on each site (decision 051): each account has counters of its own.
+ */
+const throttleKey = (siteId: number, email: string) => createHash('sha256').update(`login:${siteId}:${email}`).digest('base64url');
 
 export function createAccountsService(deps: {
   db: Db; clock: Clock; profiles: ProfilesService; events: EventBus;
@@ -49,22 +53,27 @@ export function createAccountsService(deps: {
     email: users.email, accountStatus: users.status, paidUser: users.paidUser, credits: users.credits, sexuality: profiles.sexuality,
     notificationsDisabled: users.notificationsDisabled, language: users.language, signupDate: users.signupDate,
     // A block hides the conversation, so its unread messages do not count either.
-    unread: sql<number>`(select coalesce(sum(cm.unread_count), 0)::int from conversation_members cm
+    unread: sql<number>`(select coalesce(sum(cm.unread_count), 0)::int from conversation_members cm join conversations c on c.id = cm.conversation_id
       where cm.user_id = ${userId} and not cm.hidden
-      and not exists (select 1 from conversations c, blocks b where c.id = cm.conversation_id
-        and ((b.blocker_id = c.user_low and b.blocked_id = c.user_high) or (b.blocker_id = c.user_high and b.blocked_id = c.user_low))))`,
-    // Likes from invisible, deleted or blocked members are not in the likes list, so not in the badge either.
-    newLikes: sql<number>`(select count(*)::int from likes l join users liker on liker.id = l.liker_id
-      where l.liked_id = ${userId} and l.is_new and not liker.invisible and liker.status <> 'deleted'
-      and not exists (select 1 from blocks b where (b.blocker_id = l.liker_id and b.blocked_id = l.liked_id)
-        or (b.blocker_id = l.liked_id and b.blocked_id = l.liker_id)))`,
+      and ${notBlockedWith(userId, sql`(case when c.user_low = ${userId} then c.user_high else c.user_low end)`)})`,
+    // Only the likes the likes list shows count: from members the listing rule lists to this member (not invisible,
+    // deleted, disabled or blocked either way, of sites the member's site meets). Inside the count `users` and
+    // `profiles` are the liker's (they hide the statement's own), as the rule names them.
+    newLikes: sql<number>`(select count(*)::int from ${likes} l join ${users} on ${users.id} = l.liker_id join ${profiles} on ${profiles.userId} = l.liker_id
+      where l.liked_id = ${userId} and l.is_new
+      and ${listedTo(userId, meetsSite(sql`(select m.site_id from ${users} m where m.id = ${userId})`, users.siteId))})`,
   });
+  // A session is one only on the site it was made on, for a member of that site (decision 051): presented on another
+  // site (another Host) it finds no row, as if there were no cookie.
+  const onSite = and(
+    eq(sessions.id, sql.placeholder('id')), eq(sessions.siteId, sql.placeholder('siteId')), eq(users.siteId, sql.placeholder('siteId')),
+  );
   const sessionQuery = db
     .select(sessionColumns)
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(chatListVersions, eq(chatListVersions.userId, sessions.userId))
-    .where(eq(sessions.id, sql.placeholder('id')))
+    .where(onSite)
     .prepare('session_user');
   // The same with the member (a member without a profile has no user object: its columns come back null).
   const sessionMemberQuery = db
@@ -74,7 +83,7 @@ export function createAccountsService(deps: {
     .leftJoin(chatListVersions, eq(chatListVersions.userId, sessions.userId))
     .leftJoin(profiles, eq(profiles.userId, users.id))
     .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
-    .where(eq(sessions.id, sql.placeholder('id')))
+    .where(onSite)
     .prepare('session_member');
   const memberQuery = db
     .select(memberColumns(sql.placeholder('userId')))
@@ -113,17 +122,18 @@ export function createAccountsService(deps: {
      *   password reset) skips both and has its own LIMITS.loginDevice.
      * Known and unknown addresses go through the same steps (the unknown ones against a dummy
      * hash), so status, body and timing tell nothing about which addresses have accounts.
-     * Deleted accounts cannot log in.
+     * Deleted accounts cannot log in. An account logs in only on its own site (`siteId`, the request's): on another
+     * site its address is as unknown as any other (decision 051).
      */
     async attemptLogin(
-      emailInput: string, password: string, from: { ip: string; device: KnownDevice | null },
+      siteId: number, emailInput: string, password: string, from: { ip: string; device: KnownDevice | null },
     ): Promise<{ userId: number } | { userId: null; retryAfter?: number; banned?: true }> {
       const email = normalizeEmail(emailInput);
-      const key = throttleKey(email);
+      const key = throttleKey(siteId, email);
       const [user] = await db
         .select({ id: users.id, passwordHash: users.passwordHash, status: users.status })
         .from(users)
-        .where(sql`lower(${users.email}) = ${email}`);
+        .where(and(eq(users.siteId, siteId), sql`lower(${users.email}) = ${email}`));
       const account = user && user.status !== 'deleted' ? user : null;
       const device = account && from.device?.userId === account.id ? from.device.id : null;
       const counters: [RateLimiter, string][] = device
@@ -150,30 +160,32 @@ export function createAccountsService(deps: {
      * A password reset proved the mailbox: the account's log-in throttle starts again: across addresses, for the
      * address the reset came from, and for the device it was made on (now a known device of the account).
      */
-    async clearLoginThrottle(email: string, from: { ip: string; device: KnownDevice }): Promise<void> {
-      const key = throttleKey(normalizeEmail(email));
+    async clearLoginThrottle(siteId: number, email: string, from: { ip: string; device: KnownDevice }): Promise<void> {
+      const key = throttleKey(siteId, normalizeEmail(email));
       await limits.loginEmail.reset(key);
       await limits.loginPair.reset(`${key}|${from.ip}`);
       await limits.loginDevice.reset(`${from.device.id}:${key}`);
     },
 
-    async createSession(userId: number, userAgent = ''): Promise<string> {
+    /** A new session of the member on `siteId`, their own site (the request's): it is a session there only. */
+    async createSession(userId: number, siteId: number, userAgent = ''): Promise<string> {
       const token = randomBytes(32).toString('base64url');
       const now = clock();
       await db.insert(sessions).values({
-        id: hashToken(token), userId, createdAt: now, lastUsedAt: now, userAgent: userAgent.slice(0, 300),
+        id: hashToken(token), userId, siteId, createdAt: now, lastUsedAt: now, userAgent: userAgent.slice(0, 300),
         expiresAt: new Date(now.getTime() + AUTH_COOKIE_MAX_AGE * 1000),
       });
       return token;
     },
 
     /**
-     * The member of a session, or null. A session ends 30 days after log-in, or after
+     * The member of a session on site `siteId` (the request's), or null. A session ends 30 days after log-in, or after
      * SESSION_IDLE_DAYS without use (last_used_at is kept to the hour, so "idle" may start up to an
-     * hour early). An ended session's row goes at once.
+     * hour early). An ended session's row goes at once. A session of another site, or of a member of another
+     * site, is none here (decision 051).
      */
-    async sessionUserId(token: string | undefined): Promise<number | null> {
-      return (await service.session(token))?.userId ?? null;
+    async sessionUserId(token: string | undefined, siteId: number): Promise<number | null> {
+      return (await service.session(token, siteId))?.userId ?? null;
     },
 
     /**
@@ -181,10 +193,10 @@ export function createAccountsService(deps: {
      * list (chat_list_versions; 0 before their first conversation), which lets the chat service serve its copy, and,
      * when the request will show the member (`withMember`), the member as `member` returns them.
      */
-    async session(token: string | undefined, { withMember = false } = {}): Promise<Session | null> {
+    async session(token: string | undefined, siteId: number, { withMember = false } = {}): Promise<Session | null> {
       if (!token || token.length > 100) return null;
       const id = hashToken(token);
-      const [row] = withMember ? await sessionMemberQuery.execute({ id }) : await sessionQuery.execute({ id });
+      const [row] = withMember ? await sessionMemberQuery.execute({ id, siteId }) : await sessionQuery.execute({ id, siteId });
       if (!row) return null;
       const now = clock();
       if (row.expiresAt <= now || now.getTime() - row.lastUsedAt.getTime() >= SESSION_IDLE_MS) {
@@ -239,8 +251,6 @@ export function createAccountsService(deps: {
   };
   return service;
 }
-
-export type AccountsService = ReturnType<typeof createAccountsService>;
 
 /** The signed-in member as the API shows them, and the gender their "looking for" answer seeks. */
 export interface Member {

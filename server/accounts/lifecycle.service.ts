@@ -90,8 +90,9 @@ export function createLifecycleService(deps: {
     return u ?? null;
   }
 
-  async function byEmail(email: string) {
-    const [u] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+  /** The account of `siteId` with this address: each site has its own accounts (decision 051). */
+  async function byEmail(siteId: number, email: string) {
+    const [u] = await db.select({ id: users.id }).from(users).where(and(eq(users.siteId, siteId), sql`lower(${users.email}) = ${email.toLowerCase()}`));
     return u ? account(u.id) : null;
   }
 
@@ -141,6 +142,14 @@ export function createLifecycleService(deps: {
       await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'activation', link: `/api/activate.php?token=${token}` });
     },
 
+    /** A password-reset link to the member's own address, asked for by customer service for them (no member limits). */
+    async sendPasswordReset(userId: number): Promise<void> {
+      const u = await account(userId);
+      if (!u || u.status === 'deleted') return;
+      const token = await issueToken(u.id, 'password_reset');
+      await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'password_reset', link: `/reset-password/do?token=${token}` });
+    },
+
     async resendActivation(actor: Actor): Promise<void> {
       const { userId } = requireMember(actor);
       const u = await account(userId);
@@ -166,12 +175,13 @@ export function createLifecycleService(deps: {
      * The reset mail is the owner's way in when someone else is guessing their password, so whoever
      * else asks for it must not use it up: requests count per (account, client address) first, and
      * only those that pass count against the account's budget from all addresses; a device that
-     * logged in to the account before (`from.device`) asks on a budget of its own.
+     * logged in to the account before (`from.device`) asks on a budget of its own. The account is the one of the
+     * site asked (`siteId`).
      */
-    async requestPasswordReset(emailInput: unknown, from: { ip: string; device: KnownDevice | null }): Promise<void> {
+    async requestPasswordReset(siteId: number, emailInput: unknown, from: { ip: string; device: KnownDevice | null }): Promise<void> {
       const parsed = emailSchema.safeParse(emailInput);
       if (!parsed.success) throw new AppError(400, 'email_invalid', {}, { email: 'errors.email_invalid' });
-      const u = await byEmail(parsed.data);
+      const u = await byEmail(siteId, parsed.data);
       if (!u || u.status === 'deleted') throw new AppError(404, 'email_not_found', {}, { email: 'errors.email_not_found' });
       const counters: [RateLimiter, string][] = from.device?.userId === u.id
         ? [[limits.resetMailsPerDevice, `${u.id}:${from.device.id}`]]
@@ -180,19 +190,19 @@ export function createLifecycleService(deps: {
         const wait = await limiter.hit(key);
         if (wait > 0) throw new AppError(429, 'reset_mail_limit', { count: Math.ceil(wait / 60), retry_after: wait });
       }
-      const token = await issueToken(u.id, 'password_reset');
-      await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'password_reset', link: `/reset-password/do?token=${token}` });
+      await service.sendPasswordReset(u.id);
     },
 
     /**
      * A new password from the reset link: every session ends (whoever asked for the reset may not be
      * the only one signed in), and so does every other reset link of the member: an older mail in the
-     * inbox must not set the password again.
+     * inbox must not set the password again. The link works on the member's own site (`siteId`, the request's), where
+     * the mail sent it.
      */
-    async resetPassword(token: unknown, password: unknown, confirm: unknown): Promise<{ userId: number; email: string }> {
+    async resetPassword(siteId: number, token: unknown, password: unknown, confirm: unknown): Promise<{ userId: number; email: string }> {
       const userId = await tokenOwner(token, 'password_reset');
       const u = userId ? await account(userId) : null;
-      if (!u || u.status === 'deleted') throw new AppError(400, 'reset_link_invalid');
+      if (!u || u.status === 'deleted' || u.siteId !== siteId) throw new AppError(400, 'reset_link_invalid');
       const passwordHash = await hashPassword(await validPassword(password, confirm, u.id));
       await db.transaction(async (tx) => {
         // One reset at a time per member: a second link used at the same moment finds itself void.
@@ -241,7 +251,7 @@ export function createLifecycleService(deps: {
         throw new AppError(400, 'password_wrong', {}, { password: 'errors.password_wrong' });
       }
       if (parsed.data === u.email.toLowerCase()) throw new AppError(400, 'email_unchanged', {}, { email: 'errors.email_unchanged' });
-      if (await byEmail(parsed.data)) throw new AppError(409, 'email_taken', {}, { email: 'errors.email_taken' });
+      if (await byEmail(u.siteId, parsed.data)) throw new AppError(409, 'email_taken', {}, { email: 'errors.email_taken' });
       if ((await mailsToday(userId, 'email_change')) >= OTHER_MAILS_PER_DAY) throw new AppError(429, 'mail_limit');
       const token = await issueToken(userId, 'email_change', { newEmail: parsed.data });
       await mail.send({ to: parsed.data, lang: u.language, siteId: u.siteId, kind: 'email_change', link: `/mail-change/do?token=${token}` });
@@ -251,9 +261,9 @@ export function createLifecycleService(deps: {
     async confirmEmailChange(token: unknown): Promise<'changed' | 'invalid' | 'taken'> {
       const used = await consumeToken(token, 'email_change');
       if (!used?.newEmail) return 'invalid';
-      if (await byEmail(used.newEmail)) return 'taken';
       const u = await account(used.userId);
       if (!u || u.status === 'deleted') return 'invalid';
+      if (await byEmail(u.siteId, used.newEmail)) return 'taken';
       try {
         await db.update(users).set({
           email: used.newEmail,
@@ -291,10 +301,10 @@ export function createLifecycleService(deps: {
     /**
      * POST /api/reactivate.php {email}: mails a reactivation link when the address belongs to an
      * account deleted less than 14 days ago. The caller always answers the same, so nobody learns
-     * whether an address has an account.
+     * whether an address has an account. The account is the one of the site asked (`siteId`).
      */
-    async requestReactivation(email: string): Promise<void> {
-      const u = await byEmail(email);
+    async requestReactivation(siteId: number, email: string): Promise<void> {
+      const u = await byEmail(siteId, email);
       if (!u || u.status !== 'deleted') return;
       const [row] = await db.select({ deletedAt: users.deletedAt }).from(users).where(eq(users.id, u.id));
       const windowEnd = row.deletedAt ? row.deletedAt.getTime() + REACTIVATION_DAYS * DAY : 0;
@@ -305,8 +315,13 @@ export function createLifecycleService(deps: {
       await mail.send({ to: u.email, lang: u.language, siteId: u.siteId, kind: 'reactivation', params: { days: REACTIVATION_DAYS }, link: `/api/reactivate.php?token=${token}` });
     },
 
-    /** The reactivation link: the account is back and active (the link proved the address). Returns the user id to sign in. */
-    async reactivate(token: unknown): Promise<number | null> {
+    /**
+     * The reactivation link: the account is back and active (the link proved the address). Returns the user id to sign
+     * in. It works on the member's own site (`siteId`, the request's), where the mail sent it: the session is made there.
+     */
+    async reactivate(siteId: number, token: unknown): Promise<number | null> {
+      const owner = await tokenOwner(token, 'reactivation');
+      if (!owner || (await account(owner))?.siteId !== siteId) return null;
       const used = await consumeToken(token, 'reactivation');
       if (!used) return null;
       const since = new Date(clock().getTime() - REACTIVATION_DAYS * DAY);
@@ -340,7 +355,11 @@ export function createLifecycleService(deps: {
           await tx.delete(profiles).where(eq(profiles.userId, u.id));
           await tx.delete(sessions).where(eq(sessions.userId, u.id));
           await tx.delete(accountTokens).where(eq(accountTokens.userId, u.id));
-          await tx.delete(mailEvents).where(sql`lower(${mailEvents.email}) = ${u.email.toLowerCase()}`);
+          // The provider's reports about the address stay while an account of another site still uses it (decision 051).
+          await tx.delete(mailEvents).where(and(
+            sql`lower(${mailEvents.email}) = ${u.email.toLowerCase()}`,
+            sql`not exists (select 1 from ${users} where lower(${users.email}) = ${u.email.toLowerCase()} and ${users.id} <> ${u.id})`,
+          ));
           await tx.update(users).set({
             email: `${u.id}@purged.invalid`, passwordHash: '!purged', notificationsDisabled: [], emailOptOut: [],
             pushSubscription: null, pushState: 'unknown', network: null, ref: null, sub1: null, sub2: null, sub3: null,
@@ -398,5 +417,3 @@ export function createLifecycleService(deps: {
   };
   return service;
 }
-
-export type LifecycleService = ReturnType<typeof createLifecycleService>;

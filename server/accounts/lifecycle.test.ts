@@ -170,7 +170,7 @@ describe.each(DATABASE_KINDS)('account lifecycle on %s', (kind) => {
     const sixth = await attacker.post('/api/user.php', { email, password: 'correct horse battery' });
     expect(sixth.status).toBe(429);
     expect(sixth.headers.get('retry-after')).toBe('900');
-    expect(sixth.body.error).toMatchObject({ code: 'login_throttled', message: locales.en.errors.login_throttled.replace('{{minutes}}', '15') });
+    expect(sixth.body.error).toMatchObject({ code: 'login_throttled', message: locales.en.errors.login_throttled_other.replace('{{count}}', '15') });
     // Only that address is slowed down: the owner elsewhere is not locked out.
     await t.client().login(email, 'correct horse battery');
     t.clock.advance(15 * 60_000);

@@ -4,7 +4,7 @@ import { reactivateSchema } from '#common/schemas.ts';
 import type { RequestContext } from '../http/context.ts';
 import { requestCookieJar } from '../http/cookie-jar.ts';
 import { formIntent, submitForm } from '../http/forms.server.ts';
-import { signUp } from './sign-up.ts';
+import { setSessionCookie } from '../http/session-cookies.ts';
 
 /** Where a member lands who signed up without JavaScript (the later steps need it). */
 export const SIGNUP_DONE_URL = '/members?signup-complete=1';
@@ -21,14 +21,17 @@ export async function signupAction(ctx: RequestContext, request: Request) {
   const formData = await request.formData();
   if (formIntent(formData) === 'reactivate') {
     return submitForm(ctx, formData, reactivateSchema, async ({ email }) => {
-      await ctx.services.lifecycle.requestReactivation(email);
+      await ctx.services.lifecycle.requestReactivation(ctx.site.id, email);
       return { email };
     }, { intent: 'reactivate', limits: ctx.services.rateLimits.mail });
   }
   const jar = requestCookieJar(request);
   const inPlace = formData.get('steps') === 'in-place';
   return submitForm(ctx, formData, signupBody(ctx.services.clock()), async (input) => {
-    const result = await signUp(jar, ctx, input, request.headers.get('user-agent') ?? undefined);
+    const { session, ...result } = await ctx.services.signup.signUp(ctx.actor, {
+      form: input, firstTouch: ctx.tracking, language: ctx.lang, userAgent: request.headers.get('user-agent') ?? undefined,
+    });
+    setSessionCookie(jar, ctx, session);
     return inPlace ? result : redirectDocument(SIGNUP_DONE_URL, { headers: jar.headers });
   }, { intent: 'signup', limits: ctx.services.rateLimits.signup, headers: jar.headers });
 }

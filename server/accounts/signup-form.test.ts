@@ -26,7 +26,7 @@ describe.each(DATABASE_KINDS)('sign-up form action on %s', (kind) => {
     const site = await t.services.settings.siteForHost('localhost');
     const translator = await createTranslator();
     ctx = (over = {}) => ({
-      services: t.services, site, translator, lang: 'en', userId: null, clientIp: `198.51.100.${kind === 'pglite' ? 1 : 2}`, secure: false, ...over,
+      services: t.services, site, actor: { kind: 'visitor', siteId: site.id }, translator, lang: 'en', userId: null, clientIp: `198.51.100.${kind === 'pglite' ? 1 : 2}`, secure: false, ...over,
     }) as unknown as RequestContext;
   });
   afterAll(() => t.close());
@@ -87,11 +87,15 @@ describe.each(DATABASE_KINDS)('sign-up form action on %s', (kind) => {
 
   it('a site that takes sign-ups only with a traffic source refuses a form without one', async () => {
     const address = email();
-    const site = { ...ctx().site, signups: 'with_trafficsource' };
-    const answer = reply(await signupAction(ctx({ site } as Partial<RequestContext>), post(account(address))));
-    expect(answer.init.status).toBe(403);
-    expect(answer.data.code).toBe('signup_disabled');
-    expect(await userBy(address)).toBeUndefined();
+    await t.services.settings.updateSite(t.siteId, { signups: 'with_trafficsource' });
+    try {
+      const answer = reply(await signupAction(ctx(), post(account(address))));
+      expect(answer.init.status).toBe(403);
+      expect(answer.data.code).toBe('signup_disabled');
+      expect(await userBy(address)).toBeUndefined();
+    } finally {
+      await t.services.settings.updateSite(t.siteId, { signups: 'all' });
+    }
   });
 
   it('the reactivation offer posts here too and checks the address like POST /api/reactivate.php', async () => {

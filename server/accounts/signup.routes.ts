@@ -1,24 +1,25 @@
-import { Hono } from 'hono';
-import { signupBody } from '#common/contracts/accounts.ts';
-import type { AppEnv } from '../http/context.ts';
+import { accountContracts, signupBody } from '#common/contracts/accounts.ts';
+import { ApiRoutes } from '../http/endpoint.ts';
 import { honoCookieJar } from '../http/cookie-jar.ts';
-import { jsonBody, parse, rateLimit } from '../http/helpers.ts';
-import { signUp, signupTracking } from './sign-up.ts';
+import { limitedBy, parse } from '../http/helpers.ts';
+import { setSessionCookie } from '../http/session-cookies.ts';
 
-export type { SignupMessageResult } from './sign-up.ts';
-
-export const signupRoutes = new Hono<AppEnv>()
+export const signupRoutes = new ApiRoutes()
   /**
    * Sign-up: {email, name, password, date_of_birth, gender, country, network?, ref?, sub1–3?,
    * profile_id?, signup_message?}. Creates the member, signs them in and answers 201 {user,
-   * signup_message?}; the sign-up form's page action runs the same use case (sign-up.ts).
+   * signup_message?}; the sign-up form's page action runs the same use case (signup-form.server.ts).
    */
-  .post('/signup.php', async (c) => {
+  .endpoint(accountContracts.signUp, { before: [limitedBy((limits) => limits.signup)] }, async (c, { body }) => {
     const ctx = c.get('ctx');
-    await rateLimit(c, ctx.services.rateLimits.signup);
-    const body = await jsonBody(c);
+    // The endpoint has read a JSON object (jsonBody); its fields are checked below, on the service clock's day.
+    const sent = body as Record<string, unknown>;
     // A site without open sign-ups says so before it looks at the rest of the body.
-    signupTracking(ctx, body);
-    const input = parse(signupBody(ctx.services.clock()), body);
-    return c.json(await signUp(honoCookieJar(c), ctx, input, c.req.header('user-agent')), 201);
+    await ctx.services.signup.assertOpen(ctx.actor, { form: sent, firstTouch: ctx.tracking });
+    const form = parse(signupBody(ctx.services.clock()), sent);
+    const { session, ...answer } = await ctx.services.signup.signUp(ctx.actor, {
+      form, firstTouch: ctx.tracking, language: ctx.lang, userAgent: c.req.header('user-agent'),
+    });
+    setSessionCookie(honoCookieJar(c), ctx, session);
+    return c.json(answer, 201);
   });

@@ -1,23 +1,21 @@
-import { Hono } from 'hono';
-import { profileIdBody } from '#common/contracts/shapes.ts';
-import type { AppEnv } from '../http/context.ts';
-import { validBody } from '../http/helpers.ts';
+import { likesContracts } from '#common/contracts/likes.ts';
+import { ApiRoutes } from '../http/endpoint.ts';
 
-export const blocksRoutes = new Hono<AppEnv>()
+export const blocksRoutes = new ApiRoutes()
   /** The members I blocked → {profiles}. */
-  .get('/block.php', async (c) => {
+  .endpoint(likesContracts.blocked, async (c) => {
     const ctx = c.get('ctx');
     return c.json({ profiles: await ctx.services.blocks.list(ctx.actor) });
   })
   /** {profile_id} → {blocked: true} */
-  .post('/block.php', async (c) => {
+  .endpoint(likesContracts.block, async (c, { body }) => {
     const ctx = c.get('ctx');
-    await ctx.services.blocks.block(ctx.actor, (await validBody(c, profileIdBody)).profile_id);
+    await ctx.services.blocks.block(ctx.actor, body.profile_id);
     return c.json({ blocked: true });
   })
   /** {profile_id} → {blocked: false} */
-  .delete('/block.php', async (c) => {
+  .endpoint(likesContracts.unblock, async (c, { body }) => {
     const ctx = c.get('ctx');
-    await ctx.services.blocks.unblock(ctx.actor, (await validBody(c, profileIdBody)).profile_id);
+    await ctx.services.blocks.unblock(ctx.actor, body.profile_id);
     return c.json({ blocked: false });
   });

@@ -51,5 +51,3 @@ export function createBlocksService(deps: { db: Db; clock: Clock }) {
     },
   };
 }
-
-export type BlocksService = ReturnType<typeof createBlocksService>;

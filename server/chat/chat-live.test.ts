@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { LiveEvent } from '#common/live.ts';
 import { addCredits } from '../credits/ledger.ts';
 import { creditLedger, users } from '../db/schema.ts';
-import { SAME_TEXT_RECIPIENTS } from './chat.service.ts';
+import { SAME_TEXT_RECIPIENTS } from './chat-send.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
 describe.each(DATABASE_KINDS)('chat: read receipts, typing and copy-paste spam on %s', (kind) => {

@@ -5,11 +5,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_HISTORY_LIMIT, matchesWordFilter } from '#common/chat.ts';
 import { addCredits } from '../credits/ledger.ts';
-import { VIEWING_TTL_MS } from './chat.service.ts';
+import { VIEWING_TTL_MS } from './chat-presence.ts';
 import { conversationMembers, creditLedger, messages, profiles, sites, users } from '../db/schema.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp, type TestClient } from '../../tests/helpers/test-app.ts';
+import { createStaff } from '../../tests/helpers/staff.ts';
 
-const OPERATOR_TOKEN = 'operator-token-for-chat-photo-tests';
 
 describe('the word filter matches whole words in any case and script', () => {
   it.each([
@@ -29,7 +29,7 @@ describe('the word filter matches whole words in any case and script', () => {
 describe.each(DATABASE_KINDS)('gifts, photos, word filter and prices in the chat on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind, { profiles: 0, outbox: true, env: { OPERATOR_TOKEN } });
+    t = await createTestApp(kind, { profiles: 0, outbox: true });
   });
   afterAll(() => t.close());
 
@@ -139,11 +139,11 @@ describe.each(DATABASE_KINDS)('gifts, photos, word filter and prices in the chat
     expect((await sendPhoto(me.client, other.user.id, Buffer.from('plain text, not an image'))).status).toBe(415);
 
     // Moderation reviews it afterwards; rejected, it is gone for both.
-    const queue = await t.client({ headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } }).get('/api/moderation.php');
+    const moderator = t.client({ headers: (await createStaff(t, { roles: ['moderator'], siteIds: [t.siteId] })).bearer });
+    const queue = await moderator.get('/api/moderation.php');
     const pending = queue.body.chat_photos.find((p: { filename: string }) => p.filename === photo.filename);
     expect(pending).toBeDefined();
-    const decided = await t.client({ headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })
-      .post('/api/moderation.php', { id: pending.id, action: 'reject', kind: 'chat' });
+    const decided = await moderator.post('/api/moderation.php', { id: pending.id, action: 'reject', kind: 'chat' });
     expect(decided.body.photo.status).toBe('rejected');
     expect(await fetchPhoto(other.client, photo.filename)).toBe(404);
     const after = await other.client.get(`/api/messages.php?conversation=${res.body.message.conversation_id}`);

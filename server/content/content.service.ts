@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { escapeHtml } from '../http/html.ts';
+import { escapeHtml } from '../infra/html.ts';
 
 export const PAGE_SLUGS = ['terms', 'privacy', 'cookies', 'ban', 'return-policy', 'faq', 'service', 'complaints'] as const;
 export type PageSlug = (typeof PAGE_SLUGS)[number];
@@ -237,5 +237,3 @@ export function createContentService(options: { contentDir: string }) {
     },
   };
 }
-
-export type ContentService = ReturnType<typeof createContentService>;

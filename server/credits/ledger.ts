@@ -1,4 +1,4 @@
-import { and, eq, gte, sql } from 'drizzle-orm';
+import { and, eq, gte, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
 import { creditLedger, users, type LedgerReason } from '../db/schema.ts';
 import { assertWithinSpendCap } from './spend-cap.ts';
@@ -25,7 +25,7 @@ export async function addCredits(tx: Tx, userId: number, amount: number, reason:
  * when the balance is too low (nothing changed). Every spend path comes through here, so here the
  * member's own spend cap is enforced (409 daily_/monthly_spend_cap_reached; `now` is the caller's clock).
  * The one exception, the chat's send, books the same update and ledger row in its combined statement
- * (server/chat/chat.service.ts) and then checks the cap with assertWithinSpendCap(…, { booked: true }).
+ * through spendSql and spendLedgerRowSql below, and then checks the cap with assertWithinSpendCap(…, { booked: true }).
  */
 export async function spendCredits(tx: Tx, userId: number, amount: number, reason: LedgerReason, reference: string, now: Date): Promise<number | null> {
   if (!Number.isInteger(amount) || amount < 0) throw new Error(`spendCredits: invalid amount ${amount}`);
@@ -53,4 +53,19 @@ export async function takeBackCredits(tx: Tx, userId: number, amount: number, re
   const [user] = await tx.update(users).set({ credits: sql`${users.credits} - ${taken}` }).where(eq(users.id, userId)).returning({ credits: users.credits });
   await tx.insert(creditLedger).values({ userId, delta: -taken, balanceAfter: user.credits, reason, reference });
   return taken;
+}
+
+/**
+ * spendCredits as parts of one SQL statement, for a caller that books the spend together with other rows (the
+ * chat's send, server/chat/chat.service.ts). spendSql is the conditional update of the balance, the body of a
+ * CTE named `debit` that returns the new balance (no row: too low, or nothing to spend); spendLedgerRowSql is the
+ * ledger row inserted from `debit` and the row the spend pays for (`from`, `reference`).
+ */
+export function spendSql(userId: number, amount: number): SQL {
+  return sql`update ${users} set credits = credits - ${amount}::int where id = ${userId} and ${amount}::int > 0 and credits >= ${amount}::int returning credits`;
+}
+
+export function spendLedgerRowSql(input: { userId: number; amount: number; reason: LedgerReason; reference: SQL; from: SQL; now: Date }): SQL {
+  return sql`insert into ${creditLedger} (user_id, delta, balance_after, reason, reference, created_at)
+        select ${input.userId}::int, ${-input.amount}::int, debit.credits, ${input.reason}::text, ${input.reference}::text, ${input.now}::timestamptz from ${input.from}`;
 }

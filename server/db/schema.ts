@@ -1,4 +1,7 @@
+import { STAFF_ROLES, type StaffRoleName } from '../../common/staff.ts';
 import { sql } from 'drizzle-orm';
+import type { FlagKind } from '../../common/moderation-flags.ts';
+import type { BanReason } from '../../common/reports.ts';
 import {
   bigint, bigserial, boolean, check, date, doublePrecision, index, integer, jsonb, pgSequence, pgTable, primaryKey, serial, text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
@@ -55,6 +58,10 @@ export const sites = pgTable('sites', {
   minimumMessageCosts: jsonb().$type<Record<string, { costs: number; currency: string }>>().notNull().default({}),
   messageLength: integer().notNull().default(1000),
   refundDays: integer().notNull().default(14),
+  /**
+   * The site's members meet the members of its company's other sites that resell too (search, profiles, likes, chat);
+   * off, they meet only each other (decision 051). Accounts, sessions and prices stay with each member's own site.
+   */
   memberResell: boolean().notNull().default(false),
   enableSiteEntryPopup: boolean().notNull().default(true),
   fictionalIcon: text().notNull().default(''),
@@ -115,7 +122,8 @@ export const users = pgTable('users', {
   /** Last time a page of the member was open (page-hidden beacon). */
   lastActiveAt: timestamp({ withTimezone: true }),
 }, (t) => [
-  uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
+  // An account belongs to one site: the same address may hold an account on each site (decision 051).
+  uniqueIndex('users_site_email_unique').on(t.siteId, sql`lower(${t.email})`),
   check('users_credits_non_negative', sql`${t.credits} >= 0`),
 ]);
 
@@ -177,6 +185,8 @@ export const photos = pgTable('photos', {
 export const sessions = pgTable('sessions', {
   id: text().primaryKey(),
   userId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  /** The site the session was made on: on any other site it is no session (decision 051). */
+  siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
   createdAt: createdAt(),
   expiresAt: timestamp({ withTimezone: true }).notNull(),
   /** Idle sessions end: a session unused for SESSION_IDLE_DAYS is no longer valid. */
@@ -280,6 +290,8 @@ export const messages = pgTable('messages', {
   chatPhotoId: integer().references(() => chatPhotos.id, { onDelete: 'set null' }),
   /** Hidden from the recipient by their word filter; the sender paid nothing for it. */
   filtered: boolean().notNull().default(false),
+  /** Hidden by a moderator's decision (a statement of reasons says why); an appeal upheld shows it again. */
+  removedAt: timestamp({ withTimezone: true }),
   creditsSpent: integer().notNull().default(0),
   idempotencyKey: text(),
   createdAt: createdAt(),
@@ -288,7 +300,7 @@ export const messages = pgTable('messages', {
   uniqueIndex('messages_idempotency').on(t.senderId, t.idempotencyKey),
 ]);
 
-export type LedgerReason = 'signup_bonus' | 'message' | 'gift' | 'chat_photo' | 'purchase' | 'demo_grant' | 'refund' | 'ban_refund';
+export type LedgerReason = 'signup_bonus' | 'message' | 'gift' | 'chat_photo' | 'purchase' | 'demo_grant' | 'refund' | 'ban_refund' | 'adjustment';
 
 /** Append-only: a row is never updated or deleted; users.credits caches the running balance. */
 export const creditLedger = pgTable('credit_ledger', {
@@ -409,7 +421,7 @@ export const discountCodes = pgTable('discount_codes', {
 /**
  * The account-deletion page's retention offer: made at most once per member (a member belongs to one site), when
  * the member on their way out gives their reason and asks for it. Asking again gives this same code while it can
- * be used, and nothing once it is used or expired; a member never gets a second one (docs/decisions/047).
+ * be used, and nothing once it is used or expired; a member never gets a second one (docs/decisions/048).
  */
 export const retentionOffers = pgTable('retention_offers', {
   userId: integer().primaryKey().references(() => users.id, { onDelete: 'cascade' }),
@@ -612,8 +624,7 @@ export const pageBounces = pgTable('page_bounces', {
   createdAt: createdAt(),
 }, (t) => [index('page_bounces_site').on(t.siteId, t.createdAt)]);
 
-export const BAN_REASONS = ['fake', 'scammer', 'abuse', 'underage', 'other'] as const;
-export type BanReason = (typeof BAN_REASONS)[number];
+export { BAN_REASONS, type BanReason } from '../../common/reports.ts';
 
 /** Members the operator banned: the profile is disabled, and for a fake profile or a scammer the credits others spent on it come back. */
 export const memberBans = pgTable('member_bans', {
@@ -648,6 +659,9 @@ export const notices = pgTable('notices', {
   status: text().$type<'received' | 'in_review' | 'removed' | 'no_action'>().notNull().default('received'),
   decision: text(),
   decidedAt: timestamp({ withTimezone: true }),
+  /** A moderator holds the notice for ten minutes while deciding it (decision 057), as a member report. */
+  claimedBy: integer().references(() => staffMembers.id),
+  claimedUntil: timestamp({ withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
@@ -655,6 +669,89 @@ export const notices = pgTable('notices', {
   check('notices_kind', sql`${t.kind} in ('profile', 'photo', 'message', 'other')`),
   check('notices_status', sql`${t.status} in ('received', 'in_review', 'removed', 'no_action')`),
   check('notices_reason', sql`${t.reason} in ('illegal', 'fake_or_scam', 'minor', 'harassment', 'intellectual_property', 'other')`),
+]);
+
+/**
+ * A member's report of another member, a photo of theirs or a message they sent (decision 057). One per reporter and
+ * thing reported: reporting it again answers the existing one. A moderator claims an open report for ten minutes
+ * (`claimedBy`, `claimedUntil`, set by a conditional update) so that no two decide it; the decision is a statement.
+ */
+export const memberReports = pgTable('member_reports', {
+  id: serial().primaryKey(),
+  siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
+  reporterId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  reportedId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  kind: text().$type<'profile' | 'photo' | 'message'>().notNull(),
+  /** The photo or message id; 0 for a profile (so that the unique index sees one profile report per pair). */
+  contentId: bigint({ mode: 'number' }).notNull().default(0),
+  reason: text().$type<'fake' | 'scam' | 'harassment' | 'sexual' | 'minor' | 'hate' | 'spam' | 'other'>().notNull(),
+  text: text().notNull().default(''),
+  status: text().$type<'open' | 'actioned' | 'dismissed'>().notNull().default('open'),
+  claimedBy: integer().references(() => staffMembers.id),
+  claimedUntil: timestamp({ withTimezone: true }),
+  decidedBy: integer().references(() => staffMembers.id),
+  decidedAt: timestamp({ withTimezone: true }),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('member_reports_once').on(t.reporterId, t.reportedId, t.kind, t.contentId),
+  index('member_reports_queue').on(t.status, t.createdAt),
+  index('member_reports_reported').on(t.reportedId, t.createdAt),
+  check('member_reports_kind', sql`${t.kind} in ('profile', 'photo', 'message')`),
+  check('member_reports_status', sql`${t.status} in ('open', 'actioned', 'dismissed')`),
+]);
+
+/**
+ * Decisions that restrict a member, each with its statement of reasons (DSA Art. 17): what was restricted, the facts,
+ * the ground (terms or law, from the catalogue in common/reports.ts), whether it was automated, what led to it and who
+ * decided. `token` opens the statement page from the mail without signing in. `removed` keeps what a text removal
+ * took away, so that an appeal upheld can put it back.
+ */
+export const moderationDecisions = pgTable('moderation_decisions', {
+  id: serial().primaryKey(),
+  siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
+  memberId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  token: text().notNull().unique(),
+  restriction: text().$type<'photo_removed' | 'text_removed' | 'message_hidden' | 'suspended' | 'banned'>().notNull(),
+  contentKind: text().$type<'photo' | 'chat_photo' | 'about' | 'name' | 'message' | 'account'>().notNull(),
+  contentId: bigint({ mode: 'number' }),
+  suspendedUntil: timestamp({ withTimezone: true }),
+  facts: text().notNull().default(''),
+  ground: text().notNull(),
+  automated: boolean().notNull().default(false),
+  reportId: integer().references(() => memberReports.id, { onDelete: 'set null' }),
+  noticeId: integer().references(() => notices.id, { onDelete: 'set null' }),
+  /** Null for the command line and automatic decisions. */
+  staffId: integer().references(() => staffMembers.id),
+  removed: jsonb().$type<{ about?: string; name?: string } | null>(),
+  status: text().$type<'in_force' | 'reversed'>().notNull().default('in_force'),
+  createdAt: createdAt(),
+}, (t) => [
+  index('moderation_decisions_member').on(t.memberId, t.createdAt),
+  index('moderation_decisions_site').on(t.siteId, t.createdAt),
+  check('moderation_decisions_restriction', sql`${t.restriction} in ('photo_removed', 'text_removed', 'message_hidden', 'suspended', 'banned')`),
+  check('moderation_decisions_status', sql`${t.status} in ('in_force', 'reversed')`),
+]);
+
+/**
+ * A member's appeal of a decision (DSA Art. 20): once per decision, within the window, decided by a staff member other
+ * than the one who decided; claimed like a report. `outcome` reversed lifts the restriction.
+ */
+export const appeals = pgTable('appeals', {
+  id: serial().primaryKey(),
+  decisionId: integer().notNull().unique().references(() => moderationDecisions.id, { onDelete: 'cascade' }),
+  memberId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  text: text().notNull(),
+  status: text().$type<'open' | 'decided'>().notNull().default('open'),
+  outcome: text().$type<'reversed' | 'confirmed'>(),
+  claimedBy: integer().references(() => staffMembers.id),
+  claimedUntil: timestamp({ withTimezone: true }),
+  decidedBy: integer().references(() => staffMembers.id),
+  decidedAt: timestamp({ withTimezone: true }),
+  createdAt: createdAt(),
+}, (t) => [
+  index('appeals_queue').on(t.status, t.createdAt),
+  check('appeals_status', sql`${t.status} in ('open', 'decided')`),
+  check('appeals_outcome', sql`${t.outcome} is null or ${t.outcome} in ('reversed', 'confirmed')`),
 ]);
 
 /**
@@ -705,3 +802,116 @@ export const directDebitRequests = pgTable('direct_debit_requests', {
   index('direct_debit_requests_phone').on(t.phone, t.createdAt),
   check('direct_debit_requests_status', sql`${t.status} in ('awaiting_code', 'verified', 'confirmed', 'locked')`),
 ]);
+
+/** What a staff member may do (decision 055), shared with the contracts. */
+export { STAFF_ROLES, type StaffRoleName };
+
+/**
+ * Staff accounts, apart from members (decision 055). Scope: null site and company lists reach every site; otherwise
+ * the listed sites and every site of the listed companies. The TOTP secret (base32) is needed to check codes, so it is
+ * kept as it is; `totpLastStep` is the last 30-second step a code was accepted for, so a code is never taken twice.
+ * Staff are disabled, never deleted: the audit log names them.
+ */
+export const staffMembers = pgTable('staff_members', {
+  id: serial().primaryKey(),
+  /** Lower-cased and trimmed. */
+  email: text().notNull(),
+  name: text().notNull(),
+  passwordHash: text().notNull(),
+  roles: text().array().$type<StaffRoleName[]>().notNull(),
+  siteIds: integer().array(),
+  companyIds: integer().array(),
+  language: text().notNull().default('en'),
+  totpSecret: text().notNull(),
+  totpConfirmedAt: timestamp({ withTimezone: true }),
+  totpLastStep: bigint({ mode: 'number' }),
+  disabledAt: timestamp({ withTimezone: true }),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('staff_members_email').on(t.email),
+  check('staff_members_roles', sql`${t.roles} <@ array['moderator', 'support', 'finance', 'admin']::text[] and cardinality(${t.roles}) > 0`),
+]);
+
+/** One-time recovery codes for a lost authenticator (SHA-256 of each; they are long random strings). */
+export const staffRecoveryCodes = pgTable('staff_recovery_codes', {
+  id: serial().primaryKey(),
+  staffId: integer().notNull().references(() => staffMembers.id, { onDelete: 'cascade' }),
+  codeHash: text().notNull(),
+  usedAt: timestamp({ withTimezone: true }),
+}, (t) => [uniqueIndex('staff_recovery_codes_hash').on(t.staffId, t.codeHash)]);
+
+/** Console sessions: the SHA-256 of the cookie's token; they end 12 h after sign-in or after 30 idle minutes. */
+export const staffSessions = pgTable('staff_sessions', {
+  id: text().primaryKey(),
+  staffId: integer().notNull().references(() => staffMembers.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+  lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('staff_sessions_staff').on(t.staffId)]);
+
+/** Tokens for automation, per staff member: shown once, kept as a SHA-256; `scopes` are the roles the token acts with. */
+export const staffApiTokens = pgTable('staff_api_tokens', {
+  id: serial().primaryKey(),
+  staffId: integer().notNull().references(() => staffMembers.id, { onDelete: 'cascade' }),
+  tokenHash: text().notNull().unique(),
+  name: text().notNull(),
+  scopes: text().array().$type<StaffRoleName[]>().notNull(),
+  createdAt: createdAt(),
+  lastUsedAt: timestamp({ withTimezone: true }),
+  revokedAt: timestamp({ withTimezone: true }),
+}, (t) => [index('staff_api_tokens_staff').on(t.staffId)]);
+
+/**
+ * Who did what, in the same transaction as the deed. Append-only: the code has no update or delete path and a
+ * trigger (migration 0025) refuses both. `staffId` is null for the command line and jobs (`role` is then `system`).
+ * `memberId` is not a foreign key: the row outlives the member.
+ */
+export const auditLog = pgTable('audit_log', {
+  id: bigserial({ mode: 'number' }).primaryKey(),
+  staffId: integer().references(() => staffMembers.id),
+  role: text().notNull(),
+  action: text().notNull(),
+  objectType: text().notNull(),
+  objectId: text(),
+  memberId: integer(),
+  before: jsonb(),
+  after: jsonb(),
+  ip: text(),
+  at: timestamp({ withTimezone: true }).notNull(),
+}, (t) => [
+  index('audit_log_at').on(t.at),
+  index('audit_log_staff').on(t.staffId, t.at),
+  index('audit_log_member').on(t.memberId, t.at),
+  index('audit_log_object').on(t.objectType, t.objectId),
+]);
+
+/**
+ * Automatic flags (issue 26): evidence that puts a member in the moderators' members queue. A flag never restricts
+ * anyone by itself. One open flag per member and kind gathers its hits; a moderator's decision closes it, and a later
+ * hit opens a new one.
+ */
+export const memberFlags = pgTable('member_flags', {
+  id: serial().primaryKey(),
+  siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
+  userId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  kind: text().$type<FlagKind>().notNull(),
+  /** What was found: up to ten pieces (message id, what matched, an excerpt), the first ones kept. */
+  evidence: jsonb().$type<FlagEvidence[]>().notNull(),
+  hits: integer().notNull().default(1),
+  firstAt: timestamp({ withTimezone: true }).notNull(),
+  lastAt: timestamp({ withTimezone: true }).notNull(),
+  resolvedAt: timestamp({ withTimezone: true }),
+  resolvedBy: integer().references(() => staffMembers.id),
+}, (t) => [
+  uniqueIndex('member_flags_open').on(t.userId, t.kind).where(sql`resolved_at is null`),
+  index('member_flags_queue').on(t.siteId, t.firstAt).where(sql`resolved_at is null`),
+  check('member_flags_kind', sql`${t.kind} in ('off_site_contact', 'money_request', 'repeated_text', 'mass_messaging', 'many_reports')`),
+]);
+
+export interface FlagEvidence {
+  messageId?: number;
+  recipientId?: number;
+  matched?: string[];
+  excerpt?: string;
+  count?: number;
+  at: string;
+}

@@ -1,8 +1,7 @@
-import { Hono } from 'hono';
-import { matchPreferencesSchema, swipeSchema } from '#common/games.ts';
-import type { AppEnv } from '../http/context.ts';
+import { gamesContracts } from '#common/contracts/games.ts';
+import { ApiRoutes } from '../http/endpoint.ts';
 import { isAppError } from '../infra/errors.ts';
-import { memberRateKey, rateLimit, validBody, type C } from '../http/helpers.ts';
+import { memberRateKey, rateLimit, type C } from '../http/helpers.ts';
 
 /** Game likes count with the other likes: a like/unlike loop is one thing wherever it comes from. */
 const limitLikes = (c: C) => {
@@ -11,11 +10,11 @@ const limitLikes = (c: C) => {
 };
 
 /** The swipe game and the match finder (spec: /swipe-game, /match-finder). */
-export const gamesRoutes = new Hono<AppEnv>()
-  .get('/swipe-game.php', async (c) => c.json(await c.get('ctx').services.games.swipeDeck(c.get('ctx').actor)))
+export const gamesRoutes = new ApiRoutes()
+  .endpoint(gamesContracts.swipeDeck, async (c) => c.json(await c.get('ctx').services.games.swipeDeck(c.get('ctx').actor)))
 
-  .post('/swipe-game.php', async (c) => {
-    const { profile_id, action } = await validBody(c, swipeSchema);
+  .endpoint(gamesContracts.swipe, async (c, { body: { profile_id, action } }) => {
+    // Counted once the swipe is well-formed: a malformed one does not count against the like limits.
     await limitLikes(c);
     const { services: { games }, actor } = c.get('ctx');
     if (action === 'pass') return c.json(await games.swipePass(actor, profile_id));
@@ -29,11 +28,8 @@ export const gamesRoutes = new Hono<AppEnv>()
   })
 
   /** Undo the last pass. */
-  .delete('/swipe-game.php', async (c) => c.json(await c.get('ctx').services.games.swipeUndo(c.get('ctx').actor)))
+  .endpoint(gamesContracts.swipeUndo, async (c) => c.json(await c.get('ctx').services.games.swipeUndo(c.get('ctx').actor)))
 
-  .get('/match-finder.php', async (c) => c.json(await c.get('ctx').services.games.matchFinder(c.get('ctx').actor)))
+  .endpoint(gamesContracts.matchFinder, async (c) => c.json(await c.get('ctx').services.games.matchFinder(c.get('ctx').actor)))
 
-  .put('/match-finder.php', async (c) => {
-    const input = await validBody(c, matchPreferencesSchema);
-    return c.json(await c.get('ctx').services.games.saveMatchPreferences(c.get('ctx').actor, input));
-  });
+  .endpoint(gamesContracts.saveMatchPreferences, async (c, { body }) => c.json(await c.get('ctx').services.games.saveMatchPreferences(c.get('ctx').actor, body)));

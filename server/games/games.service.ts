@@ -8,7 +8,7 @@ import { likes, matchPreferences, photos, profiles, swipePasses, users } from '.
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import { requireMember, type Actor, type MemberActor } from '../actor.ts';
-import { listedFor } from '../accounts/contact-rules.ts';
+import { listedFor, type ContactRules, type SitePool } from '../accounts/contact-rules.ts';
 import type { LikesService } from '../likes/likes.service.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
 import { localDay } from './local-day.ts';
@@ -46,7 +46,7 @@ function birthRange(today: Date, minAge: number, maxAge: number) {
   return { after: `${y - maxAge - 1}${md}`, onOrBefore: `${y - minAge}${md}` };
 }
 
-export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesService }) {
+export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesService; contactRules: Pick<ContactRules, 'pool'> }) {
   const { db, clock } = deps;
 
   async function me(userId: number) {
@@ -73,12 +73,12 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
     return { likes_left: Math.max(0, SWIPE_LIKES_PER_DAY - used), likes_per_day: SWIPE_LIKES_PER_DAY, resets_at: day.end.toISOString() };
   }
 
-  const listed = (userId: number, extra: SQL[]) =>
+  const listed = (actor: MemberActor, pool: SitePool, extra: SQL[]) =>
     db.select({ ...profileColumns, lastActiveAt: users.lastActiveAt, lat: profiles.latitude, lon: profiles.longitude, interests: profiles.interests, city: profiles.city })
       .from(profiles)
       .innerJoin(users, eq(users.id, profiles.userId))
       .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
-      .where(and(listedFor(userId), notLikedBy(userId), ...extra));
+      .where(and(listedFor(actor, pool), notLikedBy(actor.userId), ...extra));
 
   return {
     /** GET /api/swipe-game.php: the next cards (with a photo first, recently active first) and today's likes left. */
@@ -87,7 +87,7 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
       const { userId } = member;
       const self = await me(userId);
       const gender = wantedGender(self.gender, self.sexuality);
-      const rows = await listed(userId, [
+      const rows = await listed(member, await deps.contactRules.pool(member), [
         notExists(db.select({ x: swipePasses.userId }).from(swipePasses).where(and(eq(swipePasses.userId, userId), eq(swipePasses.profileId, profiles.userId)))),
         ...(gender ? [eq(profiles.gender, gender)] : []),
       ])
@@ -108,10 +108,11 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
 
     /** A pass: the card does not come back, unless the pass is undone. */
     async swipePass(actor: Actor, profileId: number) {
-      const { userId } = requireMember(actor);
+      const member = requireMember(actor);
+      const { userId } = member;
       if (userId === profileId) throw new AppError(400, 'cannot_like_self');
       const [target] = await db.select({ id: profiles.userId }).from(profiles).innerJoin(users, eq(users.id, profiles.userId))
-        .where(and(eq(profiles.userId, profileId), listedFor(userId)));
+        .where(and(eq(profiles.userId, profileId), listedFor(member, await deps.contactRules.pool(member))));
       if (!target) throw notFound();
       await db.insert(swipePasses).values({ userId, profileId, createdAt: clock() })
         .onConflictDoUpdate({ target: [swipePasses.userId, swipePasses.profileId], set: { createdAt: clock() } });
@@ -120,14 +121,16 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
 
     /** Undo: the last pass is taken back and its card returned, to be shown again on top. */
     async swipeUndo(actor: Actor): Promise<{ profile: ProfileSummary }> {
-      const { userId } = requireMember(actor);
+      const member = requireMember(actor);
+      const { userId } = member;
+      const pool = await deps.contactRules.pool(member);
       return db.transaction(async (tx) => {
         const [last] = await tx.select({ profileId: swipePasses.profileId }).from(swipePasses)
           .where(eq(swipePasses.userId, userId)).orderBy(desc(swipePasses.createdAt)).limit(1).for('update');
         if (!last) throw new AppError(404, 'nothing_to_undo');
         await tx.delete(swipePasses).where(and(eq(swipePasses.userId, userId), eq(swipePasses.profileId, last.profileId)));
         const [row] = await tx.select(profileColumns).from(profiles).innerJoin(users, eq(users.id, profiles.userId))
-          .leftJoin(photos, eq(photos.id, profiles.mainPhotoId)).where(and(eq(profiles.userId, last.profileId), listedFor(userId)));
+          .leftJoin(photos, eq(photos.id, profiles.mainPhotoId)).where(and(eq(profiles.userId, last.profileId), listedFor(member, pool)));
         // Gone since the pass (deleted, invisible, blocked): nothing to show again.
         if (!row) throw new AppError(404, 'nothing_to_undo');
         return { profile: toProfileSummary(row as ProfileRow, clock()) };
@@ -161,13 +164,14 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
      * shared interests and a photo, each with the reasons it was chosen.
      */
     async matchFinder(actor: Actor): Promise<{ saved: boolean; preferences: MatchPreferencesInput; profiles: MatchCandidate[] }> {
-      const { userId } = requireMember(actor);
+      const member = requireMember(actor);
+      const { userId } = member;
       const self = await me(userId);
       const { saved, preferences } = await this.matchPreferences(actor);
       if (!saved) return { saved, preferences, profiles: [] };
       const now = clock();
       const range = birthRange(now, preferences.min_age, preferences.max_age);
-      const rows = await listed(userId, [
+      const rows = await listed(member, await deps.contactRules.pool(member), [
         eq(profiles.country, self.country),
         gt(profiles.birthDate, range.after),
         lte(profiles.birthDate, range.onOrBefore),
@@ -210,5 +214,3 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
     },
   };
 }
-
-export type GamesService = ReturnType<typeof createGamesService>;

@@ -1,13 +1,10 @@
-import { Hono } from 'hono';
-import { geocodeSchema } from '#common/schemas.ts';
-import type { AppEnv } from '../http/context.ts';
-import { parse } from '../http/helpers.ts';
+import { settingsContracts } from '#common/contracts/settings.ts';
+import { ApiRoutes } from '../http/endpoint.ts';
 
-export const geoRoutes = new Hono<AppEnv>()
+export const geoRoutes = new ApiRoutes()
   /** Spec section 7: the nearest place to the browser's position; the page stores it (or false on failure). */
-  .get('/geocode.php', async (c) => {
+  .endpoint(settingsContracts.geocode, async (c, { query: { lat, lon } }) => {
     const ctx = c.get('ctx');
-    const { lat, lon } = parse(geocodeSchema, c.req.query());
     const place = ctx.services.geo.nearestPlace(lat, lon);
     if (!place) return c.json({ geocode: null });
     // The site's own name for the region, so the search can filter on it (profiles store that name).

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
 import { loadEnv } from '../env.ts';
 import { createTranslator } from '../i18n/i18n.ts';
-import { createGeoIp, isPublicIp } from '../infra/geo/geoip.ts';
-import { createReverseGeocoder } from '../infra/geo/reverse-geocoder.ts';
+import { createGeoIp, isPublicIp } from './geoip.ts';
+import { createReverseGeocoder } from './reverse-geocoder.ts';
 import { createLogger } from '../infra/logger.ts';
 import { createTestApp, DATABASE_KINDS, type TestApp } from '../../tests/helpers/test-app.ts';
 

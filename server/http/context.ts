@@ -2,8 +2,8 @@ import type { ApiUser } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
 import type { Gender } from '#common/constants.ts';
 import type { Translator } from '../i18n/i18n.ts';
-import type { UseCases } from '../services.ts';
-import type { Actor } from '../actor.ts';
+import type { UseCases } from '../use-cases.ts';
+import type { Actor, StaffActor } from '../actor.ts';
 import type { Site } from '../settings/settings.service.ts';
 import type { Env } from '../env.ts';
 
@@ -13,8 +13,19 @@ export interface RequestContext {
   services: UseCases;
   /** Who makes this request: a member (signed in) or a visitor of the site. */
   actor: Actor;
+  /**
+   * The staff member making this request, from the console session's cookie or a staff API token
+   * (`Authorization: Bearer amora_st_…`), looked up on first use; null for everyone else. Staff pages and endpoints
+   * act with this, never with `actor`.
+   */
+  staff(): Promise<StaffActor | null>;
   translator: Translator;
   env: Env;
+  /**
+   * The site of the request's Host. For a signed-in member it is always their own site: a session is one only on the
+   * site it was made on, for a member of that site (decision 051), so prices, free messages, packages and limits read
+   * from it are the member's site's.
+   */
   site: Site;
   lang: Language;
   userId: number | null;
@@ -53,5 +64,15 @@ export type AppEnv = {
     userId: number | null;
     sessionToken: string | undefined;
     ctx: RequestContext;
+    /** The staff member of a staff endpoint, once its auth step has passed. */
+    staff: StaffActor;
   };
 };
+
+/**
+ * Where the request says a visitor is (the CDN's header or GeoIP), for the use cases that price or search for a
+ * visitor; null for a member, whose profile says where they are (and whose requests need no GeoIP look-up).
+ */
+export function visitorCountry(ctx: Pick<RequestContext, 'actor' | 'geoipCountry'>): string | null {
+  return ctx.actor.kind === 'visitor' ? ctx.geoipCountry : null;
+}

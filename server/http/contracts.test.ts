@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CONTRACTS } from '#common/contracts/index.ts';
+import { isStaffAuth, type StaffAuth } from '#common/contracts/contract.ts';
+import { STAFF_ROLES } from '#common/staff.ts';
+import { createStaff } from '../../tests/helpers/staff.ts';
 import { checkContracts, ContractViolation, contractProblem } from '../../tests/helpers/contract-check.ts';
 import { createTestApp, type TestApp } from '../../tests/helpers/test-app.ts';
 
@@ -34,7 +37,7 @@ function fromDocument(doc: Doc, schema: unknown) {
 describe('API contracts', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp('pglite', { profiles: 3, env: { OPERATOR_TOKEN: 'operator-token-for-tests' } });
+    t = await createTestApp('pglite', { profiles: 3 });
   });
   afterAll(() => t.close());
 
@@ -49,7 +52,7 @@ describe('API contracts', () => {
     expect(contracted.size, 'one contract per method and path').toBe(CONTRACTS.length);
   });
 
-  it('refuses member-only endpoints to visitors and operator endpoints without the operator token, as their contracts say', async () => {
+  it('refuses member-only endpoints to visitors and staff endpoints to members and to staff without the role, as their contracts say', async () => {
     const visitor = t.client();
     const member = t.client();
     await member.login();
@@ -60,11 +63,15 @@ describe('API contracts', () => {
       const res = await call(visitor, contract);
       expect([res.status, res.body.error?.code], `${contract.method} ${contract.path}`).toEqual([403, 'authentication_required']);
     }
-    const operatorOnly = CONTRACTS.filter((c) => c.auth === 'operator');
-    expect(operatorOnly.length).toBeGreaterThan(2);
-    for (const contract of operatorOnly) {
+    const staffOnly = CONTRACTS.filter((c) => isStaffAuth(c.auth));
+    expect(staffOnly.length).toBeGreaterThan(2);
+    for (const contract of staffOnly) {
       const res = await call(member, contract);
-      expect([res.status, res.body.error?.code], `${contract.method} ${contract.path}`).toEqual([403, 'forbidden']);
+      expect([res.status, res.body.error?.code], `${contract.method} ${contract.path}`).toEqual([401, 'staff_authentication_required']);
+      const role = (contract.auth as StaffAuth).staff;
+      const other = await createStaff(t, { roles: STAFF_ROLES.filter((r) => r !== role && r !== 'admin') });
+      const refused = await call(t.client({ headers: other.bearer }), contract);
+      expect([refused.status, refused.body.error?.code], `${contract.method} ${contract.path}`).toEqual([403, 'forbidden']);
     }
   });
 

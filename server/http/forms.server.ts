@@ -51,7 +51,7 @@ export async function submitForm<S extends z.ZodType, T>(
   try {
     if (options.limits) {
       const wait = await limitWait(options.limits, ctx.clientIp);
-      if (wait > 0) throw new AppError(429, 'too_many_requests', { minutes: Math.ceil(wait / 60) });
+      if (wait > 0) throw new AppError(429, 'too_many_requests', { count: Math.ceil(wait / 60) });
     }
     const done = await work(submission.value);
     if (done instanceof Response) return done;

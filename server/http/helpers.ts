@@ -1,12 +1,12 @@
-import { timingSafeEqual } from 'node:crypto';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
-import { toId } from '#common/input.ts';
 import { idempotencyKeySchema } from '#common/schemas.ts';
 import { AppError } from '../infra/errors.ts';
 import type { RateLimiter } from '../infra/rate-limit.ts';
 import type { AppEnv } from './context.ts';
-import { requireMember, type Actor } from '../actor.ts';
+import type { StaffRoleName } from '#common/staff.ts';
+import { requireMember, type StaffActor } from '../actor.ts';
+import type { UseCases } from '../use-cases.ts';
 
 export type C = Context<AppEnv>;
 
@@ -69,17 +69,19 @@ export function idempotencyKey(c: C): string {
   return parsed.data;
 }
 
-/** An id from a query string or a JSON body (the rule is common/input.ts idSchema); a malformed one is a 400. */
-export function requireId(value: unknown, field: string): number {
-  const id = toId(value);
-  if (id === null) throw new AppError(400, 'invalid_input', {}, { [field]: 'errors.invalid_input' });
-  return id;
-}
+/**
+ * `idempotencyKey` as a step of an endpoint's `before` (server/http/endpoint.ts): a request without one is refused
+ * before its body is read; the handler then reads the key with `idempotencyKey(c)`.
+ */
+export const needsIdempotencyKey: MiddlewareHandler<AppEnv> = async (c, next) => {
+  idempotencyKey(c);
+  await next();
+};
 
 /** 429 with Retry-After, the wait in the member's language. */
 export function tooManyRequests(c: C, waitSeconds: number, code = 'too_many_requests'): AppError {
   c.header('Retry-After', String(waitSeconds));
-  return new AppError(429, code, { minutes: Math.ceil(waitSeconds / 60) });
+  return new AppError(429, code, { count: Math.ceil(waitSeconds / 60) });
 }
 
 /** Counts one hit against each limiter for `key`; the seconds to wait when over any, else 0. */
@@ -97,13 +99,25 @@ export async function rateLimit(c: C, limiters: RateLimiter | RateLimiter[], key
   if (wait > 0) throw tooManyRequests(c, wait);
 }
 
-/** Operator endpoints (Authorization: Bearer OPERATOR_TOKEN); without a configured token they do not exist. The token acts as an operator of every site. */
-export function requireOperator(c: C): Actor {
-  const expected = c.get('ctx').env.OPERATOR_TOKEN;
-  if (!expected) throw new AppError(404, 'not_found');
-  const given = c.req.header('authorization')?.replace(/^Bearer\s+/i, '') ?? '';
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  if (a.length !== b.length || !timingSafeEqual(a, b)) throw new AppError(403, 'forbidden');
-  return { kind: 'staff', role: 'operator', siteId: null };
+/**
+ * `rateLimit` as a step of its own, for an endpoint's `before` (server/http/endpoint.ts): the limiters picked from the
+ * services, counted per client address unless `key` names another (memberRateKey).
+ */
+export function limitedBy(limiters: (limits: UseCases['rateLimits']) => RateLimiter | RateLimiter[], key?: (c: C) => string): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await rateLimit(c, limiters(c.get('ctx').services.rateLimits), key?.(c));
+    await next();
+  };
+}
+
+/**
+ * The staff member acting, from the console session's cookie or an `Authorization: Bearer amora_st_…` token, with
+ * `role` (or `admin`) somewhere: 401 staff_authentication_required without either, 403 forbidden without the role.
+ * The sites they reach are the use case's to check.
+ */
+export async function requireStaffRole(c: C, role: StaffRoleName): Promise<StaffActor> {
+  const staff = await c.get('ctx').staff();
+  if (!staff) throw new AppError(401, 'staff_authentication_required');
+  if (!staff.roles.includes(role) && !staff.roles.includes('admin')) throw new AppError(403, 'forbidden');
+  return staff;
 }

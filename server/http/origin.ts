@@ -9,7 +9,7 @@ export function addressedOrigin(host: string | undefined, secure: boolean): stri
 }
 
 /**
- * The origins a same-origin request of this site names in its Origin header (docs/decisions/047): the site's
+ * The origins a same-origin request of this site names in its Origin header (docs/decisions/050): the site's
  * canonical origin (PUBLIC_URL, or what docs/decisions/009 derives from its domain), which stays right behind a
  * proxy that rewrites Host; and the origin the request was addressed to, which is right wherever the site is
  * reached otherwise (its own domain without PUBLIC_URL, an address, another port). Scheme, host and port all count.

@@ -13,6 +13,10 @@ describe('HTTP hardening', () => {
     const csp = res.headers.get('content-security-policy')!;
     expect(csp).toMatch(/default-src 'self'/);
     expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+    // Styles too: no 'unsafe-inline', the same nonce as the scripts (docs/decisions/052).
+    const nonce = /script-src 'self' ('nonce-[A-Za-z0-9+/=]+')/.exec(csp)![1];
+    expect(csp).toMatch(new RegExp(`style-src 'self' ${nonce.replace(/[+/]/g, '\\$&')} *(;|$)`));
+    expect(csp).not.toContain("'unsafe-inline'");
     expect(csp).toMatch(/frame-ancestors 'none'/);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('strict-transport-security')).toMatch(/max-age=31536000/);

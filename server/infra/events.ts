@@ -22,6 +22,10 @@ export interface AppEvents {
   'notice.decided': { noticeId: number };
   /** A moderator checked a member's profile photo: it stays visible (approved) or was removed (rejected). */
   'photo.reviewed': { userId: number; photoId: number; approved: boolean };
+  /** A decision restricted a member: its statement of reasons goes to them (DSA Art. 17). */
+  'statement.issued': { decisionId: number };
+  /** A staff member decided a member's appeal: the outcome goes to them. */
+  'appeal.decided': { appealId: number };
   /** A signed-in member opened another member's profile (live only: a visit mail lost in a crash harms nobody). */
   'profile.visited': { visitorId: number; visitedId: number };
 }

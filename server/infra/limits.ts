@@ -26,6 +26,8 @@ export const LIMITS = {
   /** Notices of illegal content (/complaints), per client IP and per reporter (member, else e-mail address). */
   noticesPerIp: { limit: 10, windowMs: HOUR },
   noticesPerReporter: { limit: 5, windowMs: DAY },
+  /** Member reports (profile, photo, message), per member. */
+  reportsPerMember: { limit: 20, windowMs: DAY },
   /** Direct-debit SMS codes asked for, per IP (the per-number and per-member limits are in common/constants.ts). */
   smsCodes: { limit: 10, windowMs: HOUR },
   /** Page-bounce records (`?lb`), per IP. */
@@ -37,6 +39,14 @@ export const LIMITS = {
   loginEmail: { limit: 20, windowMs: HOUR },
   /** Failed log-ins per known device (it skips the two above). */
   loginDevice: { limit: 10, windowMs: 15 * MINUTE },
+
+  /**
+   * Failed staff sign-ins (a wrong password or a wrong second factor), per client address and per staff e-mail
+   * address from every client. Staff have no known devices yet, so the second also holds back their owner for its
+   * window: small windows, and the second factor makes a guessed password alone worth nothing.
+   */
+  staffSignInPerIp: { limit: 10, windowMs: 15 * MINUTE },
+  staffSignInPerAccount: { limit: 20, windowMs: HOUR },
 
   /** Likes and unlikes together, per member. */
   likesPerMinute: { limit: 30, windowMs: MINUTE },

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,9 +10,10 @@ import { photos, profiles, users } from '../db/schema.ts';
 import type { RequestContext } from '../http/context.ts';
 import { actorFor } from '../actor.ts';
 import { createTestApp, DATABASE_KINDS, type TestApp } from '../../tests/helpers/test-app.ts';
-import { landerPage, mapLanderPage, memberLanderPage, pageTokenRedirect } from './lander-pages.server.ts';
+import { landerPage, mapLanderPage, memberLanderPage, pageTokenRedirect } from './lander-loaders.server.ts';
 import { parseLanderSlug } from './landers.service.ts';
-import { landerMap } from './map.ts';
+import { landerMap, PIN_MAX, PIN_MIN } from './map.ts';
+import mapFrames from './map-frames.json' with { type: 'json' };
 import { createPageTokens, loadPageTokens, pageTokenTarget, type PageTokenTable } from './page-tokens.ts';
 import { CONTENT_DIR } from '../paths.ts';
 
@@ -177,11 +178,13 @@ describe.each(DATABASE_KINDS)('landers on %s', (kind) => {
     const pinned = page.map.pins.flatMap((p) => p.profiles);
     expect(pinned.length).toBe(page.profiles.filter((p) => p.country === 'NL').length);
     expect(pinned.every((p) => p.country === 'NL')).toBe(true);
+    // Whole per cents of two digits at most: the page places pins by a class per digit (maplanding.scss).
     for (const pin of page.map.pins) {
-      expect(pin.x).toBeGreaterThanOrEqual(0);
-      expect(pin.x).toBeLessThanOrEqual(100);
-      expect(pin.y).toBeGreaterThanOrEqual(0);
-      expect(pin.y).toBeLessThanOrEqual(100);
+      for (const at of [pin.x, pin.y]) {
+        expect(Number.isInteger(at)).toBe(true);
+        expect(at).toBeGreaterThanOrEqual(PIN_MIN);
+        expect(at).toBeLessThanOrEqual(PIN_MAX);
+      }
     }
     // A country without a map falls back to the site's first country that has one.
     const site = await t.services.settings.siteForHost('localhost');
@@ -215,6 +218,33 @@ describe.each(DATABASE_KINDS)('landers on %s', (kind) => {
     expect(await thrown(() => pageTokenRedirect(ctx(), 'dating-faq', new URL('http://localhost/dating-faq'))))
       .toEqual({ status: 302, location: '/pages/faq?network=newsletter&sub1=faq' });
     expect(await thrown(() => pageTokenRedirect(ctx(), 'no-such-token', url))).toEqual({ status: 404, location: null });
+  });
+
+  it('give the page a frame of the right proportions for every country map', () => {
+    // The page's frame is a class per country (no style attribute under the strict CSP, docs/decisions/052), written
+    // with the maps by scripts/build-lander-maps.mjs: each must match the drawing the server pins members on.
+    const scss = readFileSync(join(import.meta.dirname, '../../app/features/landers/_map-frames.scss'), 'utf8');
+    const inScss = Object.fromEntries([...scss.matchAll(/^\s+([a-z]{2}): \(([\d.]+), ([\d.]+)\),$/gm)].map((m) => [m[1].toUpperCase(), { width: Number(m[2]), height: Number(m[3]) }]));
+    const frames = mapFrames as Record<string, { width: number; height: number }>;
+    expect(Object.keys(inScss).sort()).toEqual(Object.keys(frames).sort());
+    for (const [country, frame] of Object.entries(frames)) expect(inScss[country], country).toEqual({ width: frame.width, height: frame.height });
+    expect(scss.match(/^\s+[a-z]{2}: /gm)?.length).toBe(Object.keys(frames).length);
+  });
+
+  it('join pins that would cover each other, so that every pin is a target of its own', () => {
+    const member = (id: number, region: string | null) => ({
+      id, name: `M${id}`, age: 30, gender: 'female' as const, country: 'NL', region, status: 'active' as const, main_image: null, fictional: false, online: false,
+    });
+    // Utrecht, South Holland and the middle of the country (members without a region) lie close together; Groningen is far.
+    const map = landerMap('NL', [member(1, 'Utrecht'), member(2, 'Utrecht'), member(3, 'Zuid-Holland'), member(4, null), member(5, 'Groningen')])!;
+    const frame = map.width / map.height;
+    for (const [i, a] of map.pins.entries()) {
+      for (const b of map.pins.slice(i + 1)) expect(Math.hypot((a.x - b.x) * frame, a.y - b.y)).toBeGreaterThanOrEqual(11);
+    }
+    expect(map.pins.flatMap((p) => p.profiles.map((m) => m.id)).sort()).toEqual([1, 2, 3, 4, 5]);
+    // The busiest place keeps its pin and takes the others' members.
+    expect(map.pins.find((p) => p.profiles.some((m) => m.id === 1))?.region).toBe('Utrecht');
+    expect(map.pins.find((p) => p.profiles.some((m) => m.id === 5))?.profiles.map((m) => m.id)).toEqual([5]);
   });
 
   it('draw no pins for members of other countries', () => {

@@ -60,5 +60,3 @@ export function createPageTokens(table: PageTokenTable) {
     },
   };
 }
-
-export type PageTokens = ReturnType<typeof createPageTokens>;

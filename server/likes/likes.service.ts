@@ -1,13 +1,16 @@
-import { and, desc, eq, gte, ne } from 'drizzle-orm';
+import { and, desc, eq, gte } from 'drizzle-orm';
 import type { ProfileSummary } from '#common/api-types.ts';
 import type { Db } from '../db/client.ts';
 import { likes, photos, profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
-import { requireMember, type Actor } from '../actor.ts';
+import { requireMember, type Actor, type MemberActor } from '../actor.ts';
 import type { EventBus } from '../infra/events.ts';
-import { notBlockedWith, type ContactRules } from '../accounts/contact-rules.ts';
+import { inPool, listedFor, notBlockedWith, type ContactRules } from '../accounts/contact-rules.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
+
+/** The likes lists apply the listing rule without a viewer: blocks and the site pool come from `shown` (above all, per member). */
+const LIST_VIEWER: Actor = { kind: 'system', job: 'likes lists' };
 
 export type LikeSource = 'profile' | 'swipe' | 'match_finder';
 
@@ -28,8 +31,11 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
     await deps.contactRules.assertCanSee(likerId, likedId);
   }
 
-  /** A block hides the pair from each other's lists too. */
-  const notBlocked = (userId: number) => notBlockedWith(userId, profiles.userId);
+  /**
+   * A block hides the pair from each other's lists too, as does a site the member's does not meet (decision 051): a
+   * like given while two sites shared their members waits unseen while they do not.
+   */
+  const shown = async (member: MemberActor) => and(notBlockedWith(member.userId, profiles.userId), inPool(await deps.contactRules.pool(member), users.siteId));
 
   function listProfiles(where: ReturnType<typeof and>, joinOn: 'likerId' | 'likedId') {
     return db
@@ -38,8 +44,9 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
       .innerJoin(profiles, eq(profiles.userId, likes[joinOn]))
       .innerJoin(users, eq(users.id, profiles.userId))
       .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
-      // Invisible members stay out of other members' likes lists (invisible mode).
-      .where(and(where, ne(users.status, 'deleted'), eq(users.invisible, false), eq(profiles.status, 'active')))
+      // The listing rule: deleted, disabled and invisible members stay out of other members' likes lists (the
+      // viewer is never in their own list; blocks are applied by the callers, notBlocked).
+      .where(and(where, listedFor(LIST_VIEWER, null)))
       .orderBy(desc(likes.isNew), desc(likes.createdAt));
   }
 
@@ -80,9 +87,10 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
      * days), for the new-like overlay; null when there is none.
      */
     async autoLike(actor: Actor): Promise<(ProfileSummary & { like_new: boolean; match: boolean }) | null> {
-      const { userId } = requireMember(actor);
+      const member = requireMember(actor);
+      const { userId } = member;
       const since = new Date(clock().getTime() - AUTO_LIKE_WINDOW_MS);
-      const [row] = await listProfiles(and(eq(likes.likedId, userId), eq(likes.isNew, true), gte(likes.createdAt, since), notBlocked(userId)), 'likerId').limit(1);
+      const [row] = await listProfiles(and(eq(likes.likedId, userId), eq(likes.isNew, true), gte(likes.createdAt, since), await shown(member)), 'likerId').limit(1);
       if (!row) return null;
       const [back] = await db.select({ x: likes.likerId }).from(likes).where(and(eq(likes.likerId, userId), eq(likes.likedId, row.id)));
       return { ...toProfileSummary(row as ProfileRow, clock()), like_new: true, match: Boolean(back) };
@@ -101,10 +109,12 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
 
     /** GET /api/likes.php: the profiles I like, and who likes me (new likes first). */
     async overview(actor: Actor): Promise<{ profiles: ProfileSummary[]; liked_by: (ProfileSummary & { like_new: boolean })[] }> {
-      const { userId } = requireMember(actor);
+      const member = requireMember(actor);
+      const { userId } = member;
       const today = clock();
-      const given = await listProfiles(and(eq(likes.likerId, userId), notBlocked(userId)), 'likedId');
-      const received = await listProfiles(and(eq(likes.likedId, userId), notBlocked(userId)), 'likerId');
+      const seen = await shown(member);
+      const given = await listProfiles(and(eq(likes.likerId, userId), seen), 'likedId');
+      const received = await listProfiles(and(eq(likes.likedId, userId), seen), 'likerId');
       return {
         profiles: given.map((r) => toProfileSummary(r as ProfileRow, today)),
         liked_by: received.map((r) => ({ ...toProfileSummary(r as ProfileRow, today), like_new: r.isNew })),

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { profiles, users } from '../db/schema.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
 describe.each(DATABASE_KINDS)('likes on %s', (kind) => {
@@ -40,6 +42,20 @@ describe.each(DATABASE_KINDS)('likes on %s', (kind) => {
     expect((await b.client.get(`/api/profile.php?id=${a.user.id}`)).body.profile).toMatchObject({ blocked: true, liked_me: true });
     expect((await b.client.delete('/api/block.php', { profile_id: a.user.id })).status).toBe(200);
     expect((await b.client.get('/api/likes.php')).body.liked_by).toMatchObject([{ id: a.user.id, like_new: true }]);
+  });
+
+  it('counts in the new-likes badge exactly the likes the likes list shows', async () => {
+    const b = await signUp(t);
+    const likers = [await signUp(t), await signUp(t), await signUp(t), await signUp(t)];
+    for (const liker of likers) expect((await liker.client.post('/api/like.php', { profile_id: b.user.id })).status).toBe(200);
+    const [disabled, invisible, deleted] = likers;
+    // A liker whose profile is disabled, one who went invisible and one who left are in no list, so in no badge.
+    await t.database.db.update(profiles).set({ status: 'disabled' }).where(eq(profiles.userId, disabled.user.id));
+    await t.database.db.update(users).set({ invisible: true }).where(eq(users.id, invisible.user.id));
+    await t.database.db.update(users).set({ status: 'deleted' }).where(eq(users.id, deleted.user.id));
+    const listed = (await b.client.get('/api/likes.php')).body.liked_by as { id: number; like_new: boolean }[];
+    expect(listed.map((p) => p.id)).toEqual([likers[3].user.id]);
+    expect((await b.client.get('/api/user.php')).body.user.num_new_likes).toBe(listed.filter((p) => p.like_new).length);
   });
 
   it('unlikes', async () => {

@@ -13,7 +13,7 @@ import { freePort, prepareServerDatabase, startServer } from '../../tests/helper
  * a like sent through instance A reaches the liked member's tab connected to instance B.
  * (PGlite is one process's database, so several instances always mean PostgreSQL.)
  */
-describe.skipIf(!inject('pgTemplate'))('live channel across two instances (postgres + redis)', () => {
+describe.skipIf(!inject('pgTemplate') || !inject('redisUrl'))('live channel across two instances (postgres + redis)', () => {
   const cleanups: (() => Promise<void> | void)[] = [];
   const ports: number[] = [];
 
@@ -28,7 +28,7 @@ describe.skipIf(!inject('pgTemplate'))('live channel across two instances (postg
       const port = await freePort();
       const server = startServer({
         ...prepared.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir,
-        REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PREFIX: prefix, LOG_LEVEL: 'info',
+        REDIS_URL: inject('redisUrl') ?? '', REDIS_PREFIX: prefix, LOG_LEVEL: 'info',
         // Each member signs up from its own address (sign-up limit per address).
         TRUST_PROXY: '1',
       });

@@ -8,7 +8,8 @@ import { hashToken } from '../accounts/accounts.service.ts';
 import { forwardedProto } from '../http/client-address.ts';
 import { addressedOrigin, sameOrigin, sameSiteOrigins } from '../http/origin.ts';
 import type { Logger } from '../infra/logger.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../use-cases.ts';
+import type { Site } from '../settings/settings.service.ts';
 
 export interface LiveChannelOptions {
   /** How often each socket is pinged; a socket that missed the previous pong is dropped. */
@@ -27,6 +28,8 @@ const DEFAULTS = { heartbeatMs: 30_000, recheckEvery: 4, maxSocketsPerMember: 12
 interface Tab {
   ws: WebSocket;
   userId: number;
+  /** The site the socket was opened on: its session is checked again there. */
+  siteId: number;
   token: string;
   session: string;
   alive: boolean;
@@ -59,17 +62,16 @@ export function attachLiveChannel(deps: {
   let closing = false;
 
   /**
-   * The Origin is the site's own, as for any unsafe request to the app (server/http/origin.ts). A tab names the
-   * origin it reached the site on, so the site's canonical origin is looked up only when that does not match.
+   * The Origin is the site's own, as for any unsafe request to the app (server/http/origin.ts): the origin the tab
+   * reached the site on, or the site's canonical origin.
    */
-  async function fromThisSite(req: IncomingMessage): Promise<boolean> {
+  function fromThisSite(req: IncomingMessage, site: Site): boolean {
     const { host, origin } = req.headers;
     const forwarded = req.headers['x-forwarded-proto'];
     const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
     const secure = forwardedProto(Array.isArray(forwarded) ? forwarded.join(',') : forwarded, scheme, trustProxy) === 'https';
     const addressed = addressedOrigin(host, secure);
     if (addressed && sameOrigin(origin, [addressed])) return true;
-    const site = await services.settings.siteForHost(host);
     return sameOrigin(origin, sameSiteOrigins(services.settings.origin(site), host, secure));
   }
 
@@ -77,9 +79,13 @@ export function attachLiveChannel(deps: {
     if (closing) return refuse(socket, 503, 'Service Unavailable');
     const token = parseCookies(req.headers.cookie ?? '', AUTH_COOKIE)[AUTH_COOKIE];
     let userId: number | null;
+    let site: Site;
     try {
-      if (!(await fromThisSite(req))) return refuse(socket, 403, 'Forbidden');
-      userId = await services.accounts.sessionUserId(token);
+      // The site of the Host (from the site cache: no query once warm). A session is one only on its own site
+      // (decision 051): another site's cookie opens no socket here.
+      site = await services.settings.siteForHost(req.headers.host);
+      if (!fromThisSite(req, site)) return refuse(socket, 403, 'Forbidden');
+      userId = await services.accounts.sessionUserId(token, site.id);
     } catch (error) {
       logger.error('live: checking the origin or the session failed:', error);
       return refuse(socket, 503, 'Service Unavailable');
@@ -87,11 +93,12 @@ export function attachLiveChannel(deps: {
     if (userId === null || !token) return refuse(socket, 403, 'Forbidden');
     if ((perMember.get(userId) ?? 0) >= options.maxSocketsPerMember) return refuse(socket, 429, 'Too Many Requests');
     const member = userId;
-    wss.handleUpgrade(req, socket, head, (ws) => void open(ws, member, token));
+    const siteId = site.id;
+    wss.handleUpgrade(req, socket, head, (ws) => void open(ws, member, siteId, token));
   }
 
-  async function open(ws: WebSocket, userId: number, token: string) {
-    const tab: Tab = { ws, userId, token, session: hashToken(token), alive: true };
+  async function open(ws: WebSocket, userId: number, siteId: number, token: string) {
+    const tab: Tab = { ws, userId, siteId, token, session: hashToken(token), alive: true };
     tabs.add(tab);
     perMember.set(userId, (perMember.get(userId) ?? 0) + 1);
     ws.on('pong', () => { tab.alive = true; });
@@ -133,7 +140,7 @@ export function attachLiveChannel(deps: {
       tab.alive = false;
       tab.ws.ping();
       if (recheck) {
-        services.accounts.sessionUserId(tab.token).then((userId) => {
+        services.accounts.sessionUserId(tab.token, tab.siteId).then((userId) => {
           if (userId !== tab.userId) tab.ws.close(LIVE_CLOSE.unauthorized, 'session ended');
         }, () => { /* the next check tries again */ });
       }

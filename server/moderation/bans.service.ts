@@ -1,12 +1,15 @@
 import { and, eq, inArray, ne, notExists, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { MODERATORS, requireStaff, type Actor } from '../actor.ts';
-import type { Db } from '../db/client.ts';
+import type { Ground } from '#common/reports.ts';
+import { can, requireRoleSomewhere, type Actor } from '../actor.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { conversations, creditLedger, memberBans, messages, profiles, sessions, users, type BanReason, type LedgerReason } from '../db/schema.ts';
 import { addCredits } from '../credits/ledger.ts';
 import type { Clock } from '../infra/clock.ts';
-import { notFound } from '../infra/errors.ts';
+import { AppError, notFound } from '../infra/errors.ts';
+import type { AuditLog } from '../staff/audit.ts';
 import type { EventBus } from '../infra/events.ts';
+import { deciderOf, type Statements } from './statements.ts';
 
 /** A fake profile or a scammer took members' credits under false pretences: those credits come back. */
 const REFUNDED: readonly BanReason[] = ['fake', 'scammer'];
@@ -21,51 +24,100 @@ export interface BanResult {
   refunds: { userId: number; credits: number }[];
 }
 
-/**
- * Banning a member (the operator console will call this; until then `npm run members:ban`). The profile
- * is disabled (nobody finds or contacts it any more) and its sessions end. For a fake profile or a scammer,
- * every credit another member spent on messages, gifts and photos to it is booked back, each spend once
- * (a `ban_refund` row whose reference is the spend's message), in the same transaction as the ban: banning
- * again, or with another reason, never refunds twice.
- */
-export function createBansService(deps: { db: Db; clock: Clock; events: EventBus }) {
-  const { db, clock } = deps;
-  return {
-    async ban(actor: Actor, userId: number, reason: BanReason, noteInput = ''): Promise<BanResult> {
-      requireStaff(actor, MODERATORS);
-      const note = noteInput.slice(0, 500);
-      const refunds = await db.transaction(async (tx) => {
-        const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
-        if (!user) throw notFound();
-        await tx.insert(memberBans).values({ userId, reason, note, createdAt: clock() })
-          .onConflictDoUpdate({ target: memberBans.userId, set: { reason, note } });
-        await tx.update(profiles).set({ status: 'disabled' }).where(eq(profiles.userId, userId));
-        await tx.delete(sessions).where(eq(sessions.userId, userId));
-        if (!REFUNDED.includes(reason)) return new Map<number, number>();
+/** The ground of a ban's statement of reasons, by the ban's reason. */
+const BAN_GROUNDS: Record<BanReason, Ground> = {
+  fake: 'terms_fake_profile', scammer: 'terms_scam', abuse: 'terms_harassment', underage: 'terms_minor', other: 'terms_general',
+};
 
-        const spends = await tx.select({ senderId: messages.senderId, reference: creditLedger.reference, delta: creditLedger.delta })
-          .from(creditLedger)
-          .innerJoin(messages, and(sql`${creditLedger.reference} = ${messages.id}::text`, eq(messages.senderId, creditLedger.userId)))
-          .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-          .where(and(
-            inArray(creditLedger.reason, CONTACT_SPENDS),
-            sql`${creditLedger.delta} < 0`,
-            ne(messages.senderId, userId),
-            or(eq(conversations.userLow, userId), eq(conversations.userHigh, userId)),
-            notExists(tx.select({ one: sql`1` }).from(refunded).where(and(eq(refunded.reason, 'ban_refund'), eq(refunded.reference, creditLedger.reference)))),
-          ))
-          .orderBy(creditLedger.id);
-        const perMember = new Map<number, number>();
-        for (const spend of spends) {
-          await addCredits(tx, spend.senderId, -spend.delta, 'ban_refund', spend.reference);
-          perMember.set(spend.senderId, (perMember.get(spend.senderId) ?? 0) - spend.delta);
-        }
-        return perMember;
+/**
+ * The ban itself, inside the caller's transaction: the profile is disabled, its sessions end and, for a fake profile
+ * or a scammer, every credit another member spent on messages, gifts and photos to it is booked back, each spend once
+ * (a `ban_refund` row whose reference is the spend's message). Returns the credits refunded per member.
+ */
+export async function banInTx(tx: Tx, clock: Clock, userId: number, reason: BanReason, note: string): Promise<Map<number, number>> {
+  const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+  if (!user) throw notFound();
+  await tx.insert(memberBans).values({ userId, reason, note, createdAt: clock() })
+    .onConflictDoUpdate({ target: memberBans.userId, set: { reason, note } });
+  await tx.update(profiles).set({ status: 'disabled' }).where(eq(profiles.userId, userId));
+  await tx.delete(sessions).where(eq(sessions.userId, userId));
+  if (!REFUNDED.includes(reason)) return new Map<number, number>();
+
+  const spends = await tx.select({ senderId: messages.senderId, reference: creditLedger.reference, delta: creditLedger.delta })
+    .from(creditLedger)
+    .innerJoin(messages, and(sql`${creditLedger.reference} = ${messages.id}::text`, eq(messages.senderId, creditLedger.userId)))
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(and(
+      inArray(creditLedger.reason, CONTACT_SPENDS),
+      sql`${creditLedger.delta} < 0`,
+      ne(messages.senderId, userId),
+      or(eq(conversations.userLow, userId), eq(conversations.userHigh, userId)),
+      notExists(tx.select({ one: sql`1` }).from(refunded).where(and(eq(refunded.reason, 'ban_refund'), eq(refunded.reference, creditLedger.reference)))),
+    ))
+    .orderBy(creditLedger.id);
+  const perMember = new Map<number, number>();
+  for (const spend of spends) {
+    await addCredits(tx, spend.senderId, -spend.delta, 'ban_refund', spend.reference);
+    perMember.set(spend.senderId, (perMember.get(spend.senderId) ?? 0) - spend.delta);
+  }
+  return perMember;
+}
+
+/** Lifts a ban (an appeal upheld): the profile is listed again. Credits refunded to others stay refunded. */
+export async function unbanInTx(tx: Tx, userId: number): Promise<void> {
+  await tx.delete(memberBans).where(eq(memberBans.userId, userId));
+  await tx.update(profiles).set({ status: 'active' }).where(eq(profiles.userId, userId));
+}
+
+/**
+ * Banning a member (the console and `npm run members:ban`), with its audit row and its statement of reasons written in
+ * the same transaction (decision 057). Banning again, or with another reason, never refunds twice.
+ */
+export function createBansService(deps: { db: Db; clock: Clock; events: EventBus; audit: AuditLog; statements: Statements }) {
+  const { db, clock, statements } = deps;
+  return {
+    async ban(actor: Actor, userId: number, reason: BanReason, noteInput = '', { ip = null }: { ip?: string | null } = {}): Promise<BanResult> {
+      const by = requireRoleSomewhere(actor, 'moderator');
+      const note = noteInput.slice(0, 500);
+      const { perMember: refunds, decisionId } = await db.transaction(async (tx) => {
+        const [user] = await tx.select({ id: users.id, siteId: users.siteId }).from(users).where(eq(users.id, userId));
+        // A member of a site the moderator does not reach is as unknown as a missing one.
+        if (!user || (actor.kind === 'staff' && !can(actor, 'moderator', user.siteId))) throw notFound();
+        const perMember = await banInTx(tx, clock, userId, reason, note);
+        await deps.audit.record(tx, {
+          actor: by, role: 'moderator', action: 'member.ban', objectType: 'member', objectId: userId, memberId: userId,
+          after: { reason, note, refunded_credits: [...perMember.values()].reduce((a, b) => a + b, 0) }, ip,
+        });
+        const id = await statements.issue(tx, {
+          memberId: userId, restriction: 'banned', content: { kind: 'account' }, facts: note, ground: BAN_GROUNDS[reason],
+          automated: false, staffId: deciderOf(actor),
+        });
+        return { perMember, decisionId: id };
       });
       for (const memberId of refunds.keys()) deps.events.emit('credits.changed', { userId: memberId });
+      deps.events.emit('statement.issued', { decisionId });
       return { refunds: [...refunds].map(([id, credits]) => ({ userId: id, credits })) };
+    },
+
+    /**
+     * Lifts a ban by hand (a mistake, or a decision revisited outside an appeal): the profile is listed again. Credits
+     * refunded to others stay refunded. The audit row keeps the ban that was lifted and why.
+     */
+    async unban(actor: Actor, userId: number, noteInput: string, { ip = null }: { ip?: string | null } = {}): Promise<void> {
+      const by = requireRoleSomewhere(actor, 'moderator');
+      const note = noteInput.trim();
+      if (note.length < 3 || note.length > 500) throw new AppError(400, 'reason_required', {}, { reason: 'errors.reason_required' });
+      await db.transaction(async (tx) => {
+        const [user] = await tx.select({ id: users.id, siteId: users.siteId }).from(users).where(eq(users.id, userId));
+        if (!user || (actor.kind === 'staff' && !can(actor, 'moderator', user.siteId))) throw notFound();
+        const [ban] = await tx.select().from(memberBans).where(eq(memberBans.userId, userId)).for('update');
+        if (!ban) throw new AppError(409, 'member_not_banned');
+        await unbanInTx(tx, userId);
+        await deps.audit.record(tx, {
+          actor: by, role: 'moderator', action: 'member.unban', objectType: 'member', objectId: userId, memberId: userId,
+          before: { reason: ban.reason, note: ban.note }, after: { note }, ip,
+        });
+      });
     },
   };
 }
-
-export type BansService = ReturnType<typeof createBansService>;

@@ -1,16 +1,17 @@
-import type { Actor } from '../actor.ts';
+import type { Actor, StaffActor } from '../actor.ts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../credits/ledger.ts';
 import { creditLedger, memberBans, profiles, sessions, sites, users } from '../db/schema.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
-
-const MODERATOR: Actor = { kind: 'staff', role: 'moderator', siteId: null };
+import { createStaff } from '../../tests/helpers/staff.ts';
 
 describe.each(DATABASE_KINDS)('banning a member on %s', (kind) => {
   let t: TestApp;
+  let MODERATOR: StaffActor;
   beforeAll(async () => {
     t = await createTestApp(kind, { profiles: 0 });
+    MODERATOR = (await createStaff(t, { roles: ['moderator'] })).actor;
     // Every message is paid here (no free messages), so every send has its ledger row.
     await t.database.db.update(sites).set({ freeMessages: 0 }).where(eq(sites.id, t.siteId));
     await t.services.settings.invalidateSites();
@@ -78,6 +79,11 @@ describe.each(DATABASE_KINDS)('banning a member on %s', (kind) => {
     expect((await t.services.bans.ban(MODERATOR, rude.user.id, 'abuse')).refunds).toEqual([]);
     expect(await credits(c.user.id)).toBe(balance);
     await expect(t.services.bans.ban(MODERATOR, 2_000_000_000, 'fake')).rejects.toMatchObject({ status: 404 });
+    // A moderator of another site finds no such member, and nothing changes.
+    const elsewhere = (await createStaff(t, { roles: ['moderator'], siteIds: [t.siteId + 1000] })).actor;
+    const bystander = await signUp(t, { name: 'Bystander' });
+    await expect(t.services.bans.ban(elsewhere, bystander.user.id, 'abuse')).rejects.toMatchObject({ status: 404 });
+    expect(await t.database.db.$count(memberBans, eq(memberBans.userId, bystander.user.id))).toBe(0);
   });
 
   it('lets only staff ban: a member or a visitor is refused and nothing changes', async () => {

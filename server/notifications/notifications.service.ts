@@ -225,5 +225,3 @@ export function createNotificationsService(deps: {
 
   return service;
 }
-
-export type NotificationsService = ReturnType<typeof createNotificationsService>;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { EMAIL_CATEGORIES } from '#common/notifications.ts';
 import { mailEvents, photos, users } from '../db/schema.ts';
-import { OPERATOR_CLI } from '../actor.ts';
+import { SYSTEM } from '../../tests/helpers/staff.ts';
 import { addCredits } from '../credits/ledger.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 import { startSmtpServer, type TestSmtp } from '../../tests/helpers/smtp.ts';
@@ -146,20 +146,20 @@ describe.each(DATABASE_KINDS)('e-mail notifications on %s', (kind) => {
     const { b } = await pair();
     const photo = async () => (await t.database.db.insert(photos).values({ userId: b.user.id, filename: `p${Math.random()}.webp`, thumbFilename: `t${Math.random()}.webp`, status: 'active', width: 600, height: 800 }).returning())[0].id;
     const first = await photo();
-    await t.services.photos.moderate(OPERATOR_CLI, first, 'approve');
+    await t.services.photos.moderate(SYSTEM, first, 'approve');
     await t.services.events.settle();
     const approved = await smtp.waitFor(b.user.email, (m) => m.subject === 'Your photo has been checked');
     expect(approved.header('list-unsubscribe')).toContain('c=photo_approved');
     expect(approved.text).toContain('/profile');
     // The same decision again tells nothing new; changing it does.
-    await t.services.photos.moderate(OPERATOR_CLI, first, 'approve');
-    await t.services.photos.moderate(OPERATOR_CLI, first, 'reject');
+    await t.services.photos.moderate(SYSTEM, first, 'approve');
+    await t.services.photos.moderate(SYSTEM, first, 'reject');
     await t.services.events.settle();
     await smtp.waitFor(b.user.email, (m) => m.subject === 'Your photo could not be approved');
     expect(smtp.to(b.user.email).filter((m) => m.subject.startsWith('Your photo')).length).toBe(2);
     // Switched off: the check happens, the mail does not.
     await b.client.put('/api/notifications.php', { email: { photo_approved: false } });
-    await t.services.photos.moderate(OPERATOR_CLI, await photo(), 'approve');
+    await t.services.photos.moderate(SYSTEM, await photo(), 'approve');
     await t.services.events.settle();
     expect(smtp.to(b.user.email).filter((m) => m.subject.startsWith('Your photo')).length).toBe(2);
   });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
-import { companies, creditLedger, directDebitRequests, orders, paymentAccounts, payments, sites, testCheckouts, users } from '../db/schema.ts';
+import { and, eq, inArray } from 'drizzle-orm';
+import { auditLog, companies, creditLedger, directDebitRequests, orders, paymentAccounts, payments, sites, testCheckouts, users } from '../db/schema.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp, type TestClient, memberActor } from '../../tests/helpers/test-app.ts';
-import { OPERATOR_CLI } from '../actor.ts';
+import { SYSTEM } from '../../tests/helpers/staff.ts';
 import { startFakeMollie, type FakeMollie } from '../../tests/helpers/fake-mollie.ts';
 import { SmsUnavailableError, type createMemorySmsSender } from '../infra/sms/sms.ts';
 import { createDirectDebitService } from './direct-debit.service.ts';
@@ -95,11 +95,11 @@ describe.each(DATABASE_KINDS)('Direct debit with an SMS code on %s', (kind) => {
   it('keeps no request when the SMS gateway fails, so the member can simply try again', async () => {
     const { client, user } = await signUp(t);
     const failing = createDirectDebitService({
-      db: t.database.db, clock: t.clock, payments: t.services.payments, discounts: t.services.discounts,
+      db: t.database.db, clock: t.clock, audit: t.services.audit, payments: t.services.payments, discounts: t.services.discounts, site: t.services.settings.site,
       sms: { kind: 'http', send: async () => { throw new SmsUnavailableError('down'); } },
     });
     await expect(failing.start(memberActor(t, user.id), {
-      siteId: t.siteId, currency: 'EUR', country: 'NL', smsText: (c: string) => c,
+      discountCode: null, language: 'en',
       form: { ...details({ package_id: (await firstPackage(client)).id }), iban: IBAN, mobile: newPhone() } as never,
     })).rejects.toMatchObject({ status: 502, code: 'sms_unavailable' });
     expect(await t.database.db.$count(directDebitRequests, eq(directDebitRequests.userId, user.id))).toBe(0);
@@ -123,29 +123,36 @@ describe.each(DATABASE_KINDS)('Direct debit with an SMS code on %s', (kind) => {
 
   it('refuses a blocked IBAN or mobile number, everywhere or on the site that blocked it', async () => {
     const { client, user } = await signUp(t);
-    await t.services.directDebit.block(OPERATOR_CLI, { kind: 'iban', value: 'DE89 3704 0044 0532 0130 00', reason: 'chargebacks' });
+    await t.services.directDebit.block(SYSTEM, { kind: 'iban', value: 'DE89 3704 0044 0532 0130 00', reason: 'chargebacks' });
     const blockedIban = await start(client, { iban: 'de89370400440532013000' });
     expect(blockedIban.res.status).toBe(422);
     expect(blockedIban.res.body.error.code).toBe('iban_blocked');
     expect(Object.keys(blockedIban.res.body.error.details)).toEqual(['iban']);
 
     const phone = '+31687654321';
-    await t.services.directDebit.block(OPERATOR_CLI, { kind: 'phone', value: '0031 6 8765 4321', siteDomain: 'localhost' });
+    await t.services.directDebit.block(SYSTEM, { kind: 'phone', value: '0031 6 8765 4321', siteDomain: 'localhost' });
     const blockedPhone = await start(client, { mobile: '+31 6 87654321' });
     expect(blockedPhone.res.status).toBe(422);
     expect(blockedPhone.res.body.error.code).toBe('phone_blocked');
     // Blocked on localhost only: a member of another site may use the number.
-    const other = await t.services.directDebit.start(memberActor(t, user.id), {
-      siteId: mollieSite, currency: 'EUR', country: 'NL', smsText: (c: string) => c,
+    const other = await t.services.directDebit.start({ kind: 'member', userId: user.id, siteId: mollieSite }, {
+      discountCode: null, language: 'en',
       form: { ...details({ package_id: (await firstPackage(client)).id }), iban: IBAN, mobile: phone } as never,
     });
     expect(other.id).toMatch(/^dd_/);
     // Only hashes are stored, and a listing shows them masked.
-    const blocks = await t.services.directDebit.blocks(OPERATOR_CLI);
+    const blocks = await t.services.directDebit.blocks(SYSTEM);
     expect(blocks.map((b) => b.masked)).toEqual(expect.arrayContaining(['DE•• •••• 3000', '+31\u00a0••••\u00a04321']));
     expect(JSON.stringify(blocks)).not.toContain('0532013000');
-    expect(await t.services.directDebit.unblock(OPERATOR_CLI, { kind: 'iban', value: 'DE89370400440532013000' })).toBe(1);
+    // Blocking again changes nothing and writes nothing to the audit log.
+    await t.services.directDebit.block(SYSTEM, { kind: 'iban', value: 'DE89370400440532013000', reason: 'again' });
+    expect(await t.services.directDebit.unblock(SYSTEM, { kind: 'iban', value: 'DE89370400440532013000' })).toBe(1);
     expect((await start(client, { iban: 'DE89370400440532013000' })).res.status).toBe(201);
+    const audited = await t.database.db.select({ action: auditLog.action, role: auditLog.role }).from(auditLog)
+      .where(inArray(auditLog.action, ['payment_block.add', 'payment_block.remove'])).orderBy(auditLog.id);
+    expect(audited).toEqual([
+      { action: 'payment_block.add', role: 'system' }, { action: 'payment_block.add', role: 'system' }, { action: 'payment_block.remove', role: 'system' },
+    ]);
   });
 
   it('refuses more direct debit than the 30-day limit, counting open, pending and completed orders', async () => {

@@ -1,24 +1,21 @@
-import { Hono } from 'hono';
-import { z } from 'zod';
-import { discountCodeSchema, retentionOfferRequestSchema } from '#common/discounts.ts';
-import type { AppEnv } from '../http/context.ts';
-import { jsonBody, memberRateKey, parse, rateLimit } from '../http/helpers.ts';
+import { paymentContracts } from '#common/contracts/payments.ts';
+import { ApiRoutes } from '../http/endpoint.ts';
+import { memberRateKey, rateLimit } from '../http/helpers.ts';
+import { AppError } from '../infra/errors.ts';
 
-const codeQuery = z.object({ code: discountCodeSchema });
-
-export const discountsRoutes = new Hono<AppEnv>()
+export const discountsRoutes = new ApiRoutes()
   /** `?code=XYZ`: the code for this member; `?welcome=true`: the welcome time bonus. Other parameters are ignored. */
-  .get('/discountcode.php', async (c) => {
+  .endpoint(paymentContracts.discountCode, async (c, { query }) => {
     const ctx = c.get('ctx');
-    if (c.req.query('welcome') === 'true') return c.json(await ctx.services.discounts.welcomeBonus(ctx.actor));
-    const { code } = parse(codeQuery, { code: c.req.query('code') });
+    if (query.welcome === 'true') return c.json(await ctx.services.discounts.welcomeBonus(ctx.actor));
+    if (query.code === undefined) throw new AppError(400, 'invalid_input', {}, { code: 'errors.invalid_input' });
+    // Only a well-formed code is counted, and the welcome bonus not at all.
     await rateLimit(c, ctx.services.rateLimits.discountCodes, `member:${memberRateKey(c)}`);
-    return c.json(await ctx.services.discounts.lookup(ctx.actor, code));
+    return c.json(await ctx.services.discounts.lookup(ctx.actor, query.code));
   })
 
   /** {reason}: the deletion page's retention offer, made once per member; asked again, the same code or the refusal. */
-  .post('/delete-offer.php', async (c) => {
+  .endpoint(paymentContracts.retentionOffer, async (c, { body }) => {
     const ctx = c.get('ctx');
-    const { reason } = parse(retentionOfferRequestSchema, await jsonBody(c));
-    return c.json({ discount: await ctx.services.discounts.retentionOffer(ctx.actor, reason) });
+    return c.json({ discount: await ctx.services.discounts.retentionOffer(ctx.actor, body.reason) });
   });

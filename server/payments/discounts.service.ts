@@ -254,7 +254,7 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
     },
 
     /**
-     * The deletion page's retention offer (docs/decisions/047): a personal once-per-user code at the company's
+     * The deletion page's retention offer (docs/decisions/048): a personal once-per-user code at the company's
      * delete_discount, valid PERSONAL_OFFER_DAYS, made when the member on their way out gives their reason and asks
      * for it. It is made once per member, ever: asking again gives the same code while it can be used, and once it
      * is used or expired the answer says so (409 discount_already_used, 410 discount_expired) and no new one is made.

@@ -1,78 +1,73 @@
-import { Hono } from 'hono';
 import { isReference } from '#common/input.ts';
-import { orderSchema, repeatOrderSchema } from '#common/schemas.ts';
-import type { AppEnv } from '../http/context.ts';
-import { currencyFor, methodsFor, packagesFor, payerCountry } from './payment-pages.server.ts';
-import { idempotencyKey, isJsonContentType, parse, validBody } from '../http/helpers.ts';
-import { toId } from '#common/input.ts';
-import { AppError, notFound } from '../infra/errors.ts';
-import { testCheckoutBody, webhookBody } from '#common/contracts/payments.ts';
+import { paymentContracts, webhookBody } from '#common/contracts/payments.ts';
+import { visitorCountry } from '../http/context.ts';
+import { ApiRoutes } from '../http/endpoint.ts';
+import { idempotencyKey, isJsonContentType, needsIdempotencyKey, parse, validBody } from '../http/helpers.ts';
+import { notFound } from '../infra/errors.ts';
 
-
-export const paymentsRoutes = new Hono<AppEnv>()
-  .get('/packages.php', async (c) => {
+export const paymentsRoutes = new ApiRoutes()
+  .endpoint(paymentContracts.packages, async (c) => {
     const ctx = c.get('ctx');
-    const { packages } = await packagesFor(ctx);
+    const { packages } = await ctx.services.payments.catalogue(ctx.actor, { visitorCountry: visitorCountry(ctx) });
     return c.json({ packages });
   })
 
   /** {package_id, paymentmethod} with an Idempotency-Key header: the order and where to pay it. */
-  .post('/order.php', async (c) => {
+  .endpoint(paymentContracts.order, { before: [needsIdempotencyKey] }, async (c, { body }) => {
     const ctx = c.get('ctx');
-    const key = idempotencyKey(c);
-    const input = await validBody(c, orderSchema);
     const result = await ctx.services.payments.createOrder(ctx.actor, {
-      packageId: input.package_id, paymentmethod: input.paymentmethod,
-      currency: await currencyFor(ctx), idempotencyKey: key, baseUrl: ctx.baseUrl,
-      country: await payerCountry(ctx), recurring: input.recurring === true,
-      discountCode: input.discount_code, expectedAmount: input.amount,
-      withdrawalConsent: input.withdrawal_consent,
+      packageId: body.package_id, paymentmethod: body.paymentmethod, idempotencyKey: idempotencyKey(c), recurring: body.recurring === true,
+      discountCode: body.discount_code, expectedAmount: body.amount, withdrawalConsent: body.withdrawal_consent,
     });
     return c.json(result, 201);
   })
 
   /** The methods the site's provider offers this payer, per bundle; `recurring`: those that can keep a mandate. */
-  .get('/payment-methods.php', async (c) => {
-    const { methods, recurring } = await methodsFor(c.get('ctx'));
+  .endpoint(paymentContracts.methods, async (c) => {
+    const ctx = c.get('ctx');
+    const { methods, recurring } = await ctx.services.payments.methods(ctx.actor, { visitorCountry: visitorCountry(ctx) });
     return c.json({ methods, recurring });
   })
 
   /** One click: a bundle charged on a stored mandate ({package_id, mandate_id, withdrawal_consent} with an Idempotency-Key header). */
-  .post('/repeat-order.php', async (c) => {
+  .endpoint(paymentContracts.repeatOrder, { before: [needsIdempotencyKey] }, async (c, { body }) => {
     const ctx = c.get('ctx');
-    const key = idempotencyKey(c);
-    const input = await validBody(c, repeatOrderSchema);
     const result = await ctx.services.payments.repeatOrder(ctx.actor, {
-      packageId: input.package_id, mandateId: input.mandate_id,
-      currency: await currencyFor(ctx), idempotencyKey: key, baseUrl: ctx.baseUrl,
-      withdrawalConsent: input.withdrawal_consent,
+      packageId: body.package_id, mandateId: body.mandate_id, idempotencyKey: idempotencyKey(c), withdrawalConsent: body.withdrawal_consent,
     });
     return c.json(result, 201);
   })
 
   /** The member's stored mandates (masked). */
-  .get('/mandates.php', async (c) => {
+  .endpoint(paymentContracts.mandates, async (c) => {
     const ctx = c.get('ctx');
     return c.json({ mandates: await ctx.services.payments.mandates(ctx.actor) });
   })
 
   /** Cancels a stored mandate (?id=): revoked at the provider, then no longer offered. */
-  .delete('/mandates.php', async (c) => {
+  .endpoint(paymentContracts.revokeMandate, async (c, { query }) => {
     const ctx = c.get('ctx');
-    const id = toId(c.req.query('id'));
-    if (id === null) throw new AppError(400, 'invalid_input');
-    await ctx.services.payments.revokeMandate(ctx.actor, id);
+    await ctx.services.payments.revokeMandate(ctx.actor, query.id);
     return c.json({ ok: true as const });
   })
 
-  .get('/order.php', async (c) => {
+  .endpoint(paymentContracts.orderStatus, async (c, { query }) => {
     const ctx = c.get('ctx');
-    const id = c.req.query('id');
-    if (!isReference(id)) throw notFound();
-    return c.json(await ctx.services.payments.order(ctx.actor, id));
+    if (!isReference(query.id)) throw notFound();
+    return c.json(await ctx.services.payments.order(ctx.actor, query.id));
   })
 
-  /** The provider calls this with `id` (form or JSON); the status is always fetched from the provider, never trusted from the body. */
+  /** The test provider's hosted checkout: the order's owner picks the outcome; then the webhook fires and the payer returns. */
+  .endpoint(paymentContracts.testCheckout, async (c, { body }) => {
+    const ctx = c.get('ctx');
+    return c.json({ redirect_url: await ctx.services.payments.decideTestCheckout(ctx.actor, body.id, body.outcome) });
+  })
+
+  /**
+   * The provider calls this with `id` (form or JSON); the status is always fetched from the provider, never trusted
+   * from the body. Registered by hand: a declaration reads a JSON body or a form, not either, and an unknown provider
+   * is a 404, not a query error.
+   */
   .post('/payment-webhook.php', async (c) => {
     const ctx = c.get('ctx');
     const provider = c.req.query('provider') ?? 'test';
@@ -84,11 +79,4 @@ export const paymentsRoutes = new Hono<AppEnv>()
     const status = await ctx.services.payments.sync(provider, id);
     if (!status) throw notFound();
     return c.json({ ok: true, status });
-  })
-
-  /** The test provider's hosted checkout: the order's owner picks the outcome; then the webhook fires and the payer returns. */
-  .post('/test-checkout.php', async (c) => {
-    const ctx = c.get('ctx');
-    const { id, outcome } = await validBody(c, testCheckoutBody);
-    return c.json({ redirect_url: await ctx.services.payments.decideTestCheckout(ctx.actor, id, outcome) });
   });

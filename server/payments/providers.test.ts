@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { companies, creditLedger, orders, paymentAccounts, paymentMandates, payments, sites, users } from '../db/schema.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp, type TestClient, memberActor } from '../../tests/helpers/test-app.ts';
-import { OPERATOR_CLI } from '../actor.ts';
+import { SYSTEM } from '../../tests/helpers/staff.ts';
 import { startFakeMollie, type FakeMollie } from '../../tests/helpers/fake-mollie.ts';
 
 const KEY_A = 'test_siteAkeyAAAAAAAAAAAAAAAAAAAAAAAAA';
@@ -149,7 +149,7 @@ describe.each(DATABASE_KINDS)('Mollie, per-site providers and repeat orders on %
     // A paid payment cannot be cancelled any more: 409, and nothing changes at Mollie.
     expect((await client.post('/api/order-cancel.php', { id: paid.body.order.id })).status).toBe(409);
     expect(mollie.payment(paidRef)!.status).toBe('paid');
-    await t.services.records.refundOrder(OPERATOR_CLI, paid.body.order.id, 'Asked for within the refund period');
+    await t.services.records.refundOrder(SYSTEM, paid.body.order.id, 'Asked for within the refund period');
     expect(mollie.refunds.filter((r) => r.paymentId === paidRef)).toEqual([
       expect.objectContaining({ amount: { value: mollie.payment(paidRef)!.amount.value, currency: 'EUR' } }),
     ]);

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { OPERATORS, requireMember, requireStaff, type Actor } from '../actor.ts';
+import { can, requireMember, requireRoleSomewhere, type Actor } from '../actor.ts';
 import type { LedgerEntry, SpendCap, TransactionOrder, TransactionOrderDetail } from '#common/api-types.ts';
 import { SPEND_CAP_COOLING_OFF_HOURS } from '#common/constants.ts';
 import type { Db } from '../db/client.ts';
@@ -8,6 +8,7 @@ import type { Clock } from '../infra/clock.ts';
 import type { EventBus } from '../infra/events.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import type { PaymentProviders } from './providers.ts';
+import type { AuditLog } from '../staff/audit.ts';
 import { takeBackCredits } from '../credits/ledger.ts';
 import { capInForce, capWindow, COOLING_OFF_MS, isStricter, spentBetween, type Cap } from '../credits/spend-cap.ts';
 import type { PaymentsService } from './payments.service.ts';
@@ -40,7 +41,7 @@ const pageCount = (total: number, size: number) => Math.max(1, Math.ceil(total /
  * The member's records (orders, payments, the credit ledger), their spend cap, cancelling an unpaid
  * order, and refunds booked by the operator or the system.
  */
-export function createRecordsService(deps: { db: Db; clock: Clock; providers: PaymentProviders; payments: PaymentsService; events: EventBus }) {
+export function createRecordsService(deps: { db: Db; clock: Clock; providers: PaymentProviders; payments: PaymentsService; events: EventBus; audit: AuditLog }) {
   const { db, clock, providers } = deps;
 
   async function ownOrder(userId: number, orderId: string): Promise<OrderRow> {
@@ -134,10 +135,10 @@ export function createRecordsService(deps: { db: Db; clock: Clock; providers: Pa
     /**
      * Refunds a completed order within its site's refund_days of completion, exactly once: the money goes
      * back through the provider, the order is marked refunded with the reason, and a 'refund' ledger row takes
-     * the bundle's credits back (as many as the balance still holds). For the operator's CLI and the system.
+     * the bundle's credits back (as many as the balance still holds). For finance staff of the member's site, the command line and the system.
      */
-    async refundOrder(actor: Actor, orderId: string, reason: string) {
-      requireStaff(actor, OPERATORS);
+    async refundOrder(actor: Actor, orderId: string, reason: string, { ip = null }: { ip?: string | null } = {}) {
+      const by = requireRoleSomewhere(actor, 'finance');
       const text = reason.trim();
       if (!text || text.length > 500) throw new AppError(400, 'refund_reason_required');
       // The provider that took the payment (the site's account at the time) returns the money; looked up first,
@@ -146,10 +147,11 @@ export function createRecordsService(deps: { db: Db; clock: Clock; providers: Pa
         .where(and(eq(payments.orderId, orderId), eq(payments.status, 'paid'))).orderBy(desc(payments.id)).limit(1);
       const refunder = paid ? (await providers.forAccount(paid.accountId)).provider : null;
       const result = await db.transaction(async (tx) => {
-        const [row] = await tx.select({ order: orders, refundDays: sites.refundDays }).from(orders)
+        const [row] = await tx.select({ order: orders, refundDays: sites.refundDays, siteId: sites.id }).from(orders)
           .innerJoin(users, eq(users.id, orders.userId)).innerJoin(sites, eq(sites.id, users.siteId))
           .where(eq(orders.id, orderId)).for('update', { of: orders });
-        if (!row) throw notFound();
+        // An order on a site the staff member does not reach is as unknown as a missing one.
+        if (!row || (actor.kind === 'staff' && !can(actor, 'finance', row.siteId))) throw notFound();
         const { order } = row;
         if (order.refundedAt) throw new AppError(409, 'order_already_refunded');
         if (order.status !== 'completed' || !order.completedAt) throw new AppError(409, 'order_not_refundable');
@@ -160,6 +162,10 @@ export function createRecordsService(deps: { db: Db; clock: Clock; providers: Pa
         const [updated] = await tx.update(orders).set({ refundedAt: now, refundReason: text })
           .where(and(eq(orders.id, order.id), isNull(orders.refundedAt))).returning();
         const taken = await takeBackCredits(tx, order.userId, order.credits, 'refund', order.id);
+        await deps.audit.record(tx, {
+          actor: by, role: 'finance', action: 'order.refund', objectType: 'order', objectId: order.id, memberId: order.userId,
+          before: { refunded: false }, after: { refunded: true, reason: text, amount_cents: order.amountCents, credits_taken: taken }, ip,
+        });
         // The money goes back last: a provider that refuses rolls the booking back, and the refund can be tried again.
         if (paid && refunder?.refundPayment && paid.provider === refunder.name) await refunder.refundPayment(paid.providerRef, order.amountCents, order.currency);
         return { order: updated, credits_taken: taken };
@@ -216,5 +222,3 @@ export function createRecordsService(deps: { db: Db; clock: Clock; providers: Pa
     },
   };
 }
-
-export type RecordsService = ReturnType<typeof createRecordsService>;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCredits } from '../credits/ledger.ts';
 import { companies, creditLedger, messages, orders, sites, spendCaps, testCheckouts, users } from '../db/schema.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp, type TestClient, memberActor } from '../../tests/helpers/test-app.ts';
-import { OPERATOR_CLI } from '../actor.ts';
+import { SYSTEM } from '../../tests/helpers/staff.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -121,11 +121,11 @@ describe.each(DATABASE_KINDS)('orders, invoices, refunds and spend caps on %s', 
   it('refunds a completed order once, within refund_days, with a ledger row of its reason', async () => {
     const { client, user } = await signUp(t);
     const paid = await paidOrder(client);
-    await expect(t.services.records.refundOrder(OPERATOR_CLI, 'ord_missing', 'duplicate charge')).rejects.toMatchObject({ status: 404 });
-    await expect(t.services.records.refundOrder(OPERATOR_CLI, paid, '  ')).rejects.toMatchObject({ code: 'refund_reason_required' });
+    await expect(t.services.records.refundOrder(SYSTEM, 'ord_missing', 'duplicate charge')).rejects.toMatchObject({ status: 404 });
+    await expect(t.services.records.refundOrder(SYSTEM, paid, '  ')).rejects.toMatchObject({ code: 'refund_reason_required' });
     // 13 days later (refund_days is 14): still refundable; the same refund at once twice books once.
     t.clock.advance(13 * DAY);
-    const results = await Promise.allSettled([1, 2, 3].map(() => t.services.records.refundOrder(OPERATOR_CLI, paid, 'duplicate charge')));
+    const results = await Promise.allSettled([1, 2, 3].map(() => t.services.records.refundOrder(SYSTEM, paid, 'duplicate charge')));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results.filter((x) => x.status === 'rejected')) expect((r as PromiseRejectedResult).reason).toMatchObject({ status: 409, code: 'order_already_refunded' });
     expect((await ledger(user.id)).map((l) => [l.delta, l.reason, l.reference])).toEqual([[50, 'purchase', paid], [-50, 'refund', paid]]);
@@ -142,13 +142,13 @@ describe.each(DATABASE_KINDS)('orders, invoices, refunds and spend caps on %s', 
     const late = await paidOrder(client);
     const spentSome = await paidOrder(client);
     t.clock.advance(14 * DAY + 1000);
-    await expect(t.services.records.refundOrder(OPERATOR_CLI, late, 'too late')).rejects.toMatchObject({ status: 409, code: 'refund_window_passed' });
+    await expect(t.services.records.refundOrder(SYSTEM, late, 'too late')).rejects.toMatchObject({ status: 409, code: 'refund_window_passed' });
     t.clock.advance(-(14 * DAY + 1000));
     const open = (await order(client)).body.order.id;
-    await expect(t.services.records.refundOrder(OPERATOR_CLI, open, 'never paid')).rejects.toMatchObject({ status: 409, code: 'order_not_refundable' });
+    await expect(t.services.records.refundOrder(SYSTEM, open, 'never paid')).rejects.toMatchObject({ status: 409, code: 'order_not_refundable' });
     // 100 credits bought, 70 used elsewhere: the refund takes back the 30 left, never below zero.
     await t.database.db.update(users).set({ credits: 30 }).where(eq(users.id, user.id));
-    const refunded = await t.services.records.refundOrder(OPERATOR_CLI, spentSome, 'goodwill');
+    const refunded = await t.services.records.refundOrder(SYSTEM, spentSome, 'goodwill');
     expect(refunded.credits_taken).toBe(30);
     const [after] = await t.database.db.select().from(users).where(eq(users.id, user.id));
     expect(after.credits).toBe(0);

@@ -1,17 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
-import { MODERATORS, requireMember, requireStaff, type Actor } from '../actor.ts';
+import { and, asc, eq, inArray, ne, or, sql } from 'drizzle-orm';
+import { can, requireMember, requireRole, requireRoleSomewhere, sitesOf, type Actor } from '../actor.ts';
 import sharp, { type Metadata } from 'sharp';
 import type { GalleryPhoto, OwnPhoto } from '#common/api-types.ts';
 import { FREE_PHOTO_LIMIT, PREMIUM_PHOTO_LIMIT } from '#common/constants.ts';
 import { PHOTO_MAX_BYTES, PHOTO_MAX_PIXELS } from '#common/profile.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { photos, profiles, users } from '../db/schema.ts';
+import { chatPhotos, photos, profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import type { PhotoStorage } from '../infra/storage.ts';
 import type { EventBus } from '../infra/events.ts';
 import type { ContactRules } from '../accounts/contact-rules.ts';
+import { deciderOf, type Statements } from '../moderation/statements.ts';
+import type { AuditLog } from '../staff/audit.ts';
 
 // Every photo is processed once: libvips' operation cache (50 MB by default) would only hold memory.
 sharp.cache(false);
@@ -28,6 +30,31 @@ export interface ProcessedPhoto {
   thumb: Buffer;
   width: number;
   height: number;
+}
+
+/** After the main photo goes away: the oldest public photo that is not rejected, or none. */
+async function pickNewMain(executor: Db | Tx, userId: number) {
+  const [next] = await executor.select({ id: photos.id }).from(photos)
+    .where(and(eq(photos.userId, userId), ne(photos.status, 'rejected'), eq(photos.isPrivate, false)))
+    .orderBy(asc(photos.createdAt), asc(photos.id)).limit(1);
+  await executor.update(profiles).set({ mainPhotoId: next?.id ?? null }).where(eq(profiles.userId, userId));
+}
+
+/**
+ * A moderator's review of a profile photo, inside the caller's transaction: its status, the member's mail about it
+ * (once, or again when a decision is changed), and a new main photo when the main one is rejected. An appeal upheld
+ * approves a rejected photo the same way (a main photo is chosen again when the profile has none).
+ */
+export async function reviewPhotoInTx(tx: Tx, events: EventBus, photoId: number, status: 'active' | 'rejected') {
+  const [before] = await tx.select({ status: photos.status, reviewed: photos.reviewed }).from(photos).where(eq(photos.id, photoId)).for('update');
+  if (!before) throw notFound();
+  const [row] = await tx.update(photos).set({ status, reviewed: true }).where(eq(photos.id, photoId)).returning();
+  const changed = !before.reviewed || before.status !== status;
+  if (changed) await events.record(tx, 'photo.reviewed', { userId: row.userId, photoId: row.id, approved: status === 'active' });
+  const [profile] = await tx.select({ mainPhotoId: profiles.mainPhotoId }).from(profiles).where(eq(profiles.userId, row.userId));
+  if (status === 'rejected' && profile?.mainPhotoId === row.id) await pickNewMain(tx, row.userId);
+  if (status === 'active' && profile && profile.mainPhotoId === null && !row.isPrivate) await pickNewMain(tx, row.userId);
+  return { row, changed: before.status !== status };
 }
 
 /**
@@ -74,7 +101,11 @@ function toOwnPhoto(row: PhotoRow, mainPhotoId: number | null): OwnPhoto {
   };
 }
 
-export function createPhotosService(deps: { db: Db; clock: Clock; storage: PhotoStorage; contactRules: ContactRules; events: EventBus }) {
+export function createPhotosService(deps: {
+  db: Db; clock: Clock; storage: PhotoStorage; contactRules: ContactRules; events: EventBus; audit: AuditLog; statements: Statements;
+  /** The member's site: whether its photos are reviewed before or after they show. */
+  site: (siteId: number) => Promise<{ photoModeration: 'before' | 'after' }>;
+}) {
   const { db, clock, storage } = deps;
 
   async function member(userId: number) {
@@ -97,14 +128,6 @@ export function createPhotosService(deps: { db: Db; clock: Clock; storage: Photo
     return row;
   }
 
-  /** After the main photo goes away: the oldest public photo that is not rejected, or none. */
-  async function pickNewMain(executor: Db | Tx, userId: number) {
-    const [next] = await executor.select({ id: photos.id }).from(photos)
-      .where(and(eq(photos.userId, userId), ne(photos.status, 'rejected'), eq(photos.isPrivate, false)))
-      .orderBy(asc(photos.createdAt), asc(photos.id)).limit(1);
-    await executor.update(profiles).set({ mainPhotoId: next?.id ?? null }).where(eq(profiles.userId, userId));
-  }
-
   async function removeFiles(row: Pick<PhotoRow, 'filename' | 'thumbFilename'>) {
     await storage.delete(row.filename);
     await storage.delete(row.thumbFilename);
@@ -121,13 +144,13 @@ export function createPhotosService(deps: { db: Db; clock: Clock; storage: Photo
     },
 
     /**
-     * Stores a new photo. With the site's moderation 'after' it shows at once and waits in the review
+     * Stores a new photo. With the member's site's moderation 'after' it shows at once and waits in the review
      * queue; with 'before' it stays pending until approved. The first photo becomes the main photo.
      * Free members keep 3 photos and no private ones; premium members 25.
      */
-    async upload(actor: Actor, input: Buffer, options: { isPrivate: boolean; moderation: 'before' | 'after' }): Promise<OwnPhoto> {
-      const { userId } = requireMember(actor);
-      const m = await member(userId);
+    async upload(actor: Actor, input: Buffer, options: { isPrivate: boolean }): Promise<OwnPhoto> {
+      const { userId, siteId } = requireMember(actor);
+      const [m, { photoModeration }] = await Promise.all([member(userId), deps.site(siteId)]);
       if (options.isPrivate && !m.premium) throw new AppError(403, 'premium_required');
       const limit = photoLimit(m.premium);
       if ((await countPhotos(db, userId)) >= limit) throw new AppError(403, 'photo_limit_reached', { limit });
@@ -143,7 +166,7 @@ export function createPhotosService(deps: { db: Db; clock: Clock; storage: Photo
           const currentLimit = photoLimit(locked.premium);
           if ((await countPhotos(tx, userId)) >= currentLimit) throw new AppError(403, 'photo_limit_reached', { limit: currentLimit });
           const [row] = await tx.insert(photos).values({
-            userId, ...names, status: options.moderation === 'after' ? 'active' : 'pending', isPrivate: options.isPrivate, width: processed.width, height: processed.height, createdAt: clock(),
+            userId, ...names, status: photoModeration === 'after' ? 'active' : 'pending', isPrivate: options.isPrivate, width: processed.width, height: processed.height, createdAt: clock(),
           }).returning();
           const [profile] = await tx.select({ mainPhotoId: profiles.mainPhotoId }).from(profiles).where(eq(profiles.userId, userId));
           let mainPhotoId = profile.mainPhotoId;
@@ -214,8 +237,8 @@ export function createPhotosService(deps: { db: Db; clock: Clock; storage: Photo
     /**
      * May this viewer load this photo file? `public`: an approved, non-private main photo, open to everyone;
      * `private`: a file only this viewer may see (their own, or premium access to an approved photo of a
-     * member who has not blocked them and whom they have not blocked). A deleted account's files are
-     * `denied` to everyone from the moment of deletion, a disabled profile's to everyone but its owner.
+     * member who has not blocked them and whom they have not blocked, of a site theirs meets: decision 051). A deleted
+     * account's files are `denied` to everyone from the moment of deletion, a disabled profile's to everyone but its owner.
      */
     async fileAccess(file: string, viewerId: number | null): Promise<'public' | 'private' | 'denied'> {
       const [row] = await db.select({
@@ -231,47 +254,75 @@ export function createPhotosService(deps: { db: Db; clock: Clock; storage: Photo
       if (!viewerId) return 'denied';
       if (own) return 'private';
       if (row.status !== 'active') return 'denied';
-      if (await deps.contactRules.blockedBetween(viewerId, row.userId)) return 'denied';
+      if (await deps.contactRules.apart(viewerId, row.userId)) return 'denied';
       const viewer = await member(viewerId).catch(() => null);
       return viewer?.premium ? 'private' : 'denied';
     },
 
-    /** Operators: photos no moderator has looked at yet (pending, or already shown), oldest first. */
+    /** Moderators: photos no moderator has looked at yet (pending, or already shown) on the sites they reach, oldest first. */
     async pending(actor: Actor): Promise<{ id: number; user_id: number; filename: string; thumb_filename: string; is_private: boolean; status: 'pending' | 'active'; created_at: string }[]> {
-      requireStaff(actor, MODERATORS);
-      const rows = await db.select().from(photos).where(and(eq(photos.reviewed, false), ne(photos.status, 'rejected'))).orderBy(asc(photos.createdAt), asc(photos.id));
+      const sites = sitesOf(requireRoleSomewhere(actor, 'moderator'));
+      const rows = (await db.select({ photo: photos }).from(photos).innerJoin(users, eq(users.id, photos.userId))
+        .where(and(eq(photos.reviewed, false), ne(photos.status, 'rejected'), sites ? inArray(users.siteId, [...sites]) : undefined))
+        .orderBy(asc(photos.createdAt), asc(photos.id))).map((r) => r.photo);
       return rows.map((r) => ({
         id: r.id, user_id: r.userId, filename: r.filename, thumb_filename: r.thumbFilename, is_private: r.isPrivate,
         status: r.status === 'active' ? 'active' as const : 'pending' as const, created_at: r.createdAt.toISOString(),
       }));
     },
 
-    /** Operators: approve (visible to others) or reject (hidden; a rejected main photo is replaced). */
-    async moderate(actor: Actor, photoId: number, decision: 'approve' | 'reject'): Promise<{ id: number; status: 'active' | 'rejected' }> {
-      requireStaff(actor, MODERATORS);
+    /**
+     * Moderators of the member's site: approve (visible to others) or reject (hidden; a rejected main photo is
+     * replaced). A rejection writes its statement of reasons in the same transaction as the audit row (decision 057).
+     * A photo on a site the moderator does not reach is as unknown as a missing one.
+     */
+    async moderate(actor: Actor, photoId: number, decision: 'approve' | 'reject', { ip = null }: { ip?: string | null } = {}): Promise<{ id: number; status: 'active' | 'rejected' }> {
+      const by = requireRoleSomewhere(actor, 'moderator');
       const status = decision === 'approve' ? 'active' as const : 'rejected' as const;
-      return db.transaction(async (tx) => {
-        const [before] = await tx.select({ status: photos.status, reviewed: photos.reviewed }).from(photos).where(eq(photos.id, photoId));
+      const { result, decisionId } = await db.transaction(async (tx) => {
+        const [before] = await tx.select({ status: photos.status, reviewed: photos.reviewed, siteId: users.siteId }).from(photos)
+          .innerJoin(users, eq(users.id, photos.userId)).where(eq(photos.id, photoId));
         if (!before) throw notFound();
-        const [row] = await tx.update(photos).set({ status, reviewed: true }).where(eq(photos.id, photoId)).returning();
-        if (!row) throw notFound();
-        // The member hears of the check once, or again when a decision is changed; not for repeating the same one.
-        if (!before.reviewed || before.status !== status) {
-          await deps.events.record(tx, 'photo.reviewed', { userId: row.userId, photoId: row.id, approved: status === 'active' });
+        try {
+          requireRole(actor, 'moderator', before.siteId);
+        } catch {
+          throw notFound();
         }
-        if (status === 'rejected') {
-          const [profile] = await tx.select({ mainPhotoId: profiles.mainPhotoId }).from(profiles).where(eq(profiles.userId, row.userId));
-          if (profile?.mainPhotoId === row.id) await pickNewMain(tx, row.userId);
-        }
-        return { id: row.id, status };
+        const { row, changed } = await reviewPhotoInTx(tx, deps.events, photoId, status);
+        await deps.audit.record(tx, {
+          actor: by, role: 'moderator', action: `photo.${decision}`, objectType: 'photo', objectId: row.id, memberId: row.userId,
+          before: { status: before.status, reviewed: before.reviewed }, after: { status, reviewed: true }, ip,
+        });
+        const id = status === 'rejected' && changed
+          ? await deps.statements.issue(tx, {
+            memberId: row.userId, restriction: 'photo_removed', content: { kind: 'photo', id: row.id }, facts: '',
+            ground: 'terms_photo_rules', automated: false, staffId: deciderOf(actor),
+          })
+          : null;
+        return { result: { id: row.id, status }, decisionId: id };
       });
+      if (decisionId) deps.events.emit('statement.issued', { decisionId });
+      return result;
     },
 
     /** The bytes of an operator-requested file (pending photos are otherwise only served to their owner). */
     async file(name: string): Promise<Buffer | null> {
       return storage.get(name);
     },
+
+    /**
+     * A profile or chat photo's bytes for a moderator of its member's site (pending photos are otherwise only served
+     * to their owner); null for a file they do not reach or that is no photo.
+     */
+    async moderationFile(actor: Actor, name: string): Promise<Buffer | null> {
+      requireRoleSomewhere(actor, 'moderator');
+      const [owner] = await db.select({ siteId: users.siteId }).from(photos).innerJoin(users, eq(users.id, photos.userId))
+        .where(or(eq(photos.filename, name), eq(photos.thumbFilename, name)))
+        .union(db.select({ siteId: users.siteId }).from(chatPhotos).innerJoin(users, eq(users.id, chatPhotos.senderId))
+          .where(or(eq(chatPhotos.filename, name), eq(chatPhotos.thumbFilename, name))))
+        .limit(1);
+      if (!owner || (actor.kind === 'staff' && !can(actor, 'moderator', owner.siteId))) return null;
+      return storage.get(name);
+    },
   };
 }
-
-export type PhotosService = ReturnType<typeof createPhotosService>;

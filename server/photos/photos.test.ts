@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { photos, profiles, sites, users } from '../db/schema.ts';
+import { auditLog, photos, profiles, sites, users } from '../db/schema.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp, type TestClient } from '../../tests/helpers/test-app.ts';
+import { createStaff } from '../../tests/helpers/staff.ts';
 
-const OPERATOR_TOKEN = 'operator-token-for-tests-0123456789';
 
 /** A JPEG as a phone writes it: EXIF with camera make, GPS position and a 90° orientation flag. */
 async function phoneJpeg(width = 300, height = 200) {
@@ -31,15 +31,17 @@ async function upload(t: TestApp, client: TestClient, bytes: Buffer, options: { 
 
 describe.each(DATABASE_KINDS)('photos on %s (a site that moderates before publication)', (kind) => {
   let t: TestApp;
+  let auth: { authorization: string };
   beforeAll(async () => {
-    t = await createTestApp(kind, { profiles: 2, env: { OPERATOR_TOKEN } });
+    t = await createTestApp(kind, { profiles: 2 });
+    auth = (await createStaff(t, { roles: ['moderator'], siteIds: [t.siteId] })).bearer;
     await t.database.db.update(sites).set({ photoModeration: 'before' }).where(eq(sites.id, t.siteId));
     await t.services.settings.invalidateSites();
   });
   afterAll(() => t.close());
 
   const makePremium = (id: number) => t.database.db.update(users).set({ paidUser: true }).where(eq(users.id, id));
-  const approve = (id: number) => t.client().post('/api/moderation.php', { id, action: 'approve' }, { authorization: `Bearer ${OPERATOR_TOKEN}` });
+  const approve = (id: number) => t.client().post('/api/moderation.php', { id, action: 'approve' }, auth);
   const file = async (client: TestClient, name: string) => {
     const res = await client.get(`/photos/${name}`);
     return res;
@@ -170,30 +172,32 @@ describe.each(DATABASE_KINDS)('photos on %s (a site that moderates before public
     expect((await file(freeViewer.client, main.filename)).status).toBe(404);
   });
 
-  it('lets operators list, approve and reject with the operator token only; a rejected main photo is replaced', async () => {
+  it('lets moderators of the site list, approve and reject; a rejected main photo is replaced', async () => {
     const { client, user } = await signUp(t);
     const first = (await upload(t, client, await smallPng('#a00'))).body.photo;
     const second = (await upload(t, client, await smallPng('#0a0'))).body.photo;
-    expect((await t.client().get('/api/moderation.php')).status).toBe(403);
-    expect((await t.client().get('/api/moderation.php', { authorization: 'Bearer wrong-token-wrong-token-wrong-tok' })).status).toBe(403);
-    const auth = { authorization: `Bearer ${OPERATOR_TOKEN}` };
-    const pending = (await t.client().get('/api/moderation.php', auth)).body.photos.map((p: any) => p.id);
+    expect((await t.client().get('/api/moderation.php')).status).toBe(401);
+    expect((await client.get('/api/moderation.php')).status).toBe(401);
+    expect((await t.client().get('/api/moderation.php', { authorization: 'Bearer amora_st_wrong-token-wrong-token-wrong' })).status).toBe(401);
+    expect((await t.client().get('/api/moderation.php', (await createStaff(t, { roles: ['support', 'finance'] })).bearer)).status).toBe(403);
+    // A moderator of another site sees none of this site's photos, cannot fetch or decide them; nothing changes.
+    const elsewhere = (await createStaff(t, { roles: ['moderator'], siteIds: [t.siteId + 1000] })).bearer;
+    expect((await t.client().get('/api/moderation.php', elsewhere)).body.photos).toEqual([]);
+    expect((await t.client().get(`/api/moderation.php?file=${first.filename}`, elsewhere)).status).toBe(404);
+    expect((await t.client().post('/api/moderation.php', { id: first.id, action: 'reject' }, elsewhere)).status).toBe(404);
+    expect((await t.database.db.select({ reviewed: photos.reviewed }).from(photos).where(eq(photos.id, first.id)))[0].reviewed).toBe(false);
+      const pending = (await t.client().get('/api/moderation.php', auth)).body.photos.map((p: any) => p.id);
     expect(pending).toEqual(expect.arrayContaining([first.id, second.id]));
     const bytes = await t.client().get(`/api/moderation.php?file=${first.filename}`, auth);
     expect(bytes.status).toBe(200);
     expect((await t.client().post('/api/moderation.php', { id: first.id, action: 'reject' }, auth)).body.photo.status).toBe('rejected');
+    // The decision is in the audit log, under the moderator's name, with the change.
+    const [audited] = await t.database.db.select().from(auditLog).where(and(eq(auditLog.action, 'photo.reject'), eq(auditLog.objectId, String(first.id))));
+    expect(audited).toMatchObject({ role: 'moderator', memberId: user.id, after: { status: 'rejected', reviewed: true } });
+    expect(audited.staffId).not.toBeNull();
     const [profile] = await t.database.db.select({ main: profiles.mainPhotoId }).from(profiles).where(eq(profiles.userId, user.id));
     expect(profile.main).toBe(second.id);
     expect((await t.client().post('/api/moderation.php', { id: 999999, action: 'approve' }, auth)).status).toBe(404);
-  });
-
-  it('has no moderation API without a configured token', async () => {
-    const bare = await createTestApp(kind, { profiles: 0 });
-    try {
-      expect((await bare.client().get('/api/moderation.php', { authorization: 'Bearer anything' })).status).toBe(404);
-    } finally {
-      await bare.close();
-    }
   });
 
   it('needs a session to upload', async () => {
@@ -205,11 +209,12 @@ describe.each(DATABASE_KINDS)('photos on %s (a site that moderates before public
 
 describe.each(DATABASE_KINDS)('photos on %s with moderation after publication (the default)', (kind) => {
   let t: TestApp;
+  let auth: { authorization: string };
   beforeAll(async () => {
-    t = await createTestApp(kind, { profiles: 0, env: { OPERATOR_TOKEN } });
+    t = await createTestApp(kind, { profiles: 0 });
+    auth = (await createStaff(t, { roles: ['moderator'] })).bearer;
   });
   afterAll(() => t.close());
-  const auth = { authorization: `Bearer ${OPERATOR_TOKEN}` };
   const queue = async () => (await t.client().get('/api/moderation.php', auth)).body.photos.map((p: { id: number }) => p.id);
 
   it('shows a new member\'s photo to everyone at once and puts it in the review queue', async () => {

@@ -1,14 +1,14 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { GalleryPhoto, OwnProfile, ProfileDetail, ProfileSummary } from '#common/api-types.ts';
 import { ageOn } from '#common/schemas.ts';
-import { ATTRIBUTE_KEYS, type AttributeKey, type ProfileInput } from '#common/profile.ts';
+import { ATTRIBUTE_KEYS, nameIsEmail, type AttributeKey, type ProfileInput } from '#common/profile.ts';
 import { ONLINE_MINUTES } from '#common/constants.ts';
 import type { SignupProfileInput } from '#common/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { blocks, conversations, likes, photos, profiles, regions, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
-import type { ContactRules } from '../accounts/contact-rules.ts';
+import { meetsSite, type ContactRules } from '../accounts/contact-rules.ts';
 import { requireMember, viewerId as viewerOf, type Actor } from '../actor.ts';
 
 /** Attribute keys of the API and their profile columns. */
@@ -24,8 +24,11 @@ const ATTRIBUTE_COLUMNS = {
 } satisfies Record<AttributeKey, unknown>;
 
 export interface DetailOptions {
-  /** Site setting visible_profile_fields: the attributes (and 'interests') others see. The owner sees all. */
-  visibleFields?: readonly string[];
+  /**
+   * The profile page's view: with the attributes (and 'interests') the actor's site shows others (its
+   * visible_profile_fields). Without it none; the owner always sees all of theirs.
+   */
+  attributes?: boolean;
 }
 
 type Gallery = (viewerId: number | null, profileId: number, mainPhotoId: number | null) => Promise<GalleryPhoto[]>;
@@ -79,7 +82,11 @@ export function toProfileSummary(row: ProfileRow, today: Date, ownerView = false
   };
 }
 
-export function createProfilesService(deps: { db: Db; clock: Clock; contactRules: ContactRules; gallery: Gallery }) {
+export function createProfilesService(deps: {
+  db: Db; clock: Clock; contactRules: ContactRules; gallery: Gallery;
+  /** The actor's site: which attributes its profile pages show. */
+  site: (siteId: number) => Promise<{ visibleProfileFields: string[] }>;
+}) {
   const { db, clock } = deps;
 
   async function summaryRow(userId: number) {
@@ -97,9 +104,13 @@ export function createProfilesService(deps: { db: Db; clock: Clock; contactRules
       return row ? toProfileSummary(row, clock(), ownerView) : null;
     },
 
-    /** A member's public profile as the actor sees it (a member sees their likes and blocks with it). Deleted accounts are simply not found. */
+    /**
+     * A member's public profile as the actor sees it (a member sees their likes and blocks with it). Deleted accounts,
+     * and members of sites the actor's site does not meet (decision 051), are simply not found.
+     */
     async detail(actor: Actor, profileId: number, options: DetailOptions = {}): Promise<ProfileDetail> {
       const viewerId = viewerOf(actor);
+      const siteId = 'siteId' in actor ? actor.siteId : null;
       const [row] = await db
         .select({
           ...profileColumns, about: profiles.about, userStatus: users.status, interests: profiles.interests, mainPhotoId: profiles.mainPhotoId,
@@ -108,7 +119,7 @@ export function createProfilesService(deps: { db: Db; clock: Clock; contactRules
         .from(profiles)
         .innerJoin(users, eq(users.id, profiles.userId))
         .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
-        .where(eq(profiles.userId, profileId));
+        .where(and(eq(profiles.userId, profileId), siteId === null ? undefined : meetsSite(siteId, users.siteId)));
       if (!row || row.userStatus === 'deleted' || (row.status === 'disabled' && viewerId !== profileId)) throw notFound();
       // The blocker may still open the profile (to unblock); the blocked member gets a plain 404.
       let blocked = false;
@@ -119,7 +130,8 @@ export function createProfilesService(deps: { db: Db; clock: Clock; contactRules
         if (!blocked) await deps.contactRules.assertCanSee(viewerId, profileId);
       }
       const own = viewerId === profileId;
-      const visible = new Set(own ? [...ATTRIBUTE_KEYS, 'interests'] : options.visibleFields ?? []);
+      const shown = options.attributes && siteId !== null ? (await deps.site(siteId)).visibleProfileFields : [];
+      const visible = new Set(own ? [...ATTRIBUTE_KEYS, 'interests'] : shown);
       const attributes: Record<string, string> = {};
       for (const key of ATTRIBUTE_KEYS) {
         const value = row[key];
@@ -170,9 +182,12 @@ export function createProfilesService(deps: { db: Db; clock: Clock; contactRules
       };
     },
 
-    /** Saves the /profile form (already checked by profileSchema). A region must belong to the chosen country. */
+    /** Saves the /profile form (already checked by profileSchema). The name may not be the member's address; a region must belong to the chosen country. */
     async update(actor: Actor, input: ProfileInput): Promise<OwnProfile> {
       const { userId } = requireMember(actor);
+      const [account] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+      if (!account) throw notFound();
+      if (nameIsEmail(input.name, account.email)) throw new AppError(400, 'name_equals_email', {}, { name: 'errors.name_equals_email' });
       if (input.region) {
         const [region] = await db.select({ name: regions.name }).from(regions)
           .where(and(eq(regions.country, input.country), eq(regions.name, input.region)));

@@ -1,12 +1,9 @@
-import { Hono } from 'hono';
-import { signupProfileSchema } from '#common/schemas.ts';
-import type { AppEnv } from '../http/context.ts';
-import { validBody } from '../http/helpers.ts';
+import { profileContracts } from '#common/contracts/profiles.ts';
+import { ApiRoutes } from '../http/endpoint.ts';
 
-export const signupProfileRoutes = new Hono<AppEnv>()
+export const signupProfileRoutes = new ApiRoutes()
   /** PUT /api/signup-profile.php {sexuality?, country?, region? (a code from /api/regions.php), about?}: answers {profile}, the member's summary. */
-  .put('/signup-profile.php', async (c) => {
+  .endpoint(profileContracts.signupFields, async (c, { body }) => {
     const ctx = c.get('ctx');
-    const input = await validBody(c, signupProfileSchema);
-    return c.json({ profile: await ctx.services.profiles.updateSignupFields(ctx.actor, input) });
+    return c.json({ profile: await ctx.services.profiles.updateSignupFields(ctx.actor, body) });
   });

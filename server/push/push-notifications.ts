@@ -3,7 +3,7 @@ import { isLanguage } from '#common/languages.ts';
 import { profiles, users } from '../db/schema.ts';
 import type { Translator } from '../i18n/i18n.ts';
 import type { AppEvents } from '../infra/events.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../use-cases.ts';
 
 /**
  * New messages and likes reach subscribed members as web push notifications, in their own language.

@@ -6,9 +6,9 @@ import { appSecrets, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AddressRefusedError, createPublicOnlyAgent } from '../infra/public-address.ts';
 import { requireMember, type Actor } from '../actor.ts';
-import { checkEndpoint, knownPushServices, parseSubscription, type EndpointPolicy, type PushSubscriptionJson } from './endpoint-policy.ts';
+import { checkEndpoint, knownPushServices, parseSubscription, type EndpointPolicy } from './endpoint-policy.ts';
 
-export { parseSubscription, type PushSubscriptionJson };
+export { parseSubscription };
 
 export interface VapidKeys {
   publicKey: string;

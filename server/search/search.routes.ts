@@ -1,18 +1,14 @@
-import { Hono } from 'hono';
-import { searchSchema } from '#common/schemas.ts';
-import { AppError } from '../infra/errors.ts';
-import type { AppEnv } from '../http/context.ts';
-import { parse } from '../http/helpers.ts';
-import { offeredFilters, searchAllowed } from './search-access.ts';
+import { searchContracts } from '#common/contracts/search.ts';
+import { ApiRoutes } from '../http/endpoint.ts';
 
-export const searchRoutes = new Hono<AppEnv>()
+export const searchRoutes = new ApiRoutes()
   /**
    * Member search (spec sections 3 and 4). The first page carries numResults (capped, see
    * docs/decisions/006) and similar results; `cursor` pages on, `similar=<level>&cursor=` pages the similar list.
    */
-  .get('/members.php', async (c) => {
+  .endpoint(searchContracts.search, async (c, { query }) => {
     const ctx = c.get('ctx');
-    if (!searchAllowed(ctx)) throw new AppError(403, 'authentication_required');
-    const input = offeredFilters(parse(searchSchema, c.req.query()), ctx.site.searchFields);
-    return c.json(await ctx.services.search.search(ctx.userId, input));
+    // Who may search and which filters the site offers are the use case's (as for the /members page).
+    const { result } = await ctx.services.search.find(ctx.actor, { filters: query, network: ctx.query.network ?? null });
+    return c.json(result);
   });

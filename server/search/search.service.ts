@@ -9,7 +9,10 @@ import type { Clock } from '../infra/clock.ts';
 import { AppError } from '../infra/errors.ts';
 import type { SharedCache } from '../infra/shared-cache.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
-import { listedFor } from '../accounts/contact-rules.ts';
+import type { ContactRules } from '../accounts/contact-rules.ts';
+import type { Actor } from '../actor.ts';
+import type { Site } from '../settings/settings.service.ts';
+import { createSearchRules } from './search-rules.ts';
 
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -97,12 +100,17 @@ export interface SearchResult extends SearchPage {
 export const BROAD_FOR_MS = 60_000;
 
 /** The shared-cache key of one filter combination's "more than the cap". */
-export function broadFilterKey(f: SearchFilters): string {
-  // A fixed field order, so that equal filters give one key whichever way the input was built.
-  return `search:broad:${JSON.stringify([f.gender ?? null, f.country ?? null, f.countryregion ?? null, f.min_age, f.max_age])}`;
+export function broadFilterKey(f: SearchFilters, siteId: number | null): string {
+  // A fixed field order, so that equal filters give one key whichever way the input was built. Per site: each site
+  // searches the members of the sites it meets (decision 051).
+  return `search:broad:${siteId ?? ''}:${JSON.stringify([f.gender ?? null, f.country ?? null, f.countryregion ?? null, f.min_age, f.max_age])}`;
 }
 
-export function createSearchService(deps: { db: Db; clock: Clock; memo: SharedCache }) {
+export function createSearchService(deps: {
+  db: Db; clock: Clock; memo: SharedCache; contactRules: Pick<ContactRules, 'listed'>;
+  /** The actor's site: whether visitors may search, the filters it offers, its niche and countries. */
+  site: (siteId: number) => Promise<Site>;
+}) {
   const { db, clock, memo } = deps;
 
   /** What a member must match, apart from visibility. */
@@ -115,8 +123,8 @@ export function createSearchService(deps: { db: Db; clock: Clock; memo: SharedCa
     return and(...parts)!;
   }
 
-  /** Who may appear at all: the rule every list of members shares (contact-rules). */
-  const visibility = listedFor;
+  /** Who may appear at all: the rule every list of members shares (contact-rules), with the sites the actor's meets. */
+  const visibility = (actor: Actor) => deps.contactRules.listed(actor);
 
   function pageQuery(where: SQL, cursorText: string | undefined) {
     const cursor = decodeCursor(cursorText);
@@ -166,8 +174,8 @@ export function createSearchService(deps: { db: Db; clock: Clock; memo: SharedCa
    * counted on one is not counted again on the next one the load balancer picks. Small result sets
    * are always counted exactly.
    */
-  async function firstPageCount(filters: SearchFilters, where: SQL): Promise<{ n: number; capped: boolean }> {
-    const key = broadFilterKey(filters);
+  async function firstPageCount(filters: SearchFilters, siteId: number | null, where: SQL): Promise<{ n: number; capped: boolean }> {
+    const key = broadFilterKey(filters, siteId);
     if (await memo.get(key)) return { n: SEARCH_COUNT_CAP, capped: true };
     const count = await cappedCount(where);
     if (count.capped) await memo.set(key, true, BROAD_FOR_MS);
@@ -178,10 +186,66 @@ export function createSearchService(deps: { db: Db; clock: Clock; memo: SharedCa
     return { gender: input.gender, country: input.country, countryregion: input.countryregion, min_age: input.min_age, max_age: input.max_age };
   }
 
+  /**
+   * Newest members first, keyset-paged on (created_at, user_id). The first page carries numResults and,
+   * when fewer than SIMILAR_RESULTS_THRESHOLD members match, similar results from relaxed filters
+   * (excluding the exact matches), with their own cursor. `similar` asks for a further page of those. The actor's
+   * site decides whose members appear (decision 051); a member searches as a member of their own site.
+   */
+  async function search(actor: Actor, input: SearchInput): Promise<SearchResult> {
+    const today = clock();
+    const filters = filtersOf(input);
+    const visible = await visibility(actor);
+    const siteId = 'siteId' in actor ? actor.siteId : null;
+    const strict = matchPredicate(filters, today);
+    const firstPage = !decodeCursor(input.cursor);
+
+    if (input.similar) {
+      const relaxed = relaxFilters(filters, input.similar);
+      const similar = await page(and(visible, matchPredicate(relaxed, today), not(strict))!, input.cursor, today);
+      let similarCount: number | null = null;
+      if (firstPage) similarCount = (await cappedCount(and(visible, matchPredicate(relaxed, today), not(strict))!)).n;
+      return { profiles: [], numResults: null, numResults_capped: false, next_cursor: null, similar_results: { level: input.similar, filters: relaxed, ...similar }, similar_numResults: similarCount };
+    }
+
+    const where = and(visible, strict)!;
+    if (!firstPage) return { ...(await page(where, input.cursor, today)), numResults: null, numResults_capped: false, similar_results: null, similar_numResults: null };
+
+    const [result, count] = await Promise.all([page(where, input.cursor, today), firstPageCount(filters, siteId, where)]);
+    let similarResults: SimilarResults | null = null;
+    let similarNum: number | null = null;
+    if (count.n < SIMILAR_RESULTS_THRESHOLD) {
+      // The first relaxation that finds enough others wins; otherwise the widest one that finds any.
+      let best: { level: SimilarLevel; relaxed: SearchFilters; n: number } | null = null;
+      let previous = '';
+      for (const level of SIMILAR_LEVELS) {
+        const relaxed = relaxFilters(filters, level);
+        const key = JSON.stringify(relaxed);
+        if (key === previous || key === JSON.stringify(filters)) continue;
+        previous = key;
+        const { n } = await cappedCount(and(visible, matchPredicate(relaxed, today), not(strict))!);
+        if (n > 0) best = { level, relaxed, n };
+        if (n >= SIMILAR_RESULTS_THRESHOLD) break;
+      }
+      if (best) {
+        const similar = await page(and(visible, matchPredicate(best.relaxed, today), not(strict))!, undefined, today);
+        similarResults = { level: best.level, filters: best.relaxed, ...similar };
+        similarNum = best.n;
+      }
+    }
+    return { ...result, numResults: count.n, numResults_capped: count.capped, similar_results: similarResults, similar_numResults: similarNum };
+  }
+
+  const rules = createSearchRules({ db, site: deps.site, search });
+
   return {
+    search,
+    find: rules.find,
+    showcase: rules.showcase,
+
     /** The query plans (EXPLAIN) of a search's page and count queries, for tests and the benchmark. */
-    async explain(viewerId: number | null, input: SearchInput, options: { seqscan?: boolean } = {}): Promise<{ page: string; count: string }> {
-      const where = and(visibility(viewerId), matchPredicate(filtersOf(input), clock()))!;
+    async explain(actor: Actor, input: SearchInput, options: { seqscan?: boolean } = {}): Promise<{ page: string; count: string }> {
+      const where = and(await visibility(actor), matchPredicate(filtersOf(input), clock()))!;
       return db.transaction(async (tx) => {
         // Without sequential scans the planner shows whether an index can serve the query at all.
         if (options.seqscan === false) await tx.execute(sql`set local enable_seqscan = off`);
@@ -193,55 +257,5 @@ export function createSearchService(deps: { db: Db; clock: Clock; memo: SharedCa
         return { page: await plan(pageQuery(where, input.cursor)), count: await plan(countQuery(where, tx)) };
       });
     },
-
-    /**
-     * Newest members first, keyset-paged on (created_at, user_id). The first page carries numResults and,
-     * when fewer than SIMILAR_RESULTS_THRESHOLD members match, similar results from relaxed filters
-     * (excluding the exact matches), with their own cursor. `similar` asks for a further page of those.
-     */
-    async search(viewerId: number | null, input: SearchInput): Promise<SearchResult> {
-      const today = clock();
-      const filters = filtersOf(input);
-      const visible = visibility(viewerId);
-      const strict = matchPredicate(filters, today);
-      const firstPage = !decodeCursor(input.cursor);
-
-      if (input.similar) {
-        const relaxed = relaxFilters(filters, input.similar);
-        const similar = await page(and(visible, matchPredicate(relaxed, today), not(strict))!, input.cursor, today);
-        let similarCount: number | null = null;
-        if (firstPage) similarCount = (await cappedCount(and(visible, matchPredicate(relaxed, today), not(strict))!)).n;
-        return { profiles: [], numResults: null, numResults_capped: false, next_cursor: null, similar_results: { level: input.similar, filters: relaxed, ...similar }, similar_numResults: similarCount };
-      }
-
-      const where = and(visible, strict)!;
-      if (!firstPage) return { ...(await page(where, input.cursor, today)), numResults: null, numResults_capped: false, similar_results: null, similar_numResults: null };
-
-      const [result, count] = await Promise.all([page(where, input.cursor, today), firstPageCount(filters, where)]);
-      let similarResults: SimilarResults | null = null;
-      let similarNum: number | null = null;
-      if (count.n < SIMILAR_RESULTS_THRESHOLD) {
-        // The first relaxation that finds enough others wins; otherwise the widest one that finds any.
-        let best: { level: SimilarLevel; relaxed: SearchFilters; n: number } | null = null;
-        let previous = '';
-        for (const level of SIMILAR_LEVELS) {
-          const relaxed = relaxFilters(filters, level);
-          const key = JSON.stringify(relaxed);
-          if (key === previous || key === JSON.stringify(filters)) continue;
-          previous = key;
-          const { n } = await cappedCount(and(visible, matchPredicate(relaxed, today), not(strict))!);
-          if (n > 0) best = { level, relaxed, n };
-          if (n >= SIMILAR_RESULTS_THRESHOLD) break;
-        }
-        if (best) {
-          const similar = await page(and(visible, matchPredicate(best.relaxed, today), not(strict))!, undefined, today);
-          similarResults = { level: best.level, filters: best.relaxed, ...similar };
-          similarNum = best.n;
-        }
-      }
-      return { ...result, numResults: count.n, numResults_capped: count.capped, similar_results: similarResults, similar_numResults: similarNum };
-    },
   };
 }
-
-export type SearchService = ReturnType<typeof createSearchService>;

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { blocks, profiles, users } from '../db/schema.ts';
+import { blocks, companies, profiles, sites, users } from '../db/schema.ts';
 import { SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE } from '#common/constants.ts';
 import { searchSchema } from '#common/schemas.ts';
-import { createTestApp, DATABASE_KINDS, type TestApp } from '../../tests/helpers/test-app.ts';
+import { createTestApp, DATABASE_KINDS, memberActor, type TestApp } from '../../tests/helpers/test-app.ts';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { sharedCache } from '../db/schema.ts';
@@ -13,19 +13,8 @@ import { localStorage } from '../infra/storage.ts';
 import { createServices } from '../services.ts';
 import { BROAD_FOR_MS, birthDateRange, broadFilterKey, relaxFilters } from './search.service.ts';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
-async function redisAvailable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
-const withRedis = await redisAvailable();
+const REDIS_URL = inject('redisUrl');
+const withRedis = REDIS_URL !== null;
 
 describe('birthDateRange', () => {
   it('covers exactly the people aged min..max on the day', () => {
@@ -277,11 +266,11 @@ describe.each(DATABASE_KINDS)('member search at a moderate size on %s', (kind) =
       const input = searchSchema.parse(Object.fromEntries(new URLSearchParams(q)));
       // The page (ordered, LIMIT 25) takes an index even where a scan of 3,000 rows would be cheap: walked in
       // order, or (where the statistics expect a handful of matches) read as a bitmap and sorted.
-      const plans = await t.services.search.explain(t.demoUserId, input);
+      const plans = await t.services.search.explain(memberActor(t, t.demoUserId), input);
       expect(plans.page, `page plan for "${q}"`).not.toMatch(/Seq Scan on profiles/);
       expect(plans.page, `page plan for "${q}"`).toMatch(/Index Scan using profiles_\w+ on profiles|Bitmap Index Scan on profiles_\w+/);
       // The capped count has an index path too (at a million rows the planner takes it; here it is forced).
-      const forced = await t.services.search.explain(t.demoUserId, input, { seqscan: false });
+      const forced = await t.services.search.explain(memberActor(t, t.demoUserId), input, { seqscan: false });
       for (const plan of [forced.page, forced.count]) {
         expect(plan, `plan for "${q}"`).not.toMatch(/Seq Scan on profiles/);
         expect(plan, `plan for "${q}"`).toMatch(/Index (Only )?Scan.* on profiles|Bitmap Index Scan on profiles/);
@@ -289,13 +278,33 @@ describe.each(DATABASE_KINDS)('member search at a moderate size on %s', (kind) =
     }
     // Page 2 walks the same index from the cursor on.
     const first = (await t.client().get<Page>('/api/members.php?gender=female&country=NL')).body;
-    const plans = await t.services.search.explain(null, searchSchema.parse({ gender: 'female', country: 'NL', cursor: first.next_cursor }));
+    const plans = await t.services.search.explain({ kind: 'visitor', siteId: t.siteId }, searchSchema.parse({ gender: 'female', country: 'NL', cursor: first.next_cursor }));
     expect(plans.page).toMatch(/Index Scan using profiles_search_gender_country/);
+  });
+
+  it('keeps the search indexes when only some sites\' members are shown (member_resell, decision 051)', async () => {
+    // Another company's site: the demo site's searches now show the demo site's members only, a condition on the site.
+    const [other] = await t.database.db.insert(companies).values({ name: 'Elsewhere B.V.', address: 'Straat 1', kvk: '11111111', city: 'Utrecht', country: 'NL' }).returning();
+    const site = await t.services.settings.addSite({ domain: 'elsewhere.test' });
+    await t.services.settings.updateSite(site.id, { companyId: other.id });
+    try {
+      expect(await t.services.settings.meetingSites(t.siteId)).toEqual([t.siteId]);
+      for (const q of ['', 'gender=female', 'gender=female&country=NL', 'country=DE&min_age=30&max_age=50']) {
+        const input = searchSchema.parse(Object.fromEntries(new URLSearchParams(q)));
+        const plans = await t.services.search.explain(memberActor(t, t.demoUserId), input);
+        expect(plans.page, `page plan for "${q}"`).not.toMatch(/Seq Scan on profiles/);
+        expect(plans.page, `page plan for "${q}"`).toMatch(/Index Scan using profiles_\w+ on profiles|Bitmap Index Scan on profiles_\w+/);
+      }
+    } finally {
+      await t.database.db.delete(sites).where(eq(sites.id, site.id));
+      await t.services.settings.invalidateSites();
+    }
   });
 
   it('shares the "1000+" memo between instances: over the database, and over Redis when configured', async () => {
     const input = searchSchema.parse({ gender: 'male' });
-    const key = broadFilterKey({ gender: 'male', min_age: input.min_age, max_age: input.max_age });
+    const key = broadFilterKey({ gender: 'male', min_age: input.min_age, max_age: input.max_age }, t.siteId);
+    const visitor = { kind: 'visitor', siteId: t.siteId } as const;
     const otherInstance = (memo?: SharedCache) =>
       createServices({ db: t.database.db, clock: t.clock, storage: localStorage(t.photosDir), logger: createLogger('error'), sharedCache: memo });
     const disableMen = () => t.database.db.execute(sql`update profiles set status = 'disabled' where gender = 'male' and user_id in (
@@ -304,32 +313,32 @@ describe.each(DATABASE_KINDS)('member search at a moderate size on %s', (kind) =
 
     // Database: B counts "1000+", then fewer men match; A trusts B's count for the minute.
     const b = otherInstance();
-    expect((await b.search.search(null, input)).numResults_capped).toBe(true);
+    expect((await b.search.search(visitor, input)).numResults_capped).toBe(true);
     expect(await t.database.db.select().from(sharedCache).where(eq(sharedCache.key, key))).toHaveLength(1);
     await disableMen();
-    expect((await t.services.search.search(null, input)).numResults_capped).toBe(true);
+    expect((await t.services.search.search(visitor, input)).numResults_capped).toBe(true);
     t.clock.advance(BROAD_FOR_MS);
-    expect((await t.services.search.search(null, input)).numResults_capped).toBe(false);
+    expect((await t.services.search.search(visitor, input)).numResults_capped).toBe(false);
     // The hourly purge drops the expired memo.
     await restore();
-    expect((await b.search.search(null, input)).numResults_capped).toBe(true);
+    expect((await b.search.search(visitor, input)).numResults_capped).toBe(true);
     t.clock.advance(BROAD_FOR_MS);
     expect(await t.services.sharedCache.purgeExpired(t.clock())).toBeGreaterThan(0);
     expect(await t.database.db.select().from(sharedCache).where(eq(sharedCache.key, key))).toEqual([]);
 
     if (!withRedis) return;
     const prefix = `amora-test:${randomBytes(6).toString('hex')}:`;
-    const clients = [new Redis(REDIS_URL), new Redis(REDIS_URL)];
+    const clients = [new Redis(REDIS_URL ?? ''), new Redis(REDIS_URL ?? '')];
     try {
       const [ra, rb] = clients.map((r) => otherInstance(redisCache(r, t.clock, prefix)));
-      expect((await rb.search.search(null, input)).numResults_capped).toBe(true);
+      expect((await rb.search.search(visitor, input)).numResults_capped).toBe(true);
       await disableMen();
-      expect((await ra.search.search(null, input)).numResults_capped).toBe(true);
+      expect((await ra.search.search(visitor, input)).numResults_capped).toBe(true);
       // Kept in Redis, not in the database.
       expect(await clients[0].get(prefix + key)).toBeTruthy();
       expect(await t.database.db.select().from(sharedCache).where(eq(sharedCache.key, key))).toEqual([]);
       t.clock.advance(BROAD_FOR_MS);
-      expect((await ra.search.search(null, input)).numResults_capped).toBe(false);
+      expect((await ra.search.search(visitor, input)).numResults_capped).toBe(false);
     } finally {
       for (const r of clients) r.disconnect();
       await restore();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../env.ts';
-import { devToolsNotice } from '../infra/dev-tools.ts';
+import { devToolsNotice } from '../dev-tools/dev-tools.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 import { freePort, prepareServerDatabase, startServer } from '../../tests/helpers/server-process.ts';
 

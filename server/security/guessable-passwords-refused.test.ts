@@ -26,7 +26,7 @@ const locales = loadLocales() as unknown as Record<string, { errors: Record<stri
 const NAME = 'Maximiliane';
 const BIRTH = '1990-07-14';
 const STRONG = 'violet kettle under nine maps';
-/** The test app's site (server/db/seed.ts). */
+/** The test app's site (server/seed/seed.ts). */
 const SITE = { name: 'Amora', domain: 'localhost', mailName: '' };
 
 /**

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_COOKIE, TRACKING_COOKIE } from '#common/constants.ts';
 import { LOCALE_COOKIE } from '#common/languages.ts';
 import { pageBuild, type PageRoute } from '../../tests/helpers/page-build.ts';
+import { createStaff } from '../../tests/helpers/staff.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type DatabaseKind, type TestApp } from '../../tests/helpers/test-app.ts';
 
 /**
@@ -12,11 +13,21 @@ import { createTestApp, DATABASE_KINDS, signUp, type DatabaseKind, type TestApp 
  * may be a 5xx, every 4xx is the JSON error shape or a page, and no redirect leaves the site.
  */
 
+/** Whether a body is the API's error shape: `{ error: { code, message } }` with a message to show. */
+function isErrorShape(text: string): boolean {
+  try {
+    const parsed = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } } | null;
+    return typeof parsed?.error?.code === 'string' && typeof parsed.error.message === 'string' && parsed.error.message !== '';
+  } catch {
+    return false;
+  }
+}
+
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 /** Cases per route and identity; PostgreSQL gets a smaller pass. */
 const RUNS: Record<DatabaseKind, number> = { pglite: 50, postgres: 8 };
 
-const OPERATOR_TOKEN = 'operator-token-for-fuzzing-0123456789';
+const STAFF_TOKEN = 'amora_st_token-for-fuzzing-0123456789';
 const MAIL_WEBHOOK_SECRET = 'mail-webhook-secret-for-fuzzing-01';
 
 /** Field names the endpoints read from bodies and query strings. */
@@ -95,7 +106,7 @@ const headers = fc.record({
   'sec-fetch-site': mostly<string | undefined>(undefined, ['same-origin', 'same-site', 'cross-site', 'none', 'garbage']),
   'idempotency-key': fc.constantFrom(undefined, 'fuzz-key-0001', 'fuzz-key-0002', 'short', 'ünïcode-key-0001', 'x'.repeat(5000)),
   'accept-language': fc.constantFrom(undefined, 'de', 'xx-YY', '*;q=abc', 'a'.repeat(5000), ',,,;;;', 'fi;q=2, sv;q=-1'),
-  authorization: mostly<string | undefined>(`Bearer ${OPERATOR_TOKEN}`, [undefined, 'Bearer wrong', 'Basic x']),
+  authorization: mostly<string | undefined>(`Bearer ${STAFF_TOKEN}`, [undefined, 'Bearer wrong', 'Bearer amora_st_wrong', 'Basic x']),
   'x-mail-webhook-secret': mostly<string | undefined>(MAIL_WEBHOOK_SECRET, [undefined, 'wrong']),
   'x-forwarded-for': fc.constantFrom(undefined, '1.2.3.4', 'not an ip', '::1, 10.0.0.1', 'x'.repeat(1000)),
   'cf-ipcountry': fc.constantFrom(undefined, 'NL', 'XX', 'nl', 'ZZZ'),
@@ -202,7 +213,7 @@ const HTML_ENDPOINTS = new Set(['/api/unsubscribe.php']);
 
 async function run(t: TestApp, kind: DatabaseKind) {
   const { user } = await signUp(t);
-  let token = await t.services.accounts.createSession(user.id, 'fuzz');
+  let token = await t.services.accounts.createSession(user.id, t.siteId, 'fuzz');
   const routes = apiRoutes(t);
   // Every area's endpoints are found (a broken route listing would make this test pass vacuously).
   expect(routes.length).toBeGreaterThan(35);
@@ -244,19 +255,13 @@ async function run(t: TestApp, kind: DatabaseKind) {
             return false;
           }
           if (res.status >= 400 && !HTML_ENDPOINTS.has(route.path)) {
-            let parsed: { error?: { code?: unknown; message?: unknown } } | null = null;
-            try {
-              parsed = JSON.parse(text);
-            } catch {
-              // not JSON: reported below
-            }
-            if (typeof parsed?.error?.code !== 'string' || typeof parsed.error.message !== 'string' || !parsed.error.message) {
+            if (!isErrorShape(text)) {
               failures.push(`no JSON error shape: ${label}`);
               return false;
             }
           }
           // Log-out, deletion or a password change may end the member's session: start a new one.
-          if (signedIn && !(await t.services.accounts.sessionUserId(token))) token = await t.services.accounts.createSession(user.id, 'fuzz');
+          if (signedIn && !(await t.services.accounts.sessionUserId(token, t.siteId))) token = await t.services.accounts.createSession(user.id, t.siteId, 'fuzz');
           return true;
         }),
         { numRuns: RUNS[kind], seed: SEED + routes.indexOf(route) * 2 + Number(signedIn), endOnFailure: true },
@@ -394,7 +399,7 @@ async function pageBody(r: { fields: Record<string, string>; encoding: Encoding;
 
 async function runPages(t: TestApp, kind: DatabaseKind) {
   const { user } = await signUp(t);
-  let token = await t.services.accounts.createSession(user.id, 'fuzz');
+  let token = await t.services.accounts.createSession(user.id, t.siteId, 'fuzz');
   const routes = (await pageBuild()).routes.filter((r) => r.hasAction);
   // Every page that takes a form is found (a broken route listing would make this test pass vacuously).
   expect(routes.map((r) => r.id)).toEqual(expect.arrayContaining(['login', 'signup', 'complaints', 'reset-password', 'reset-password-do', 'signup-matches', 'members-id-signup']));
@@ -437,13 +442,7 @@ async function runPages(t: TestApp, kind: DatabaseKind) {
           }
           const contentType = res.headers.get('content-type') ?? '';
           if (res.status >= 400 && contentType.includes('json')) {
-            let parsed: { error?: { code?: unknown; message?: unknown } } | null = null;
-            try {
-              parsed = JSON.parse(text);
-            } catch {
-              // reported below
-            }
-            if (typeof parsed?.error?.code !== 'string' || typeof parsed.error.message !== 'string' || !parsed.error.message) {
+            if (!isErrorShape(text)) {
               failures.push(`no JSON error shape: ${label}`);
               return false;
             }
@@ -457,7 +456,7 @@ async function runPages(t: TestApp, kind: DatabaseKind) {
             failures.push(`redirect off the site (${location}): ${label}`);
             return false;
           }
-          if (signedIn && !(await t.services.accounts.sessionUserId(token))) token = await t.services.accounts.createSession(user.id, 'fuzz');
+          if (signedIn && !(await t.services.accounts.sessionUserId(token, t.siteId))) token = await t.services.accounts.createSession(user.id, t.siteId, 'fuzz');
           return true;
         }),
         { numRuns: PAGE_RUNS[kind], seed: SEED + 7919 + routes.indexOf(route) * 2 + Number(signedIn), endOnFailure: true },
@@ -473,7 +472,8 @@ async function runPages(t: TestApp, kind: DatabaseKind) {
 describe.each(DATABASE_KINDS)('hostile requests to every endpoint and page action never answer 500 (%s)', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind, { profiles: 3, env: { OPERATOR_TOKEN, MAIL_WEBHOOK_SECRET }, pages: true });
+    t = await createTestApp(kind, { profiles: 3, env: { MAIL_WEBHOOK_SECRET }, pages: true });
+    await createStaff(t, { roles: ['admin'], knownToken: STAFF_TOKEN });
   });
   afterAll(async () => {
     await t.services.events.settle();

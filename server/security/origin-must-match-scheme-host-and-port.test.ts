@@ -11,7 +11,7 @@ import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests
  * site (a page of another scheme or port on the same host is another origin, and only same-site). Now an unsafe
  * API request, a page's form post and the live socket's upgrade must name the site's canonical origin or the origin
  * the request was addressed to (its Host, with the scheme of its connection or of the trusted proxy), scheme, host
- * and port alike (docs/decisions/047).
+ * and port alike (docs/decisions/050).
  */
 describe.each(DATABASE_KINDS)('the Origin must match scheme, host and port (%s)', (kind) => {
   /** Behind one trusted proxy, without PUBLIC_URL: the canonical origin of the localhost site is http://localhost:3000. */
@@ -19,6 +19,8 @@ describe.each(DATABASE_KINDS)('the Origin must match scheme, host and port (%s)'
   /** PUBLIC_URL names the public origin; the proxy in front passes its own address as Host. */
   let pub: TestApp;
   let cookie: string;
+  /** A member of amora.example: a session is one only on its own site (decision 051). */
+  let amoraCookie: string;
   let pubCookie: string;
   let n = 0;
 
@@ -27,8 +29,10 @@ describe.each(DATABASE_KINDS)('the Origin must match scheme, host and port (%s)'
     pub = await createTestApp(kind, { profiles: 0, pages: true, env: { TRUST_PROXY: '1', PUBLIC_URL: 'https://dating.example' } });
     // A second brand on its own domain, reached through the TLS proxy.
     await t.services.settings.addSite({ domain: 'amora.example' });
-    cookie = `${AUTH_COOKIE}=${await t.services.accounts.createSession((await signUp(t)).user.id, 'test')}`;
-    pubCookie = `${AUTH_COOKIE}=${await pub.services.accounts.createSession((await signUp(pub)).user.id, 'test')}`;
+    cookie = `${AUTH_COOKIE}=${await t.services.accounts.createSession((await signUp(t)).user.id, t.siteId, 'test')}`;
+    const amora = await signUp(t, {}, { host: 'amora.example' });
+    amoraCookie = `${AUTH_COOKIE}=${await t.services.accounts.createSession(amora.user.id, amora.actor.siteId, 'test')}`;
+    pubCookie = `${AUTH_COOKIE}=${await pub.services.accounts.createSession((await signUp(pub)).user.id, pub.siteId, 'test')}`;
   }, 300_000);
   afterAll(async () => {
     await t.services.events.settle();
@@ -74,9 +78,9 @@ describe.each(DATABASE_KINDS)('the Origin must match scheme, host and port (%s)'
     // A site on its own domain behind the TLS proxy: https only, on the default port.
     const proxied = { host: 'amora.example', 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' };
     for (const origin of ['http://amora.example', 'https://amora.example:8443', 'https://localhost:3000', 'https://evil.example']) {
-      await expectRefused(await unsafe(t, cookie, { ...proxied, origin }), `proxied ${origin}`);
+      await expectRefused(await unsafe(t, amoraCookie, { ...proxied, origin }), `proxied ${origin}`);
     }
-    await expectAccepted(await unsafe(t, cookie, { ...proxied, origin: 'https://amora.example' }), 'proxied own origin');
+    await expectAccepted(await unsafe(t, amoraCookie, { ...proxied, origin: 'https://amora.example' }), 'proxied own origin');
 
     // PUBLIC_URL: the proxy passes its own address as Host; the browser names the public origin.
     const behind = { host: '127.0.0.1:3000', 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' };
@@ -137,7 +141,7 @@ describe.each(DATABASE_KINDS)('the Origin must match scheme, host and port (%s)'
       }
       expect(await upgrade({ origin: own })).toBe(101);
       // A site on its own domain behind the TLS proxy.
-      const proxied = { host: 'amora.example', 'x-forwarded-proto': 'https' };
+      const proxied = { host: 'amora.example', 'x-forwarded-proto': 'https', cookie: amoraCookie };
       expect(await upgrade({ ...proxied, origin: 'http://amora.example' })).toBe(403);
       expect(await upgrade({ ...proxied, origin: 'https://amora.example:8443' })).toBe(403);
       expect(await upgrade({ ...proxied, origin: 'https://amora.example' })).toBe(101);

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
 import { KNOWN_DEVICE_COOKIE } from '#common/constants.ts';
-import { createTestApp, DATABASE_KINDS, signUp, type TestApp, type TestClient, type TestResponse } from '../../tests/helpers/test-app.ts';
-import { startSmtpServer, type TestSmtp } from '../../tests/helpers/smtp.ts';
+import { DATABASE_KINDS, type TestClient, type TestResponse } from '../../tests/helpers/test-app.ts';
+import { ownerUnderAttack } from '../../tests/helpers/owner-under-attack.ts';
 
 const PASSWORD = 'correct horse battery';
 const MINUTE = 60_000;
@@ -14,33 +13,13 @@ const MINUTE = 60_000;
  * made on and on others, while the mails an attacker can send to the inbox stay bounded.
  */
 describe.each(DATABASE_KINDS)('the owner regains access after a log-in and reset attack on %s', (kind) => {
-  let t: TestApp;
-  let smtp: TestSmtp;
-  let hosts = 0;
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    // Behind one proxy: each simulated device has the address the test gives it.
-    t = await createTestApp(kind, { profiles: 3, smtpUrl: smtp.url, env: { TRUST_PROXY: '1' } });
-  });
-  afterAll(async () => {
-    await t.services.events.settle();
-    await t.close();
-    await smtp.close();
-  });
-
-  /** A browser of its own (cookies) at `ip`. */
-  const device = (ip = `198.51.${100 + Math.floor(++hosts / 250)}.${(hosts % 250) + 1}`) => t.client({ headers: { 'x-forwarded-for': ip } });
-  const owner = async () => {
-    const email = `owner.${randomBytes(4).toString('hex')}@example.org`;
-    await signUp(t, { email });
-    return email;
-  };
-  const login = (c: TestClient, email: string, password: string) => c.post('/api/user.php', { email, password });
+  const at = ownerUnderAttack(kind);
+  const { device, owner, login } = at;
   const askReset = (c: TestClient, email: string) => c.post('/api/password-reset.php', { email });
-  const resetMails = (email: string) => smtp.to(email).filter((m) => m.text.includes('/reset-password/do'));
+  const resetMails = (email: string) => at.smtp.to(email).filter((m) => m.text.includes('/reset-password/do'));
   /** The newest reset mail's token, once it has arrived. */
   async function newestToken(email: string, count: number): Promise<string> {
-    await smtp.waitFor(email, () => resetMails(email).length >= count);
+    await at.smtp.waitFor(email, () => resetMails(email).length >= count);
     expect(resetMails(email)).toHaveLength(count);
     return new URL(resetMails(email).at(-1)!.link('/reset-password/do')).searchParams.get('token')!;
   }
@@ -57,7 +36,7 @@ describe.each(DATABASE_KINDS)('the owner regains access after a log-in and reset
   }
 
   it('20 wrong passwords from 4 addresses and 3 reset requests: the owner resets from their own address and logs in minutes later', async () => {
-    const email = await owner();
+    const { email } = await owner();
     const { logins, resets } = await attack(email, '203.0.113');
     expect(logins).toEqual(new Array(20).fill(401));
     expect(resets.map((r) => r.status)).toEqual([200, 200, 200]);
@@ -71,16 +50,16 @@ describe.each(DATABASE_KINDS)('the owner regains access after a log-in and reset
     expect(slowed.body.error.code).toBe('login_throttled');
 
     // …but the owner asks for a reset from their own address, and the mail goes out.
-    t.clock.advance(2 * MINUTE);
+    at.t.clock.advance(2 * MINUTE);
     expect((await askReset(phone, email)).status).toBe(200);
     const token = await newestToken(email, 4);
-    t.clock.advance(3 * MINUTE);
+    at.t.clock.advance(3 * MINUTE);
     const fresh = 'Tulip harbour 2931 kite';
     expect((await phone.put('/api/password-reset.php', { token, password: fresh, password_confirm: fresh })).status).toBe(200);
     expect(phone.cookies.get(KNOWN_DEVICE_COOKIE)).toBeTruthy();
 
     // A minute later: in on the device of the reset, on another browser at home, and at another address.
-    t.clock.advance(MINUTE);
+    at.t.clock.advance(MINUTE);
     const signedIn = await login(phone, email, fresh);
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.user.email).toBe(email);
@@ -92,7 +71,7 @@ describe.each(DATABASE_KINDS)('the owner regains access after a log-in and reset
   });
 
   it('the reset budget: 3 an hour per address and account, 10 an hour for the account, its own for a known device', async () => {
-    const email = await owner();
+    const { email } = await owner();
     const laptop = device();
     expect((await login(laptop, email, PASSWORD)).status).toBe(200);
     await laptop.post('/api/logout.php');
@@ -115,7 +94,7 @@ describe.each(DATABASE_KINDS)('the owner regains access after a log-in and reset
     await newestToken(email, 10);
 
     // Mail bombing is bounded: a fresh address gets no 11th mail this hour…
-    t.clock.advance(10 * MINUTE);
+    at.t.clock.advance(10 * MINUTE);
     const bomb = await askReset(device('203.0.113.33'), email);
     expect(bomb.status).toBe(429);
     expect(bomb.body.error.message).toBe('Too many password reset e-mails have been requested for this account. Please try again in 50 minutes.');
@@ -125,19 +104,19 @@ describe.each(DATABASE_KINDS)('the owner regains access after a log-in and reset
     expect((await askReset(laptop, email)).status).toBe(429);
     await newestToken(email, 13);
     // A device cookie of another account is no key to this one's budget.
-    const otherEmail = await owner();
+    const { email: otherEmail } = await owner();
     const attacker = device('203.0.113.34');
     expect((await login(attacker, otherEmail, PASSWORD)).status).toBe(200);
     expect((await askReset(attacker, email)).status).toBe(429);
 
     // An hour after the first request the account's budget is back.
-    t.clock.advance(50 * MINUTE);
+    at.t.clock.advance(50 * MINUTE);
     expect((await askReset(device('203.0.113.35'), email)).status).toBe(200);
     expect(resetMails(email).length).toBeLessThanOrEqual(14);
   });
 
   it('a reset clears the owner\'s own throttles: their address and the device of the reset', async () => {
-    const email = await owner();
+    const { email } = await owner();
     const home = '198.51.100.202';
     // The owner forgot the password: five wrong tries from home, ten more on the phone that knows the account.
     const phone = device(home);

@@ -92,7 +92,7 @@ describe.each(DATABASE_KINDS)('page actions refuse malformed input with 4xx and 
 
   it('field names no form writes are refused before the form is read: a list index is not a list that long', async () => {
     const { user } = await signUp(t);
-    const cookie = `${AUTH_COOKIE}=${await t.services.accounts.createSession(user.id, 'test')}`;
+    const cookie = `${AUTH_COOKIE}=${await t.services.accounts.createSession(user.id, t.siteId, 'test')}`;
     // The sign-up's activation mail leaves the outbox first.
     await t.services.events.settle();
     const before = await rows();
@@ -108,7 +108,7 @@ describe.each(DATABASE_KINDS)('page actions refuse malformed input with 4xx and 
 
   it('an empty form to a page that shows it again is that page with its errors, not a 500', async () => {
     const { user } = await signUp(t);
-    const cookie = `${AUTH_COOKIE}=${await t.services.accounts.createSession(user.id, 'test')}`;
+    const cookie = `${AUTH_COOKIE}=${await t.services.accounts.createSession(user.id, t.siteId, 'test')}`;
     for (const body of ['', 'name=', 'about=&country=&interests=']) {
       const res = await post('/profile', body, { 'content-type': 'application/x-www-form-urlencoded', cookie });
       expect(res.status, JSON.stringify(body)).toBe(400);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_COOKIE } from '#common/constants.ts';
 import { LOCALE_COOKIE } from '#common/languages.ts';
 import { pageBuild, type PageRoute } from '../../tests/helpers/page-build.ts';
-import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
+import { createTestApp, DATABASE_KINDS, signedInCookie, type TestApp } from '../../tests/helpers/test-app.ts';
 
 /**
  * Issue 24 item 9: /transactions, /profile, /chats and their .data answers carried no Cache-Control, so a shared
@@ -18,8 +18,7 @@ describe.each(DATABASE_KINDS)('private pages are never cached (%s)', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind, { profiles: 3, pages: true });
     routes = (await pageBuild()).routes;
-    const { user } = await signUp(t);
-    member = { cookie: `${AUTH_COOKIE}=${await t.services.accounts.createSession(user.id, 'test')}; ${LOCALE_COOKIE}=en` };
+    member = await signedInCookie(t);
     profileId = t.demoUserId;
   }, 300_000);
   afterAll(async () => {

@@ -112,9 +112,9 @@ describe.each(DATABASE_KINDS)('the retention offer is made once per member (%s)'
       expect((await ask(client)).status).toBe(410);
       // Leaving and coming back does not start over.
       expect((await client.delete('/api/user.php', { password: PASSWORD, reason: 'too_expensive' })).status).toBe(200);
-      await t.services.lifecycle.requestReactivation(user.email);
+      await t.services.lifecycle.requestReactivation(t.siteId, user.email);
       const mail = (t.services.mail.mailer as unknown as { sent: OutgoingMail[] }).sent.findLast((m) => m.to === user.email && m.kind === 'reactivation')!;
-      expect(await t.services.lifecycle.reactivate(/token=([\w-]+)/.exec(mail.text)![1])).toBe(user.id);
+      expect(await t.services.lifecycle.reactivate(t.siteId, /token=([\w-]+)/.exec(mail.text)![1])).toBe(user.id);
       await expect(t.services.discounts.retentionOffer(actor, 'other')).rejects.toMatchObject({ status: 410, code: 'discount_expired' });
       const codes = await personalCodes(user.id);
       expect(codes.map((c) => c.code)).toEqual([first.code]);

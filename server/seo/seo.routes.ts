@@ -4,7 +4,7 @@ import { PAGE_SLUGS } from '../content/content.service.ts';
 import type { AppEnv } from '../http/context.ts';
 
 /** Endpoints and one-off links: nothing there for a search engine to fetch. */
-const UNCRAWLED_PATHS = ['/api/', '/test-checkout/', '/reset-password', '/mail-change/', '/activate/'];
+const UNCRAWLED_PATHS = ['/api/', '/test-checkout/', '/reset-password', '/mail-change/', '/activate/', '/statements/'];
 
 /**
  * The members' area: pages a visitor meets only as a log-in page, or as the public search when the site allows
@@ -16,6 +16,7 @@ const UNCRAWLED_PATHS = ['/api/', '/test-checkout/', '/reset-password', '/mail-c
 export const MEMBER_AREA_PATHS = [
   '/chats', '/likes', '/profile', '/credits', '/transactions', '/notifications', '/delete-account', '/account-deleted',
   '/complete-signup', '/signup-matches', '/match-finder', '/swipe-game', '/directdebit', '/premium', '/lang-config', '/members',
+  '/report', '/reports',
 ];
 
 /** Whether a visitor's answer for this path must say noindex: the members' area (lander pages of a member excepted). */

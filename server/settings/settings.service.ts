@@ -10,6 +10,7 @@ import type { SharedCache } from '../infra/shared-cache.ts';
 import { createSiteCache, type Site, type SiteCacheOptions } from './site-cache.ts';
 import { isPublicOrigin, siteOrigin, type OriginConfig } from './origin.ts';
 import { checkSiteLook } from './site-look.ts';
+import { siteStylesheet } from './site-stylesheet.ts';
 
 /** How long an instance keeps the regions before it reads them again. */
 const REGIONS_TTL_MS = 5 * 60_000;
@@ -50,6 +51,24 @@ export function createSettingsService(deps: {
     /** The site's canonical origin: the start of every link built for it. */
     origin(site: Pick<Site, 'domain'>): string {
       return siteOrigin(origins, site.domain);
+    },
+
+    /**
+     * The sites whose members the members and visitors of `siteId` meet (decision 051: its own, or every reselling site
+     * of its company when it resells), or null when that is every site; from the site cache.
+     */
+    meetingSites(siteId: number): Promise<number[] | null> {
+      return cache.meetingSites(siteId);
+    },
+
+    /**
+     * The site of an actor (a member's own, a visitor's), from the site cache: the use cases read their prices,
+     * limits and modes here rather than take them from the caller.
+     */
+    async site(siteId: number): Promise<Site> {
+      const resolved = await cache.byId(siteId);
+      if (!resolved) throw new AppError(404, 'not_found');
+      return resolved.site;
     },
 
     /** Every configured site's domain (from the site cache: sites added through updateSite count at once). */
@@ -164,6 +183,11 @@ export function createSettingsService(deps: {
       };
     },
 
+    /** The site's colours as a stylesheet, with the version its URL carries (docs/decisions/052). */
+    themeStylesheet(site: Pick<Site, 'themePrimary' | 'themeSecondary' | 'themeDark'>) {
+      return siteStylesheet(site);
+    },
+
     /** The company behind a site, from the site cache. */
     async companyInfo(site: Site) {
       const resolved = await cache.byId(site.id);
@@ -197,5 +221,3 @@ export function createSettingsService(deps: {
     },
   };
 }
-
-export type SettingsService = ReturnType<typeof createSettingsService>;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
@@ -14,20 +14,8 @@ import { createServices } from '../services.ts';
 import { createSiteCache, SITE_VERSION_KEY } from './site-cache.ts';
 import { countingDb, createTestApp, DATABASE_KINDS, TestClient, testClock, type TestApp } from '../../tests/helpers/test-app.ts';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
-
-async function redisAvailable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
-const withRedis = await redisAvailable();
+const REDIS_URL = inject('redisUrl');
+const withRedis = REDIS_URL !== null;
 
 /** Statements that read or write a site or a company. */
 const SITE_SQL = /"(sites|companies)"/;
@@ -136,7 +124,7 @@ describe.each(DATABASE_KINDS)('the site cache on %s', (kind) => {
   it.skipIf(!withRedis)('after updateSite on one instance, another over the same Redis serves the new settings within a second', async () => {
     const prefix = `amora-test:${randomBytes(6).toString('hex')}:`;
     const viaRedis = () => {
-      const r = new Redis(REDIS_URL);
+      const r = new Redis(REDIS_URL ?? '');
       redisClients.push(r);
       return redisCache(r, t.clock, prefix);
     };

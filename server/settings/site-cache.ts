@@ -28,6 +28,25 @@ export interface SiteCacheOptions {
 
 export const SITE_CACHE_DEFAULTS = { maxEntries: 500, ttlMs: 5 * 60_000, checkEveryMs: 1_000 } as const;
 
+/** What decides whose members a site's members meet (decision 051). */
+export interface SiteSharing {
+  id: number;
+  companyId: number;
+  memberResell: boolean;
+}
+
+/**
+ * The sites whose members the members and visitors of `siteId` meet (decision 051): its own, and, when it resells
+ * its members (member_resell), every site of its company that resells too; null when that is every site there is
+ * (a list needs no filter then). The same rule as contact-rules' meetingSites, for lists whose query plans need the
+ * site ids as values.
+ */
+export function meetingSiteIds(all: readonly SiteSharing[], siteId: number): number[] | null {
+  const site = all.find((s) => s.id === siteId);
+  const ids = site?.memberResell ? all.filter((s) => s.memberResell && s.companyId === site.companyId).map((s) => s.id) : [siteId];
+  return ids.length === all.length && site ? null : ids;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !(value instanceof Date) && !Object.isFrozen(value)) {
     for (const v of Object.values(value)) deepFreeze(v);
@@ -51,7 +70,7 @@ export function createSiteCache(deps: { db: Db; clock: Clock; shared: SharedCach
   const { db, clock, shared } = deps;
   const { maxEntries, ttlMs, checkEveryMs } = { ...SITE_CACHE_DEFAULTS, ...deps.options };
 
-  type Index = { byDomain: Map<string, number>; defaultId: number | null; loadedAt: number };
+  type Index = { byDomain: Map<string, number>; defaultId: number | null; sharing: SiteSharing[]; loadedAt: number };
   let index: Index | null = null;
   let indexLoading: Promise<Index> | null = null;
   const entries = new Map<number, { value: ResolvedSite; loadedAt: number }>();
@@ -98,10 +117,12 @@ export function createSiteCache(deps: { db: Db; clock: Clock; shared: SharedCach
     if (indexLoading) return indexLoading;
     const gen = generation;
     const promise = (async () => {
-      const rows = await db.select({ id: sites.id, domain: sites.domain, isDefault: sites.isDefault }).from(sites).orderBy(sites.id);
+      const rows = await db.select({ id: sites.id, domain: sites.domain, isDefault: sites.isDefault, companyId: sites.companyId, memberResell: sites.memberResell })
+        .from(sites).orderBy(sites.id);
       const loaded: Index = {
         byDomain: new Map(rows.map((r) => [r.domain, r.id])),
         defaultId: rows.find((r) => r.isDefault)?.id ?? null,
+        sharing: rows.map((r) => ({ id: r.id, companyId: r.companyId, memberResell: r.memberResell })),
         loadedAt: now(),
       };
       if (gen === generation) index = loaded;
@@ -163,6 +184,12 @@ export function createSiteCache(deps: { db: Db; clock: Clock; shared: SharedCach
       return [...(await loadIndex()).byDomain.keys()];
     },
 
+    /** meetingSiteIds for `siteId`, from the index (no query once warm). */
+    async meetingSites(siteId: number): Promise<number[] | null> {
+      await checkVersion();
+      return meetingSiteIds((await loadIndex()).sharing, siteId);
+    },
+
     /** A site by id with its company (null when there is none). */
     async byId(id: number): Promise<ResolvedSite | null> {
       await checkVersion();
@@ -182,5 +209,3 @@ export function createSiteCache(deps: { db: Db; clock: Clock; shared: SharedCach
     size: () => entries.size,
   };
 }
-
-export type SiteCache = ReturnType<typeof createSiteCache>;

@@ -15,8 +15,6 @@ import { buildForCdn } from '../pages.ts';
 import { PUBLIC_DIR } from '../paths.ts';
 import { createTestApp, DATABASE_KINDS, type TestApp } from '../../tests/helpers/test-app.ts';
 import { existsSync } from 'node:fs';
-import type { RequestContext } from '../http/context.ts';
-import { landerPage } from '../landers/lander-pages.server.ts';
 
 describe.each(DATABASE_KINDS)('white-label sites: theme, logo, niche and CDN on %s', (kind) => {
   let t: TestApp;
@@ -104,6 +102,8 @@ describe.each(DATABASE_KINDS)('white-label sites: theme, logo, niche and CDN on 
     }
     expect(men).not.toMatch(/connect-src [^;]*cdn/);
     expect(men).toMatch(/script-src 'self' 'nonce-[\w+/=]+'/);
+    // Styles as scripts: files (this server's and the CDN's) and elements with the nonce; no 'unsafe-inline'.
+    expect(men).toMatch(/style-src 'self' 'nonce-[\w+/=]+' https:\/\/cdn\.men\.example;/);
     const base = (await t.client().get('/api/settings.php')).headers.get('content-security-policy')!;
     expect(base).not.toContain('cdn.men.example');
     const [row] = await t.database.db.select().from(sites).where(eq(sites.domain, 'men.example'));
@@ -112,6 +112,48 @@ describe.each(DATABASE_KINDS)('white-label sites: theme, logo, niche and CDN on 
     expect(withLogo).toMatch(/img-src [^;]*https:\/\/brand\.example/);
     expect(withLogo).not.toMatch(/script-src [^;]*brand\.example/);
     await t.services.settings.updateSite(row.id, { logoUrl: '/logos/men-meet.svg' });
+  });
+
+  it('serves each site\'s colours as its own stylesheet, kept for a year under its version and renewed when they change', async () => {
+    const men = t.client({ host: 'men.example' });
+    const base = t.client();
+    const [row] = await t.database.db.select().from(sites).where(eq(sites.domain, 'men.example'));
+    const sheet = t.services.settings.themeStylesheet(row);
+    expect(sheet.href).toMatch(/^\/site\.css\?v=[\w-]{16}$/);
+    // The host picks the site: each gets its own colours at the same path.
+    const own = await men.get(sheet.href);
+    expect(own.status).toBe(200);
+    expect(own.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(own.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(own.body).toBe(siteThemeCss({ primary: '#1d4ed8', secondary: '#f97316', dark: '#0b1f3a' }));
+    expect(own.body).toContain('--bs-primary:#1d4ed8;');
+    const other = await base.get(sheet.href);
+    expect(other.body).toContain('--bs-primary:#0d7c7d;');
+    // Not this site's version: its current colours, asked for again on every use.
+    expect(other.headers.get('cache-control')).toBe('no-cache');
+    expect((await base.get('/site.css')).headers.get('cache-control')).toBe('no-cache');
+    // A version that names nothing is no error.
+    for (const v of ['x', '%00', '<script>', 'a'.repeat(500)]) {
+      const odd = await men.get(`/site.css?v=${encodeURIComponent(v)}`);
+      expect(odd.status, v).toBe(200);
+      expect(odd.body, v).toBe(own.body);
+      expect(odd.headers.get('cache-control'), v).toBe('no-cache');
+    }
+    // A copy the browser holds is still good while the colours are the same.
+    expect((await men.get(sheet.href, { 'if-none-match': own.headers.get('etag')! })).status).toBe(304);
+    // New colours: a new version in the pages' link, and the old URL is no longer kept.
+    await t.services.settings.updateSite(row.id, { themePrimary: '#7c3aed' });
+    const changed = t.services.settings.themeStylesheet((await t.services.settings.siteForHost('men.example')));
+    expect(changed.version).not.toBe(sheet.version);
+    const renewed = await men.get(changed.href);
+    expect(renewed.body).toContain('--bs-primary:#7c3aed;');
+    expect(renewed.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const stale = await men.get(sheet.href, { 'if-none-match': own.headers.get('etag')! });
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get('cache-control')).toBe('no-cache');
+    expect(stale.body).toBe(renewed.body);
+    await t.services.settings.updateSite(row.id, { themePrimary: '#1d4ed8' });
+    expect(t.services.settings.themeStylesheet((await t.services.settings.siteForHost('men.example'))).version).toBe(sheet.version);
   });
 
   it('gives the installed app each site\'s own theme colour', async () => {
@@ -124,14 +166,14 @@ describe.each(DATABASE_KINDS)('white-label sites: theme, logo, niche and CDN on 
 
   it('shows landers without a gender in their campaign slug the niche\'s members', async () => {
     const [men] = await t.database.db.select().from(sites).where(eq(sites.domain, 'men.example'));
-    const ctx = (site: typeof men) => ({ userId: null, site, geoipCountry: null, services: t.services }) as unknown as RequestContext;
-    const gay = await landerPage(ctx(men), { search: '', count: 6 });
+    const lander = (site: typeof men, slug?: string) => t.services.landers.page({ kind: 'visitor', siteId: site.id }, { slug, count: 6, visitorCountry: null });
+    const gay = await lander(men);
     expect(gay.gender).toBe('male');
     expect(gay.profiles.length).toBeGreaterThan(0);
     expect(gay.profiles.every((p) => p.gender === 'male')).toBe(true);
-    expect((await landerPage(ctx(men), { slug: 'women', search: '', count: 6 })).gender).toBe('female');
+    expect((await lander(men, 'women')).gender).toBe('female');
     const [base] = await t.database.db.select().from(sites).where(eq(sites.isDefault, true));
-    expect((await landerPage(ctx(base), { search: '', count: 6 })).gender).toBeNull();
+    expect((await lander(base)).gender).toBeNull();
   });
 
   it('lets other origins embed a public main photo, but not a private file', async () => {

@@ -1,10 +1,7 @@
 import { and, count, desc, eq, gte, sql } from 'drizzle-orm';
-import { Hono } from 'hono';
-import { pageBounceSchema } from '#common/page-bounce.ts';
+import { requireRole, type Actor } from '../actor.ts';
 import type { Db } from '../db/client.ts';
 import { pageBounces } from '../db/schema.ts';
-import type { AppEnv } from '../http/context.ts';
-import { rateLimit, requireOperator, validBody } from '../http/helpers.ts';
 import type { Clock } from '../infra/clock.ts';
 
 /** Page-bounce logging (`?lb`): visitors' stays on a page, for the operator's landing-page work. */
@@ -18,8 +15,9 @@ export function createPageBounces(deps: { db: Db; clock: Clock }) {
       });
     },
 
-    /** The last 7 days of a site: per path the visits and the median stay, and the newest records. */
-    async report(siteId: number) {
+    /** The last 7 days of a site: per path the visits and the median stay, and the newest records. For the site's admins. */
+    async report(actor: Actor, siteId: number) {
+      requireRole(actor, 'admin', siteId);
       const since = new Date(clock().getTime() - 7 * 24 * 3_600_000);
       const where = and(eq(pageBounces.siteId, siteId), gte(pageBounces.createdAt, since));
       const paths = await db.select({
@@ -34,20 +32,3 @@ export function createPageBounces(deps: { db: Db; clock: Clock }) {
     },
   };
 }
-
-export const pageBounceRoutes = new Hono<AppEnv>()
-  /** Beacon from a page opened with `?lb`: {path, seconds}. Anyone may send one (landers are for visitors). */
-  .post('/page-bounce.php', async (c) => {
-    const ctx = c.get('ctx');
-    await rateLimit(c, ctx.services.rateLimits.pageBounces);
-    const input = await validBody(c, pageBounceSchema);
-    await ctx.services.pageBounces.record(ctx.site.id, input, ctx.tracking);
-    return c.body(null, 204);
-  })
-
-  /** The operator's report for this site (Authorization: Bearer OPERATOR_TOKEN). */
-  .get('/page-bounce.php', async (c) => {
-    requireOperator(c);
-    const ctx = c.get('ctx');
-    return c.json(await ctx.services.pageBounces.report(ctx.site.id));
-  });

@@ -9,6 +9,9 @@ import { asNewVisitor, demoMembers, likeFrom, signUpByApi } from './account-help
  * tests take their screenshot (the `shot` fixture runs the same check).
  */
 
+// Each test makes its own visitor or member: they run side by side.
+test.describe.configure({ mode: 'parallel' });
+
 type Ready = (page: Page) => Promise<void>;
 
 /** Opens each page (any status), checks it once it runs in the browser, and fails with every page's violations together. */
@@ -35,7 +38,7 @@ async function demoProfileId(page: Page): Promise<number> {
   return id!;
 }
 
-test('the entry warning is an accessible dialog that holds the keyboard focus', async ({ page }) => {
+test('the entry warning is an accessible dialog that holds the keyboard focus', { tag: '@phone' }, async ({ page }) => {
   await page.goto('/');
   await hydrated(page);
   const dialog = page.getByRole('dialog');
@@ -75,11 +78,9 @@ test('the new-like overlay holds the focus, closes with Escape and gives the foc
   await expect(overlay).toBeHidden();
 });
 
-test('visitor pages, static pages, landers and the 404 page have no accessibility violations', async ({ page }) => {
-  test.setTimeout(240_000);
-  await asNewVisitor(page);
-  const id = await demoProfileId(page);
-  const pages: [string, Ready?][] = [
+/** The pages a visitor reaches, in three groups that run side by side. */
+const VISITOR_PAGES: Record<string, (id: number) => [string, Ready?][]> = {
+  'the visitor pages and the 404 page': (id) => [
     ['/', visible('cta-signup')],
     ['/members', visible('profile-card')],
     [`/members/${id}`],
@@ -95,17 +96,26 @@ test('visitor pages, static pages, landers and the 404 page have no accessibilit
     ['/activate/done'],
     ['/activate/error'],
     ['/no-such-page-here/at-all'],
+  ],
+  'the static pages and the member landing pages': (id) => [
     ...['terms', 'privacy', 'cookies', 'ban', 'return-policy', 'faq', 'service'].map((p): [string] => [`/pages/${p}`]),
     [`/members/${id}/landing`],
     [`/members/${id}/landing2`],
     [`/members/${id}/landing3`],
-    ...['alonetonight', 'collagelanding', 'gallery', 'iconslanding', 'maplanding', 'socialnetwork', 'tinderswipe', 'transitionsvideolanding', 'video']
-      .map((l): [string] => [`/landers/${l}`]),
-  ];
-  await checkAll(page, pages);
-});
+  ],
+  'the landers': () => ['alonetonight', 'collagelanding', 'gallery', 'iconslanding', 'maplanding', 'socialnetwork', 'tinderswipe', 'transitionsvideolanding', 'video']
+    .map((l): [string] => [`/landers/${l}`]),
+};
 
-test('the members area has no accessibility violations', async ({ page, browser }, info) => {
+for (const [group, pages] of Object.entries(VISITOR_PAGES)) {
+  test(`${group} have no accessibility violations`, { tag: '@phone' }, async ({ page }) => {
+    test.setTimeout(180_000);
+    await asNewVisitor(page);
+    await checkAll(page, pages(await demoProfileId(page)));
+  });
+}
+
+test('the members area has no accessibility violations', { tag: '@phone' }, async ({ page, browser }, info) => {
   test.setTimeout(240_000);
   const headers = await asNewVisitor(page);
   await signUpByApi(page, headers, 'a11y', info.project.name);

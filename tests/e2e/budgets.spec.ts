@@ -8,7 +8,11 @@ import { demoMembers } from './account-helpers.ts';
  * gzip-compressed (level 9, as the build's precompressed copies), per page. See docs/decisions/024-benchmarks.md.
  */
 const KB = 1024;
-const CSS_BUDGET = 25 * KB;
+/**
+ * 25 KB until the site's colours left the document for a stylesheet of their own, /site.css (about 0.6 KB, counted
+ * here now), and the map lander placed its pins by class (docs/decisions/052): a style attribute is refused.
+ */
+const CSS_BUDGET = 26 * KB;
 const LANDERS = ['gallery', 'alonetonight', 'collagelanding', 'iconslanding', 'maplanding', 'socialnetwork', 'tinderswipe', 'transitionsvideolanding', 'video'];
 
 interface Transfer { js: number; css: number; data: number; files: string[] }
@@ -73,8 +77,7 @@ test.afterAll(async () => {
   await signedIn?.close();
 });
 
-test.beforeEach(({ page: _page }, info) => {
-  test.skip(info.project.name !== 'desktop', 'the bundles are the same on every viewport');
+test.beforeEach(({ page: _page }) => {
 });
 
 for (const { path, js, signedIn: member } of PAGES) {

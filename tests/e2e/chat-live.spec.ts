@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { expect, test } from './fixtures.ts';
+import { expect, hydrated, test } from './fixtures.ts';
 import { asNewVisitor, latestMail, linkIn, signUpByApi } from './account-helpers.ts';
 
 /** Buys the first bundle through the test checkout, as its owner. */
@@ -17,7 +17,6 @@ async function buyCredits(page: Page) {
 const idOf = async (page: Page) => ((await (await page.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
 
 test('two members chat live: message, unread badge, read receipt and typing, without a reload', async ({ page, browser, shot }, info) => {
-  test.skip(info.project.name === 'mobile', 'the two-member flow is the same at both widths; the mobile layout is covered by the chat pages');
   // B: a confirmed member (only confirmed members can be written to), waiting on the chats page.
   const bContext = await browser.newContext();
   const b = await bContext.newPage();
@@ -66,7 +65,6 @@ test('two members chat live: message, unread badge, read receipt and typing, wit
 });
 
 test('gifts, photos, the word filter and removing a conversation, between two members', async ({ page, browser, shot }, info) => {
-  test.skip(info.project.name === 'mobile', 'the two-member flow is the same at both widths');
   // B: confirmed, filters one word, waits in the chats.
   const bContext = await browser.newContext();
   const b = await bContext.newPage();
@@ -74,7 +72,9 @@ test('gifts, photos, the word filter and removing a conversation, between two me
   const { email: bEmail } = await signUpByApi(b, bHeaders, 'chat-extras-b', info.project.name);
   await b.goto(linkIn(await latestMail(b.request, bEmail, 'activation'), '/api/activate.php'));
   const bId = await idOf(b);
+  // B's own page, outside the fixture: its goto does not wait for the page's code, and the filter's button needs it.
   await b.goto('/notifications');
+  await hydrated(b);
   await b.getByTestId('word-filter-input').fill('Whatsapp');
   await b.getByTestId('word-filter-add').click();
   await expect(b.getByTestId('word-filter-word')).toHaveText(['whatsapp×']);

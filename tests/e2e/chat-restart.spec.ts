@@ -1,15 +1,49 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, request as playwrightRequest, test } from '@playwright/test';
+import pg from 'pg';
 import { freePort } from '../helpers/free-port.ts';
 
 
-/** The production build on its own port and embedded database in `dataDir`, which survives a restart. */
-async function startSite(port: number, dataDir: string): Promise<ChildProcess> {
+/**
+ * A copy of the seeded site (tests/e2e/global-setup.ts): its data folder, and its PostgreSQL database when the
+ * browser tests run on one (else the embedded database in the folder). Both survive a restart.
+ */
+async function seededSite(): Promise<{ dataDir: string; databaseUrl: string; drop(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'amora-restart-'));
+  cpSync(process.env.E2E_SEEDED_DATA_DIR!, dataDir, { recursive: true });
+  const seeded = process.env.E2E_SEEDED_DATABASE_URL;
+  if (!seeded) return { dataDir, databaseUrl: '', drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  const url = new URL(seeded);
+  const template = url.pathname.slice(1);
+  const name = `${template}_restart_${process.pid}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: seeded.replace(`/${template}`, '/postgres') });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  url.pathname = `/${name}`;
+  return {
+    dataDir, databaseUrl: url.toString(),
+    drop: async () => {
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The production build on its own port, on the copy of the seeded site. */
+async function startSite(port: number, site: { dataDir: string; databaseUrl: string }): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['build/server/main.js'], {
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(port), DATA_DIR: dataDir },
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(port), DATA_DIR: site.dataDir, DATABASE_URL: site.databaseUrl },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -31,11 +65,9 @@ async function stopSite(child: ChildProcess) {
 }
 
 test('an open conversation misses nothing across a server restart', async ({ page }, info) => {
-  test.skip(info.project.name === 'mobile', 'one width is enough for a restart');
-  // The first start seeds the demo site into the new embedded database.
-  test.setTimeout(240_000);
+  test.setTimeout(120_000);
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'amora-restart-'));
+  const copy = await seededSite();
   const base = `http://localhost:${port}`;
   // While the server is down the browser logs its refused reconnection attempts; anything else is an error.
   const errors: string[] = [];
@@ -43,7 +75,7 @@ test('an open conversation misses nothing across a server restart', async ({ pag
   page.on('console', (m) => {
     if (m.type() === 'error' && !/ERR_CONNECTION_REFUSED/.test(m.text())) errors.push(m.text());
   });
-  let site = await startSite(port, dataDir);
+  let site = await startSite(port, copy);
   let sender = await playwrightRequest.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
   try {
     // The demo member reads; a new member writes (the demo site's first messages are free).
@@ -69,7 +101,7 @@ test('an open conversation misses nothing across a server restart', async ({ pag
     // The server goes down and comes back on the same database; a message arrives before the tab has reconnected.
     await stopSite(site);
     await expect(page.locator('html')).toHaveAttribute('data-live', 'closed');
-    site = await startSite(port, dataDir);
+    site = await startSite(port, copy);
     // The sender's kept-alive connections died with the old process: a new context with the same session.
     const session = await sender.storageState();
     await sender.dispose();
@@ -86,6 +118,6 @@ test('an open conversation misses nothing across a server restart', async ({ pag
   } finally {
     await sender.dispose();
     await stopSite(site).catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
+    await copy.drop();
   }
 });

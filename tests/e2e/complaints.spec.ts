@@ -6,7 +6,7 @@ import { asNewVisitor, demoMembers, latestMail, linkIn, signUpByApi } from './ac
 /**
  * Notice and action (DSA Art. 16) on /complaints: a visitor reports a profile from its page, a member
  * reports a message from the chat; each gets the reference on the page and by mail, and the mail's
- * link opens the follow page. The operator's decision is covered by server/notices/notices.test.ts.
+ * link opens the follow page. The operator's decision is covered by server/moderation/notices.test.ts.
  */
 
 const REFERENCE = /^[2-9A-HJKMNP-TW-Z]{4}-[2-9A-HJKMNP-TW-Z]{4}-[2-9A-HJKMNP-TW-Z]{4}$/;
@@ -75,7 +75,6 @@ test('a visitor reports a profile from its page, gets the reference by mail and 
 });
 
 test('a member reports a message from the chat under their own address', async ({ page, browser, shot }, info) => {
-  test.skip(info.project.name === 'mobile', 'the member flow is the same at both widths; the form is shot at both by the visitor test');
   // A confirmed member writes to B…
   const aContext = await browser.newContext();
   const a = await aContext.newPage();
@@ -96,11 +95,12 @@ test('a member reports a message from the chat under their own address', async (
   const messageId = ((await sent.json()) as { message: { id: number } }).message.id;
   await aContext.close();
 
-  // …B reports it from the conversation.
+  // …B sends a formal notice about it from the conversation: the report sheet links to the notice form.
   await page.goto(`/members/${aId}/chat`);
   await expect(page.getByTestId('report-message')).toHaveCount(1);
   await shot('complaints-chat-link');
   await page.getByTestId('report-message').click();
+  await page.getByTestId('report-sheet').getByRole('link', { name: 'Is it illegal? You can also send us a formal notice.' }).click();
   await expect(page).toHaveURL(new RegExp(`/complaints\\?kind=message&id=${messageId}$`));
   await expect(page.getByTestId('notice-kind')).toHaveValue('message');
   await expect(page.getByTestId('notice-email')).toHaveValue(bEmail);
@@ -146,8 +146,7 @@ test('the notice form works without JavaScript: errors from the server, then the
   await context.close();
 });
 
-test('the notice form renders in every language with no key left untranslated', async ({ page, baseURL }, info) => {
-  test.skip(info.project.name === 'mobile', 'one viewport is enough for the language check');
+test('the notice form renders in every language with no key left untranslated', async ({ page, baseURL }) => {
   for (const lang of ['en', 'nl', 'de', 'it', 'fr', 'es', 'pl', 'da', 'fi', 'nb', 'sv']) {
     const strings = JSON.parse(readFileSync(`locales/${lang}.json`, 'utf8'));
     await page.context().addCookies([{ name: 'locale', value: lang, url: baseURL! }]);

@@ -80,7 +80,7 @@ test('pays a bundle by direct debit with an SMS code', async ({ page, shot }, in
   await expect(page).toHaveURL(/\/credits\/ord_/);
 });
 
-test('without JavaScript the form answers with its errors beside the fields', async ({ browser }, info) => {
+test('without JavaScript the form answers with its errors beside the fields', { tag: '@phone' }, async ({ browser }, info) => {
   const context = await browser.newContext({ javaScriptEnabled: false, viewport: info.project.name === 'mobile' ? { width: 375, height: 740 } : { width: 1280, height: 900 } });
   const page = await context.newPage();
   const headers = await asNewVisitor(page);

@@ -12,7 +12,7 @@ const seconds = (text: string) => {
  * A new member sees the welcome bonus count down, gets the time-bonus modal after 40 s in the members
  * area, follows it to the credits page and pays the discounted price through the test checkout.
  */
-test('welcome time bonus: countdown banner, modal after 40 s, and the discounted price is what is charged', async ({ page, shot }, info) => {
+test('welcome time bonus: countdown banner, modal after 40 s, and the discounted price is what is charged', { tag: '@phone' }, async ({ page, shot }, info) => {
   const headers = await asNewVisitor(page);
   await signUpByApi(page, headers, 'bonus', info.project.name);
   // The page's own clock, so the test can move it on (40 s for the modal) instead of waiting.

@@ -6,7 +6,6 @@ import { asNewVisitor, demoMembers, signUpByApi } from './account-helpers.ts';
  * preloads and the start-up script wait, inert, until the page has been painted with its main photos.
  */
 test.describe('the first screen comes before the scripts', () => {
-  test.skip(({ isMobile }) => isMobile, 'the loading order is the same at both widths');
   // The site's service worker would answer the script requests that these tests hold or time from its cache.
   test.use({ serviceWorkers: 'block' });
 

@@ -18,6 +18,7 @@ export const test = base.extend<{ shot: (name: string) => Promise<void>; timeBon
   shot: async ({ page, a11yOnShot }, use, info) => {
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
     await use(async (name) => {
+      await animationsSettled(page);
       await page.screenshot({ path: `${SCREENSHOT_DIR}/${info.project.name}-${name}.png`, fullPage: false });
       if (a11yOnShot) await expectAccessible(page, name);
     });
@@ -102,6 +103,14 @@ export async function openSearchFilters(page: Page) {
   await expect(page.getByTestId('search-form')).toBeVisible();
 }
 
+/**
+ * Waits until every animation that ends has ended (a dialog fading in, pins dropping onto a map): what a
+ * screenshot or a colour measurement sees is the final state. Endless ones (skeletons, spinners) do not count.
+ */
+export async function animationsSettled(page: Page) {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
+}
+
 /** The WCAG 2.x A and AA rules of axe (docs/decisions/040). */
 export const A11Y_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
@@ -118,9 +127,8 @@ export async function expectAccessible(page: Page, what = page.url()) {
 export async function accessibilityViolations(page: Page): Promise<string[]> {
   // No preload: axe would fetch the page's stylesheets again (for one orientation rule), which a CDN's
   // stylesheet under the page's Content-Security-Policy (connect-src 'self') refuses and logs.
-  // Colours are measured as they end up: a dialog still fading in is half transparent. Endless animations
-  // (skeletons, spinners) never settle and do not count.
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
+  // Colours are measured as they end up: a dialog still fading in is half transparent.
+  await animationsSettled(page);
   const { violations } = await new AxeBuilder({ page }).options({ preload: false }).withTags(A11Y_TAGS).analyze();
   return violations.map((v) => [
     `${v.id} (${v.impact ?? 'n/a'}): ${v.help} — ${v.helpUrl}`,

@@ -4,7 +4,7 @@ import { acceptEntryWarning, expect, openNav, openSearchFilters, test } from './
  * The core journey: a visitor signs up, searches, opens a profile, likes it, chats, runs out of
  * credits, buys a bundle through the test checkout, sends the message and is premium.
  */
-test('sign up, search, like, chat, buy credits and become premium', async ({ page, shot }, info) => {
+test('sign up, search, like, chat, buy credits and become premium', { tag: '@phone' }, async ({ page, shot }, info) => {
   // The whole journey in one test (the credits page now also asks for the withdrawal consent): on a
   // loaded machine it runs close to the default 60 s.
   test.setTimeout(120_000);

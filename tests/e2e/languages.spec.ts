@@ -5,7 +5,6 @@ const LANGUAGES = ['en', 'nl', 'de', 'it', 'fr', 'es', 'pl', 'da', 'fi', 'nb', '
 const ISO: Record<string, string> = { en: 'en-GB', nl: 'nl-NL', de: 'de-DE', it: 'it-IT', fr: 'fr-FR', es: 'es-ES', pl: 'pl-PL', da: 'da-DK', fi: 'fi-FI', nb: 'nb-NO', sv: 'sv-SE' };
 
 test.describe('every language renders on the server', () => {
-  test.skip(({ isMobile }) => isMobile, 'one viewport is enough for the language check');
   for (const lang of LANGUAGES) {
     test(lang, async ({ page, baseURL }) => {
       const strings = JSON.parse(readFileSync(`locales/${lang}.json`, 'utf8'));
@@ -34,7 +33,6 @@ function longStrings(lang: string): string[] {
 }
 
 test.describe('the translation table is a cached file, not page data', () => {
-  test.skip(({ isMobile }) => isMobile, 'one viewport is enough');
 
   test('pages and their data carry no table; the file is cached for good, unknown languages are 404', async ({ page, baseURL }) => {
     await page.context().addCookies([{ name: 'locale', value: 'fr', url: baseURL! }]);

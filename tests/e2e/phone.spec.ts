@@ -31,7 +31,7 @@ async function likeAndWrite(browser: Browser, profileId: number, project: string
   await context.close();
 }
 
-test('phones: a bottom tab bar keeps the unread and new-likes badges in sight; the top navigation keeps them on wider screens', async ({ page, browser, shot }, info) => {
+test('phones: a bottom tab bar keeps the unread and new-likes badges in sight; the top navigation keeps them on wider screens', { tag: '@phone' }, async ({ page, browser, shot }, info) => {
   const headers = await asNewVisitor(page);
   const { email } = await signUpByApi(page, headers, 'phone-tabs', info.project.name);
   await page.goto(linkIn(await latestMail(page.request, email, 'activation'), '/api/activate.php'));
@@ -73,14 +73,14 @@ test('phones: a bottom tab bar keeps the unread and new-likes badges in sight; t
   await expect(page.getByTestId('chat-item')).toHaveCount(1);
 });
 
-test('phones: visitors get no tab bar', async ({ page }) => {
+test('phones: visitors get no tab bar', { tag: '@phone' }, async ({ page }) => {
   await asNewVisitor(page);
   await page.goto('/');
   await expect(page.getByTestId('top-nav')).toBeVisible();
   await expect(page.getByTestId('tab-bar')).toHaveCount(0);
 });
 
-test('phones: the search filters fold away behind a button with their summary, so profiles show on the first screen', async ({ page, shot }, info) => {
+test('phones: the search filters fold away behind a button with their summary, so profiles show on the first screen', { tag: '@phone' }, async ({ page, shot }, info) => {
   await asNewVisitor(page);
   await page.goto('/members?gender=female&country=NL&min_age=18&max_age=99');
   const form = page.getByTestId('search-form');
@@ -110,7 +110,7 @@ test('phones: the search filters fold away behind a button with their summary, s
   await expect(page.getByTestId('search-filters-summary')).toHaveText('Women · Netherlands · 25–99');
 });
 
-test('a member without a photo gets a card like the others: same photo area, the letter centred and whole', async ({ page, browser, shot }, info) => {
+test('a member without a photo gets a card like the others: same photo area, the letter centred and whole', { tag: '@phone' }, async ({ page, browser, shot }, info) => {
   // A member without a photo, confirmed so they show in the search. An age no other test's member has (80), so
   // few match and the similar members with photos follow in the same grid, whatever ran before on this site.
   const context = await browser.newContext();
@@ -163,7 +163,7 @@ test('a member without a photo gets a card like the others: same photo area, the
   expect(Math.abs(c!.width - pc!.width)).toBeLessThanOrEqual(1);
 });
 
-test('back from a profile, the search shows the pages it had loaded, where it was', async ({ page }) => {
+test('back from a profile, the search shows the pages it had loaded, where it was', { tag: '@phone' }, async ({ page }) => {
   await asNewVisitor(page);
   await page.goto('/members?country=');
   const cards = page.getByTestId('search-results').getByTestId('profile-card');

@@ -2,7 +2,8 @@ import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { acceptEntryWarning, expect, hydrated, test } from './fixtures.ts';
 
-const OPERATOR_TOKEN = process.env.OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789';
+/** The staff admin's API token (tests/e2e/global-setup.ts). */
+const STAFF_TOKEN = process.env.E2E_STAFF_TOKEN;
 let counter = 0;
 
 /** A new member, signed in on this page's browser context. */
@@ -30,7 +31,7 @@ async function uploadViaApi(request: APIRequestContext, color: string) {
 }
 
 async function approve(request: APIRequestContext, id: number) {
-  const res = await request.post('/api/moderation.php', { data: { id, action: 'approve' }, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+  const res = await request.post('/api/moderation.php', { data: { id, action: 'approve' }, headers: { authorization: `Bearer ${STAFF_TOKEN}` } });
   expect(res.status()).toBe(200);
 }
 
@@ -39,7 +40,7 @@ async function otherPage(browser: Browser, baseURL: string | undefined): Promise
   return context.newPage();
 }
 
-test('edit every profile attribute and see the visible ones on the public profile', async ({ page, shot }, info) => {
+test('edit every profile attribute and see the visible ones on the public profile', { tag: '@phone' }, async ({ page, shot }, info) => {
   await signUp(page.request, 'Editor', info.project.name);
   await page.goto('/profile');
   await expect(page.getByTestId('profile-form')).toBeVisible();
@@ -82,7 +83,7 @@ test('edit every profile attribute and see the visible ones on the public profil
   await shot('profile-03-public');
 });
 
-test('upload photos with progress; metadata and GPS are gone; the limit alert appears at 3', async ({ page, shot }, info) => {
+test('upload photos with progress; metadata and GPS are gone; the limit alert appears at 3', { tag: '@phone' }, async ({ page, shot }, info) => {
   await signUp(page.request, 'Uploader', info.project.name);
   await page.goto('/profile');
   const input = page.locator('#photo-file');

@@ -80,7 +80,6 @@ test('push: a refused permission is recorded as denied and the offer disappears'
 });
 
 test('push: the service worker\'s click message navigates in-app when signed in', async ({ page, context }, info) => {
-  test.skip(info.project.name === 'mobile', 'one viewport is enough for the message handling');
   await newMember(page, info);
   await page.goto('/members');
   const sw = await serviceWorker(context);

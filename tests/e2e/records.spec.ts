@@ -39,7 +39,7 @@ test('visitors see the prices, what premium unlocks and a way to sign up', async
   await shot('records-01-pricing');
 });
 
-test('a free member sees the premium offer, buys with the withdrawal consent and then sees they are premium', async ({ page, shot }, info) => {
+test('a free member sees the premium offer, buys with the withdrawal consent and then sees they are premium', { tag: '@phone' }, async ({ page, shot }, info) => {
   await member(page, 'premium', info.project.name);
   await page.goto('/premium');
   await hydrated(page);
@@ -134,7 +134,7 @@ test('the payment status page: checking, pending (finish or cancel), failed card
   await expect(page.getByTestId('payment-status')).toHaveAttribute('data-status', 'completed');
 });
 
-test('transactions: orders, credit history, an order with its invoice, and the spend cap with its cooling-off prompt', async ({ page, shot }, info) => {
+test('transactions: orders, credit history, an order with its invoice, and the spend cap with its cooling-off prompt', { tag: '@phone' }, async ({ page, shot }, info) => {
   await member(page, 'records', info.project.name);
   await page.goto('/transactions');
   await expect(page.getByTestId('no-orders')).toBeVisible();

@@ -27,8 +27,7 @@ async function aMember(page: Page): Promise<{ id: number; name: string }> {
   return (await res.json()).profile;
 }
 
-test('the sign-up modal cannot be closed by Escape or the backdrop once sign-up has started', async ({ page }, info) => {
-  test.skip(info.project.name === 'mobile', 'smartphones get the sign-up page');
+test('the sign-up modal cannot be closed by Escape or the backdrop once sign-up has started', async ({ page }) => {
   await openSignup(page, false);
   const modal = page.getByTestId('signup-modal');
   // Not started yet: Escape closes it, and the page stayed where it was.
@@ -50,7 +49,7 @@ test('the sign-up modal cannot be closed by Escape or the backdrop once sign-up 
   await expect(modal).toBeHidden();
 });
 
-test('the log-in page\'s sign-up link opens the modal on larger screens and the page on smartphones', async ({ page }, info) => {
+test('the log-in page\'s sign-up link opens the modal on larger screens and the page on smartphones', { tag: '@phone' }, async ({ page }, info) => {
   await page.goto('/login');
   await acceptEntryWarning(page);
   await page.getByRole('link', { name: 'Sign up' }).click();
@@ -61,7 +60,7 @@ test('the log-in page\'s sign-up link opens the modal on larger screens and the 
   }
 });
 
-test('every step: account with did-you-mean, photo upload with progress, about me, push, complete', async ({ page, shot }, info) => {
+test('every step: account with did-you-mean, photo upload with progress, about me, push, complete', { tag: '@phone' }, async ({ page, shot }, info) => {
   const mobile = info.project.name === 'mobile';
   await openSignup(page, mobile);
   await shot('signup-0-account');
@@ -125,7 +124,7 @@ test('every step: account with did-you-mean, photo upload with progress, about m
   }
 });
 
-test('a guessable password: the server\'s reason shows under the password field, and no account is made until a good one', async ({ page, shot }, info) => {
+test('a guessable password: the server\'s reason shows under the password field, and no account is made until a good one', { tag: '@phone' }, async ({ page, shot }, info) => {
   // An address of its own: four sign-ups count against the per-address limit.
   await page.context().setExtraHTTPHeaders({ 'x-forwarded-for': randomClientIp() });
   await openSignup(page, info.project.name === 'mobile');
@@ -164,7 +163,7 @@ test('an existing account is offered log-in with the address filled in', async (
   await expect(page).toHaveURL(/\/members$/);
 });
 
-test('a recently deleted account is offered reactivation by mail or customer service', async ({ page, shot }, info) => {
+test('a recently deleted account is offered reactivation by mail or customer service', { tag: '@phone' }, async ({ page, shot }, info) => {
   // A member who deleted their account today.
   const headers = await asNewVisitor(page);
   const { email, password } = await signUpByApi(page, headers, 'gone', info.project.name);
@@ -194,7 +193,7 @@ test('a recently deleted account is offered reactivation by mail or customer ser
   expect((await me.json()).user.email).toBe(email);
 });
 
-test('signing up from a member\'s landing page carries a first message, sent as one of the free messages', async ({ page, shot }, info) => {
+test('signing up from a member\'s landing page carries a first message, sent as one of the free messages', { tag: '@phone' }, async ({ page, shot }, info) => {
   const mobile = info.project.name === 'mobile';
   const member = await aMember(page);
   await page.goto(`/members/${member.id}/landing`);
@@ -230,7 +229,7 @@ test('tracking parameters of the first landing are kept, later ones do not overw
   expect(JSON.parse(Buffer.from(value, 'base64url').toString())).toEqual({ network: 'first-net', sub1: 'alpha' });
 });
 
-test('the sign-up page fits a 375 px screen and shows the sign-up matches', async ({ page, shot }, info) => {
+test('the sign-up page fits a 375 px screen and shows the sign-up matches', { tag: '@phone' }, async ({ page, shot }, info) => {
   test.skip(info.project.name !== 'mobile', 'smartphone layout');
   await page.goto('/signup-matches');
   await acceptEntryWarning(page);

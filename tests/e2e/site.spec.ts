@@ -61,7 +61,7 @@ test('an unknown page answers 404 with a way home, inside the navigation and the
   await expect(page.getByTestId('error-page')).toHaveCount(0);
 });
 
-test('footer pages render in every layout width', async ({ page }) => {
+test('footer pages render in every layout width', { tag: '@phone' }, async ({ page }) => {
   await page.goto('/pages/terms');
   await acceptEntryWarning(page);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -71,7 +71,7 @@ test('footer pages render in every layout width', async ({ page }) => {
   }
 });
 
-test('every static page renders with its title, fits the screen and is saved as a screenshot', async ({ page, shot }) => {
+test('every static page renders with its title, fits the screen and is saved as a screenshot', { tag: '@phone' }, async ({ page, shot }) => {
   await page.addInitScript(() => localStorage.setItem('hide-site-entry-warning', String(Math.floor(Date.now() / 1000))));
   for (const slug of ['terms', 'privacy', 'cookies', 'ban', 'return-policy', 'faq', 'service']) {
     const response = await page.goto(`/pages/${slug}`);
@@ -83,7 +83,7 @@ test('every static page renders with its title, fits the screen and is saved as 
   }
 });
 
-test('a member landing page invites visitors to sign up and keeps the tracking parameters', async ({ page, shot }, info) => {
+test('a member landing page invites visitors to sign up and keeps the tracking parameters', { tag: '@phone' }, async ({ page, shot }, info) => {
   await page.goto('/members');
   await acceptEntryWarning(page);
   const href = await page.getByTestId('profile-card').first().getAttribute('href');
@@ -143,7 +143,6 @@ test('public pages carry a title, a description, Open Graph tags and a canonical
 });
 
 test('the account menu works by keyboard: Enter opens it, Tab reaches its items, Escape closes it and returns focus', async ({ page }) => {
-  test.skip(test.info().project.name !== 'desktop', 'keyboard use of the wide navigation');
   await page.context().setExtraHTTPHeaders({ 'x-forwarded-for': `10.78.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` });
   const login = await page.request.post('/api/user.php', { data: { email: 'demo@example.com', password: 'amora-demo' } });
   expect(login.status()).toBe(200);
@@ -170,7 +169,6 @@ test('the account menu works by keyboard: Enter opens it, Tab reaches its items,
 });
 
 test('search engines: a visitor\'s view of the members\' area says noindex, public pages and a member\'s own view do not', async ({ playwright, baseURL }) => {
-  test.skip(test.info().project.name !== 'desktop', 'headers are the same on every viewport');
   const visitor = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': `10.79.${Math.floor(Math.random() * 250)}.1` } });
   for (const path of ['/members', '/chats', '/premium']) {
     const res = await visitor.get(path, { maxRedirects: 0 });

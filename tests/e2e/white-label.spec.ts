@@ -23,7 +23,7 @@ const style = (page: Page, selector: string, property: string) =>
 /** Whether an image on the page really loaded (from wherever its src points). */
 const loaded = (page: Page, selector: string) => page.locator(selector).first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
 
-test('each domain shows its own colours, logo, copy and picture', async ({ page, shot }) => {
+test('each domain shows its own colours, logo, copy and picture', { tag: '@phone' }, async ({ page, shot }) => {
   await page.goto(`${main}/`);
   await expect(page.getByTestId('hero-title')).toHaveText('Meet someone new today');
   await expect(page.getByTestId('logo')).toHaveText('Amora');

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { openDatabase } from '../../server/db/client.ts';
-import { seedDemoSite } from '../../server/db/seed.ts';
+import { seedDemoSite } from '../../server/seed/seed.ts';
 import { systemClock } from '../../server/infra/clock.ts';
 import { ROOT_DIR } from '../../server/paths.ts';
 import { clonePostgresTemplate, type DatabaseKind } from './test-app.ts';

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -6,11 +6,12 @@ import { inject } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { registerSubscribers } from '../../server/subscribers.ts';
 import { openDatabase, type Database } from '../../server/db/client.ts';
-import { seedDemoSite } from '../../server/db/seed.ts';
+import { seedDemoSite } from '../../server/seed/seed.ts';
 import { loadEnv } from '../../server/env.ts';
 import { createTranslator, type Translator } from '../../server/i18n/i18n.ts';
 import { createLogger, type Logger } from '../../server/infra/logger.ts';
-import { createServices, type Services } from '../../server/services.ts';
+import { createServices } from '../../server/services.ts';
+import type { Services } from '../../server/use-cases.ts';
 import { createOutboxMailer, createSmtpMailer } from '../../server/infra/mail/transport.ts';
 import { createOutboxSmsSender } from '../../server/infra/sms/sms.ts';
 import { eq } from 'drizzle-orm';
@@ -25,6 +26,8 @@ import { checkContracts } from './contract-check.ts';
 import { pageBuild } from './page-build.ts';
 import { pagesHandler } from '../../server/pages.ts';
 import type { MemberActor } from '../../server/actor.ts';
+import { AUTH_COOKIE } from '../../common/constants.ts';
+import { LOCALE_COOKIE } from '../../common/languages.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -32,12 +35,14 @@ export type DatabaseKind = 'pglite' | 'postgres';
 export const DATABASE_KINDS: DatabaseKind[] = inject('pgTemplate') ? ['pglite', 'postgres'] : ['pglite'];
 
 let counter = 0;
+/** The migrated empty database of tests/global-setup.ts, read once per worker. */
+let snapshot: Blob | undefined;
 
 /** A fresh, migrated database: in-memory PGlite, or a clone of the PostgreSQL template. */
 export async function freshDatabase(kind: DatabaseKind): Promise<Database & { drop(): Promise<void> }> {
   if (kind === 'pglite') {
-    const database = await openDatabase({ dataDir: null });
-    await database.migrate();
+    snapshot ??= new Blob([readFileSync(inject('pgliteSnapshot'))]);
+    const database = await openDatabase({ dataDir: null, snapshot });
     return { ...database, drop: async () => database.close() };
   }
   const clone = await clonePostgresTemplate();
@@ -217,9 +222,10 @@ let signupCounter = 0;
  * Signs up a new member through the API and returns the signed-in client with their user. The
  * address counts as confirmed (as if the activation link was followed), since members with an
  * unconfirmed address cannot receive messages; pass { confirmed: false } to keep it unconfirmed.
+ * `host`: sign up on that site (its Host) instead of the test site; the client stays on it.
  */
-export async function signUp(t: TestApp, overrides: Record<string, unknown> = {}, options: { confirmed?: boolean } = {}) {
-  const client = t.client();
+export async function signUp(t: TestApp, overrides: Record<string, unknown> = {}, options: { confirmed?: boolean; host?: string } = {}) {
+  const client = t.client({ host: options.host });
   const n = ++signupCounter;
   const res = await client.post('/api/signup.php', {
     email: `member${n}.${Date.now()}@example.org`, name: `Tester${n}`, password: 'correct horse battery', date_of_birth: '1990-04-12',
@@ -231,8 +237,15 @@ export async function signUp(t: TestApp, overrides: Record<string, unknown> = {}
     await t.database.db.update(users).set({ status: 'active', activatedAt: t.clock() }).where(eq(users.id, user.id));
     user.status = 'active';
   }
-  const actor: MemberActor = { kind: 'member', userId: user.id, siteId: t.siteId };
+  const siteId = options.host ? (await t.services.settings.siteForHost(options.host)).id : t.siteId;
+  const actor: MemberActor = { kind: 'member', userId: user.id, siteId };
   return { client, user, actor };
+}
+
+/** The Cookie header of a new member signed in on the test site, in English: for requests made without a client. */
+export async function signedInCookie(t: TestApp): Promise<{ cookie: string }> {
+  const { user } = await signUp(t);
+  return { cookie: `${AUTH_COOKIE}=${await t.services.accounts.createSession(user.id, t.siteId, 'test')}; ${LOCALE_COOKIE}=en` };
 }
 
 /** The member `userId` acting on the test site, for calling their use cases directly. */

@@ -19,6 +19,7 @@ import { FictionalNotice } from '../../components/FictionalNotice.tsx';
 import { GiftPicker } from './GiftPicker.tsx';
 import { Icebreaker } from './Icebreaker.tsx';
 import { MessageBubble } from './MessageBubble.tsx';
+import { ReportSheet } from '../reports/ReportSheet.tsx';
 import { usePriceLabel } from './prices.ts';
 import { useViewingConversation } from './use-viewing.ts';
 import { OnlineDot } from '../../components/OnlineDot.tsx';
@@ -88,6 +89,7 @@ export function Conversation({ page }: { page: ConversationPage }) {
   const user = useUser();
   const [sending, setSending] = useState(false);
   const [giftsOpen, setGiftsOpen] = useState(false);
+  const [reporting, setReporting] = useState<ChatMessage | null>(null);
   // Opened after hydration: the server renders no modal.
   const [icebreaker, setIcebreaker] = useState(false);
   const startsEmpty = initialMessages.length === 0;
@@ -229,7 +231,7 @@ export function Conversation({ page }: { page: ConversationPage }) {
         <div className="chat-column">
           {data.truncated && <Alert variant="info" className="small py-2" data-testid="history-limit">{t('chat.history_limit', { count: CHAT_HISTORY_LIMIT })}</Alert>}
           {messages.length === 0 && <p className="text-center text-muted my-5">{t('chat.start', { name: profile.name })}</p>}
-          {messages.map((m) => <MessageBubble key={m.id} message={m} otherName={profile.name} />)}
+          {messages.map((m) => <MessageBubble key={m.id} message={m} otherName={profile.name} profileId={profile.id} onReport={setReporting} />)}
           {typing && <p className="chat-typing text-muted small" data-testid="typing-indicator" aria-live="polite">{t('chat.typing', { name: profile.name })}</p>}
           <div ref={bottom} />
         </div>
@@ -268,6 +270,10 @@ export function Conversation({ page }: { page: ConversationPage }) {
       <GiftPicker
         show={giftsOpen} gifts={gifts} name={profile.name} priceLabel={priceLabel(prices.gift)} busy={sending}
         onPick={(g) => void sendGift(g)} onClose={() => setGiftsOpen(false)}
+      />
+      <ReportSheet
+        target={reporting ? { profileId: profile.id, name: profile.name, kind: 'message', contentId: reporting.id } : null}
+        onHide={() => setReporting(null)}
       />
       <Icebreaker
         show={icebreaker} niche={page.niche} name={profile.name} onClose={() => setIcebreaker(false)}

@@ -4,9 +4,15 @@ import { Link } from 'react-router';
 import type { ChatMessage } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
 import { formatTime } from '../../lib/format.ts';
+import { reportHref } from '../reports/report-target.ts';
 
-/** One message: a text, a gift with its picture, or a photo (opens full size); read state on mine. */
-export function MessageBubble({ message: m, otherName }: { message: ChatMessage; otherName: string }) {
+/**
+ * One message: a text, a gift with its picture, or a photo (opens full size); read state on mine. Theirs carry a
+ * report link: the report sheet (`onReport`), or without JavaScript the report page.
+ */
+export function MessageBubble({ message: m, otherName, profileId, onReport }: {
+  message: ChatMessage; otherName: string; profileId: number; onReport: (message: ChatMessage) => void;
+}) {
   const { t, i18n } = useTranslation();
   const media = m.kind !== 'text';
   return (
@@ -36,8 +42,9 @@ export function MessageBubble({ message: m, otherName }: { message: ChatMessage;
         )}
         {!m.from_me && (
           <Link
-            to={`/complaints?kind=message&id=${m.id}`} className="ms-2 chat-report text-muted" data-testid="report-message"
+            to={reportHref({ profileId, name: otherName, kind: 'message', contentId: m.id })} className="ms-2 chat-report text-muted" data-testid="report-message"
             title={t('complaints.report_message')} aria-label={t('complaints.report_message')}
+            onClick={(e) => { e.preventDefault(); onReport(m); }}
           >
             <Flag size={12} aria-hidden="true" />
           </Link>

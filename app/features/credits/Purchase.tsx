@@ -4,11 +4,12 @@ import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import Spinner from 'react-bootstrap/Spinner';
 import { Alert } from '../../components/Alert.tsx';
+import { FormField } from '../../components/FormField.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
 import { Form as RouterForm, Link, useLocation, useRevalidator } from 'react-router';
 import { PAYMENT_METHODS } from '#common/constants.ts';
 import type { Language } from '#common/languages.ts';
-import type { PurchaseData } from '#server/payments/payment-pages.server.ts';
+import type { PurchaseData } from '#server/payments/purchase-form.server.ts';
 import { api, ApiError, newIdempotencyKey } from '../../lib/api.ts';
 import { formatMoney } from '../../lib/format.ts';
 import { PackageList } from './PackageList.tsx';
@@ -34,16 +35,18 @@ function DiscountCode({ data }: { data: PurchaseData }) {
     );
   }
   return (
-    <RouterForm method="get" className="mb-3" style={{ maxWidth: 420 }} data-testid="discount-form">
-      <Form.Label htmlFor="discount-code">{t('discounts.code_label')}</Form.Label>
-      <InputGroup hasValidation>
-        <Form.Control
-          id="discount-code" name="discount" defaultValue={data.codeRequested ?? ''} placeholder={t('discounts.code_placeholder')}
-          maxLength={32} autoComplete="off" autoCapitalize="characters" isInvalid={Boolean(data.codeError)} data-testid="discount-input"
-        />
-        <Button type="submit" variant="outline-primary" data-testid="discount-apply">{t('discounts.apply')}</Button>
-        {data.codeError && <Form.Control.Feedback type="invalid" data-testid="discount-error">{data.codeError}</Form.Control.Feedback>}
-      </InputGroup>
+    <RouterForm method="get" className="mb-3 max-w-420" data-testid="discount-form">
+      <FormField id="discount-code" as="custom" label={t('discounts.code_label')} error={data.codeError} errorTestId="discount-error">
+        {(control) => (
+          <InputGroup>
+            <Form.Control
+              {...control} name="discount" defaultValue={data.codeRequested ?? ''} placeholder={t('discounts.code_placeholder')}
+              maxLength={32} autoComplete="off" autoCapitalize="characters" data-testid="discount-input"
+            />
+            <Button type="submit" variant="outline-primary" data-testid="discount-apply">{t('discounts.apply')}</Button>
+          </InputGroup>
+        )}
+      </FormField>
     </RouterForm>
   );
 }
@@ -116,12 +119,9 @@ export function Purchase({ data, highlight }: { data: PurchaseData; highlight?: 
       <DiscountCode data={data} />
       <div className="row g-3 mb-4 align-items-start">
         <div className="col-12 col-md-4">
-          <Form.Group controlId="payment-method">
-            <Form.Label>{t('credits.payment_method')}</Form.Label>
-            <Form.Select value={method} onChange={(e) => setMethod(e.target.value)} data-testid="payment-method">
-              {methods.map((m) => <option key={m.id} value={m.id}>{t(`payment_methods.${m.id}`)}</option>)}
-            </Form.Select>
-          </Form.Group>
+          <FormField id="payment-method" as="select" label={t('credits.payment_method')} value={method} onChange={(e) => setMethod(e.target.value)} data-testid="payment-method">
+            {methods.map((m) => <option key={m.id} value={m.id}>{t(`payment_methods.${m.id}`)}</option>)}
+          </FormField>
           {canKeep && (
             <Form.Check
               id="keep-method" className="mt-2" checked={keep} onChange={(e) => setKeep(e.target.checked)}
@@ -130,11 +130,10 @@ export function Purchase({ data, highlight }: { data: PurchaseData; highlight?: 
           )}
         </div>
         <div className="col-12 col-md-8 pt-md-4">
-          <Form.Check
-            id="withdrawal-consent" type="checkbox" required checked={consent} isInvalid={consentMissing && !consent}
-            onChange={(e) => { setConsent(e.target.checked); setConsentMissing(false); }}
-            label={t('credits.withdrawal_consent')} data-testid="withdrawal-consent"
-            feedback={t('errors.withdrawal_consent_required')} feedbackType="invalid"
+          <FormField
+            id="withdrawal-consent" as="checkbox" label={t('credits.withdrawal_consent')} required
+            error={consentMissing && !consent ? t('errors.withdrawal_consent_required') : null}
+            checked={consent} onChange={(e) => { setConsent(e.target.checked); setConsentMissing(false); }} data-testid="withdrawal-consent"
           />
         </div>
       </div>

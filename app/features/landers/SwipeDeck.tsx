@@ -71,19 +71,24 @@ export function SwipeDeck({ profiles, search }: { profiles: ProfileSummary[]; se
           const isTop = p.id === visible[0].id;
           const offset = leaving && isTop ? leaving * 600 : isTop ? drag : 0;
           const depth = visible.indexOf(p);
-          const style = {
-            transform: isTop ? `translateX(${offset}px) rotate(${offset / 18}deg)` : `translateY(${depth * 10}px) scale(${1 - depth * 0.04})`,
-            transition: dragging && isTop ? 'none' : undefined,
-          };
+          // The cards below the top one lie a step lower each (classes); the top one follows the pointer. The server
+          // renders the deck at rest, without a style attribute, which the page's policy would refuse; a card moved
+          // in the browser gets its place through React, which sets it through the CSSOM (docs/decisions/052).
+          const moved = isTop && (offset !== 0 || dragging);
+          const style = moved ? { transform: `translateX(${offset}px) rotate(${offset / 18}deg)`, transition: dragging ? 'none' : undefined } : undefined;
           return (
             <article
-              key={p.id} className="swipe-card" style={style} data-testid="swipe-card" aria-hidden={!isTop} data-held-swipe={isTop ? DECIDE_AT : undefined}
+              // eslint-disable-next-line no-restricted-syntax -- at rest (as the server renders it) without a style: see above
+              key={p.id} className={`swipe-card swipe-depth-${depth}`} style={style} data-testid="swipe-card" aria-hidden={!isTop} data-held-swipe={isTop ? DECIDE_AT : undefined}
               onPointerDown={isTop ? onPointerDown : undefined} onPointerMove={isTop ? onPointerMove : undefined}
               onPointerUp={isTop ? onPointerUp : undefined} onPointerCancel={isTop ? onPointerUp : undefined}
             >
               <LanderPhoto profile={p} eager={depth < 2} alt={p.name} />
-              {isTop && <span className="swipe-stamp swipe-like" style={{ opacity: Math.max(0, offset) / DECIDE_AT }}>{t('landers.tinderswipe.like')}</span>}
-              {isTop && <span className="swipe-stamp swipe-nope" style={{ opacity: Math.max(0, -offset) / DECIDE_AT }}>{t('landers.tinderswipe.nope')}</span>}
+              {/* A stamp shows while the card is dragged to its side: a style set in the browser only, as above. */}
+              {/* eslint-disable-next-line no-restricted-syntax */}
+              {isTop && <span className="swipe-stamp swipe-like" style={offset > 0 ? { opacity: offset / DECIDE_AT } : undefined}>{t('landers.tinderswipe.like')}</span>}
+              {/* eslint-disable-next-line no-restricted-syntax */}
+              {isTop && <span className="swipe-stamp swipe-nope" style={offset < 0 ? { opacity: -offset / DECIDE_AT } : undefined}>{t('landers.tinderswipe.nope')}</span>}
               <div className="swipe-info">
                 <strong>{p.name}, {p.age}</strong>
                 <span><Icon name="pin" size={14} /> {place(p)}</span>

@@ -4,9 +4,10 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
-import ProgressBar from 'react-bootstrap/ProgressBar';
 import Row from 'react-bootstrap/Row';
 import { Alert } from '../../components/Alert.tsx';
+import { FormField } from '../../components/FormField.tsx';
+import { Progress } from '../../components/Progress.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
 import { Link } from 'react-router';
 import type { OwnPhoto } from '#common/api-types.ts';
@@ -94,11 +95,10 @@ export function PhotoManager({ initial, limit, premium, onChange }: {
           </Alert>
         ) : (
           <Form onSubmit={(e) => { e.preventDefault(); void upload(); }} className="mb-3" data-testid="photo-upload-form">
-            <Form.Group controlId="photo-file" className="mb-2">
-              <Form.Label className="small">{t('photos.choose')}</Form.Label>
-              <Form.Control type="file" ref={input} accept="image/jpeg,image/png,image/webp,image/heic,image/heif,image/avif,image/gif" disabled={progress !== null} />
-              <Form.Text>{t('photos.formats', { max: PHOTO_MAX_BYTES / 1024 / 1024 })}</Form.Text>
-            </Form.Group>
+            <FormField
+              id="photo-file" className="mb-2" label={t('photos.choose')} labelClassName="small" description={t('photos.formats', { max: PHOTO_MAX_BYTES / 1024 / 1024 })}
+              type="file" ref={input} accept="image/jpeg,image/png,image/webp,image/heic,image/heif,image/avif,image/gif" disabled={progress !== null}
+            />
             {premium ? (
               <Form.Check id="photo-private" className="mb-2" label={t('photos.private_label')} checked={isPrivate} onChange={(e) => setIsPrivate(e.target.checked)} />
             ) : (
@@ -108,7 +108,10 @@ export function PhotoManager({ initial, limit, premium, onChange }: {
           </Form>
         )}
         {progress !== null && (
-          <ProgressBar className="mb-3" data-testid="upload-progress"><ProgressBar now={progress} label={t('photos.uploading', { percent: progress })} aria-label={t('photos.uploading', { percent: progress })} animated /></ProgressBar>
+          <div className="mb-3" data-testid="upload-progress">
+            <div className="small text-muted mb-1" id="upload-progress-label">{t('photos.uploading', { percent: progress })}</div>
+            <Progress value={progress} aria-labelledby="upload-progress-label" />
+          </div>
         )}
         {error && <Alert variant="danger" data-testid="photo-error" dismissible onClose={() => setError(null)}>{error}</Alert>}
         {notice && <Alert variant="success" data-testid="photo-notice" dismissible onClose={() => setNotice(null)}>{notice}</Alert>}

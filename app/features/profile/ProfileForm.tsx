@@ -5,6 +5,7 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { Alert } from '../../components/Alert.tsx';
+import { FormField } from '../../components/FormField.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
 import { useQuery } from '../../lib/query.ts';
 import type { OwnProfile } from '#common/api-types.ts';
@@ -13,7 +14,7 @@ import type { Language } from '#common/languages.ts';
 import { ABOUT_MAX, ATTRIBUTE_KEYS, ATTRIBUTE_OPTIONS, profileSchema, type AttributeKey } from '#common/profile.ts';
 import { api } from '../../lib/api.ts';
 import { countryOptions } from '../../lib/format.ts';
-import { AppForm, FieldError, fieldProps, useAppForm } from '../../lib/forms.tsx';
+import { AppForm, useAppForm } from '../../lib/forms.tsx';
 import { attributeValueLabel } from './labels.ts';
 
 export interface Region { country: string; code: string; name: string }
@@ -59,9 +60,11 @@ export function ProfileForm({ profile, countries, regions, interests, visibleFie
   );
   const countryRegions = regionQuery.data.filter((r) => r.country === country);
 
-  const note = (key: string) => showNotes && (
-    <Form.Text className="d-block" data-testid={`note-${key}`}>{visibleFields.includes(key) ? t('profile_edit.visible_note') : t('profile_edit.hidden_note')}</Form.Text>
-  );
+  // Whether the public profile shows a field: its description, when the site shows these notes.
+  const note = (key: string) => ({
+    description: showNotes && (visibleFields.includes(key) ? t('profile_edit.visible_note') : t('profile_edit.hidden_note')),
+    descriptionProps: { className: 'd-block', 'data-testid': `note-${key}` },
+  });
   const field = (key: string) => fields[key];
   // An error of one listed interest ("interests[2]") shows at the list.
   const interestError = Object.values(fields.interests.allErrors)[0]?.[0];
@@ -72,15 +75,10 @@ export function ProfileForm({ profile, countries, regions, interests, visibleFie
 
   const select = (key: AttributeKey) => (
     <Col sm={6} key={key}>
-      <Form.Group controlId={`profile-${key}`}>
-        <Form.Label>{t(`profile_fields.${key}`)}</Form.Label>
-        <Form.Select {...fieldProps(field(key))}>
-          {key !== 'gender' && <option value="">{t('profile_fields.not_said')}</option>}
-          {ATTRIBUTE_OPTIONS[key].map((v) => <option key={v} value={v}>{attributeValueLabel(t, key, v)}</option>)}
-        </Form.Select>
-        <FieldError field={field(key)} />
-        {note(key)}
-      </Form.Group>
+      <FormField id={`profile-${key}`} as="select" label={t(`profile_fields.${key}`)} field={field(key)} {...note(key)}>
+        {key !== 'gender' && <option value="">{t('profile_fields.not_said')}</option>}
+        {ATTRIBUTE_OPTIONS[key].map((v) => <option key={v} value={v}>{attributeValueLabel(t, key, v)}</option>)}
+      </FormField>
     </Col>
   );
 
@@ -91,38 +89,25 @@ export function ProfileForm({ profile, countries, regions, interests, visibleFie
         <AppForm form={form} data-testid="profile-form">
           <Row className="g-3">
             <Col sm={6}>
-              <Form.Group controlId="profile-name">
-                <Form.Label>{t('profile_fields.name')}</Form.Label>
-                <Form.Control {...fieldProps(fields.name)} maxLength={40} autoComplete="nickname" />
-                <FieldError field={fields.name} />
-              </Form.Group>
+              <FormField id="profile-name" label={t('profile_fields.name')} field={fields.name} required maxLength={40} autoComplete="nickname" />
             </Col>
             {ATTRIBUTE_KEYS.map(select)}
             <Col sm={6}>
-              <Form.Group controlId="profile-country">
-                <Form.Label>{t('profile_fields.country')}</Form.Label>
-                <Form.Select
-                  {...fieldProps(fields.country)} defaultValue={undefined} value={country}
-                  onChange={(e) => { setCountry(e.target.value); setRegion(''); }}
-                >
-                  {countryList.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
-                </Form.Select>
-                <FieldError field={fields.country} />
-              </Form.Group>
+              <FormField
+                id="profile-country" as="select" label={t('profile_fields.country')} field={fields.country}
+                value={country} onChange={(e) => { setCountry(e.target.value); setRegion(''); }}
+              >
+                {countryList.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
+              </FormField>
             </Col>
             <Col sm={6}>
-              <Form.Group controlId="profile-region">
-                <Form.Label>{t('profile_fields.region')}</Form.Label>
-                <Form.Select {...fieldProps(fields.region)} defaultValue={undefined} value={region} onChange={(e) => setRegion(e.target.value)}>
-                  <option value="">{t('profile_fields.choose_region')}</option>
-                  {countryRegions.map((r) => <option key={r.code} value={r.name}>{r.name}</option>)}
-                </Form.Select>
-                <FieldError field={fields.region} />
-              </Form.Group>
+              <FormField id="profile-region" as="select" label={t('profile_fields.region')} field={fields.region} value={region} onChange={(e) => setRegion(e.target.value)}>
+                <option value="">{t('profile_fields.choose_region')}</option>
+                {countryRegions.map((r) => <option key={r.code} value={r.name}>{r.name}</option>)}
+              </FormField>
             </Col>
             <Col xs={12}>
-              <fieldset>
-                <legend className="form-label fs-6">{t('profile_fields.interests')}</legend>
+              <FormField id="profile-interests" as="group" label={t('profile_fields.interests')} error={interestError ?? null} {...note('interests')}>
                 <div className="d-flex flex-wrap gap-2" data-testid="profile-interests">
                   {interestQuery.data.map((i) => {
                     const on = chosen.includes(i.key);
@@ -135,17 +120,14 @@ export function ProfileForm({ profile, countries, regions, interests, visibleFie
                     );
                   })}
                 </div>
-                {interestError && <div className="invalid-feedback d-block" id={fields.interests.errorId}>{interestError}</div>}
-                {note('interests')}
-              </fieldset>
+              </FormField>
             </Col>
             <Col xs={12}>
-              <Form.Group controlId="profile-about">
-                <Form.Label>{t('profile_fields.about')}</Form.Label>
-                <Form.Control {...fieldProps(fields.about)} defaultValue={undefined} as="textarea" rows={5} value={about} onChange={(e) => setAbout(e.target.value)} />
-                <FieldError field={fields.about} />
-                <Form.Text>{t('profile_edit.about_help', { used: about.length, max: ABOUT_MAX })}</Form.Text>
-              </Form.Group>
+              <FormField
+                id="profile-about" as="textarea" label={t('profile_fields.about')} field={fields.about}
+                description={t('profile_edit.about_help', { used: about.length, max: ABOUT_MAX })}
+                rows={5} value={about} onChange={(e) => setAbout(e.target.value)}
+              />
             </Col>
           </Row>
           {status && <Alert variant={status.variant} className="mt-3 mb-0" data-testid="profile-status">{status.text}</Alert>}

@@ -2,9 +2,10 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import ProgressBar from 'react-bootstrap/ProgressBar';
 import { Alert } from '../../components/Alert.tsx';
+import { FormField } from '../../components/FormField.tsx';
 import { Modal } from '../../components/Modal.tsx';
+import { Progress } from '../../components/Progress.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
 import type { SpendCap } from '#common/api-types.ts';
 import { SPEND_CAP_MAX, type SpendCapPeriod } from '#common/constants.ts';
@@ -74,7 +75,7 @@ export function SpendCapCard({ initial, country }: { initial: SpendCap; country:
               <span>{t(`spend_cap.current_${current.period}`, { count: current.credits })}</span>
               <span>{t('spend_cap.spent', { spent: cap.spent, cap: current.credits })}</span>
             </div>
-            <ProgressBar><ProgressBar now={used} variant={used >= 100 ? 'danger' : used >= 80 ? 'warning' : 'primary'} aria-label={t('spend_cap.spent', { spent: cap.spent, cap: current.credits })} /></ProgressBar>
+            <Progress value={used} tone={used >= 100 ? 'danger' : used >= 80 ? 'warning' : 'primary'} aria-label={t('spend_cap.spent', { spent: cap.spent, cap: current.credits })} />
           </div>
         ) : <p className="mb-3" data-testid="spend-cap-current">{t('spend_cap.none')}</p>}
         {cap.pending && (
@@ -87,21 +88,19 @@ export function SpendCapCard({ initial, country }: { initial: SpendCap; country:
         {notice && <Alert variant="success" className="small" data-testid="spend-cap-saved">{notice}</Alert>}
         {error && <Alert variant="danger" className="small" data-testid="spend-cap-error">{error}</Alert>}
         <Form onSubmit={submit} className="row g-2 align-items-end">
-          <Form.Group className="col-12 col-sm-5" controlId="spend-cap-period">
-            <Form.Label className="small">{t('spend_cap.period')}</Form.Label>
-            <Form.Select value={choice} onChange={(e) => setChoice(e.target.value as Choice)} data-testid="spend-cap-period">
-              <option value="none">{t('spend_cap.period_none')}</option>
-              <option value="day">{t('spend_cap.period_day')}</option>
-              <option value="month">{t('spend_cap.period_month')}</option>
-            </Form.Select>
-          </Form.Group>
-          <Form.Group className="col-7 col-sm-4" controlId="spend-cap-credits">
-            <Form.Label className="small">{t('spend_cap.credits')}</Form.Label>
-            <Form.Control
-              type="number" inputMode="numeric" min={1} max={SPEND_CAP_MAX} step={1} value={credits} disabled={choice === 'none'}
-              onChange={(e) => setCredits(e.target.value)} data-testid="spend-cap-credits"
-            />
-          </Form.Group>
+          <FormField
+            id="spend-cap-period" as="select" className="col-12 col-sm-5" label={t('spend_cap.period')} labelClassName="small"
+            value={choice} onChange={(e) => setChoice(e.target.value as Choice)} data-testid="spend-cap-period"
+          >
+            <option value="none">{t('spend_cap.period_none')}</option>
+            <option value="day">{t('spend_cap.period_day')}</option>
+            <option value="month">{t('spend_cap.period_month')}</option>
+          </FormField>
+          <FormField
+            id="spend-cap-credits" className="col-7 col-sm-4" label={t('spend_cap.credits')} labelClassName="small"
+            type="number" inputMode="numeric" min={1} max={SPEND_CAP_MAX} step={1} value={credits} disabled={choice === 'none'}
+            onChange={(e) => setCredits(e.target.value)} data-testid="spend-cap-credits"
+          />
           <div className="col-5 col-sm-3 d-grid">
             <Button type="submit" disabled={saving} data-testid="spend-cap-save">{t('spend_cap.save')}</Button>
           </div>

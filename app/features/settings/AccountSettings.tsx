@@ -1,10 +1,10 @@
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import { Alert } from '../../components/Alert.tsx';
+import { FormField } from '../../components/FormField.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
 import { mailChangeSchema, passwordChangeSchema } from '#common/schemas.ts';
-import { AppForm, FieldError, FormError, fieldProps, useAppForm } from '../../lib/forms.tsx';
+import { AppForm, FormError, useAppForm } from '../../lib/forms.tsx';
 
 /** Change the e-mail address (confirmed from the new address), change the password, download my data. */
 export function AccountSettings({ email, name }: { email: string; name: string | null }) {
@@ -24,16 +24,14 @@ export function AccountSettings({ email, name }: { email: string; name: string |
         {sentTo && <Alert variant="success" data-testid="mail-change-ok">{t('notifications.account.email_sent', { email: sentTo })}</Alert>}
         <FormError form={mail.form} testId="mail-change-error" />
         <AppForm form={mail.form} intent="mail-change" className="row g-2">
-          <Form.Group className="col-md-6" controlId="mail-change-email">
-            <Form.Label>{t('notifications.account.new_email')}</Form.Label>
-            <Form.Control {...fieldProps(mail.fields.email)} type="email" autoComplete="email" required />
-            <FieldError field={mail.fields.email} testId="mail-change-email-error" />
-          </Form.Group>
-          <Form.Group className="col-md-6" controlId="mail-change-password">
-            <Form.Label>{t('notifications.account.password')}</Form.Label>
-            <Form.Control {...fieldProps(mail.fields.password)} type="password" autoComplete="current-password" required />
-            <FieldError field={mail.fields.password} testId="mail-change-password-error" />
-          </Form.Group>
+          <FormField
+            id="mail-change-email" className="col-md-6" label={t('notifications.account.new_email')} field={mail.fields.email}
+            errorTestId="mail-change-email-error" type="email" autoComplete="email" required
+          />
+          <FormField
+            id="mail-change-password" className="col-md-6" label={t('notifications.account.password')} field={mail.fields.password}
+            errorTestId="mail-change-password-error" type="password" autoComplete="current-password" required
+          />
           <div className="col-12"><Button type="submit" variant="outline-primary" disabled={mail.busy} data-testid="mail-change-submit">{t('notifications.account.email_submit')}</Button></div>
         </AppForm>
 
@@ -41,21 +39,18 @@ export function AccountSettings({ email, name }: { email: string; name: string |
         {password.done && <Alert variant="success" data-testid="password-change-ok">{t('notifications.account.password_changed')}</Alert>}
         <FormError form={password.form} testId="password-change-error" />
         <AppForm form={password.form} intent="password-change" className="row g-2">
-          <Form.Group className="col-md-4" controlId="old-password">
-            <Form.Label>{t('notifications.account.old_password')}</Form.Label>
-            <Form.Control {...fieldProps(pw.old_password)} type="password" autoComplete="current-password" required />
-            <FieldError field={pw.old_password} testId="change-old_password-error" />
-          </Form.Group>
-          <Form.Group className="col-md-4" controlId="new-password">
-            <Form.Label>{t('notifications.account.new_password')}</Form.Label>
-            <Form.Control {...fieldProps(pw.password)} type="password" autoComplete="new-password" required minLength={8} />
-            <FieldError field={pw.password} testId="change-password-error" />
-          </Form.Group>
-          <Form.Group className="col-md-4" controlId="new-password-confirm">
-            <Form.Label>{t('notifications.account.confirm_password')}</Form.Label>
-            <Form.Control {...fieldProps(pw.password_confirm)} type="password" autoComplete="new-password" required minLength={8} />
-            <FieldError field={pw.password_confirm} testId="change-password_confirm-error" />
-          </Form.Group>
+          <FormField
+            id="old-password" className="col-md-4" label={t('notifications.account.old_password')} field={pw.old_password}
+            errorTestId="change-old_password-error" type="password" autoComplete="current-password" required
+          />
+          <FormField
+            id="new-password" className="col-md-4" label={t('notifications.account.new_password')} field={pw.password}
+            errorTestId="change-password-error" type="password" autoComplete="new-password" required minLength={8}
+          />
+          <FormField
+            id="new-password-confirm" className="col-md-4" label={t('notifications.account.confirm_password')} field={pw.password_confirm}
+            errorTestId="change-password_confirm-error" type="password" autoComplete="new-password" required minLength={8}
+          />
           <div className="col-12"><Button type="submit" variant="outline-primary" disabled={password.busy} data-testid="password-change-submit">{t('notifications.account.password_submit')}</Button></div>
         </AppForm>
 

@@ -5,6 +5,7 @@ import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import { Alert } from '../../components/Alert.tsx';
+import { FormField } from '../../components/FormField.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
 import { wordFilterFormSchema } from '#common/chat.ts';
 import { AppForm, useAppForm } from '../../lib/forms.tsx';
@@ -34,17 +35,25 @@ export function WordFilter({ words }: { words: string[] }) {
       <Card.Body>
         <h2 className="h5" id="word-filter-heading">{t('notifications.word_filter.heading')}</h2>
         <p className="text-muted small">{t('notifications.word_filter.help')}</p>
-        {error && <Alert variant="danger" className="py-2" data-testid="word-filter-error">{error}</Alert>}
+        {error && <Alert variant="danger" className="py-2" id="word-filter-error" data-testid="word-filter-error">{error}</Alert>}
         <AppForm form={form} intent="word-filter">
           {words.map((w) => <input key={w} type="hidden" name={fields.word_filter.name} value={w} />)}
-          <InputGroup className="mb-2">
-            <Form.Control
-              name={fields.word.name} value={entry} onChange={(e) => setEntry(e.target.value)} maxLength={60}
-              placeholder={t('notifications.word_filter.placeholder')} aria-label={t('notifications.word_filter.placeholder')} data-testid="word-filter-input"
-            />
-            {/* Disabled while empty only once the page runs: without JavaScript the state never updates. */}
-            <Button type="submit" variant="outline-primary" disabled={busy || (hydrated && !entry.trim())} data-testid="word-filter-add">{t('notifications.word_filter.add')}</Button>
-          </InputGroup>
+          {/* The message above the form says what is wrong with the word; the input points there. */}
+          <FormField
+            id="word-filter-word" as="custom" className="mb-2" label={t('notifications.word_filter.placeholder')} labelClassName="visually-hidden"
+            error={fields.word.errors?.[0] ?? null} errorShownIn="word-filter-error"
+          >
+            {({ isInvalid: _, ...control }) => (
+              <InputGroup>
+                <Form.Control
+                  {...control} name={fields.word.name} value={entry} onChange={(e) => setEntry(e.target.value)} maxLength={60}
+                  placeholder={t('notifications.word_filter.placeholder')} data-testid="word-filter-input"
+                />
+                {/* Disabled while empty only once the page runs: without JavaScript the state never updates. */}
+                <Button type="submit" variant="outline-primary" disabled={busy || (hydrated && !entry.trim())} data-testid="word-filter-add">{t('notifications.word_filter.add')}</Button>
+              </InputGroup>
+            )}
+          </FormField>
           {words.length === 0 ? <p className="small text-muted mb-0">{t('notifications.word_filter.empty')}</p> : (
             <ul className="list-unstyled d-flex flex-wrap gap-2 mb-0">
               {words.map((w) => (

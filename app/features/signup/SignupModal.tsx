@@ -1,4 +1,4 @@
-import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { api } from '../../lib/api.ts';
@@ -13,13 +13,6 @@ interface OpenOptions {
 // The dialog and the sign-up form in it (its schemas, the form library, the photo upload) load when the modal
 // opens, not with every page.
 const SignupModal = lazy(() => import('./SignupDialog.tsx').then((m) => ({ default: m.SignupDialog })));
-
-const SignupContext = createContext<(options?: OpenOptions) => void>(() => {});
-
-/** Opens sign-up the way spec section 2 says: members go to the search, smartphones to the page, others get the modal. */
-export function useOpenSignup() {
-  return useContext(SignupContext);
-}
 
 /** Smartphones: a narrow screen or a touch device's user agent. */
 export function isSmartphone(): boolean {
@@ -88,9 +81,9 @@ export function SignupProvider({ signedIn, children }: { signedIn: boolean; chil
   }, [navigate, openSignup, signedIn]);
 
   return (
-    <SignupContext.Provider value={openSignup}>
+    <>
       {children}
       {open && <Suspense fallback={null}><SignupModal key={key} profile={profile} onClose={() => setOpen(false)} /></Suspense>}
-    </SignupContext.Provider>
+    </>
   );
 }

@@ -10,7 +10,7 @@ import { createTranslator } from '../../i18n/i18n.ts';
 import { createLogger } from '../logger.ts';
 import { fromHeader, renderMail } from './templates.ts';
 import { createOutboxMailer } from './transport.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../use-cases.ts';
 
 const brand = {
   siteName: 'Amora', mailName: 'Amora Mail', supportEmail: 'support@example.com', settingsUrl: 'https://example.com/notifications',

@@ -1,6 +1,6 @@
 import type { Language } from '#common/languages.ts';
 import type { Translator } from '../../i18n/i18n.ts';
-import { escapeHtml } from '../../http/html.ts';
+import { escapeHtml } from '../html.ts';
 
 /** What every mail says about who sends it: the site, and the company behind it (spec: company info). */
 export interface MailBrand {

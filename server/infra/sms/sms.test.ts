@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../../env.ts';
-import { startupWarnings } from '../startup-warnings.ts';
+import { startupWarnings } from '../../settings/startup-warnings.ts';
 import { Hono } from 'hono';
-import { smsOutboxViewer } from './outbox.routes.ts';
+import { smsOutboxViewer } from '../../dev-tools/sms-outbox.routes.ts';
 import { createHttpSmsSender, createOutboxSmsSender, SmsUnavailableError } from './sms.ts';
 
 describe('SMS senders', () => {

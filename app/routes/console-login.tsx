@@ -1,0 +1,108 @@
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import { data, Form, redirect, redirectDocument, useActionData, useNavigation } from 'react-router';
+import { consoleCodeSchema, consolePasswordSchema } from '#common/console.ts';
+import { requestCookieJar } from '#server/http/cookie-jar.ts';
+import { consoleErrorText } from '#server/http/console-pages.server.ts';
+import { setStaffCookie } from '#server/http/staff-cookies.ts';
+import type { Route } from './+types/console-login';
+import { requestContext } from '../context.ts';
+import { useTranslation } from '../lib/i18n.ts';
+import { pageMeta } from '../lib/seo.ts';
+
+/** Refusals the sign-in words its own way (a wrong code is not a wrong password). */
+const OWN_ERRORS = ['login_failed', 'login_throttled', 'code_failed'] as const;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  if (await context.get(requestContext).staff()) throw redirect('/console');
+  return null;
+}
+
+type Reply = { step: 'password' | 'code'; challenge?: string; error?: string; code?: string };
+
+/**
+ * Two steps, as the use case has them: the password gives a signed five-minute challenge, carried in the second
+ * form; the challenge and a TOTP or recovery code give the session's cookie. Errors come back in the visitor's language.
+ */
+export async function action({ context, request }: Route.ActionArgs) {
+  const ctx = context.get(requestContext);
+  const form = Object.fromEntries(await request.formData());
+  const from = { ip: ctx.clientIp };
+  const t = (key: string) => ctx.translator.t(ctx.lang, key);
+  if (form.intent === 'code') {
+    const parsed = consoleCodeSchema.safeParse(form);
+    const challenge = typeof form.challenge === 'string' ? form.challenge : '';
+    if (!parsed.success) return data<Reply>({ step: 'code', challenge, error: t(parsed.error.issues[0].message.startsWith('console.') ? parsed.error.issues[0].message : 'console.errors.code_required') }, 400);
+    try {
+      const { token } = await ctx.services.staff.finishSignIn(parsed.data.challenge, parsed.data.code, from);
+      const jar = requestCookieJar(request);
+      setStaffCookie(jar, ctx, token);
+      return redirectDocument('/console', { headers: jar.headers });
+    } catch (error) {
+      const refusal = consoleErrorText(ctx, ctx.lang, error, OWN_ERRORS);
+      // A wrong code reads as one: the password was right, or there would be no challenge.
+      const message = refusal.code === 'login_failed' ? t('console.errors.code_failed') : refusal.message;
+      return data<Reply>({ step: 'code', challenge, error: message, code: refusal.code }, refusal.code === 'login_throttled' ? 429 : 401);
+    }
+  }
+  const parsed = consolePasswordSchema.safeParse(form);
+  if (!parsed.success) return data<Reply>({ step: 'password', error: t(parsed.error.issues[0].message) }, 400);
+  try {
+    const { challenge } = await ctx.services.staff.startSignIn(parsed.data.email, parsed.data.password, from);
+    return data<Reply>({ step: 'code', challenge });
+  } catch (error) {
+    const refusal = consoleErrorText(ctx, ctx.lang, error, OWN_ERRORS);
+    return data<Reply>({ step: 'password', error: refusal.message, code: refusal.code }, refusal.code === 'login_throttled' ? 429 : 401);
+  }
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, { titleKey: 'console.login.title', noindex: true });
+}
+
+export default function ConsoleLogin() {
+  const { t } = useTranslation();
+  const reply = useActionData<typeof action>() as Reply | undefined;
+  const busy = useNavigation().state !== 'idle';
+  const step = reply?.step ?? 'password';
+  return (
+    <main className="console-login container py-5 max-w-460">
+      <Card className="shadow-sm">
+        <Card.Body className="p-4">
+          <h1 className="h3 mb-1">{t('console.login.title')}</h1>
+          <p className="text-body-secondary mb-3">{step === 'password' ? t('console.login.password_intro') : t('console.login.code_intro')}</p>
+          {reply?.error && <div className="alert alert-danger" role="alert" id="console-login-error" data-testid="console-login-error">{reply.error}</div>}
+          {step === 'password' ? (
+            <Form method="post" key="password">
+              <input type="hidden" name="intent" value="password" />
+              <div className="mb-3">
+                <label htmlFor="console-email" className="form-label">{t('console.login.email')}</label>
+                <input id="console-email" name="email" type="email" className="form-control" autoComplete="username" required autoFocus aria-describedby={reply?.error ? 'console-login-error' : undefined} />
+              </div>
+              <div className="mb-3">
+                <label htmlFor="console-password" className="form-label">{t('console.login.password')}</label>
+                <input id="console-password" name="password" type="password" className="form-control" autoComplete="current-password" required />
+              </div>
+              <Button type="submit" className="w-100" disabled={busy} data-testid="console-login-next">{t('console.login.next')}</Button>
+            </Form>
+          ) : (
+            <Form method="post" key="code">
+              <input type="hidden" name="intent" value="code" />
+              <input type="hidden" name="challenge" value={reply?.challenge ?? ''} />
+              <div className="mb-3">
+                <label htmlFor="console-code" className="form-label">{t('console.login.code')}</label>
+                <input
+                  id="console-code" name="code" className="form-control" autoComplete="one-time-code" inputMode="text" required autoFocus
+                  aria-describedby={reply?.error ? 'console-code-help console-login-error' : 'console-code-help'}
+                />
+                <div id="console-code-help" className="form-text">{t('console.login.code_help')}</div>
+              </div>
+              <Button type="submit" className="w-100" disabled={busy} data-testid="console-login-submit">{t('console.login.submit')}</Button>
+              <p className="mt-3 mb-0 text-center"><a href="/console/login">{t('console.login.start_over')}</a></p>
+            </Form>
+          )}
+        </Card.Body>
+      </Card>
+    </main>
+  );
+}

@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { notices, outbox } from '../db/schema.ts';
+import { seedDemoSite } from '../seed/seed.ts';
+import { cliDatabase, type CliDatabase } from '../../tests/helpers/cli.ts';
+import { DATABASE_KINDS, testClock } from '../../tests/helpers/test-app.ts';
+
+/**
+ * `npm run notices:decide` against a real configured database: the decision is stored and the outcome
+ * mail waits in the outbox for the server (the command has no mailer of its own).
+ */
+describe.each(DATABASE_KINDS)('npm run notices:decide on %s', (kind) => {
+  let target: CliDatabase | undefined;
+  afterAll(() => target?.drop());
+
+  it('decides a notice and queues the outcome mail; bad arguments and unknown references change nothing', async () => {
+    target = await cliDatabase(kind, 'notices-cli');
+    const { dir, open } = target;
+    const reference = 'ABCD-EFGH-JKMN';
+    let database = await open();
+    await database.migrate();
+    const { siteId } = await seedDemoSite(database.db, { photosDir: join(dir, 'photos'), clock: testClock(), profileCount: 1 });
+    await database.db.insert(notices).values({
+      siteId, reference, followToken: 'x'.repeat(43), kind: 'other', contentRef: 'https://example.org/x', reason: 'illegal',
+      explanation: 'Counterfeit goods for sale.', reporterEmail: 'cli@example.org', bonaFide: true,
+    });
+    await database.close();
+
+    const cli = (...args: string[]) => target!.cli('server/cli/decide-cli.ts', ...args);
+
+    expect(await cli(reference, 'removed')).toMatchObject({ code: 2, out: expect.stringContaining('Usage') });
+    expect(await cli('ZZZZ-ZZZZ-ZZZZ', 'removed', 'Gone')).toMatchObject({ code: 1, out: expect.stringContaining('not_found') });
+    expect(await cli(reference.toLowerCase(), 'removed', 'The', 'listing', 'was', 'taken', 'down.')).toMatchObject({
+      code: 0, out: expect.stringContaining(`Notice ${reference}: removed`),
+    });
+    expect(await cli(reference, 'no_action', 'Again')).toMatchObject({ code: 1, out: expect.stringContaining('notice_already_decided') });
+
+    database = await open();
+    try {
+      const [row] = await database.db.select().from(notices).where(eq(notices.reference, reference));
+      expect(row).toMatchObject({ status: 'removed', decision: 'The listing was taken down.' });
+      expect(row.decidedAt).toBeInstanceOf(Date);
+      const owed = await database.db.select().from(outbox).where(eq(outbox.subscriber, 'mail.notice_decided'));
+      expect(owed.map((r) => r.payload)).toEqual([{ noticeId: row.id }]);
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,52 @@
+import { moderationContracts as api } from '#common/contracts/moderation.ts';
+import { photoContracts } from '#common/contracts/photos.ts';
+import { ApiRoutes } from '../http/endpoint.ts';
+import { AppError } from '../infra/errors.ts';
+
+/** Moderation of member content: the photo review queue (profile and chat photos), and the queues of reports, notices and appeals. */
+export const moderationRoutes = new ApiRoutes()
+  /**
+   * Moderators (a console session or a staff API token), for the sites they reach. GET: pending profile and chat
+   * photos; GET ?file=name: a file's bytes; POST {id, action: 'approve' | 'reject', kind?: 'profile' | 'chat'}.
+   */
+  .endpoint(photoContracts.moderationQueue, async (c, { query, staff }) => {
+    const ctx = c.get('ctx');
+    if (query.file) {
+      const bytes = await ctx.services.photos.moderationFile(staff, query.file);
+      if (!bytes) throw new AppError(404, 'not_found');
+      return new Response(new Uint8Array(bytes), { headers: { 'Content-Type': 'image/webp', 'Cache-Control': 'private, no-store' } });
+    }
+    return c.json({ photos: await ctx.services.photos.pending(staff), chat_photos: await ctx.services.chat.pendingPhotos(staff) });
+  })
+  .endpoint(photoContracts.moderate, async (c, { body: { id, action, kind }, staff }) => {
+    const ctx = c.get('ctx');
+    const photo = kind === 'chat' ? await ctx.services.chat.moderatePhoto(staff, id, action, { ip: ctx.clientAddress }) : await ctx.services.photos.moderate(staff, id, action, { ip: ctx.clientAddress });
+    return c.json({ photo });
+  })
+  .endpoint(api.reportQueue, async (c, { staff }) => c.json(await c.get('ctx').services.console.reportQueue(staff)))
+  .endpoint(api.claimReport, async (c, { body, staff }) => {
+    const ctx = c.get('ctx');
+    return c.json(await ctx.services.console.claimReport(staff, body.id, { ip: ctx.clientAddress }));
+  })
+  .endpoint(api.decideReport, async (c, { body: { id, ...input }, staff }) => {
+    const ctx = c.get('ctx');
+    return c.json(await ctx.services.console.decideReport(staff, id, input, { ip: ctx.clientAddress }));
+  })
+  .endpoint(api.noticeQueue, async (c, { staff }) => c.json(await c.get('ctx').services.console.noticeQueue(staff)))
+  .endpoint(api.claimNotice, async (c, { body, staff }) => {
+    const ctx = c.get('ctx');
+    return c.json(await ctx.services.console.claimNotice(staff, body.reference, { ip: ctx.clientAddress }));
+  })
+  .endpoint(api.decideNotice, async (c, { body: { reference, ...input }, staff }) => {
+    const ctx = c.get('ctx');
+    return c.json(await ctx.services.console.decideNotice(staff, reference, input, { ip: ctx.clientAddress }));
+  })
+  .endpoint(api.appealQueue, async (c, { staff }) => c.json(await c.get('ctx').services.console.appealQueue(staff)))
+  .endpoint(api.claimAppeal, async (c, { body, staff }) => {
+    const ctx = c.get('ctx');
+    return c.json(await ctx.services.console.claimAppeal(staff, body.id, { ip: ctx.clientAddress }));
+  })
+  .endpoint(api.decideAppeal, async (c, { body: { id, ...input }, staff }) => {
+    const ctx = c.get('ctx');
+    return c.json(await ctx.services.console.decideAppeal(staff, id, input, { ip: ctx.clientAddress }));
+  });

@@ -1,0 +1,22 @@
+import { chosenBundle } from '#common/spend-cap.ts';
+import type { MemberActor } from '../actor.ts';
+import type { RequestContext } from '../http/context.ts';
+
+/** A discount code the page's link brought: `?discount=` (the code field, a plain GET form) or `?code=`. */
+export const linkedCode = (url: URL): string | null => url.searchParams.get('discount') ?? url.searchParams.get('code');
+
+/**
+ * The purchase form of the credits and premium pages: the member's purchase options (payments.purchase) with the
+ * link's code, the reason a code cannot be used in the member's language, and the bundle the page marks (`?package=`,
+ * `?need=`, `?method=`).
+ */
+export async function purchaseForm(ctx: RequestContext, member: MemberActor, url: URL) {
+  const { codeRefusal, ...purchase } = await ctx.services.payments.purchase(member, { code: linkedCode(url) });
+  return {
+    ...purchase,
+    codeError: codeRefusal ? ctx.translator.t(ctx.lang, `errors.${codeRefusal.code}`, codeRefusal.params) : null,
+    choice: chosenBundle(purchase.packages, url.searchParams),
+  };
+}
+
+export type PurchaseData = Awaited<ReturnType<typeof purchaseForm>>;

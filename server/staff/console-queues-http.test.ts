@@ -1,0 +1,97 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memberReports, moderationDecisions } from '../db/schema.ts';
+import { createStaff, type TestStaff } from '../../tests/helpers/staff.ts';
+import { createTestApp, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
+
+/**
+ * The console's queue pages as a browser without JavaScript uses them: opening claims (a redirect to the opened item),
+ * a second moderator sees who holds it and cannot take it, a decision asks first and only the confirmation decides,
+ * and staff without the moderator role get 403.
+ */
+describe('the moderation queues\' pages without JavaScript', () => {
+  let t: TestApp;
+  let first: TestStaff;
+  let second: TestStaff;
+  let ip = 0;
+  beforeAll(async () => {
+    t = await createTestApp('pglite', { profiles: 0, pages: true });
+    first = await createStaff(t, { roles: ['moderator'], name: 'Mona Moderator' });
+    second = await createStaff(t, { roles: ['moderator'], siteIds: [t.siteId] });
+  }, 300_000);
+  afterAll(() => t.close());
+
+  const postForm = (path: string, fields: Record<string, string>, cookie: string) =>
+    t.app.request(`http://localhost${path}`, {
+      method: 'POST', body: new URLSearchParams(fields).toString(),
+      headers: { host: 'localhost', 'content-type': 'application/x-www-form-urlencoded', cookie },
+    }, { incoming: { socket: { remoteAddress: `192.0.2.${++ip}` } } });
+  const page = (path: string, cookie: string) => t.app.request(`http://localhost${path}`, { headers: { host: 'localhost', cookie } });
+  /** A page's HTML without the markers React puts between a text's parts. */
+  const textOf = async (res: Response) => (await res.text()).replaceAll('<!-- -->', '');
+
+  it('claims on opening, shows the hold to another moderator, and decides only after the confirmation', async () => {
+    const [reporter, target] = [await signUp(t), await signUp(t, { name: 'Queued' })];
+    const { report } = await t.services.reports.report(reporter.actor, { profile_id: target.user.id, kind: 'profile', reason: 'scam', text: 'Asked me for money' });
+    const mine = (await first.cookie()).cookie;
+    const theirs = (await second.cookie()).cookie;
+
+    const list = await page('/console/queues/reports', mine);
+    expect(list.status).toBe(200);
+    const html = await textOf(list);
+    expect(html).toContain(`#${target.user.id}`);
+    expect(html).toContain('Scam or asking for money');
+
+    const opened = await postForm('/console/queues/reports', { intent: 'claim', id: String(report.id) }, mine);
+    expect([opened.status, opened.headers.get('location')]).toEqual([302, `/console/queues/reports?open=${report.id}`]);
+    const openedPage = await textOf(await page(`/console/queues/reports?open=${report.id}`, mine));
+    expect(openedPage).toContain('data-testid="report-opened"');
+    expect(openedPage).toContain('Asked me for money');
+    // The reason's ground is preselected.
+    expect(openedPage).toMatch(/<option value="terms_scam" selected/);
+
+    // The other moderator sees the hold and cannot take it, nor open it by its address.
+    const other = await textOf(await page(`/console/queues/reports?open=${report.id}`, theirs));
+    expect(other).toContain('data-testid="held-by-other"');
+    expect(other).toContain(`By staff member #${first.actor.staffId} until`);
+    expect(other).not.toContain('data-testid="report-opened"');
+    const taken = await postForm('/console/queues/reports', { intent: 'claim', id: String(report.id) }, theirs);
+    expect(taken.status).toBe(400);
+    expect(await textOf(taken)).toContain('Another moderator is working on this right now.');
+
+    // The decision asks first: nothing changes until the confirmation.
+    const fields = { intent: 'decide', id: String(report.id), action: 'ban', ground: 'terms_scam', facts: 'Asked two members for money.', member: String(target.user.id) };
+    const asked = await postForm(`/console/queues/reports?open=${report.id}`, fields, mine);
+    expect(asked.status).toBe(200);
+    const askedHtml = await textOf(asked);
+    expect(askedHtml).toContain(`Ban the member: member #${target.user.id}`);
+    expect(askedHtml).toContain('name="confirm" value="1"');
+    expect((await t.database.db.select().from(memberReports).where(eq(memberReports.id, report.id)))[0].status).toBe('open');
+    const done = await postForm(`/console/queues/reports?open=${report.id}`, { ...fields, confirm: '1' }, mine);
+    expect(done.status).toBe(200);
+    expect(await textOf(done)).toContain('The statement of reasons');
+    expect((await t.database.db.select().from(memberReports).where(eq(memberReports.id, report.id)))[0].status).toBe('actioned');
+    const [decision] = await t.database.db.select().from(moderationDecisions).where(eq(moderationDecisions.reportId, report.id));
+    expect(decision).toMatchObject({ restriction: 'banned', ground: 'terms_scam', staffId: first.actor.staffId, facts: 'Asked two members for money.' });
+  });
+
+  it('answers bad input with a message and changes nothing; staff without the role get 403 on every queue', async () => {
+    const mine = (await first.cookie()).cookie;
+    for (const [path, fields] of [
+      ['/console/queues/reports', { intent: 'claim', id: 'x' }],
+      ['/console/queues/reports', { intent: 'decide', id: '1', action: 'erase', ground: 'terms_general', member: '1' }],
+      ['/console/queues/notices', { intent: 'claim', reference: '<script>' }],
+      ['/console/queues/appeals', { intent: 'decide', id: '1', outcome: 'maybe', member: '1' }],
+      ['/console/queues/photos', { kind: 'profile', id: '1', decision: 'burn', member: '1' }],
+    ] as const) {
+      const res = await postForm(path, fields, mine);
+      expect(res.status, path).toBe(400);
+      expect(await textOf(res), path).toContain('Some of the information is not valid.');
+    }
+    const support = (await (await createStaff(t, { roles: ['support'] })).cookie()).cookie;
+    for (const queue of ['reports', 'notices', 'appeals', 'photos']) expect((await page(`/console/queues/${queue}`, support)).status, queue).toBe(403);
+    // /console/queues opens the reports.
+    const root = await page('/console/queues', mine);
+    expect([root.status, root.headers.get('location')]).toEqual([302, '/console/queues/reports']);
+  });
+});

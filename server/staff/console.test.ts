@@ -1,0 +1,268 @@
+import { and, count, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StaffRoleName } from '#common/staff.ts';
+import { STAFF_ROLES } from '#common/staff.ts';
+import type { Actor, MemberActor, StaffActor } from '../actor.ts';
+import { appeals, auditLog, creditPackages, memberFlags, memberReports, moderationDecisions, notices, orders, photos } from '../db/schema.ts';
+import { banInTx } from '../moderation/bans.service.ts';
+import { csvCell } from './audit-log-reader.ts';
+import type { Services } from '../use-cases.ts';
+import { createStaff, SYSTEM, type TestStaff } from '../../tests/helpers/staff.ts';
+import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
+
+type ConsoleUseCase = keyof Services['console'];
+
+interface Case {
+  /** Calls the use case as `actor`; `staff` is a fresh staff member of the case's own (its token, its sessions). */
+  call: (s: Services, actor: Actor, staff: TestStaff, member: MemberActor) => Promise<unknown>;
+  /** The role it needs (admin of every site for `'admin'`); null: any staff member, for their own account. */
+  role: StaffRoleName | null;
+  /** The audit action an allowed call writes, in the same transaction; null for screens that read no member's data. */
+  audits: string | null;
+  /**
+   * A list that narrows to the staff member's sites instead of refusing: staff of another site get through and see
+   * none of this site's rows (their own tests check that).
+   */
+  narrows?: true;
+  /** The member it acts on has not confirmed their address yet. */
+  unconfirmed?: true;
+  /** What staff of another site get, when the thing is as unknown to them as a missing one (default 403). */
+  elsewhere?: '404 not_found';
+}
+
+/**
+ * Every console use case, by name. The first test fails when services.console has one this table does not name, so
+ * a new screen or action cannot go without the checks below: visitors, members, jobs, staff without the role and
+ * staff of another site are refused (and nothing is written); the allowed staff member gets through, and an action
+ * writes exactly one audit row naming them.
+ */
+const CASES: Record<ConsoleUseCase, Case> = {
+  account: { call: (s, a) => s.console.account(a), role: null, audits: null },
+  tokens: { call: (s, a) => s.console.tokens(a), role: null, audits: null },
+  createToken: { call: (s, a) => s.console.createToken(a, { name: 'script', scopes: ['support'] }), role: null, audits: 'staff.api_token.create' },
+  revokeToken: {
+    call: async (s, a, staff) => s.console.revokeToken(a, (await s.console.tokens(staff.actor))[0]?.id ?? 2_000_000_000),
+    role: null, audits: 'staff.api_token.revoke',
+  },
+  signOutEverywhere: { call: (s, a) => s.console.signOutEverywhere(a), role: null, audits: 'staff.sign_out_everywhere' },
+  auditLog: { call: (s, a) => s.console.auditLog(a, { action: 'staff.' }), role: 'admin', audits: null },
+  auditLogCsv: { call: (s, a) => s.console.auditLogCsv(a, {}), role: 'admin', audits: null },
+  findMembers: { call: (s, a) => s.console.findMembers(a, { query: 'Tester' }), role: 'support', audits: 'member.search', narrows: true },
+  member: { call: (s, a, _staff, m) => s.console.member(a, m.userId), role: 'support', audits: 'member.open' },
+  adjustCredits: {
+    call: (s, a, staff, m) => s.console.adjustCredits(a, m.userId, { credits: 5, reason: 'Goodwill', idempotencyKey: `case-${staff.actor.staffId}-key` }),
+    role: 'support', audits: 'member.adjust_credits',
+  },
+  endSessions: { call: (s, a, _staff, m) => s.console.endSessions(a, m.userId), role: 'support', audits: 'member.end_sessions' },
+  resendActivation: { call: (s, a, _staff, m) => s.console.resendActivation(a, m.userId), role: 'support', audits: 'member.resend_activation', unconfirmed: true },
+  sendPasswordReset: { call: (s, a, _staff, m) => s.console.sendPasswordReset(a, m.userId), role: 'support', audits: 'member.send_password_reset' },
+  setFictional: {
+    call: (s, a, _staff, m) => s.console.setFictional(a, m.userId, { fictional: true, reason: 'Answered by the site team' }), role: 'moderator', audits: 'member.fictional',
+  },
+  banMember: { call: (s, a, _staff, m) => s.console.banMember(a, m.userId, { reason: 'abuse', note: 'insults' }), role: 'moderator', audits: 'member.ban', elsewhere: '404 not_found' },
+  unbanMember: {
+    call: async (s, a, _staff, m) => {
+      await s.db.transaction((tx) => banInTx(tx, () => new Date(), m.userId, 'other', 'by mistake'));
+      return s.console.unbanMember(a, m.userId, 'banned by mistake');
+    },
+    role: 'moderator', audits: 'member.unban', elsewhere: '404 not_found',
+  },
+  refundOrder: {
+    call: async (s, a, _staff, m) => s.console.refundOrder(a, await completedOrder(s, m), 'Charged twice'),
+    role: 'finance', audits: 'order.refund', elsewhere: '404 not_found',
+  },
+  flags: { call: (s, a) => s.console.flags(a), role: 'moderator', audits: null, narrows: true },
+  flag: { call: async (s, a, _staff, m) => s.console.flag(a, await flagOf(s, m)), role: 'moderator', audits: 'flag.open' },
+  resolveFlag: { call: async (s, a, _staff, m) => s.console.resolveFlag(a, await flagOf(s, m)), role: 'moderator', audits: 'flag.resolve' },
+  reportQueue: { call: (s, a) => s.console.reportQueue(a), role: 'moderator', audits: null, narrows: true },
+  claimReport: { call: async (s, a, _staff, m) => s.console.claimReport(a, await reportOf(s, m)), role: 'moderator', audits: 'report.claim' },
+  decideReport: {
+    call: async (s, a, _staff, m) => s.console.decideReport(a, await reportOf(s, m, a), { action: 'dismiss', ground: 'terms_general' }),
+    role: 'moderator', audits: 'report.decide',
+  },
+  noticeQueue: { call: (s, a) => s.console.noticeQueue(a), role: 'moderator', audits: null, narrows: true },
+  claimNotice: { call: async (s, a, _staff, m) => s.console.claimNotice(a, await noticeOf(s, m)), role: 'moderator', audits: 'notice.claim' },
+  decideNotice: {
+    call: async (s, a, _staff, m) => s.console.decideNotice(a, await noticeOf(s, m, a), { action: 'dismiss', ground: 'terms_general', decision: 'Nothing against the rules.' }),
+    role: 'moderator', audits: 'notice.decide',
+  },
+  appealQueue: { call: (s, a) => s.console.appealQueue(a), role: 'moderator', audits: null, narrows: true },
+  claimAppeal: { call: async (s, a, _staff, m) => s.console.claimAppeal(a, await appealOf(s, m)), role: 'moderator', audits: 'appeal.claim' },
+  decideAppeal: {
+    call: async (s, a, _staff, m) => s.console.decideAppeal(a, await appealOf(s, m, a), { outcome: 'confirmed' }),
+    role: 'moderator', audits: 'appeal.decide',
+  },
+  queueCounts: { call: (s, a) => s.console.queueCounts(a), role: 'moderator', audits: null, narrows: true },
+  photoQueue: { call: (s, a) => s.console.photoQueue(a), role: 'moderator', audits: null, narrows: true },
+  moderatePhoto: {
+    call: async (s, a, _staff, m) => s.console.moderatePhoto(a, { kind: 'profile', id: await photoOf(s, m), decision: 'approve' }),
+    role: 'moderator', audits: 'photo.approve', elsewhere: '404 not_found',
+  },
+};
+
+/**
+ * A claim for ten minutes by `holder` when it is staff (written directly: the claim's own audit row would be a second
+ * row for the decision's case), none otherwise.
+ */
+function holdFor(s: Services, holder?: Actor) {
+  return holder?.kind === 'staff'
+    ? { claimedBy: holder.staffId, claimedUntil: new Date(s.clock().getTime() + 10 * 60_000) }
+    : { claimedBy: null, claimedUntil: null };
+}
+
+/** An open report about the member's profile (made once, then found again), held by `holder`. */
+async function reportOf(s: Services, m: MemberActor, holder?: Actor): Promise<number> {
+  const [found] = await s.db.select({ id: memberReports.id }).from(memberReports).where(eq(memberReports.reportedId, m.userId));
+  const id = found?.id ?? (await s.db.insert(memberReports).values({
+    siteId: m.siteId, reporterId: m.userId, reportedId: m.userId, kind: 'profile', reason: 'spam', createdAt: s.clock(),
+  }).returning({ id: memberReports.id }))[0].id;
+  await s.db.update(memberReports).set(holdFor(s, holder)).where(eq(memberReports.id, id));
+  return id;
+}
+
+/** A received notice about the member's profile, held by `holder`. */
+async function noticeOf(s: Services, m: MemberActor, holder?: Actor): Promise<string> {
+  const reference = `CASE-${m.userId}`;
+  await s.db.insert(notices).values({
+    siteId: m.siteId, reference, followToken: 'case', kind: 'profile', contentRef: String(m.userId), reason: 'other',
+    reporterEmail: 'notifier@example.org', bonaFide: true, createdAt: s.clock(),
+  }).onConflictDoNothing();
+  await s.db.update(notices).set(holdFor(s, holder)).where(eq(notices.reference, reference));
+  return reference;
+}
+
+/** An open appeal of a decision about the member (decided on the command line, so no moderator is excluded), held by `holder`. */
+async function appealOf(s: Services, m: MemberActor, holder?: Actor): Promise<number> {
+  const [found] = await s.db.select({ id: appeals.id }).from(appeals).where(eq(appeals.memberId, m.userId));
+  let id = found?.id;
+  if (!id) {
+    const [decision] = await s.db.insert(moderationDecisions).values({
+      siteId: m.siteId, memberId: m.userId, token: `case-token-${m.userId}`, restriction: 'text_removed', contentKind: 'about', ground: 'terms_general', createdAt: s.clock(),
+    }).returning({ id: moderationDecisions.id });
+    id = (await s.db.insert(appeals).values({ decisionId: decision.id, memberId: m.userId, text: 'Please look at it again.', createdAt: s.clock() })
+      .returning({ id: appeals.id }))[0].id;
+  }
+  await s.db.update(appeals).set(holdFor(s, holder)).where(eq(appeals.id, id));
+  return id;
+}
+
+/** A profile photo of the member that no moderator has looked at. */
+async function photoOf(s: Services, m: MemberActor): Promise<number> {
+  const [found] = await s.db.select({ id: photos.id }).from(photos).where(eq(photos.userId, m.userId));
+  if (found) return found.id;
+  const [row] = await s.db.insert(photos).values({
+    userId: m.userId, filename: `case-${m.userId}.webp`, thumbFilename: `case-${m.userId}-thumb.webp`, width: 10, height: 10, createdAt: s.clock(),
+  }).returning({ id: photos.id });
+  return row.id;
+}
+
+/** A completed order of the member's, within the refund window, for the refund case (one per call). */
+async function completedOrder(s: Services, m: MemberActor): Promise<string> {
+  const [pkg] = await s.db.select({ id: creditPackages.id }).from(creditPackages).limit(1);
+  const id = `case-${m.userId}-${Math.random().toString(36).slice(2)}`;
+  const now = new Date();
+  await s.db.insert(orders).values({
+    id, userId: m.userId, packageId: pkg.id, credits: 10, amountCents: 999, currency: 'EUR', paymentmethod: 'creditcard',
+    status: 'completed', idempotencyKey: id, completedAt: now, createdAt: now,
+  });
+  return id;
+}
+
+/** The member's open flag (raised once, then found again), for the flag cases. */
+async function flagOf(s: Services, m: MemberActor): Promise<number> {
+  await s.flags.raise(s.db, { siteId: m.siteId, userId: m.userId, kind: 'off_site_contact', evidence: { matched: ['telegram'] } });
+  const [row] = await s.db.select({ id: memberFlags.id }).from(memberFlags).where(and(eq(memberFlags.userId, m.userId), isNull(memberFlags.resolvedAt)));
+  return row.id;
+}
+
+describe.each(DATABASE_KINDS)('console use cases on %s', (kind) => {
+  let t: TestApp;
+  let member: Actor;
+  beforeAll(async () => {
+    t = await createTestApp(kind, { profiles: 0 });
+    member = (await signUp(t)).actor;
+  });
+  afterAll(() => t.close());
+
+  const auditRows = async () => (await t.database.db.select({ n: count() }).from(auditLog))[0].n;
+  const refusal = (work: Promise<unknown>) => work.then(() => 'allowed', (e: { status?: number; code?: string }) => `${e.status} ${e.code}`);
+
+  it('has a case for every console use case', () => {
+    expect(Object.keys(t.services.console).sort()).toEqual(Object.keys(CASES).sort());
+  });
+
+  it.each(Object.entries(CASES))('%s refuses visitors, members, jobs and staff outside its role or sites, and writes nothing for them', async (_name, c) => {
+    // A staff member allowed everything else, whose token the case may act on.
+    const owner = await createStaff(t, { roles: c.role ? [c.role] : ['support'] });
+    let elsewhere: StaffActor | undefined;
+    const refused: [string, Actor][] = [
+      ['a visitor', { kind: 'visitor', siteId: t.siteId }],
+      ['a member', member],
+      ['a job', SYSTEM],
+    ];
+    if (c.role) {
+      const others = STAFF_ROLES.filter((r) => r !== c.role && r !== 'admin');
+      if (others.length) refused.push(['staff without the role', (await createStaff(t, { roles: others })).actor]);
+      if (!c.narrows) elsewhere = (await createStaff(t, { roles: [c.role], siteIds: [t.siteId + 1000] })).actor;
+      if (c.role === 'admin') refused.push(['an admin of one site only', (await createStaff(t, { roles: ['admin'], siteIds: [t.siteId] })).actor]);
+    }
+    const subject = (await signUp(t, {}, { confirmed: !c.unconfirmed })).actor;
+    const before = await auditRows();
+    for (const [who, actor] of refused) expect(await refusal(c.call(t.services, actor, owner, subject)), who).toBe('403 forbidden');
+    if (elsewhere) expect(await refusal(c.call(t.services, elsewhere, owner, subject)), 'staff of another site').toBe(c.elsewhere ?? '403 forbidden');
+    expect(await auditRows(), 'audit rows written for refused calls').toBe(before);
+  });
+
+  it.each(Object.entries(CASES))('%s lets the allowed staff member through, and an action writes its audit row', async (_name, c) => {
+    const staff = await createStaff(t, { roles: c.role ? [c.role] : ['support'] });
+    const actor: StaffActor = staff.actor;
+    const theirs = async () => (await t.database.db.select().from(auditLog).where(eq(auditLog.staffId, actor.staffId))).filter((r) => r.action === c.audits);
+    const subject = (await signUp(t, {}, { confirmed: !c.unconfirmed })).actor;
+    const before = await auditRows();
+    const beforeTheirs = (await theirs()).length;
+    expect(await refusal(c.call(t.services, actor, staff, subject))).toBe('allowed');
+    if (!c.audits) {
+      expect(await auditRows(), 'a screen that reads writes no audit row').toBe(before);
+      return;
+    }
+    expect((await theirs()).length).toBe(beforeTheirs + 1);
+    expect(await auditRows()).toBe(before + 1);
+  });
+
+  it('filters, sorts and pages the audit log, and its CSV defuses formulas', async () => {
+    const admin = await createStaff(t, { roles: ['admin'], name: '=HYPERLINK("http://evil.example")', knownToken: 'amora_st_console-test-0123456789' });
+    await t.services.console.createToken(admin.actor, { name: '+1 token, "quoted"', scopes: ['admin'] });
+    t.clock.advance(1000);
+    await t.services.console.signOutEverywhere(admin.actor);
+    const mine = await t.services.console.auditLog(admin.actor, { staff: admin.actor.staffId });
+    expect(mine.rows.map((r) => r.action)).toEqual(['staff.sign_out_everywhere', 'staff.api_token.create']);
+    expect(mine.total).toBe(2);
+    const oldest = await t.services.console.auditLog(admin.actor, { staff: admin.actor.staffId, sort: 'oldest' });
+    expect(oldest.rows.map((r) => r.action)).toEqual(['staff.api_token.create', 'staff.sign_out_everywhere']);
+    expect((await t.services.console.auditLog(admin.actor, { staff: admin.actor.staffId, action: 'staff.api_token.create' })).total).toBe(1);
+    expect((await t.services.console.auditLog(admin.actor, { staff: admin.actor.staffId, object: `staff_member:${admin.actor.staffId}` })).total).toBe(1);
+    expect((await t.services.console.auditLog(admin.actor, { staff: admin.actor.staffId, from: '2000-01-01', to: '2000-01-02' })).total).toBe(0);
+    const day = t.clock().toISOString().slice(0, 10);
+    expect((await t.services.console.auditLog(admin.actor, { staff: admin.actor.staffId, from: day, to: day })).total).toBe(2);
+    expect((await t.services.console.auditLog(admin.actor, { staff: admin.actor.staffId, page: 2 })).rows).toEqual([]);
+
+    const { csv, filename } = await t.services.console.auditLogCsv(admin.actor, { staff: admin.actor.staffId, sort: 'oldest' });
+    expect(filename).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('id,at,staff_id,staff_name,role,action,object_type,object_id,member_id,ip,before,after');
+    expect(lines).toHaveLength(3);
+    // The name would run as a formula in a spreadsheet: it starts with an apostrophe, quoted for its quotes.
+    expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
+    expect(lines[1]).toContain('staff.api_token.create');
+    expect(lines[1]).toContain('"{""name"":""+1 token, \\""quoted\\"""",""scopes"":[""admin""]}"');
+  });
+});
+
+describe('a CSV cell', () => {
+  it.each([
+    ['=1+1', "'=1+1"], ['+31 6 1234', "'+31 6 1234"], ['-2', "'-2"], ['@SUM(A1)', "'@SUM(A1)"], ['\t=1', "'\t=1"],
+    ['a, b', '"a, b"'], ['say "hi"', '"say ""hi"""'], ['two\nlines', '"two\nlines"'], [null, ''], [42, '42'], ['plain', 'plain'],
+  ] as const)('%j → %j', (value, cell) => {
+    expect(csvCell(value)).toBe(cell);
+  });
+});

@@ -1,0 +1,47 @@
+import { supportContracts as api } from '#common/contracts/support.ts';
+import { ApiRoutes } from '../http/endpoint.ts';
+import { idempotencyKey, needsIdempotencyKey } from '../http/helpers.ts';
+import { toWire } from '../http/wire.ts';
+
+/** Member support and the automatic flags, for staff with a console session or a staff API token. */
+export const supportRoutes = new ApiRoutes()
+  .endpoint(api.findMembers, async (c, { query, staff }) => {
+    const ctx = c.get('ctx');
+    return c.json({ members: toWire(await ctx.services.console.findMembers(staff, { query: query.q }, { ip: ctx.clientAddress })) });
+  })
+  .endpoint(api.member, async (c, { query, staff }) => {
+    const ctx = c.get('ctx');
+    return c.json(toWire(await ctx.services.console.member(staff, query.id, { ip: ctx.clientAddress })));
+  })
+  .endpoint(api.adjustCredits, { before: [needsIdempotencyKey] }, async (c, { body, staff }) => {
+    const ctx = c.get('ctx');
+    const input = { credits: body.credits, reason: body.reason, idempotencyKey: idempotencyKey(c) };
+    return c.json(await ctx.services.console.adjustCredits(staff, body.member_id, input, { ip: ctx.clientAddress }));
+  })
+  .endpoint(api.endSessions, async (c, { body, staff }) => {
+    const ctx = c.get('ctx');
+    return c.json(await ctx.services.console.endSessions(staff, body.member_id, { ip: ctx.clientAddress }));
+  })
+  .endpoint(api.resendActivation, async (c, { body, staff }) => {
+    const ctx = c.get('ctx');
+    await ctx.services.console.resendActivation(staff, body.member_id, { ip: ctx.clientAddress });
+    return c.json({ ok: true as const });
+  })
+  .endpoint(api.sendPasswordReset, async (c, { body, staff }) => {
+    const ctx = c.get('ctx');
+    await ctx.services.console.sendPasswordReset(staff, body.member_id, { ip: ctx.clientAddress });
+    return c.json({ ok: true as const });
+  })
+  .endpoint(api.flags, async (c, { query, staff }) => {
+    const { flags, counts } = await c.get('ctx').services.console.flags(staff, { after: query.after });
+    return c.json({ flags: toWire(flags), counts });
+  })
+  .endpoint(api.flag, async (c, { query, staff }) => {
+    const ctx = c.get('ctx');
+    return c.json(toWire(await ctx.services.console.flag(staff, query.id, { ip: ctx.clientAddress })));
+  })
+  .endpoint(api.resolveFlag, async (c, { body, staff }) => {
+    const ctx = c.get('ctx');
+    await ctx.services.console.resolveFlag(staff, body.id, { ip: ctx.clientAddress });
+    return c.json({ ok: true as const });
+  });

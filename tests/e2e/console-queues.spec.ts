@@ -1,0 +1,121 @@
+import type { Page } from '@playwright/test';
+import sharp from 'sharp';
+import { expect, test } from './fixtures.ts';
+import { newMember } from './account-helpers.ts';
+
+/**
+ * The console's moderation queues as a moderator works them: the browser tests' admin of every site
+ * (tests/e2e/global-setup.ts) acts through its staff API token, which the console accepts as it accepts a session.
+ * The rules behind them (claims, decisions, appeals by another moderator) are covered by server/moderation/reports.test.ts
+ * and server/moderation/moderation.routes.test.ts.
+ */
+async function asStaff(page: Page, viewport = { width: 1280, height: 900 }) {
+  const token = process.env.E2E_STAFF_TOKEN;
+  if (!token) throw new Error('E2E_STAFF_TOKEN is not set: tests/e2e/global-setup.ts makes it');
+  await page.setViewportSize(viewport);
+  await page.context().setExtraHTTPHeaders({ authorization: `Bearer ${token}` });
+}
+
+/** Two members of their own; the first reports the second's profile through the API. */
+async function reported(browser: Parameters<typeof newMember>[0], project: string) {
+  const reporter = await newMember(browser, 'queue-reporter', project);
+  const target = await newMember(browser, 'queue-reported', project);
+  const made = await reporter.page.request.post('/api/report.php', { data: { profile_id: target.id, kind: 'profile', reason: 'spam', text: 'Adverts for another site in the about text' } });
+  expect(made.status(), await made.text()).toBe(201);
+  return { reporter, target };
+}
+
+test('a moderator claims a report from the queue and decides it with a statement of reasons; the photo queue approves a photo', async ({ browser, page, shot }, info) => {
+  const { reporter, target } = await reported(browser, info.project.name);
+  await asStaff(page);
+
+  await page.goto('/console');
+  await expect(page.getByTestId('console-nav-queues')).toContainText(/\d/);
+  await page.getByTestId('console-nav-queues').click();
+  await expect(page).toHaveURL(/\/console\/queues\/reports$/);
+  await expect(page.getByTestId('queue-tab-reports')).toContainText(/\d/);
+  const row = page.getByTestId('report-row').filter({ hasText: `#${target.id}` });
+  await expect(row).toContainText('Spam or advertising');
+  await expect(row).toContainText('Free');
+  await shot('console-queue-reports');
+
+  // Opening claims it: held by this moderator for ten minutes.
+  await row.getByTestId('queue-open').click();
+  const opened = page.getByTestId('report-opened');
+  await expect(opened).toContainText('Adverts for another site in the about text');
+  await expect(opened.getByTestId('held-by-me')).toBeVisible();
+  await expect(page.getByTestId('report-row').filter({ hasText: `#${target.id}` }).getByTestId('held-by-me')).toBeVisible();
+  // The reason's ground is chosen already; a profile report offers dismissing, removing the text or a ban.
+  await expect(opened.getByLabel('Ground')).toHaveValue('terms_spam');
+  await expect(opened.getByRole('button')).toHaveText(['Dismiss', 'Remove the about text', 'Ban the member']);
+  await expect(opened.getByTestId('decide-remove_about')).toHaveAttribute('accesskey', 'r');
+  await opened.getByLabel('Facts and circumstances (the member reads them)').fill('Links to a paid site in the about text.');
+  await opened.getByTestId('decide-remove_about').click();
+  const confirm = page.getByTestId('queue-confirm');
+  await expect(confirm).toContainText(`Remove the about text: member #${target.id}`);
+  await expect(confirm).toContainText('Spam, advertising and mass messages are not allowed.');
+  await expect(confirm.getByTestId('queue-confirm-yes')).toBeFocused();
+  await shot('console-queue-report-confirm');
+  // Nothing is decided before the confirmation.
+  expect((await (await target.page.request.get('/api/report.php')).json()).reports).toEqual([]);
+  const mine = async () => ((await (await reporter.page.request.get('/api/report.php')).json()) as { reports: { status: string }[] }).reports;
+  expect((await mine())[0].status).toBe('open');
+  await page.keyboard.press('Enter');
+  const done = page.getByTestId('queue-done');
+  await expect(done).toContainText('The statement of reasons');
+  await expect(page.getByTestId('report-row').filter({ hasText: `#${target.id}` })).toHaveCount(0);
+  expect((await mine())[0].status).toBe('actioned');
+
+  // The reported member reads the statement.
+  const decisionId = await done.getAttribute('data-decision');
+  const statement = await target.page.request.get(`/api/statement.php?id=${decisionId}`);
+  expect(statement.status()).toBe(200);
+  expect((await statement.json()).statement).toMatchObject({ restriction: 'text_removed', ground: 'terms_spam', facts: 'Links to a paid site in the about text.' });
+
+  // The photo queue: a new member's photo, approved after the confirmation.
+  const photo = await sharp({ create: { width: 600, height: 800, channels: 3, background: '#c63' } }).jpeg().toBuffer();
+  const upload = await target.page.request.post('/api/photos.php', { multipart: { photo: { name: 'p.jpg', mimeType: 'image/jpeg', buffer: photo } } });
+  expect(upload.status()).toBe(201);
+  const photoId = ((await upload.json()) as { photo: { id: number } }).photo.id;
+  await page.getByTestId('queue-tab-photos').click();
+  const item = page.locator(`[data-photo="profile-${photoId}"]`);
+  await expect(item).toContainText(`#${target.id}`);
+  await expect(item.getByRole('img')).toHaveJSProperty('complete', true);
+  expect(await item.getByRole('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await shot('console-queue-photos');
+  await item.getByTestId('photo-approve').click();
+  await expect(page.getByTestId('queue-confirm')).toContainText(`The photo of member #${target.id} is approved`);
+  await page.getByTestId('queue-confirm-yes').click();
+  await expect(page.getByTestId('queue-done')).toHaveText('The photo was approved.');
+  await expect(page.locator(`[data-photo="profile-${photoId}"]`)).toHaveCount(0);
+
+  // The member appeals; the appeal goes to another moderator than the one who decided, so this one's queue leaves it out.
+  const appealed = await target.page.request.post('/api/appeal.php', { data: { id: Number(decisionId), text: 'The link was to my own blog, not an advert.' } });
+  expect(appealed.status(), await appealed.text()).toBe(201);
+  await page.getByTestId('queue-tab-appeals').click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Moderation queues');
+  await expect(page.getByTestId('appeal-row').filter({ hasText: `#${target.id}` })).toHaveCount(0);
+  await shot('console-queue-appeals');
+  await page.getByTestId('queue-tab-notices').click();
+  await expect(page.getByTestId('queue-tab-notices')).toHaveClass(/active/);
+  await shot('console-queue-notices');
+  await reporter.close();
+  await target.close();
+});
+
+test('the reports queue fits a phone', async ({ browser, page, shot }, info) => {
+  const { reporter, target } = await reported(browser, info.project.name);
+  await asStaff(page, { width: 375, height: 812 });
+  await page.goto('/console/queues/reports');
+  const row = page.getByTestId('report-row').filter({ hasText: `#${target.id}` });
+  await row.getByTestId('queue-open').click();
+  await expect(page.getByTestId('report-opened')).toBeVisible();
+  // Nothing sticks out past the screen's edge, but inside a scrolling table.
+  const outside = await page.evaluate(() => [...document.querySelectorAll('body *')]
+    .filter((el) => !el.closest('.table-responsive') && el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+    .map((el) => `${el.tagName}.${el.className}`));
+  expect(outside).toEqual([]);
+  await shot('console-queue-reports-phone');
+  await reporter.close();
+  await target.close();
+});

@@ -1,0 +1,109 @@
+import type { Browser, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { demoMembers, newMember } from './account-helpers.ts';
+
+/**
+ * The console's member support and flagged-members queue, as staff use them: the browser tests' admin of every site
+ * (tests/e2e/global-setup.ts) acts through its staff API token, which the console accepts as it accepts a session.
+ */
+async function asStaff(page: Page, viewport = { width: 1280, height: 900 }) {
+  const token = process.env.E2E_STAFF_TOKEN;
+  if (!token) throw new Error('E2E_STAFF_TOKEN is not set: tests/e2e/global-setup.ts makes it');
+  await page.setViewportSize(viewport);
+  await page.context().setExtraHTTPHeaders({ authorization: `Bearer ${token}` });
+}
+
+/** A member who sends a message with a phone number in it: the automatic flag's evidence. */
+async function flaggedMember(browser: Browser, project: string) {
+  const sender = await newMember(browser, 'flagged', project);
+  const [target] = await demoMembers(sender.page.request);
+  const sent = await sender.page.request.post('/api/messages.php', {
+    data: { profile_id: target.id, text: 'Text me on WhatsApp: 0612345678' }, headers: { 'idempotency-key': `console-flag-${Date.now()}-key` },
+  });
+  expect(sent.status(), await sent.text()).toBe(201);
+  return sender;
+}
+
+test('a moderator works the flagged-members queue: evidence on request, then closed; support opens the member and adjusts credits after confirming', async ({ browser, page, shot }, info) => {
+  const sender = await flaggedMember(browser, info.project.name);
+  await asStaff(page);
+
+  // The flag arrives once the outbox has read the message.
+  await expect.poll(async () => {
+    await page.goto('/console/flags');
+    return page.getByTestId('flag-row').filter({ hasText: `#${sender.id}` }).count();
+  }).toBe(1);
+  await expect(page.getByTestId('console-nav-flags')).toContainText(/\d/);
+  await shot('console-flags');
+  const row = page.getByTestId('flag-row').filter({ hasText: `#${sender.id}` });
+  await expect(row).toContainText('Contact off the site');
+  await row.getByTestId('flag-open').click();
+  const evidence = page.getByTestId('flag-evidence');
+  await expect(evidence).toContainText('0612345678');
+  await expect(evidence).toContainText('Text me on WhatsApp');
+  await evidence.getByTestId('flag-resolve').click();
+  await expect(page.getByTestId('flag-resolved')).toBeVisible();
+  await expect(page.getByTestId('flag-row').filter({ hasText: `#${sender.id}` })).toHaveCount(0);
+
+  // Member support: find by id, open, adjust credits with a confirmation step.
+  await page.getByTestId('console-nav-members').click();
+  await page.getByLabel('Member id, e-mail, name or payment reference').fill(String(sender.id));
+  await page.getByTestId('member-search-submit').click();
+  await expect(page.getByTestId('member-result')).toHaveCount(1);
+  await page.getByTestId('member-result').getByRole('link').first().click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(`#${sender.id}`);
+  await expect(page.getByTestId('member-activity')).toContainText('1 in all; messages sent: 1');
+  await shot('console-member');
+  const balance = Number((await (await sender.page.request.get('/api/user.php')).json()).user.credits);
+  const actions = page.getByTestId('member-actions');
+  await actions.getByLabel('Credits (+ adds, − takes back)').fill('15');
+  await actions.getByLabel('Reason').fill('Goodwill after a slow payment');
+  await page.getByTestId('action-adjust_credits').click();
+  const confirm = page.getByTestId('confirm-adjust_credits');
+  await expect(confirm).toContainText('15 credits');
+  await expect(confirm).toContainText('Goodwill after a slow payment');
+  // Nothing is booked before the confirmation.
+  expect(Number((await (await sender.page.request.get('/api/user.php')).json()).user.credits)).toBe(balance);
+  await page.getByTestId('confirm-adjust_credits-yes').click();
+  await expect(page.getByTestId('member-action-done')).toContainText(`The balance is now ${balance + 15}`);
+  await expect(page.getByTestId('member-ledger-table')).toContainText('Adjusted by customer service');
+  expect(Number((await (await sender.page.request.get('/api/user.php')).json()).user.credits)).toBe(balance + 15);
+  // The member sees the correction in their own credit history.
+  expect(JSON.stringify(await (await sender.page.request.get('/api/credit-ledger.php')).json())).toContain('adjustment');
+
+  // A ban, confirmed, signs the member out and sends a statement of reasons; lifting it lists the profile again.
+  await page.getByLabel('Why').selectOption('abuse');
+  await page.getByLabel('Facts (the member reads them)').fill('Insulted several members');
+  await page.getByTestId('action-ban').click();
+  await expect(page.getByTestId('confirm-ban')).toContainText('Abuse');
+  await page.getByTestId('confirm-ban-yes').click();
+  await expect(page.getByTestId('member-action-done')).toContainText('banned');
+  await expect(page.getByTestId('member-moderation')).toContainText('Insulted several members');
+  expect((await sender.page.request.get('/api/user.php')).status()).toBe(403);
+  await page.getByTestId('member-moderation').locator('#unban-reason').fill('Decided again after a call');
+  await page.getByTestId('action-unban').click();
+  await page.getByTestId('confirm-unban-yes').click();
+  await expect(page.getByTestId('member-action-done')).toContainText('The ban is lifted.');
+  await expect(page.getByTestId('member-moderation')).toContainText('None');
+  await sender.close();
+});
+
+test('the flagged-members queue and a member\'s page fit a phone', async ({ browser, page, shot }, info) => {
+  const sender = await flaggedMember(browser, info.project.name);
+  await asStaff(page, { width: 375, height: 812 });
+  await expect.poll(async () => {
+    await page.goto('/console/flags');
+    return page.getByTestId('flag-row').filter({ hasText: `#${sender.id}` }).count();
+  }).toBe(1);
+  await shot('console-flags-phone');
+  // Nothing reaches past the screen's edge (a wide table scrolls inside its own box).
+  const fits = () => page.evaluate(() => [...document.querySelectorAll('body *')]
+    .filter((e) => !e.closest('.table-responsive') && e.getBoundingClientRect().right > window.innerWidth + 1)
+    .map((e) => `${e.tagName.toLowerCase()}.${e.className}`));
+  expect(await fits()).toEqual([]);
+  await page.goto(`/console/members/${sender.id}`);
+  await expect(page.getByTestId('member-account')).toBeVisible();
+  expect(await fits()).toEqual([]);
+  await shot('console-member-phone');
+  await sender.close();
+});
