@@ -45,6 +45,7 @@ import { createMemberSupport } from './support/member-support.ts';
 import { sharedGeo, type Geo } from './geo/geo.ts';
 import { createSignupService } from './accounts/signup.service.ts';
 import { createAuditLog } from './staff/audit.ts';
+import { createStaffPasskeys } from './staff/staff-passkeys.ts';
 import { createStaffService } from './staff/staff.service.ts';
 import { createConsoleService } from './staff/console.service.ts';
 import { createStaffTokens } from './staff/staff-tokens.ts';
@@ -168,7 +169,8 @@ export function createServices(deps: {
     records,
     audit,
     staff: createStaffService({ db, clock, audit, cookies, limits: rateLimits }),
-    console: createConsoleService({ db, clock, audit, tokens: createStaffTokens({ db, clock, audit }), support, flags, bans, records, moderation, photos, chat }),
+    console: createConsoleService({
+      db, clock, audit, tokens: createStaffTokens({ db, clock, audit }), passkeys: createStaffPasskeys({ db, clock, audit, cookies }), support, flags, bans, records, moderation, photos, chat }),
     rateLimitStore,
     sharedCache,
     rateLimits,

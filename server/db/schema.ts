@@ -861,6 +861,28 @@ export const staffApiTokens = pgTable('staff_api_tokens', {
 }, (t) => [index('staff_api_tokens_staff').on(t.staffId)]);
 
 /**
+ * Passkeys (WebAuthn) a staff member added as a second factor beside TOTP (decision 061). A passkey belongs to the
+ * domain it was made on (`rpId`): the console offers, on each domain, the passkeys made there.
+ */
+export const staffPasskeys = pgTable('staff_passkeys', {
+  id: serial().primaryKey(),
+  staffId: integer().notNull().references(() => staffMembers.id, { onDelete: 'cascade' }),
+  /** The credential's id as the browser gives it (base64url). */
+  credentialId: text().notNull().unique(),
+  /** The COSE public key, base64url. */
+  publicKey: text().notNull(),
+  /** The authenticator's signature counter (0 when it keeps none). */
+  counter: bigint({ mode: 'number' }).notNull().default(0),
+  transports: text().array().$type<string[]>().notNull().default(sql`'{}'::text[]`),
+  rpId: text().notNull(),
+  name: text().notNull(),
+  createdAt: createdAt(),
+  lastUsedAt: timestamp({ withTimezone: true }),
+  /** The sign-in challenge it last answered: the same answer cannot open a second session. */
+  lastChallenge: text(),
+}, (t) => [index('staff_passkeys_staff').on(t.staffId)]);
+
+/**
  * Who did what, in the same transaction as the deed. Append-only: the code has no update or delete path and a
  * trigger (migration 0025) refuses both. `staffId` is null for the command line and jobs (`role` is then `system`).
  * `memberId` is not a foreign key: the row outlives the member.

@@ -8,6 +8,7 @@ import { staffApiTokens, staffMembers, staffSessions } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { AuditLog } from './audit.ts';
 import { auditLogCsv, auditLogPage } from './audit-log-reader.ts';
+import type { createStaffPasskeys, RelyingParty } from './staff-passkeys.ts';
 import type { createStaffTokens } from './staff-tokens.ts';
 import type { FlagsService } from '../moderation/flags.service.ts';
 import type { DecideAppealInput, DecideNoticeInput, DecideReportInput, ModerationQueue } from '../moderation/moderation-queue.ts';
@@ -55,7 +56,8 @@ export interface ConsoleToken {
  * in its own transaction. Reading does not (the log would fill with itself); opening member data will.
  */
 export function createConsoleService(deps: {
-  db: Db; clock: Clock; audit: AuditLog; tokens: ReturnType<typeof createStaffTokens>; support: MemberSupport; flags: FlagsService;
+  db: Db; clock: Clock; audit: AuditLog; tokens: ReturnType<typeof createStaffTokens>; passkeys: ReturnType<typeof createStaffPasskeys>;
+  support: MemberSupport; flags: FlagsService;
   bans: {
     ban(actor: Actor, userId: number, reason: BanReason, note: string, from: StaffRequest): Promise<unknown>;
     unban(actor: Actor, userId: number, note: string, from: StaffRequest): Promise<void>;
@@ -63,7 +65,7 @@ export function createConsoleService(deps: {
   records: { refundOrder(actor: Actor, orderId: string, reason: string, from: StaffRequest): Promise<unknown> };
   moderation: ModerationQueue; photos: Pick<ReturnType<typeof createPhotosService>, 'pending' | 'moderate'>; chat: Pick<ReturnType<typeof createChatService>, 'pendingPhotos' | 'moderatePhoto'>;
 }) {
-  const { db, clock, audit, tokens, support, flags, bans, records, moderation, photos, chat } = deps;
+  const { db, clock, audit, tokens, passkeys, support, flags, bans, records, moderation, photos, chat } = deps;
   return {
     /** The signed-in staff member's own account: the console's bar and language. */
     async account(actor: Actor): Promise<ConsoleAccount> {
@@ -92,6 +94,16 @@ export function createConsoleService(deps: {
     async revokeToken(actor: Actor, tokenId: number, from: { ip?: string | null } = {}): Promise<void> {
       await tokens.revokeToken(consoleStaff(actor), tokenId, from);
     },
+
+    /** The staff member's own passkeys (decision 061). */
+    passkeys: async (actor: Actor) => passkeys.passkeys(consoleStaff(actor)),
+    /** The browser's options for a new passkey on this domain, with the signed state its answer comes back with. */
+    passkeyOptions: async (actor: Actor, rp: RelyingParty) => passkeys.passkeyOptions(consoleStaff(actor), rp),
+    /** Keeps a new passkey of the staff member's own. */
+    addPasskey: async (actor: Actor, input: { state: string; name: string; credential: unknown }, rp: RelyingParty, from: { ip?: string | null } = {}) =>
+      passkeys.addPasskey(consoleStaff(actor), input, rp, from),
+    /** Removes one of the staff member's own passkeys. */
+    removePasskey: async (actor: Actor, passkeyId: number, from: { ip?: string | null } = {}) => passkeys.removePasskey(consoleStaff(actor), passkeyId, from),
 
     /** Signs the staff member out everywhere: every console session of theirs ends, this one too. */
     async signOutEverywhere(actor: Actor, from: { ip?: string | null } = {}): Promise<{ ended: number }> {

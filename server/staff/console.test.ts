@@ -3,14 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StaffRoleName } from '#common/staff.ts';
 import { STAFF_ROLES } from '#common/staff.ts';
 import type { Actor, MemberActor, StaffActor } from '../actor.ts';
-import { appeals, auditLog, creditPackages, memberFlags, memberReports, moderationDecisions, notices, orders, photos } from '../db/schema.ts';
+import { appeals, auditLog, creditPackages, staffPasskeys, memberFlags, memberReports, moderationDecisions, notices, orders, photos } from '../db/schema.ts';
 import { banInTx } from '../moderation/bans.service.ts';
 import { csvCell } from './audit-log-reader.ts';
+import { relyingParty } from './staff-passkeys.ts';
+import { SoftAuthenticator } from '../../tests/helpers/soft-authenticator.ts';
 import type { Services } from '../use-cases.ts';
 import { createStaff, SYSTEM, type TestStaff } from '../../tests/helpers/staff.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
 type ConsoleUseCase = keyof Services['console'];
+
+const RP = relyingParty('http://localhost:3000', 'Amora');
 
 interface Case {
   /** Calls the use case as `actor`; `staff` is a fresh staff member of the case's own (its token, its sessions). */
@@ -45,6 +49,16 @@ const CASES: Record<ConsoleUseCase, Case> = {
     role: null, audits: 'staff.api_token.revoke',
   },
   signOutEverywhere: { call: (s, a) => s.console.signOutEverywhere(a), role: null, audits: 'staff.sign_out_everywhere' },
+  passkeys: { call: (s, a) => s.console.passkeys(a), role: null, audits: null },
+  passkeyOptions: { call: (s, a) => s.console.passkeyOptions(a, RP), role: null, audits: null },
+  addPasskey: {
+    call: async (s, a, staff) => {
+      const { options, state } = await s.console.passkeyOptions(staff.actor, RP);
+      return s.console.addPasskey(a, { state, name: 'Laptop', credential: new SoftAuthenticator(RP.origin).register(options) }, RP);
+    },
+    role: null, audits: 'staff.passkey.add',
+  },
+  removePasskey: { call: async (s, a, staff) => s.console.removePasskey(a, await passkeyOf(s, staff)), role: null, audits: 'staff.passkey.remove' },
   auditLog: { call: (s, a) => s.console.auditLog(a, { action: 'staff.' }), role: 'admin', audits: null },
   auditLogCsv: { call: (s, a) => s.console.auditLogCsv(a, {}), role: 'admin', audits: null },
   findMembers: { call: (s, a) => s.console.findMembers(a, { query: 'Tester' }), role: 'support', audits: 'member.search', narrows: true },
@@ -153,6 +167,14 @@ async function photoOf(s: Services, m: MemberActor): Promise<number> {
   const [row] = await s.db.insert(photos).values({
     userId: m.userId, filename: `case-${m.userId}.webp`, thumbFilename: `case-${m.userId}-thumb.webp`, width: 10, height: 10, createdAt: s.clock(),
   }).returning({ id: photos.id });
+  return row.id;
+}
+
+/** A passkey of the staff member's, stored as an earlier sign-up would have (no audit row of its own). */
+async function passkeyOf(s: Services, staff: TestStaff): Promise<number> {
+  const [row] = await s.db.insert(staffPasskeys).values({
+    staffId: staff.actor.staffId, credentialId: `case-${staff.actor.staffId}-${Math.random().toString(36).slice(2)}`, publicKey: 'AA', rpId: RP.id, name: 'Phone',
+  }).returning({ id: staffPasskeys.id });
   return row.id;
 }
 

@@ -1,3 +1,4 @@
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import { PASSWORD_MAX_UNITS } from '#common/passwords.ts';
 import { dummyPasswordHash, verifyPassword } from '../accounts/passwords.ts';
@@ -9,6 +10,7 @@ import { AppError } from '../infra/errors.ts';
 import type { RateLimiter } from '../infra/rate-limit.ts';
 import type { AuditLog } from './audit.ts';
 import { staffActor, type StaffActor } from './staff-actor.ts';
+import type { createStaffPasskeys, RelyingParty } from './staff-passkeys.ts';
 import { generateToken, hashSecret, normalizeRecoveryCode } from './staff-secrets.ts';
 import { matchTotp, TOTP_DIGITS } from './totp.ts';
 
@@ -31,8 +33,10 @@ const failed = () => new AppError(401, 'login_failed');
  * (or one of the recovery codes) give a session. Unknown addresses, wrong passwords and disabled accounts get the same
  * answer after the same password hashing. Failures of either step count per client address and per account.
  */
-export function createStaffSignIn(deps: { db: Db; clock: Clock; audit: AuditLog; cookies: CookieSigner; limits: Limits }) {
-  const { db, clock, audit, cookies, limits } = deps;
+export function createStaffSignIn(deps: {
+  db: Db; clock: Clock; audit: AuditLog; cookies: CookieSigner; limits: Limits; passkeys: ReturnType<typeof createStaffPasskeys>;
+}) {
+  const { db, clock, audit, cookies, limits, passkeys } = deps;
   const accountKey = (email: string) => hashSecret(`staff-sign-in:${email}`);
 
   async function refuseWhenThrottled(ip: string, key: string): Promise<void> {
@@ -70,9 +74,47 @@ export function createStaffSignIn(deps: { db: Db; clock: Clock; audit: AuditLog;
     return row ? 'recovery_code' : null;
   }
 
+  /**
+   * Step two, whichever factor: checks the challenge and the throttle, spends the factor inside the transaction that
+   * opens the session and writes the audit row. Returns the session's token (the cookie's value, never stored).
+   */
+  async function secondStep(
+    challenge: string, from: { ip: string }, tooLong: boolean,
+    spend: (tx: Tx, staff: typeof staffMembers.$inferSelect, passkeyChallenge: string, now: Date) => Promise<string | null>,
+  ): Promise<{ token: string; actor: StaffActor }> {
+    const value = await cookies.verify(CHALLENGE_PURPOSE, challenge);
+    const [idText, expiresText, passkeyChallenge = ''] = value?.split(':') ?? [];
+    const now = clock();
+    if (!value || !(Number(expiresText) > now.getTime())) throw failed();
+    const [staff] = await db.select().from(staffMembers).where(eq(staffMembers.id, Number(idText)));
+    if (!staff) throw failed();
+    const key = accountKey(staff.email);
+    await refuseWhenThrottled(from.ip, key);
+    if (staff.disabledAt || tooLong) return fail(from.ip, key);
+    const actor = await staffActor(db, staff);
+    const token = generateToken();
+    const done = await db.transaction(async (tx) => {
+      const method = await spend(tx, staff, passkeyChallenge, now);
+      if (!method) return false;
+      await tx.insert(staffSessions).values({ id: hashSecret(token), staffId: staff.id, createdAt: now, lastSeenAt: now });
+      await audit.record(tx, {
+        actor, role: staff.roles[0], action: 'staff.sign_in', objectType: 'staff_member', objectId: staff.id, after: { method }, ip: from.ip,
+      });
+      return true;
+    });
+    if (!done) return fail(from.ip, key);
+    await limits.staffSignInPerIp.reset(from.ip);
+    return { token, actor };
+  }
+
   return {
-    /** Step one: the password. Returns the challenge the second step needs; 401 login_failed or 429 login_throttled. */
-    async startSignIn(emailInput: string, password: string, from: { ip: string }): Promise<{ challenge: string }> {
+    /**
+     * Step one: the password. Returns the challenge the second step needs, and when the staff member has passkeys on
+     * this domain (`rp`), the options for signing in with one; 401 login_failed or 429 login_throttled.
+     */
+    async startSignIn(
+      emailInput: string, password: string, from: { ip: string; rp?: RelyingParty },
+    ): Promise<{ challenge: string; passkey: PublicKeyCredentialRequestOptionsJSON | null }> {
       const email = emailInput.trim().toLowerCase();
       const key = accountKey(email);
       await refuseWhenThrottled(from.ip, key);
@@ -84,34 +126,20 @@ export function createStaffSignIn(deps: { db: Db; clock: Clock; audit: AuditLog;
       const tooLong = password.length > PASSWORD_MAX_UNITS;
       const verified = await verifyPassword(staff?.passwordHash ?? await dummyPasswordHash(), tooLong ? '' : password);
       if (!staff || !verified || tooLong || staff.disabledAt) return fail(from.ip, key);
-      return { challenge: await cookies.sign(CHALLENGE_PURPOSE, `${staff.id}:${clock().getTime() + CHALLENGE_MS}`) };
+      const passkey = from.rp ? await passkeys.signInOptions(staff.id, from.rp) : null;
+      const challenge = await cookies.sign(CHALLENGE_PURPOSE, `${staff.id}:${clock().getTime() + CHALLENGE_MS}:${passkey?.challenge ?? ''}`);
+      return { challenge, passkey };
     },
 
-    /** Step two: a TOTP code or a recovery code. Returns the session's token (the cookie's value, never stored). */
+    /** Step two with a TOTP code or a recovery code. */
     async finishSignIn(challenge: string, code: string, from: { ip: string }): Promise<{ token: string; actor: StaffActor }> {
-      const value = await cookies.verify(CHALLENGE_PURPOSE, challenge);
-      const [idText, expiresText] = value?.split(':') ?? [];
-      const now = clock();
-      if (!value || !(Number(expiresText) > now.getTime())) throw failed();
-      const [staff] = await db.select().from(staffMembers).where(eq(staffMembers.id, Number(idText)));
-      if (!staff) throw failed();
-      const key = accountKey(staff.email);
-      await refuseWhenThrottled(from.ip, key);
-      if (staff.disabledAt || code.length > 64) return fail(from.ip, key);
-      const actor = await staffActor(db, staff);
-      const token = generateToken();
-      const done = await db.transaction(async (tx) => {
-        const method = await spendSecondFactor(tx, staff, code, now);
-        if (!method) return false;
-        await tx.insert(staffSessions).values({ id: hashSecret(token), staffId: staff.id, createdAt: now, lastSeenAt: now });
-        await audit.record(tx, {
-          actor, role: staff.roles[0], action: 'staff.sign_in', objectType: 'staff_member', objectId: staff.id, after: { method }, ip: from.ip,
-        });
-        return true;
-      });
-      if (!done) return fail(from.ip, key);
-      await limits.staffSignInPerIp.reset(from.ip);
-      return { token, actor };
+      return secondStep(challenge, from, code.length > 64, (tx, staff, _passkeyChallenge, now) => spendSecondFactor(tx, staff, code, now));
+    },
+
+    /** Step two with a passkey of this domain, answering the options the password step gave. */
+    async finishSignInWithPasskey(challenge: string, credential: unknown, from: { ip: string; rp: RelyingParty }): Promise<{ token: string; actor: StaffActor }> {
+      return secondStep(challenge, from, false, async (tx, staff, passkeyChallenge) =>
+        (await passkeys.spendPasskey(tx, staff.id, credential, passkeyChallenge, from.rp) ? 'passkey' : null));
     },
 
     /**

@@ -13,6 +13,7 @@ import { requireRole, staffActor, type StaffActor, type StaffOrSystem } from './
 import {
   RECOVERY_CODE_COUNT, generateRecoveryCode, generateStaffPassword, hashSecret, normalizeRecoveryCode,
 } from './staff-secrets.ts';
+import { createStaffPasskeys } from './staff-passkeys.ts';
 import { createStaffSignIn } from './staff-sign-in.ts';
 import { createStaffTokens } from './staff-tokens.ts';
 import { generateTotpSecret, otpauthUri } from './totp.ts';
@@ -102,9 +103,10 @@ function createStaffMembers(deps: { db: Db; clock: Clock; audit: AuditLog }) {
   };
 }
 
-/** The staff area's use cases: accounts, signing in and sessions, API tokens. */
+/** The staff area's use cases: accounts, signing in and sessions, API tokens, passkeys. */
 export function createStaffService(deps: {
   db: Db; clock: Clock; audit: AuditLog; cookies: CookieSigner; limits: { staffSignInPerIp: RateLimiter; staffSignInPerAccount: RateLimiter };
 }) {
-  return { ...createStaffMembers(deps), ...createStaffSignIn(deps), ...createStaffTokens(deps) };
+  const passkeys = createStaffPasskeys(deps);
+  return { ...createStaffMembers(deps), ...createStaffSignIn({ ...deps, passkeys }), ...createStaffTokens(deps), ...passkeys };
 }
