@@ -3,13 +3,14 @@ import { data, Form, redirectDocument, useActionData, useLoaderData, useNavigati
 import { consoleTokenSchema } from '#common/console.ts';
 import { STAFF_ROLES } from '#common/staff.ts';
 import { requestCookieJar } from '#server/http/cookie-jar.ts';
-import { consoleErrorText, consoleLanguage, requireConsoleStaff } from '#server/http/console-pages.server.ts';
+import { consoleErrorText, consoleLanguage, consoleRelyingParty, requireConsoleStaff } from '#server/http/console-pages.server.ts';
 import { clearStaffCookie } from '#server/http/staff-cookies.ts';
 import type { Route } from './+types/console-account';
 import { requestContext } from '../context.ts';
 import { useTranslation } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { formatDateTime } from '../lib/format.ts';
+import { ConsolePasskeys } from '../features/console/ConsolePasskeys.tsx';
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, { titleKey: 'console.account.title', noindex: true });
@@ -18,15 +19,24 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ context }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const staff = await requireConsoleStaff(ctx);
-  const [account, tokens] = await Promise.all([ctx.services.console.account(staff), ctx.services.console.tokens(staff)]);
+  const [account, tokens, passkeys, newPasskey] = await Promise.all([
+    ctx.services.console.account(staff), ctx.services.console.tokens(staff), ctx.services.console.passkeys(staff),
+    ctx.services.console.passkeyOptions(staff, consoleRelyingParty(ctx)),
+  ]);
   // A token acts with some of its owner's roles; an admin's include every other role.
   const scopes = account.roles.includes('admin') ? STAFF_ROLES : account.roles;
-  return { account, tokens, scopes };
+  return { account, tokens, scopes, passkeys, newPasskey, domain: consoleRelyingParty(ctx).id };
 }
 
 type Reply = { intent: string; error?: string; token?: string; done?: boolean };
 
-/** Three actions, each one use case: a new token (its value shown once, here), a token revoked, every session ended. */
+/** Refusals of a passkey the console words its own way. */
+const PASSKEY_ERRORS = ['passkey_failed', 'passkey_expired', 'passkey_known', 'passkey_limit'] as const;
+
+/**
+ * Each action one use case: a new token (its value shown once, here), a token revoked, a passkey added or removed,
+ * every session ended.
+ */
 export async function action({ context, request }: Route.ActionArgs) {
   const ctx = context.get(requestContext);
   const staff = await requireConsoleStaff(ctx);
@@ -47,6 +57,17 @@ export async function action({ context, request }: Route.ActionArgs) {
       await ctx.services.console.revokeToken(staff, id, from);
       return data<Reply>({ intent, done: true });
     }
+    if (intent === 'passkey_add') {
+      const input = { state: String(formData.get('state') ?? ''), name: String(formData.get('name') ?? ''), credential: formData.get('credential') };
+      await ctx.services.console.addPasskey(staff, input, consoleRelyingParty(ctx), from);
+      return data<Reply>({ intent, done: true });
+    }
+    if (intent === 'passkey_remove') {
+      const id = Number(formData.get('id'));
+      if (!Number.isSafeInteger(id) || id < 1) return data<Reply>({ intent, error: ctx.translator.t(lang, 'errors.not_found') }, 404);
+      await ctx.services.console.removePasskey(staff, id, from);
+      return data<Reply>({ intent, done: true });
+    }
     if (intent === 'sign_out_everywhere') {
       await ctx.services.console.signOutEverywhere(staff, from);
       const jar = requestCookieJar(request);
@@ -55,14 +76,14 @@ export async function action({ context, request }: Route.ActionArgs) {
     }
     return data<Reply>({ intent, error: ctx.translator.t(lang, 'errors.invalid_input') }, 400);
   } catch (error) {
-    const refusal = consoleErrorText(ctx, lang, error, []);
-    return data<Reply>({ intent, error: refusal.message }, 400);
+    const refusal = consoleErrorText(ctx, lang, error, PASSKEY_ERRORS);
+    return data<Reply>({ intent, error: refusal.message }, refusal.code === 'not_found' ? 404 : 400);
   }
 }
 
 export default function ConsoleAccount() {
   const { t, i18n: { language: lang } } = useTranslation();
-  const { account, tokens, scopes } = useLoaderData<typeof loader>();
+  const { account, tokens, scopes, passkeys, newPasskey, domain } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as Reply | undefined;
   const busy = useNavigation().state !== 'idle';
   return (
@@ -79,7 +100,7 @@ export default function ConsoleAccount() {
             <code className="user-select-all text-break text-reset">{reply.token}</code>
           </div>
         )}
-        {reply?.error && <div className="alert alert-danger" role="alert" data-testid="console-account-error">{reply.error}</div>}
+        {reply?.error && !reply.intent.startsWith('passkey_') && <div className="alert alert-danger" role="alert" data-testid="console-account-error">{reply.error}</div>}
         {tokens.length ? (
           <div className="table-responsive">
             <table className="table table-sm align-middle" data-testid="console-tokens">
@@ -134,6 +155,8 @@ export default function ConsoleAccount() {
           <div><Button type="submit" disabled={busy} data-testid="console-create-token">{t('console.account.create_token')}</Button></div>
         </Form>
       </section>
+
+      <ConsolePasskeys passkeys={passkeys} newPasskey={newPasskey} domain={domain} reply={reply?.intent.startsWith('passkey_') ? reply : undefined} />
 
       <section aria-labelledby="sessions-heading">
         <h2 className="h5" id="sessions-heading">{t('console.account.sessions')}</h2>

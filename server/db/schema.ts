@@ -861,7 +861,7 @@ export const staffApiTokens = pgTable('staff_api_tokens', {
 }, (t) => [index('staff_api_tokens_staff').on(t.staffId)]);
 
 /**
- * Passkeys (WebAuthn) a staff member added as a second factor beside TOTP (decision 061). A passkey belongs to the
+ * Passkeys (WebAuthn) a staff member added as a second factor beside TOTP (decision 062). A passkey belongs to the
  * domain it was made on (`rpId`): the console offers, on each domain, the passkeys made there.
  */
 export const staffPasskeys = pgTable('staff_passkeys', {

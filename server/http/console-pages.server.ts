@@ -4,6 +4,7 @@ import { isLanguage } from '#common/languages.ts';
 import type { StaffActor } from '../actor.ts';
 import { isAppError } from '../infra/errors.ts';
 import type { ConsoleAccount } from '../staff/console.service.ts';
+import { relyingParty, type RelyingParty } from '../staff/staff-passkeys.ts';
 import type { RequestContext } from './context.ts';
 
 /** Whether a page's path is the console's (its own layout, language and sign-in). */
@@ -22,6 +23,9 @@ export async function requireConsoleStaff(ctx: RequestContext): Promise<StaffAct
   if (!staff) throw redirect('/console/login');
   return staff;
 }
+
+/** The console's WebAuthn relying party: this site's canonical origin and name (passkeys belong to its domain). */
+export const consoleRelyingParty = (ctx: RequestContext): RelyingParty => relyingParty(ctx.baseUrl, ctx.site.name);
 
 /** The language console pages speak: the staff member's own setting, else the request's. */
 export async function consoleLanguage(ctx: RequestContext): Promise<Language> {

@@ -95,7 +95,7 @@ export function createConsoleService(deps: {
       await tokens.revokeToken(consoleStaff(actor), tokenId, from);
     },
 
-    /** The staff member's own passkeys (decision 061). */
+    /** The staff member's own passkeys (decision 062). */
     passkeys: async (actor: Actor) => passkeys.passkeys(consoleStaff(actor)),
     /** The browser's options for a new passkey on this domain, with the signed state its answer comes back with. */
     passkeyOptions: async (actor: Actor, rp: RelyingParty) => passkeys.passkeyOptions(consoleStaff(actor), rp),

@@ -21,7 +21,7 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 }
 
 /**
- * Passkeys as the console's second factor (decision 061), with a software authenticator that signs for real: made
+ * Passkeys as the console's second factor (decision 062), with a software authenticator that signs for real: made
  * on the account page, they stand in for the TOTP code after the password, on their own domain only, once per
  * answer; removing one is the owner's alone; everything is audited.
  */

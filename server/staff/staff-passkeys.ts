@@ -58,7 +58,7 @@ export interface ConsolePasskey { id: number; name: string; domain: string; crea
 const passkeyFailed = () => new AppError(400, 'passkey_failed');
 
 /**
- * Passkeys as a second factor beside TOTP (decision 061): a signed-in staff member adds one on the domain they use,
+ * Passkeys as a second factor beside TOTP (decision 062): a signed-in staff member adds one on the domain they use,
  * names it and may remove it; signing in, after the password, the passkey stands in for the code. Adding and removing
  * are audited; the sign-in's audit row says which factor was used.
  */

@@ -42,6 +42,46 @@ test.describe('console sign-in', () => {
     await expect(page).toHaveURL(/\/console\/login$/);
   });
 
+  test('a passkey added on the account page signs in after the password in place of the code, until it is removed', async ({ page, shot }) => {
+    // Chromium's virtual authenticator: a platform passkey that verifies its user without a prompt.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    });
+    await signInToConsole(page, STAFF.recoveryCodes[2]);
+    await page.goto('/console/account');
+    await expect(page.getByText('No passkeys yet.')).toBeVisible();
+    // A name first: the browser's own check stops an unnamed passkey.
+    await page.getByTestId('console-add-passkey').click();
+    await expect(page.getByTestId('console-passkeys')).toHaveCount(0);
+    await page.getByLabel('Passkey name').fill('Test laptop');
+    await page.getByTestId('console-add-passkey').click();
+    await expect(page.getByRole('status')).toHaveText('Passkey added. Next time you can sign in with it.');
+    const row = page.getByTestId('console-passkeys').getByRole('row', { name: /Test laptop/ });
+    await expect(row).toContainText('localhost');
+    await expect(row).toContainText('Never');
+    await shot('console-account-passkey');
+
+    await page.getByTestId('console-sign-out').click();
+    await expect(page).toHaveURL(/\/console\/login$/);
+    await enterPassword(page);
+    await expect(page.getByText('or enter a code')).toBeVisible();
+    await shot('console-login-passkey');
+    await page.getByTestId('console-passkey-sign-in').click();
+    await expect(page).toHaveURL(/\/console$/);
+    await expect(page.getByTestId('console-staff')).toContainText('Ada Admin');
+
+    await page.goto('/console/account');
+    await expect(row).not.toContainText('Never');
+    await page.getByRole('button', { name: 'Remove passkey Test laptop' }).click();
+    await expect(page.getByText('No passkeys yet.')).toBeVisible();
+    await page.getByTestId('console-sign-out').click();
+    await enterPassword(page);
+    await expect(page.getByLabel('Code', { exact: true })).toBeFocused();
+    await expect(page.getByTestId('console-passkey-sign-in')).toHaveCount(0);
+  });
+
   test.describe('on a phone', () => {
     test.use({ viewport: { width: 375, height: 740 } });
 

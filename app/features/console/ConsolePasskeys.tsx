@@ -1,0 +1,83 @@
+import { useRef, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import { Form, useNavigation } from 'react-router';
+import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
+import { formatDateTime } from '../../lib/format.ts';
+import { useTranslation } from '../../lib/i18n.ts';
+import { PasskeyButton } from './PasskeyButton.tsx';
+
+interface Passkey { id: number; name: string; domain: string; createdAt: string; lastUsedAt: string | null }
+
+/**
+ * The account page's passkeys: the list (name, domain, made, last used) with a remove button each, and a named new
+ * one for this domain. A passkey signs in after the password in place of the code (decision 062).
+ */
+export function ConsolePasskeys({ passkeys, newPasskey, domain, reply }: {
+  passkeys: Passkey[]; newPasskey: { options: PublicKeyCredentialCreationOptionsJSON; state: string }; domain: string;
+  reply?: { intent: string; error?: string; done?: boolean };
+}) {
+  const { t, i18n: { language: lang } } = useTranslation();
+  const busy = useNavigation().state !== 'idle';
+  const [name, setName] = useState('');
+  const nameInput = useRef<HTMLInputElement>(null);
+  return (
+    <section className="mb-4" aria-labelledby="passkeys-heading">
+      <h2 className="h5" id="passkeys-heading">{t('console.passkeys.title')}</h2>
+      <p>{t('console.passkeys.intro', { domain })}</p>
+      {reply?.error && <div className="alert alert-danger" role="alert" data-testid="console-passkey-error">{reply.error}</div>}
+      {reply?.intent === 'passkey_add' && reply.done && <div className="alert alert-success" role="status">{t('console.passkeys.added')}</div>}
+      {passkeys.length ? (
+        <div className="table-responsive">
+          <table className="table table-sm align-middle" data-testid="console-passkeys">
+            <thead>
+              <tr>
+                <th scope="col">{t('console.passkeys.name')}</th>
+                <th scope="col">{t('console.passkeys.domain')}</th>
+                <th scope="col">{t('console.account.created')}</th>
+                <th scope="col">{t('console.account.last_used')}</th>
+                <th scope="col"><span className="visually-hidden">{t('console.account.actions')}</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {passkeys.map((key) => (
+                <tr key={key.id}>
+                  <td>{key.name}</td>
+                  <td>{key.domain}</td>
+                  <td>{formatDateTime(key.createdAt, lang)}</td>
+                  <td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt, lang) : t('console.account.never')}</td>
+                  <td className="text-end">
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="passkey_remove" />
+                      <input type="hidden" name="id" value={key.id} />
+                      <Button type="submit" variant="outline-danger" size="sm" disabled={busy} aria-label={t('console.passkeys.remove_named', { name: key.name })}>
+                        {t('console.passkeys.remove')}
+                      </Button>
+                    </Form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : <p className="text-body-secondary">{t('console.passkeys.none')}</p>}
+
+      <div className="card card-body mt-3">
+        <h3 className="h6" id="new-passkey-heading">{t('console.passkeys.new')}</h3>
+        <div className="mb-3">
+          <label htmlFor="passkey-name" className="form-label">{t('console.passkeys.name_label')}</label>
+          <input
+            id="passkey-name" ref={nameInput} className="form-control" maxLength={60} required value={name}
+            onChange={(e) => setName(e.target.value)} aria-describedby="passkey-name-help"
+          />
+          <div id="passkey-name-help" className="form-text">{t('console.passkeys.name_help')}</div>
+        </div>
+        <div className="max-w-420">
+          <PasskeyButton
+            ceremony={{ kind: 'create', options: newPasskey.options }} fields={{ intent: 'passkey_add', state: newPasskey.state, name }}
+            label={t('console.passkeys.add')} testId="console-add-passkey" beforeStart={() => nameInput.current?.reportValidity() ?? false}
+          />
+        </div>
+      </div>
+    </section>
+  );
+}
