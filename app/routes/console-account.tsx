@@ -9,8 +9,8 @@ import type { Route } from './+types/console-account';
 import { requestContext } from '../context.ts';
 import { useTranslation } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/seo.ts';
-import { formatDateTime } from '../lib/format.ts';
 import { ConsolePasskeys } from '../features/console/ConsolePasskeys.tsx';
+import { CredentialTable } from '../features/console/CredentialTable.tsx';
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, { titleKey: 'console.account.title', noindex: true });
@@ -82,7 +82,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function ConsoleAccount() {
-  const { t, i18n: { language: lang } } = useTranslation();
+  const { t } = useTranslation();
   const { account, tokens, scopes, passkeys, newPasskey, domain } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as Reply | undefined;
   const busy = useNavigation().state !== 'idle';
@@ -102,38 +102,11 @@ export default function ConsoleAccount() {
         )}
         {reply?.error && !reply.intent.startsWith('passkey_') && <div className="alert alert-danger" role="alert" data-testid="console-account-error">{reply.error}</div>}
         {tokens.length ? (
-          <div className="table-responsive">
-            <table className="table table-sm align-middle" data-testid="console-tokens">
-              <thead>
-                <tr>
-                  <th scope="col">{t('console.account.token_name')}</th>
-                  <th scope="col">{t('console.account.scopes')}</th>
-                  <th scope="col">{t('console.account.created')}</th>
-                  <th scope="col">{t('console.account.last_used')}</th>
-                  <th scope="col"><span className="visually-hidden">{t('console.account.actions')}</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                {tokens.map((token) => (
-                  <tr key={token.id}>
-                    <td>{token.name}</td>
-                    <td>{token.scopes.map((s) => t(`console.roles.${s}`)).join(', ')}</td>
-                    <td>{formatDateTime(token.createdAt, lang)}</td>
-                    <td>{token.lastUsedAt ? formatDateTime(token.lastUsedAt, lang) : t('console.account.never')}</td>
-                    <td className="text-end">
-                      <Form method="post">
-                        <input type="hidden" name="intent" value="revoke" />
-                        <input type="hidden" name="id" value={token.id} />
-                        <Button type="submit" variant="outline-danger" size="sm" disabled={busy} aria-label={t('console.account.revoke_named', { name: token.name })}>
-                          {t('console.account.revoke')}
-                        </Button>
-                      </Form>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <CredentialTable
+            items={tokens} testId="console-tokens" intent="revoke" action={t('console.account.revoke')}
+            actionNamed={(name) => t('console.account.revoke_named', { name })}
+            detail={{ header: t('console.account.scopes'), cell: (token) => token.scopes.map((s) => t(`console.roles.${s}`)).join(', ') }}
+          />
         ) : <p className="text-body-secondary">{t('console.account.no_tokens')}</p>}
 
         <Form method="post" className="card card-body mt-3" aria-labelledby="new-token-heading">

@@ -1,24 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, staffPasskeys, staffSessions } from '../db/schema.ts';
-import { isAppError } from '../infra/errors.ts';
 import { relyingParty } from './staff-passkeys.ts';
 import { SoftAuthenticator } from '../../tests/helpers/soft-authenticator.ts';
 import { createStaff, type TestStaff } from '../../tests/helpers/staff.ts';
 import { createTestApp, DATABASE_KINDS, type TestApp } from '../../tests/helpers/test-app.ts';
+import { refusal } from '../../tests/helpers/refusal.ts';
 
 const RP = relyingParty('https://console.example.com', 'Amora');
 const OTHER_DOMAIN = relyingParty('https://other.example.com', 'Other');
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isAppError(error)) return `${error.status} ${error.code}`;
-    throw error;
-  }
-  return 'accepted';
-}
 
 /**
  * Passkeys as the console's second factor (decision 062), with a software authenticator that signs for real: made

@@ -2,7 +2,6 @@ import { tmpdir } from 'node:os';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, companies, sites, staffApiTokens, staffMembers, staffRecoveryCodes, staffSessions } from '../db/schema.ts';
-import { isAppError } from '../infra/errors.ts';
 import { createLogger } from '../infra/logger.ts';
 import { localStorage } from '../infra/storage.ts';
 import { createServices } from '../services.ts';
@@ -12,20 +11,10 @@ import { can, type StaffActor } from './staff-actor.ts';
 import { STAFF_SESSION_IDLE_MS, STAFF_SESSION_LIFETIME_MS } from './staff-sign-in.ts';
 import { hashSecret } from './staff-secrets.ts';
 import { base32Decode, hotp, totpStep } from './totp.ts';
+import { refusal } from '../../tests/helpers/refusal.ts';
 
 const CLI = { kind: 'system', job: 'test' } as const;
 const MINUTE = 60_000;
-
-/** The AppError code a promise rejects with. */
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isAppError(error)) return `${error.status} ${error.code}`;
-    throw error;
-  }
-  return 'accepted';
-}
 
 describe('can', () => {
   const actor = (roles: StaffActor['roles'], siteIds: number[] | null): StaffActor => ({ kind: 'staff', staffId: 1, roles, siteIds, companyIds: null });

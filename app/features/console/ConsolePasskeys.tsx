@@ -1,9 +1,7 @@
 import { useRef, useState } from 'react';
-import Button from 'react-bootstrap/Button';
-import { Form, useNavigation } from 'react-router';
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
-import { formatDateTime } from '../../lib/format.ts';
 import { useTranslation } from '../../lib/i18n.ts';
+import { CredentialTable } from './CredentialTable.tsx';
 import { PasskeyButton } from './PasskeyButton.tsx';
 
 interface Passkey { id: number; name: string; domain: string; createdAt: string; lastUsedAt: string | null }
@@ -16,8 +14,7 @@ export function ConsolePasskeys({ passkeys, newPasskey, domain, reply }: {
   passkeys: Passkey[]; newPasskey: { options: PublicKeyCredentialCreationOptionsJSON; state: string }; domain: string;
   reply?: { intent: string; error?: string; done?: boolean };
 }) {
-  const { t, i18n: { language: lang } } = useTranslation();
-  const busy = useNavigation().state !== 'idle';
+  const { t } = useTranslation();
   const [name, setName] = useState('');
   const nameInput = useRef<HTMLInputElement>(null);
   return (
@@ -27,38 +24,10 @@ export function ConsolePasskeys({ passkeys, newPasskey, domain, reply }: {
       {reply?.error && <div className="alert alert-danger" role="alert" data-testid="console-passkey-error">{reply.error}</div>}
       {reply?.intent === 'passkey_add' && reply.done && <div className="alert alert-success" role="status">{t('console.passkeys.added')}</div>}
       {passkeys.length ? (
-        <div className="table-responsive">
-          <table className="table table-sm align-middle" data-testid="console-passkeys">
-            <thead>
-              <tr>
-                <th scope="col">{t('console.passkeys.name')}</th>
-                <th scope="col">{t('console.passkeys.domain')}</th>
-                <th scope="col">{t('console.account.created')}</th>
-                <th scope="col">{t('console.account.last_used')}</th>
-                <th scope="col"><span className="visually-hidden">{t('console.account.actions')}</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {passkeys.map((key) => (
-                <tr key={key.id}>
-                  <td>{key.name}</td>
-                  <td>{key.domain}</td>
-                  <td>{formatDateTime(key.createdAt, lang)}</td>
-                  <td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt, lang) : t('console.account.never')}</td>
-                  <td className="text-end">
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="passkey_remove" />
-                      <input type="hidden" name="id" value={key.id} />
-                      <Button type="submit" variant="outline-danger" size="sm" disabled={busy} aria-label={t('console.passkeys.remove_named', { name: key.name })}>
-                        {t('console.passkeys.remove')}
-                      </Button>
-                    </Form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CredentialTable
+          items={passkeys} testId="console-passkeys" intent="passkey_remove" action={t('console.passkeys.remove')}
+          actionNamed={(name) => t('console.passkeys.remove_named', { name })} detail={{ header: t('console.passkeys.domain'), cell: (key) => key.domain }}
+        />
       ) : <p className="text-body-secondary">{t('console.passkeys.none')}</p>}
 
       <div className="card card-body mt-3">
