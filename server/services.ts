@@ -38,6 +38,7 @@ import { createPhotosService } from './photos/photos.service.ts';
 import { createBlocksService } from './blocks/blocks.service.ts';
 import { createNoticesService } from './moderation/notices.service.ts';
 import { createModerationQueue } from './moderation/moderation-queue.ts';
+import { createTextReviews } from './moderation/text-reviews.ts';
 import { createReportsService } from './moderation/reports.service.ts';
 import { createStatements } from './moderation/statements.ts';
 import { createFlagsService } from './moderation/flags.service.ts';
@@ -125,6 +126,7 @@ export function createServices(deps: {
   const bans = createBansService({ db, clock, events, audit, statements });
   const records = createRecordsService({ db, clock, providers: paymentProviders, payments, events, audit });
   const moderation = createModerationQueue({ db, clock, events, audit, statements });
+  const texts = createTextReviews({ db, clock, events, audit, statements });
   return {
     db,
     clock,
@@ -168,7 +170,7 @@ export function createServices(deps: {
     records,
     audit,
     staff: createStaffService({ db, clock, audit, cookies, limits: rateLimits }),
-    console: createConsoleService({ db, clock, audit, tokens: createStaffTokens({ db, clock, audit }), support, flags, bans, records, moderation, photos, chat }),
+    console: createConsoleService({ db, clock, audit, tokens: createStaffTokens({ db, clock, audit }), support, flags, bans, records, moderation, texts, photos, chat }),
     rateLimitStore,
     sharedCache,
     rateLimits,

@@ -755,6 +755,33 @@ export const appeals = pgTable('appeals', {
 ]);
 
 /**
+ * A member's new or changed display name or about-me text, waiting for a moderator (decision 061): the text shows at
+ * once (moderation after publication); the queue is for review. One open item per member and field: a newer change
+ * replaces the waiting one's text and keeps its place and its `oldText` (what a moderator last let stand, or null for
+ * a new member). Claimed for ten minutes like a report; approved, or removed with a statement of reasons.
+ */
+export const textReviews = pgTable('text_reviews', {
+  id: serial().primaryKey(),
+  siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
+  memberId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  field: text().$type<'name' | 'about'>().notNull(),
+  oldText: text(),
+  newText: text().notNull(),
+  status: text().$type<'open' | 'approved' | 'removed'>().notNull().default('open'),
+  claimedBy: integer().references(() => staffMembers.id),
+  claimedUntil: timestamp({ withTimezone: true }),
+  decidedBy: integer().references(() => staffMembers.id),
+  decidedAt: timestamp({ withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  uniqueIndex('text_reviews_open').on(t.memberId, t.field).where(sql`status = 'open'`),
+  index('text_reviews_queue').on(t.status, t.createdAt, t.id),
+  check('text_reviews_field', sql`${t.field} in ('name', 'about')`),
+  check('text_reviews_status', sql`${t.status} in ('open', 'approved', 'removed')`),
+]);
+
+/**
  * IBANs and mobile numbers the operator blocked for direct debit (`npm run payments:block`): for one site, or
  * for every site when siteId is null. Only a SHA-256 of the normalised value is kept (and a masked form for
  * listings), so the table holds no account or phone numbers.
