@@ -39,6 +39,7 @@ import { createBlocksService } from './blocks/blocks.service.ts';
 import { createNoticesService } from './moderation/notices.service.ts';
 import { createModerationQueue } from './moderation/moderation-queue.ts';
 import { createTextReviews } from './moderation/text-reviews.ts';
+import { createPhotoQueue } from './moderation/photo-queue.ts';
 import { createReportsService } from './moderation/reports.service.ts';
 import { createStatements } from './moderation/statements.ts';
 import { createFlagsService } from './moderation/flags.service.ts';
@@ -127,6 +128,7 @@ export function createServices(deps: {
   const records = createRecordsService({ db, clock, providers: paymentProviders, payments, events, audit });
   const moderation = createModerationQueue({ db, clock, events, audit, statements });
   const texts = createTextReviews({ db, clock, events, audit, statements });
+  const photoQueue = createPhotoQueue({ db, clock, audit });
   return {
     db,
     clock,
@@ -170,7 +172,7 @@ export function createServices(deps: {
     records,
     audit,
     staff: createStaffService({ db, clock, audit, cookies, limits: rateLimits }),
-    console: createConsoleService({ db, clock, audit, tokens: createStaffTokens({ db, clock, audit }), support, flags, bans, records, moderation, texts, photos, chat }),
+    console: createConsoleService({ db, clock, audit, tokens: createStaffTokens({ db, clock, audit }), support, flags, bans, records, moderation, texts, photoQueue, photos, chat }),
     rateLimitStore,
     sharedCache,
     rateLimits,

@@ -106,4 +106,9 @@ export const moderationContracts = contracts({
     body: z.strictObject({ id: idParam, action: z.enum(['approve', 'remove']), ground: z.enum(GROUND_KEYS).optional(), facts }),
     responses: { 200: { description: 'The outcome.', schema: z.strictObject({ status: z.enum(['approved', 'removed']), decision_id: id.nullable() }) } },
   },
+  claimPhoto: {
+    method: 'post', path: '/api/moderation-photo-claim.php', auth: staffAuth('moderator'), summary: 'Claim a profile or chat photo for ten minutes',
+    description: `${moderators} While held, another moderator's claim and decision (POST /api/moderation.php) answer 409 item_claimed. 404 for a photo on a site out of reach; 409 photo_already_reviewed.`,
+    body: z.strictObject({ kind: z.enum(['profile', 'chat']), id: idParam }), responses: claim,
+  },
 });

@@ -170,6 +170,9 @@ export const photos = pgTable('photos', {
   /** A moderator has looked at it. With moderation after publication a photo is active before that. */
   reviewed: boolean().notNull().default(false),
   isPrivate: boolean().notNull().default(false),
+  /** A moderator holds the photo for ten minutes while deciding it (decision 060), as a member report. */
+  claimedBy: integer().references(() => staffMembers.id),
+  claimedUntil: timestamp({ withTimezone: true }),
   width: integer().notNull(),
   height: integer().notNull(),
   createdAt: createdAt(),
@@ -277,6 +280,9 @@ export const chatPhotos = pgTable('chat_photos', {
   height: integer().notNull(),
   status: text().$type<'pending' | 'active' | 'rejected'>().notNull().default('pending'),
   reviewed: boolean().notNull().default(false),
+  /** A moderator holds the photo for ten minutes while deciding it (decision 060). */
+  claimedBy: integer().references(() => staffMembers.id),
+  claimedUntil: timestamp({ withTimezone: true }),
   createdAt: createdAt(),
 }, (t) => [index('chat_photos_pending').on(t.status, t.createdAt), index('chat_photos_unreviewed').on(t.reviewed, t.createdAt)]);
 

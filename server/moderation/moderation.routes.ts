@@ -58,4 +58,8 @@ export const moderationRoutes = new ApiRoutes()
   .endpoint(api.decideText, async (c, { body: { id, ...input }, staff }) => {
     const ctx = c.get('ctx');
     return c.json(await ctx.services.console.decideText(staff, id, input, { ip: ctx.clientAddress }));
+  })
+  .endpoint(api.claimPhoto, async (c, { body: { kind, id }, staff }) => {
+    const ctx = c.get('ctx');
+    return c.json(await ctx.services.console.claimPhoto(staff, { kind, id }, { ip: ctx.clientAddress }));
   });

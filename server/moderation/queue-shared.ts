@@ -23,6 +23,9 @@ export function staffScope(actor: StaffActor, column: Parameters<typeof inArray>
 /** Free to claim: nobody holds it, the hold ran out, or it is the actor's own. */
 export const claimable = (claimedBy: AnyColumn, until: AnyColumn, actor: StaffActor, now: Date) =>
   or(isNull(claimedBy), lt(until, now), eq(claimedBy, actor.staffId));
+/** Free for a decision by `staffId` (null: a job or the command line): nobody else holds it now. */
+export const freeFor = (claimedBy: AnyColumn, until: AnyColumn, staffId: number | null, now: Date) =>
+  or(isNull(claimedBy), lt(until, now), staffId === null ? undefined : eq(claimedBy, staffId));
 /** A live hold of the actor's own. */
 export const heldBy = (claimedBy: AnyColumn, until: AnyColumn, actor: StaffActor, now: Date) =>
   and(eq(claimedBy, actor.staffId), gt(until, now));

@@ -12,6 +12,7 @@ import type { createStaffTokens } from './staff-tokens.ts';
 import type { FlagsService } from '../moderation/flags.service.ts';
 import type { DecideAppealInput, DecideNoticeInput, DecideReportInput, ModerationQueue } from '../moderation/moderation-queue.ts';
 import type { DecideTextInput, TextReviews } from '../moderation/text-reviews.ts';
+import type { PhotoKind, PhotoQueue } from '../moderation/photo-queue.ts';
 import type { createPhotosService } from '../photos/photos.service.ts';
 import type { createChatService } from '../chat/chat.service.ts';
 import type { MemberSupport, StaffRequest } from '../support/member-support.ts';
@@ -62,9 +63,10 @@ export function createConsoleService(deps: {
     unban(actor: Actor, userId: number, note: string, from: StaffRequest): Promise<void>;
   };
   records: { refundOrder(actor: Actor, orderId: string, reason: string, from: StaffRequest): Promise<unknown> };
-  moderation: ModerationQueue; texts: TextReviews; photos: Pick<ReturnType<typeof createPhotosService>, 'pending' | 'moderate'>; chat: Pick<ReturnType<typeof createChatService>, 'pendingPhotos' | 'moderatePhoto'>;
+  moderation: ModerationQueue; texts: TextReviews; photoQueue: PhotoQueue;
+  photos: Pick<ReturnType<typeof createPhotosService>, 'moderate'>; chat: Pick<ReturnType<typeof createChatService>, 'moderatePhoto'>;
 }) {
-  const { db, clock, audit, tokens, support, flags, bans, records, moderation, texts, photos, chat } = deps;
+  const { db, clock, audit, tokens, support, flags, bans, records, moderation, texts, photoQueue, photos, chat } = deps;
   return {
     /** The signed-in staff member's own account: the console's bar and language. */
     async account(actor: Actor): Promise<ConsoleAccount> {
@@ -169,19 +171,18 @@ export function createConsoleService(deps: {
     /** How many items wait in each queue, for the console's navigation. */
     queueCounts: async (actor: Actor): Promise<{ photos: number; reports: number; notices: number; appeals: number; texts: number }> => {
       const staff = consoleStaff(actor);
-      const [profile, chatPhotos, reports, notices, appeals, waiting] = await Promise.all([
-        photos.pending(staff), chat.pendingPhotos(staff), moderation.reportQueue(staff), moderation.noticeQueue(staff), moderation.appealQueue(staff),
-        texts.textQueue(staff),
+      const [photoItems, reports, notices, appeals, waiting] = await Promise.all([
+        photoQueue.photoQueue(staff), moderation.reportQueue(staff), moderation.noticeQueue(staff), moderation.appealQueue(staff), texts.textQueue(staff),
       ]);
       return {
-        photos: profile.length + chatPhotos.length, reports: reports.counts.open, notices: notices.counts.open, appeals: appeals.counts.open, texts: waiting.counts.open,
+        photos: photoItems.counts.open, reports: reports.counts.open, notices: notices.counts.open, appeals: appeals.counts.open, texts: waiting.counts.open,
       };
     },
-    /** Profile and chat photos no moderator has looked at yet, oldest first. */
-    photoQueue: async (actor: Actor) => {
-      const staff = consoleStaff(actor);
-      return { photos: await photos.pending(staff), chat_photos: await chat.pendingPhotos(staff) };
-    },
+    /** Profile and chat photos no moderator has looked at yet, both kinds oldest first, a page at a time. */
+    photoQueue: async (actor: Actor, page?: number) => photoQueue.photoQueue(consoleStaff(actor), page),
+    /** Opens a photo for ten minutes: no other moderator decides it meanwhile. */
+    claimPhoto: async (actor: Actor, input: { kind: PhotoKind; id: number }, from: StaffRequest = { ip: null }) =>
+      photoQueue.claimPhoto(consoleStaff(actor), input, from),
     moderatePhoto: async (actor: Actor, input: { kind: 'profile' | 'chat'; id: number; decision: 'approve' | 'reject' }, from: StaffRequest = { ip: null }) => {
       const staff = consoleStaff(actor);
       return input.kind === 'chat' ? chat.moderatePhoto(staff, input.id, input.decision, from) : photos.moderate(staff, input.id, input.decision, from);

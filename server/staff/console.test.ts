@@ -100,6 +100,9 @@ const CASES: Record<ConsoleUseCase, Case> = {
   },
   queueCounts: { call: (s, a) => s.console.queueCounts(a), role: 'moderator', audits: null, narrows: true },
   photoQueue: { call: (s, a) => s.console.photoQueue(a), role: 'moderator', audits: null, narrows: true },
+  claimPhoto: {
+    call: async (s, a, _staff, m) => s.console.claimPhoto(a, { kind: 'profile', id: await photoOf(s, m) }), role: 'moderator', audits: 'photo.claim', elsewhere: '404 not_found',
+  },
   moderatePhoto: {
     call: async (s, a, _staff, m) => s.console.moderatePhoto(a, { kind: 'profile', id: await photoOf(s, m), decision: 'approve' }),
     role: 'moderator', audits: 'photo.approve', elsewhere: '404 not_found',
