@@ -69,7 +69,7 @@ export default function ConsoleTexts() {
     <>
       <p className="text-body-secondary">{t('console.queues.intro_texts')}</p>
       {reply?.done && (
-        <div className="alert alert-success" role="status" data-testid="queue-done">
+        <div className="alert alert-success" role="status" data-testid="queue-done" data-decision={reply.done.decision ?? undefined}>
           {reply.done.decision ? t('console.queues.statement_sent', { id: reply.done.decision }) : t('console.queues.text_approved')}
         </div>
       )}
