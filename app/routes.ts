@@ -87,6 +87,7 @@ export default [
         route('notices', 'routes/console-queue-notices.tsx', { id: 'console-queue-notices' }),
         route('appeals', 'routes/console-queue-appeals.tsx', { id: 'console-queue-appeals' }),
         route('photos', 'routes/console-queue-photos.tsx', { id: 'console-queue-photos' }),
+        route('texts', 'routes/console-queue-texts.tsx', { id: 'console-queue-texts' }),
       ]),
       route('*', 'routes/console-not-found.tsx', { id: 'console-not-found' }),
     ]),

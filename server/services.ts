@@ -38,6 +38,8 @@ import { createPhotosService } from './photos/photos.service.ts';
 import { createBlocksService } from './blocks/blocks.service.ts';
 import { createNoticesService } from './moderation/notices.service.ts';
 import { createModerationQueue } from './moderation/moderation-queue.ts';
+import { createTextReviews } from './moderation/text-reviews.ts';
+import { createPhotoQueue } from './moderation/photo-queue.ts';
 import { createReportsService } from './moderation/reports.service.ts';
 import { createStatements } from './moderation/statements.ts';
 import { createFlagsService } from './moderation/flags.service.ts';
@@ -126,6 +128,8 @@ export function createServices(deps: {
   const bans = createBansService({ db, clock, events, audit, statements });
   const records = createRecordsService({ db, clock, providers: paymentProviders, payments, events, audit });
   const moderation = createModerationQueue({ db, clock, events, audit, statements });
+  const texts = createTextReviews({ db, clock, events, audit, statements });
+  const photoQueue = createPhotoQueue({ db, clock, audit });
   return {
     db,
     clock,
@@ -170,7 +174,9 @@ export function createServices(deps: {
     audit,
     staff: createStaffService({ db, clock, audit, cookies, limits: rateLimits }),
     console: createConsoleService({
-      db, clock, audit, tokens: createStaffTokens({ db, clock, audit }), passkeys: createStaffPasskeys({ db, clock, audit, cookies }), support, flags, bans, records, moderation, photos, chat }),
+      db, clock, audit, tokens: createStaffTokens({ db, clock, audit }), passkeys: createStaffPasskeys({ db, clock, audit, cookies }),
+      support, flags, bans, records, moderation, texts, photoQueue, photos, chat,
+    }),
     rateLimitStore,
     sharedCache,
     rateLimits,

@@ -58,7 +58,7 @@ export function ConfirmDecision({ text, fields, back }: { text: string; fields: 
 
 /** The letter each decision's button answers to (with the browser's access-key modifier). */
 export const ACCESS_KEYS: Record<string, string> = {
-  dismiss: 'd', remove_photo: 'r', remove_about: 'r', hide_message: 'h', ban: 'b', approve: 'a', reject: 'r', reversed: 'r', confirmed: 'c',
+  dismiss: 'd', remove_photo: 'r', remove_about: 'r', hide_message: 'h', ban: 'b', approve: 'a', remove: 'r', reject: 'r', reversed: 'r', confirmed: 'c',
 };
 
 /**
@@ -128,5 +128,19 @@ export function ActionButtons({ actions }: { actions: readonly string[] }) {
       </div>
       <p className="form-text mb-0">{t('console.queues.keys_help')}</p>
     </>
+  );
+}
+
+/** Previous and next pages of a queue (50 items a page, oldest first), as links that keep the page in the address. */
+export function QueuePager({ page, hasMore }: { page: number; hasMore: boolean }) {
+  const { t } = useTranslation();
+  if (page <= 1 && !hasMore) return null;
+  const to = (n: number) => (n > 1 ? `?page=${n}` : '?');
+  return (
+    <nav aria-label={t('console.queues.pages')} className="d-flex flex-wrap align-items-center gap-2" data-testid="queue-pager">
+      {page > 1 && <Link to={to(page - 1)} className="btn btn-outline-secondary btn-sm" rel="prev" data-testid="queue-prev">{t('console.queues.previous')}</Link>}
+      <span className="small text-body-secondary" aria-current="page">{t('console.queues.page', { page })}</span>
+      {hasMore && <Link to={to(page + 1)} className="btn btn-outline-secondary btn-sm" rel="next" data-testid="queue-next">{t('console.queues.next')}</Link>}
+    </nav>
   );
 }

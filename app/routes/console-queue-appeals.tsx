@@ -1,12 +1,12 @@
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from 'react-router';
 import { consoleErrorText, consoleLanguage, orForbidden, requireConsoleStaff } from '#server/http/console-pages.server.ts';
-import { formFields, idOf } from '#server/http/console-queues.server.ts';
+import { formFields, idOf, openedAt, pageOf } from '#server/http/console-queues.server.ts';
 import type { Route } from './+types/console-queue-appeals';
 import { requestContext } from '../context.ts';
 import { useTranslation } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { formatDateTime } from '../lib/format.ts';
-import { ACCESS_KEYS, ClaimButton, ConfirmDecision, HeldBy, QueueTable } from '../components/ConsoleQueue.tsx';
+import { ACCESS_KEYS, ClaimButton, ConfirmDecision, HeldBy, QueuePager, QueueTable } from '../components/ConsoleQueue.tsx';
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, { titleKey: 'console.queues.appeals', noindex: true });
@@ -16,10 +16,10 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const staff = await requireConsoleStaff(ctx);
-  const { items } = await orForbidden(ctx.services.console.appealQueue(staff));
+  const { items, page, has_more: hasMore } = await orForbidden(ctx.services.console.appealQueue(staff, pageOf(request)));
   const openId = idOf(new URL(request.url).searchParams.get('open'));
   const opened = items.find((i) => i.id === openId && i.claimed_by === staff.staffId) ?? null;
-  return { items, opened, me: staff.staffId };
+  return { items, page, hasMore, opened, me: staff.staffId };
 }
 
 const OUTCOMES = ['reversed', 'confirmed'] as const;
@@ -43,7 +43,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     } catch (error) {
       return fail(error);
     }
-    throw redirect(`/console/queues/appeals?open=${id}`);
+    throw redirect(openedAt('appeals', request, id));
   }
   if (!outcome) return data({ error: ctx.translator.t(lang, 'errors.invalid_input') } satisfies Reply, 400);
   if (form.confirm !== '1') return { confirm: { intent: 'decide', id: String(id), outcome, member: form.member } } satisfies Reply;
@@ -57,7 +57,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 
 export default function ConsoleAppeals() {
   const { t, i18n: { language: lang } } = useTranslation();
-  const { items, opened, me } = useLoaderData<typeof loader>();
+  const { items, page, hasMore, opened, me } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as Reply | undefined;
   const busy = useNavigation().state !== 'idle';
   const confirm = reply?.confirm;
@@ -113,6 +113,7 @@ export default function ConsoleAppeals() {
           </tr>
         ))}
       </QueueTable>
+      <QueuePager page={page} hasMore={hasMore} />
     </>
   );
 }

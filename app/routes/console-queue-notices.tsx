@@ -3,13 +3,13 @@ import { z } from 'zod';
 import { NOTICE_REFERENCE } from '#common/notices.ts';
 import { ACTIONS_FOR, GROUND_KEYS, REPORT_ACTIONS } from '#common/reports.ts';
 import { consoleErrorText, consoleLanguage, orForbidden, requireConsoleStaff } from '#server/http/console-pages.server.ts';
-import { formFields } from '#server/http/console-queues.server.ts';
+import { formFields, openedAt, pageOf } from '#server/http/console-queues.server.ts';
 import type { Route } from './+types/console-queue-notices';
 import { requestContext } from '../context.ts';
 import { useTranslation } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { formatDateTime } from '../lib/format.ts';
-import { ActionButtons, ClaimButton, ConfirmDecision, FactsField, GroundField, HeldBy, QueueTable } from '../components/ConsoleQueue.tsx';
+import { ActionButtons, ClaimButton, ConfirmDecision, FactsField, GroundField, HeldBy, QueuePager, QueueTable } from '../components/ConsoleQueue.tsx';
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, { titleKey: 'console.queues.notices', noindex: true });
@@ -19,10 +19,10 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const staff = await requireConsoleStaff(ctx);
-  const { items } = await orForbidden(ctx.services.console.noticeQueue(staff));
+  const { items, page, has_more: hasMore } = await orForbidden(ctx.services.console.noticeQueue(staff, pageOf(request)));
   const open = new URL(request.url).searchParams.get('open');
   const opened = items.find((i) => i.reference === open && i.claimed_by === staff.staffId) ?? null;
-  return { items, opened, me: staff.staffId };
+  return { items, page, hasMore, opened, me: staff.staffId };
 }
 
 const decideSchema = z.object({
@@ -49,7 +49,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     } catch (error) {
       return fail(error);
     }
-    throw redirect(`/console/queues/notices?open=${form.reference}`);
+    throw redirect(openedAt('notices', request, form.reference));
   }
   const parsed = decideSchema.safeParse(form);
   if (form.intent !== 'decide' || !parsed.success) {
@@ -68,7 +68,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 
 export default function ConsoleNotices() {
   const { t, i18n: { language: lang } } = useTranslation();
-  const { items, opened, me } = useLoaderData<typeof loader>();
+  const { items, page, hasMore, opened, me } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as Reply | undefined;
   const confirm = reply?.confirm;
   const actions = opened ? (opened.kind === 'other' ? ['dismiss' as const] : ACTIONS_FOR[opened.kind]) : [];
@@ -127,6 +127,7 @@ export default function ConsoleNotices() {
           </tr>
         ))}
       </QueueTable>
+      <QueuePager page={page} hasMore={hasMore} />
     </>
   );
 }

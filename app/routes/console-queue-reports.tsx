@@ -2,13 +2,13 @@ import { data, Form, Link, redirect, useActionData, useLoaderData } from 'react-
 import { z } from 'zod';
 import { ACTIONS_FOR, GROUND_KEYS, REPORT_ACTIONS } from '#common/reports.ts';
 import { consoleErrorText, consoleLanguage, orForbidden, requireConsoleStaff } from '#server/http/console-pages.server.ts';
-import { formFields, GROUND_FOR_REASON, idOf } from '#server/http/console-queues.server.ts';
+import { formFields, GROUND_FOR_REASON, idOf, openedAt, pageOf } from '#server/http/console-queues.server.ts';
 import type { Route } from './+types/console-queue-reports';
 import { requestContext } from '../context.ts';
 import { useTranslation } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { formatDateTime } from '../lib/format.ts';
-import { ActionButtons, ClaimButton, ConfirmDecision, FactsField, GroundField, HeldBy, QueueTable } from '../components/ConsoleQueue.tsx';
+import { ActionButtons, ClaimButton, ConfirmDecision, FactsField, GroundField, HeldBy, QueuePager, QueueTable } from '../components/ConsoleQueue.tsx';
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, { titleKey: 'console.queues.reports', noindex: true });
@@ -18,11 +18,11 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const staff = await requireConsoleStaff(ctx);
-  const { items, counts } = await orForbidden(ctx.services.console.reportQueue(staff));
+  const { items, counts, page, has_more: hasMore } = await orForbidden(ctx.services.console.reportQueue(staff, pageOf(request)));
   const openId = idOf(new URL(request.url).searchParams.get('open'));
   const found = items.find((i) => i.id === openId && i.claimed_by === staff.staffId);
   const opened = found ? { ...found, suggested: GROUND_FOR_REASON[found.reason] } : null;
-  return { items, counts, opened, me: staff.staffId };
+  return { items, counts, page, hasMore, opened, me: staff.staffId };
 }
 
 const decideSchema = z.object({
@@ -53,7 +53,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     } catch (error) {
       return fail(error);
     }
-    throw redirect(`/console/queues/reports?open=${id}`);
+    throw redirect(openedAt('reports', request, id));
   }
   const parsed = decideSchema.safeParse(form);
   if (form.intent !== 'decide' || !parsed.success) return data({ error: ctx.translator.t(lang, 'errors.invalid_input') } satisfies Reply, 400);
@@ -69,7 +69,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 
 export default function ConsoleReports() {
   const { t, i18n: { language: lang } } = useTranslation();
-  const { items, opened, me } = useLoaderData<typeof loader>();
+  const { items, page, hasMore, opened, me } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as Reply | undefined;
   const confirm = reply?.confirm;
   return (
@@ -127,6 +127,7 @@ export default function ConsoleReports() {
           </tr>
         ))}
       </QueueTable>
+      <QueuePager page={page} hasMore={hasMore} />
     </>
   );
 }

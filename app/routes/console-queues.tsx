@@ -4,7 +4,7 @@ import type { Route } from './+types/console-queues';
 import { requestContext } from '../context.ts';
 import { useTranslation } from '../lib/i18n.ts';
 
-const QUEUES = ['reports', 'notices', 'appeals', 'photos'] as const;
+const QUEUES = ['reports', 'notices', 'appeals', 'photos', 'texts'] as const;
 
 /** The moderation queues' frame: a tab per queue with how many items wait in it; /console/queues opens the reports. */
 export async function loader({ context, request }: Route.LoaderArgs) {

@@ -7,6 +7,7 @@ import type { Language } from '#common/languages.ts';
 import { REACTIVATION_WINDOW_DAYS } from '#common/constants.ts';
 import { messageSchema, type SignupInput } from '#common/schemas.ts';
 import type { Db } from '../db/client.ts';
+import { queueTextChange } from '../moderation/text-reviews.ts';
 import type { Site } from '../settings/settings.service.ts';
 import { profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
@@ -113,6 +114,8 @@ export function createSignupService(deps: {
           userId: user.id, name: input.name, gender: input.gender, birthDate: input.date_of_birth,
           country: input.country, createdAt: clock(),
         });
+        // A new member's name is shown at once and waits for a moderator's look (decision 061).
+        await queueTextChange(tx, clock(), { siteId, memberId: user.id, field: 'name', before: null, after: input.name });
         if (signupCredits > 0) await addCredits(tx, user.id, signupCredits, 'signup_bonus', String(user.id));
         // The activation mail is owed from the moment the account exists.
         await deps.events.record(tx, 'account.created', { userId: user.id });

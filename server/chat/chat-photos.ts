@@ -3,7 +3,9 @@ import { and, asc, eq, inArray, ne, or } from 'drizzle-orm';
 import { can, requireRoleSomewhere, sitesOf, type Actor } from '../actor.ts';
 import type { Db } from '../db/client.ts';
 import { chatPhotos, conversations, users } from '../db/schema.ts';
-import { notFound } from '../infra/errors.ts';
+import { AppError, notFound } from '../infra/errors.ts';
+import type { Clock } from '../infra/clock.ts';
+import { freeFor } from '../moderation/queue-shared.ts';
 import type { PhotoStorage } from '../infra/storage.ts';
 import type { ContactRules } from '../accounts/contact-rules.ts';
 import { processPhoto } from '../photos/photos.service.ts';
@@ -15,7 +17,7 @@ import type { AuditLog } from '../staff/audit.ts';
  * Photos sent in the chat: their files (stored before the send, gone when a send fails or a moderator rejects
  * one), who may load them, and their review after the fact (they show at once).
  */
-export function createChatPhotos(deps: { db: Db; storage: PhotoStorage; contactRules: ContactRules; audit: AuditLog; events: EventBus; statements: Statements }) {
+export function createChatPhotos(deps: { db: Db; clock: Clock; storage: PhotoStorage; contactRules: ContactRules; audit: AuditLog; events: EventBus; statements: Statements }) {
   const { db, storage } = deps;
 
   const removeFiles = async (names: { filename: string; thumbFilename: string }) => {
@@ -72,8 +74,11 @@ export function createChatPhotos(deps: { db: Db; storage: PhotoStorage; contactR
       if (!photo || (actor.kind === 'staff' && !can(actor, 'moderator', photo.siteId))) throw notFound();
       const decisionId = await db.transaction(async (tx) => {
         const [before] = await tx.select({ status: chatPhotos.status }).from(chatPhotos).where(eq(chatPhotos.id, photoId)).for('update');
-        const [updated] = await tx.update(chatPhotos).set({ status, reviewed: true }).where(eq(chatPhotos.id, photoId)).returning();
-        if (!before || !updated) throw notFound();
+        if (!before) throw notFound();
+        // Two moderators never decide one photo: another's live hold refuses (decision 060); the decision ends the hold.
+        const [updated] = await tx.update(chatPhotos).set({ status, reviewed: true, claimedBy: null, claimedUntil: null })
+          .where(and(eq(chatPhotos.id, photoId), freeFor(chatPhotos.claimedBy, chatPhotos.claimedUntil, deciderOf(actor), deps.clock()))).returning();
+        if (!updated) throw new AppError(409, 'item_claimed');
         await deps.audit.record(tx, {
           actor: by, role: 'moderator', action: `chat_photo.${decision}`, objectType: 'chat_photo', objectId: photoId, memberId: updated.senderId,
           before: { status: before.status }, after: { status, reviewed: true }, ip,

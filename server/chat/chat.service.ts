@@ -37,7 +37,7 @@ export function createChatService(deps: {
 }) {
   const { db, clock, events, contactRules, live } = deps;
   const conversations = createConversations({ db, events, contactRules, profiles: deps.profiles });
-  const photos = createChatPhotos({ db, storage: deps.storage, contactRules, audit: deps.audit, events, statements: deps.statements });
+  const photos = createChatPhotos({ db, clock, storage: deps.storage, contactRules, audit: deps.audit, events, statements: deps.statements });
   const sending = createChatSend({ db, clock, events, live, contactRules, conversations, photos, site: deps.site });
   const presence = createChatPresence({ db, live, contactRules, conversations, presence: deps.presence });
   const terms = createChatTerms({ db, site: deps.site, packages: deps.packages, freeMessagesLeft: sending.freeMessagesLeft });

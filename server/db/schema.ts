@@ -170,6 +170,9 @@ export const photos = pgTable('photos', {
   /** A moderator has looked at it. With moderation after publication a photo is active before that. */
   reviewed: boolean().notNull().default(false),
   isPrivate: boolean().notNull().default(false),
+  /** A moderator holds the photo for ten minutes while deciding it (decision 060), as a member report. */
+  claimedBy: integer().references(() => staffMembers.id),
+  claimedUntil: timestamp({ withTimezone: true }),
   width: integer().notNull(),
   height: integer().notNull(),
   createdAt: createdAt(),
@@ -277,6 +280,9 @@ export const chatPhotos = pgTable('chat_photos', {
   height: integer().notNull(),
   status: text().$type<'pending' | 'active' | 'rejected'>().notNull().default('pending'),
   reviewed: boolean().notNull().default(false),
+  /** A moderator holds the photo for ten minutes while deciding it (decision 060). */
+  claimedBy: integer().references(() => staffMembers.id),
+  claimedUntil: timestamp({ withTimezone: true }),
   createdAt: createdAt(),
 }, (t) => [index('chat_photos_pending').on(t.status, t.createdAt), index('chat_photos_unreviewed').on(t.reviewed, t.createdAt)]);
 
@@ -752,6 +758,33 @@ export const appeals = pgTable('appeals', {
   index('appeals_queue').on(t.status, t.createdAt),
   check('appeals_status', sql`${t.status} in ('open', 'decided')`),
   check('appeals_outcome', sql`${t.outcome} is null or ${t.outcome} in ('reversed', 'confirmed')`),
+]);
+
+/**
+ * A member's new or changed display name or about-me text, waiting for a moderator (decision 061): the text shows at
+ * once (moderation after publication); the queue is for review. One open item per member and field: a newer change
+ * replaces the waiting one's text and keeps its place and its `oldText` (what a moderator last let stand, or null for
+ * a new member). Claimed for ten minutes like a report; approved, or removed with a statement of reasons.
+ */
+export const textReviews = pgTable('text_reviews', {
+  id: serial().primaryKey(),
+  siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
+  memberId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
+  field: text().$type<'name' | 'about'>().notNull(),
+  oldText: text(),
+  newText: text().notNull(),
+  status: text().$type<'open' | 'approved' | 'removed'>().notNull().default('open'),
+  claimedBy: integer().references(() => staffMembers.id),
+  claimedUntil: timestamp({ withTimezone: true }),
+  decidedBy: integer().references(() => staffMembers.id),
+  decidedAt: timestamp({ withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  uniqueIndex('text_reviews_open').on(t.memberId, t.field).where(sql`status = 'open'`),
+  index('text_reviews_queue').on(t.status, t.createdAt, t.id),
+  check('text_reviews_field', sql`${t.field} in ('name', 'about')`),
+  check('text_reviews_status', sql`${t.status} in ('open', 'approved', 'removed')`),
 ]);
 
 /**

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lt, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { ACTIONS_FOR, GROUND_KEYS, REPORT_ACTIONS, type Ground, type ReportAction, type ReportKind, type ReportReason } from '#common/reports.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -11,14 +11,11 @@ import { can, requireRole, type StaffActor } from '../staff/staff-actor.ts';
 import { reviewPhotoInTx } from '../photos/photos.service.ts';
 import { banInTx, unbanInTx } from './bans.service.ts';
 import { decideNoticeInTx } from './notices.service.ts';
+import { neutralName } from './text-reviews.ts';
+import { CLAIM_MS, claimable, heldBy, heldNow, queuePage, staffScope as scope, type From, type QueuePage } from './queue-shared.ts';
 import type { StatementInput, Statements } from './statements.ts';
 
-/** Opening an item holds it for its moderator this long: no one else decides it meanwhile. */
-export const CLAIM_MS = 10 * 60_000;
-const QUEUE_PAGE = 50;
-
-/** Where a request came from, for the audit log. */
-export interface From { ip?: string | null }
+export { CLAIM_MS } from './queue-shared.ts';
 
 export interface QueueReport {
   id: number;
@@ -95,19 +92,6 @@ const invalid = () => new AppError(400, 'invalid_input');
  */
 export function createModerationQueue(deps: { db: Db; clock: Clock; events: EventBus; audit: AuditLog; statements: Statements }) {
   const { db, clock, events, audit, statements } = deps;
-
-  /** The sites the moderator's queue shows: every site (no condition), or theirs; 403 without the role. */
-  function scope(actor: StaffActor, column: Parameters<typeof inArray>[0]): SQL | undefined {
-    if (!actor.roles.includes('moderator') && !actor.roles.includes('admin')) throw new AppError(403, 'forbidden');
-    if (actor.siteIds === null) return undefined;
-    return actor.siteIds.length ? inArray(column, [...actor.siteIds]) : sql`false`;
-  }
-
-  /** Free to claim: nobody holds it, the hold ran out, or it is the actor's own. */
-  const claimable = (claimedBy: AnyColumn, until: AnyColumn, actor: StaffActor, now: Date) =>
-    or(isNull(claimedBy), lt(until, now), eq(claimedBy, actor.staffId));
-  const heldBy = (claimedBy: AnyColumn, until: AnyColumn, actor: StaffActor, now: Date) =>
-    and(eq(claimedBy, actor.staffId), gt(until, now));
 
   async function loadReport(id: number) {
     const [row] = await db.select().from(memberReports).where(eq(memberReports.id, id));
@@ -186,6 +170,9 @@ export function createModerationQueue(deps: { db: Db; clock: Clock; events: Even
     } else if (decision.restriction === 'text_removed' && decision.removed?.about !== undefined) {
       // Only while the member has not written a new text meanwhile.
       await tx.update(profiles).set({ about: decision.removed.about }).where(and(eq(profiles.userId, decision.memberId), eq(profiles.about, '')));
+    } else if (decision.restriction === 'text_removed' && decision.removed?.name !== undefined) {
+      // Only while the member still carries the neutral name the removal gave them (decision 061).
+      await tx.update(profiles).set({ name: decision.removed.name }).where(and(eq(profiles.userId, decision.memberId), eq(profiles.name, neutralName(decision.memberId))));
     } else if (decision.restriction === 'message_hidden' && decision.contentId !== null) {
       const [message] = await tx.update(messages).set({ removedAt: null }).where(eq(messages.id, decision.contentId)).returning({ photoId: messages.chatPhotoId });
       if (message?.photoId) await tx.update(chatPhotos).set({ status: 'active' }).where(eq(chatPhotos.id, message.photoId));
@@ -195,20 +182,20 @@ export function createModerationQueue(deps: { db: Db; clock: Clock; events: Even
 
   return {
     /** Open reports within the moderator's sites, oldest first, and how many there are. */
-    async reportQueue(actor: StaffActor): Promise<{ items: QueueReport[]; counts: { open: number; claimed: number } }> {
+    async reportQueue(actor: StaffActor, page?: number): Promise<QueuePage<QueueReport> & { counts: { open: number; claimed: number } }> {
       const where = and(eq(memberReports.status, 'open'), scope(actor, memberReports.siteId));
       const now = clock();
-      const rows = await db.select({ report: memberReports, name: profiles.name }).from(memberReports)
+      const rows = await queuePage(page, (limit, offset) => db.select({ report: memberReports, name: profiles.name }).from(memberReports)
         .leftJoin(profiles, eq(profiles.userId, memberReports.reportedId))
-        .where(where).orderBy(asc(memberReports.createdAt), asc(memberReports.id)).limit(QUEUE_PAGE);
+        .where(where).orderBy(asc(memberReports.createdAt), asc(memberReports.id)).limit(limit).offset(offset));
       const open = await db.$count(memberReports, where);
       const claimed = await db.$count(memberReports, and(where, gt(memberReports.claimedUntil, now)));
       return {
-        items: rows.map(({ report: r, name }) => ({
+        ...rows,
+        items: rows.items.map(({ report: r, name }) => ({
           id: r.id, site_id: r.siteId, reporter_id: r.reporterId, reported_id: r.reportedId, reported_name: name, kind: r.kind,
           content_id: r.kind === 'profile' ? null : r.contentId, reason: r.reason, text: r.text, created_at: r.createdAt.toISOString(),
-          claimed_by: r.claimedUntil && r.claimedUntil > now ? r.claimedBy : null,
-          claimed_until: r.claimedUntil && r.claimedUntil > now ? r.claimedUntil.toISOString() : null,
+          ...heldNow(r, now),
         })),
         counts: { open, claimed },
       };
@@ -273,16 +260,16 @@ export function createModerationQueue(deps: { db: Db; clock: Clock; events: Even
     },
 
     /** Notices from /complaints not decided yet, within the moderator's sites, oldest first, with counts. */
-    async noticeQueue(actor: StaffActor): Promise<{ items: QueueNotice[]; counts: { open: number } }> {
+    async noticeQueue(actor: StaffActor, page?: number): Promise<QueuePage<QueueNotice> & { counts: { open: number } }> {
       const where = and(inArray(notices.status, ['received', 'in_review']), scope(actor, notices.siteId));
       const now = clock();
-      const rows = await db.select().from(notices).where(where).orderBy(asc(notices.createdAt), asc(notices.id)).limit(QUEUE_PAGE);
+      const rows = await queuePage(page, (limit, offset) =>
+        db.select().from(notices).where(where).orderBy(asc(notices.createdAt), asc(notices.id)).limit(limit).offset(offset));
       return {
-        items: rows.map((n) => ({
+        ...rows,
+        items: rows.items.map((n) => ({
           reference: n.reference, site_id: n.siteId, kind: n.kind, content: n.contentRef, reason: n.reason, explanation: n.explanation,
-          created_at: n.createdAt.toISOString(),
-          claimed_by: n.claimedUntil && n.claimedUntil > now ? n.claimedBy : null,
-          claimed_until: n.claimedUntil && n.claimedUntil > now ? n.claimedUntil.toISOString() : null,
+          created_at: n.createdAt.toISOString(), ...heldNow(n, now),
         })),
         counts: { open: await db.$count(notices, where) },
       };
@@ -343,23 +330,22 @@ export function createModerationQueue(deps: { db: Db; clock: Clock; events: Even
     },
 
     /** Open appeals within the moderator's sites, oldest first, with counts; appeals of their own decisions are left out (another decides them). */
-    async appealQueue(actor: StaffActor): Promise<{ items: QueueAppeal[]; counts: { open: number } }> {
+    async appealQueue(actor: StaffActor, page?: number): Promise<QueuePage<QueueAppeal> & { counts: { open: number } }> {
       const where = and(
         eq(appeals.status, 'open'), scope(actor, moderationDecisions.siteId),
         or(isNull(moderationDecisions.staffId), ne(moderationDecisions.staffId, actor.staffId)),
       );
       const now = clock();
-      const rows = await db.select({ appeal: appeals, decision: moderationDecisions }).from(appeals)
+      const rows = await queuePage(page, (limit, offset) => db.select({ appeal: appeals, decision: moderationDecisions }).from(appeals)
         .innerJoin(moderationDecisions, eq(moderationDecisions.id, appeals.decisionId))
-        .where(where).orderBy(asc(appeals.createdAt), asc(appeals.id)).limit(QUEUE_PAGE);
+        .where(where).orderBy(asc(appeals.createdAt), asc(appeals.id)).limit(limit).offset(offset));
       const [{ open }] = await db.select({ open: sql<number>`count(*)`.mapWith(Number) }).from(appeals)
         .innerJoin(moderationDecisions, eq(moderationDecisions.id, appeals.decisionId)).where(where);
       return {
-        items: rows.map(({ appeal: a, decision: d }) => ({
+        ...rows,
+        items: rows.items.map(({ appeal: a, decision: d }) => ({
           id: a.id, site_id: d.siteId, decision_id: d.id, member_id: a.memberId, restriction: d.restriction, ground: d.ground, text: a.text,
-          created_at: a.createdAt.toISOString(),
-          claimed_by: a.claimedUntil && a.claimedUntil > now ? a.claimedBy : null,
-          claimed_until: a.claimedUntil && a.claimedUntil > now ? a.claimedUntil.toISOString() : null,
+          created_at: a.createdAt.toISOString(), ...heldNow(a, now),
         })),
         counts: { open },
       };

@@ -13,6 +13,7 @@ import type { PhotoStorage } from '../infra/storage.ts';
 import type { EventBus } from '../infra/events.ts';
 import type { ContactRules } from '../accounts/contact-rules.ts';
 import { deciderOf, type Statements } from '../moderation/statements.ts';
+import { freeFor } from '../moderation/queue-shared.ts';
 import type { AuditLog } from '../staff/audit.ts';
 
 // Every photo is processed once: libvips' operation cache (50 MB by default) would only hold memory.
@@ -288,6 +289,10 @@ export function createPhotosService(deps: {
         } catch {
           throw notFound();
         }
+        // Two moderators never decide one photo: another's live hold refuses (decision 060); the decision ends the hold.
+        const [free] = await tx.update(photos).set({ claimedBy: null, claimedUntil: null })
+          .where(and(eq(photos.id, photoId), freeFor(photos.claimedBy, photos.claimedUntil, deciderOf(actor), deps.clock()))).returning({ id: photos.id });
+        if (!free) throw new AppError(409, 'item_claimed');
         const { row, changed } = await reviewPhotoInTx(tx, deps.events, photoId, status);
         await deps.audit.record(tx, {
           actor: by, role: 'moderator', action: `photo.${decision}`, objectType: 'photo', objectId: row.id, memberId: row.userId,

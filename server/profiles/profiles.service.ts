@@ -5,6 +5,7 @@ import { ATTRIBUTE_KEYS, nameIsEmail, type AttributeKey, type ProfileInput } fro
 import { ONLINE_MINUTES } from '#common/constants.ts';
 import type { SignupProfileInput } from '#common/schemas.ts';
 import type { Db } from '../db/client.ts';
+import { queueTextChange } from '../moderation/text-reviews.ts';
 import { blocks, conversations, likes, photos, profiles, regions, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
@@ -193,11 +194,18 @@ export function createProfilesService(deps: {
           .where(and(eq(regions.country, input.country), eq(regions.name, input.region)));
         if (!region) throw new AppError(400, 'region_invalid', {}, { region: 'errors.region_invalid' });
       }
-      await db.update(profiles).set({
-        name: input.name, gender: input.gender, sexuality: input.sexuality, hairColor: input.hair_color, eyeColor: input.eye_color,
-        bodyType: input.body_type, relationshipStatus: input.relationship_status, tattoos: input.tattoos, signupReason: input.signup_reason,
-        interests: input.interests, about: input.about, country: input.country, region: input.region,
-      }).where(eq(profiles.userId, userId));
+      await db.transaction(async (tx) => {
+        const [current] = await tx.select({ name: profiles.name, about: profiles.about }).from(profiles).where(eq(profiles.userId, userId)).for('update');
+        if (!current) throw notFound();
+        await tx.update(profiles).set({
+          name: input.name, gender: input.gender, sexuality: input.sexuality, hairColor: input.hair_color, eyeColor: input.eye_color,
+          bodyType: input.body_type, relationshipStatus: input.relationship_status, tattoos: input.tattoos, signupReason: input.signup_reason,
+          interests: input.interests, about: input.about, country: input.country, region: input.region,
+        }).where(eq(profiles.userId, userId));
+        // Shown at once; a moderator reviews the new name or text (decision 061).
+        await queueTextChange(tx, clock(), { siteId: requireMember(actor).siteId, memberId: userId, field: 'name', before: current.name, after: input.name });
+        await queueTextChange(tx, clock(), { siteId: requireMember(actor).siteId, memberId: userId, field: 'about', before: current.about, after: input.about });
+      });
       return this.own(actor);
     },
 
@@ -208,7 +216,7 @@ export function createProfilesService(deps: {
      */
     async updateSignupFields(actor: Actor, input: SignupProfileInput): Promise<ProfileSummary | null> {
       const { userId } = requireMember(actor);
-      const [current] = await db.select({ country: profiles.country }).from(profiles).where(eq(profiles.userId, userId));
+      const [current] = await db.select({ country: profiles.country, about: profiles.about }).from(profiles).where(eq(profiles.userId, userId));
       if (!current) throw notFound();
       const country = input.country ?? current.country;
       let regionName: string | null = null;
@@ -223,7 +231,12 @@ export function createProfilesService(deps: {
       if (input.region !== undefined) update.region = regionName;
       else if (input.country && input.country !== current.country) update.region = null;
       if (input.about !== undefined) update.about = input.about;
-      if (Object.keys(update).length) await db.update(profiles).set(update).where(eq(profiles.userId, userId));
+      if (Object.keys(update).length) {
+        await db.transaction(async (tx) => {
+          await tx.update(profiles).set(update).where(eq(profiles.userId, userId));
+          if (input.about !== undefined) await queueTextChange(tx, clock(), { siteId: requireMember(actor).siteId, memberId: userId, field: 'about', before: current.about, after: input.about });
+        });
+      }
       return this.summary(userId, true);
     },
   };

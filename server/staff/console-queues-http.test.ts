@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberReports, moderationDecisions } from '../db/schema.ts';
+import { memberReports, moderationDecisions, profiles, textReviews } from '../db/schema.ts';
 import { createStaff, type TestStaff } from '../../tests/helpers/staff.ts';
 import { createTestApp, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
@@ -75,6 +75,26 @@ describe('the moderation queues\' pages without JavaScript', () => {
     expect(decision).toMatchObject({ restriction: 'banned', ground: 'terms_scam', staffId: first.actor.staffId, facts: 'Asked two members for money.' });
   });
 
+  it('opens a new member\'s name from the texts queue, and removes it only after the confirmation', async () => {
+    const target = await signUp(t, { name: 'Queued Nickname' });
+    const [item] = await t.database.db.select().from(textReviews).where(eq(textReviews.memberId, target.user.id));
+    const mine = (await first.cookie()).cookie;
+    expect(await textOf(await page('/console/queues/texts', mine))).toContain('Queued Nickname');
+    const opened = await postForm('/console/queues/texts', { intent: 'claim', id: String(item.id) }, mine);
+    expect([opened.status, opened.headers.get('location')]).toEqual([302, `/console/queues/texts?open=${item.id}`]);
+    const openedPage = await textOf(await page(`/console/queues/texts?open=${item.id}`, mine));
+    expect(openedPage).toContain('data-testid="text-opened"');
+    expect(openedPage).toContain('(new member)');
+    const fields = { intent: 'decide', id: String(item.id), action: 'remove', ground: 'terms_hate', field: 'name', member: String(target.user.id), facts: '' };
+    const asked = await textOf(await postForm(`/console/queues/texts?open=${item.id}`, fields, mine));
+    expect(asked).toContain(`replaced by “#${target.user.id}”`);
+    const name = async () => (await t.database.db.select({ name: profiles.name }).from(profiles).where(eq(profiles.userId, target.user.id)))[0].name;
+    expect(await name()).toBe('Queued Nickname');
+    const done = await postForm(`/console/queues/texts?open=${item.id}`, { ...fields, confirm: '1' }, mine);
+    expect(await textOf(done)).toContain('The statement of reasons');
+    expect(await name()).toBe(`#${target.user.id}`);
+  });
+
   it('answers bad input with a message and changes nothing; staff without the role get 403 on every queue', async () => {
     const mine = (await first.cookie()).cookie;
     for (const [path, fields] of [
@@ -83,13 +103,14 @@ describe('the moderation queues\' pages without JavaScript', () => {
       ['/console/queues/notices', { intent: 'claim', reference: '<script>' }],
       ['/console/queues/appeals', { intent: 'decide', id: '1', outcome: 'maybe', member: '1' }],
       ['/console/queues/photos', { kind: 'profile', id: '1', decision: 'burn', member: '1' }],
+      ['/console/queues/texts', { intent: 'decide', id: '1', action: 'erase', ground: 'terms_general', field: 'name', member: '1' }],
     ] as const) {
       const res = await postForm(path, fields, mine);
       expect(res.status, path).toBe(400);
       expect(await textOf(res), path).toContain('Some of the information is not valid.');
     }
     const support = (await (await createStaff(t, { roles: ['support'] })).cookie()).cookie;
-    for (const queue of ['reports', 'notices', 'appeals', 'photos']) expect((await page(`/console/queues/${queue}`, support)).status, queue).toBe(403);
+    for (const queue of ['reports', 'notices', 'appeals', 'photos', 'texts']) expect((await page(`/console/queues/${queue}`, support)).status, queue).toBe(403);
     // /console/queues opens the reports.
     const root = await page('/console/queues', mine);
     expect([root.status, root.headers.get('location')]).toEqual([302, '/console/queues/reports']);

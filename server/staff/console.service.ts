@@ -12,6 +12,8 @@ import type { createStaffPasskeys, RelyingParty } from './staff-passkeys.ts';
 import type { createStaffTokens } from './staff-tokens.ts';
 import type { FlagsService } from '../moderation/flags.service.ts';
 import type { DecideAppealInput, DecideNoticeInput, DecideReportInput, ModerationQueue } from '../moderation/moderation-queue.ts';
+import type { DecideTextInput, TextReviews } from '../moderation/text-reviews.ts';
+import type { PhotoKind, PhotoQueue } from '../moderation/photo-queue.ts';
 import type { createPhotosService } from '../photos/photos.service.ts';
 import type { createChatService } from '../chat/chat.service.ts';
 import type { MemberSupport, StaffRequest } from '../support/member-support.ts';
@@ -63,9 +65,10 @@ export function createConsoleService(deps: {
     unban(actor: Actor, userId: number, note: string, from: StaffRequest): Promise<void>;
   };
   records: { refundOrder(actor: Actor, orderId: string, reason: string, from: StaffRequest): Promise<unknown> };
-  moderation: ModerationQueue; photos: Pick<ReturnType<typeof createPhotosService>, 'pending' | 'moderate'>; chat: Pick<ReturnType<typeof createChatService>, 'pendingPhotos' | 'moderatePhoto'>;
+  moderation: ModerationQueue; texts: TextReviews; photoQueue: PhotoQueue;
+  photos: Pick<ReturnType<typeof createPhotosService>, 'moderate'>; chat: Pick<ReturnType<typeof createChatService>, 'moderatePhoto'>;
 }) {
-  const { db, clock, audit, tokens, passkeys, support, flags, bans, records, moderation, photos, chat } = deps;
+  const { db, clock, audit, tokens, passkeys, support, flags, bans, records, moderation, texts, photoQueue, photos, chat } = deps;
   return {
     /** The signed-in staff member's own account: the console's bar and language. */
     async account(actor: Actor): Promise<ConsoleAccount> {
@@ -159,32 +162,39 @@ export function createConsoleService(deps: {
     resolveFlag: async (actor: Actor, flagId: number, from: StaffRequest = { ip: null }) => flags.resolve(consoleStaff(actor), flagId, from.ip),
 
     // The moderation queues (moderators, within their sites; decision 057): reports, DSA notices and appeals are
-    // claimed for ten minutes before they are decided; photos are approved or rejected in one step.
-    reportQueue: async (actor: Actor) => moderation.reportQueue(consoleStaff(actor)),
+    // claimed for ten minutes before they are decided; photos are approved or rejected in one step. Each queue is read
+    // a page of 50 at a time, oldest first.
+    reportQueue: async (actor: Actor, page?: number) => moderation.reportQueue(consoleStaff(actor), page),
     claimReport: async (actor: Actor, id: number, from: StaffRequest = { ip: null }) => moderation.claimReport(consoleStaff(actor), id, from),
     decideReport: async (actor: Actor, id: number, input: DecideReportInput, from: StaffRequest = { ip: null }) =>
       moderation.decideReport(consoleStaff(actor), id, input, from),
-    noticeQueue: async (actor: Actor) => moderation.noticeQueue(consoleStaff(actor)),
+    noticeQueue: async (actor: Actor, page?: number) => moderation.noticeQueue(consoleStaff(actor), page),
     claimNotice: async (actor: Actor, reference: string, from: StaffRequest = { ip: null }) => moderation.claimNotice(consoleStaff(actor), reference, from),
     decideNotice: async (actor: Actor, reference: string, input: DecideNoticeInput, from: StaffRequest = { ip: null }) =>
       moderation.decideNotice(consoleStaff(actor), reference, input, from),
-    appealQueue: async (actor: Actor) => moderation.appealQueue(consoleStaff(actor)),
+    appealQueue: async (actor: Actor, page?: number) => moderation.appealQueue(consoleStaff(actor), page),
     claimAppeal: async (actor: Actor, id: number, from: StaffRequest = { ip: null }) => moderation.claimAppeal(consoleStaff(actor), id, from),
     decideAppeal: async (actor: Actor, id: number, input: DecideAppealInput, from: StaffRequest = { ip: null }) =>
       moderation.decideAppeal(consoleStaff(actor), id, input, from),
+    // New and changed names and about-me texts (decision 061).
+    textQueue: async (actor: Actor, page?: number) => texts.textQueue(consoleStaff(actor), page),
+    claimText: async (actor: Actor, id: number, from: StaffRequest = { ip: null }) => texts.claimText(consoleStaff(actor), id, from),
+    decideText: async (actor: Actor, id: number, input: DecideTextInput, from: StaffRequest = { ip: null }) => texts.decideText(consoleStaff(actor), id, input, from),
     /** How many items wait in each queue, for the console's navigation. */
-    queueCounts: async (actor: Actor): Promise<{ photos: number; reports: number; notices: number; appeals: number }> => {
+    queueCounts: async (actor: Actor): Promise<{ photos: number; reports: number; notices: number; appeals: number; texts: number }> => {
       const staff = consoleStaff(actor);
-      const [profile, chatPhotos, reports, notices, appeals] = await Promise.all([
-        photos.pending(staff), chat.pendingPhotos(staff), moderation.reportQueue(staff), moderation.noticeQueue(staff), moderation.appealQueue(staff),
+      const [photoItems, reports, notices, appeals, waiting] = await Promise.all([
+        photoQueue.photoQueue(staff), moderation.reportQueue(staff), moderation.noticeQueue(staff), moderation.appealQueue(staff), texts.textQueue(staff),
       ]);
-      return { photos: profile.length + chatPhotos.length, reports: reports.counts.open, notices: notices.counts.open, appeals: appeals.counts.open };
+      return {
+        photos: photoItems.counts.open, reports: reports.counts.open, notices: notices.counts.open, appeals: appeals.counts.open, texts: waiting.counts.open,
+      };
     },
-    /** Profile and chat photos no moderator has looked at yet, oldest first. */
-    photoQueue: async (actor: Actor) => {
-      const staff = consoleStaff(actor);
-      return { photos: await photos.pending(staff), chat_photos: await chat.pendingPhotos(staff) };
-    },
+    /** Profile and chat photos no moderator has looked at yet, both kinds oldest first, a page at a time. */
+    photoQueue: async (actor: Actor, page?: number) => photoQueue.photoQueue(consoleStaff(actor), page),
+    /** Opens a photo for ten minutes: no other moderator decides it meanwhile. */
+    claimPhoto: async (actor: Actor, input: { kind: PhotoKind; id: number }, from: StaffRequest = { ip: null }) =>
+      photoQueue.claimPhoto(consoleStaff(actor), input, from),
     moderatePhoto: async (actor: Actor, input: { kind: 'profile' | 'chat'; id: number; decision: 'approve' | 'reject' }, from: StaffRequest = { ip: null }) => {
       const staff = consoleStaff(actor);
       return input.kind === 'chat' ? chat.moderatePhoto(staff, input.id, input.decision, from) : photos.moderate(staff, input.id, input.decision, from);

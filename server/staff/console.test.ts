@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StaffRoleName } from '#common/staff.ts';
 import { STAFF_ROLES } from '#common/staff.ts';
 import type { Actor, MemberActor, StaffActor } from '../actor.ts';
-import { appeals, auditLog, creditPackages, staffPasskeys, memberFlags, memberReports, moderationDecisions, notices, orders, photos } from '../db/schema.ts';
+import { appeals, auditLog, creditPackages, memberFlags, memberReports, moderationDecisions, notices, orders, photos, staffPasskeys, textReviews } from '../db/schema.ts';
 import { banInTx } from '../moderation/bans.service.ts';
 import { csvCell } from './audit-log-reader.ts';
 import { relyingParty } from './staff-passkeys.ts';
@@ -106,8 +106,17 @@ const CASES: Record<ConsoleUseCase, Case> = {
     call: async (s, a, _staff, m) => s.console.decideAppeal(a, await appealOf(s, m, a), { outcome: 'confirmed' }),
     role: 'moderator', audits: 'appeal.decide',
   },
+  textQueue: { call: (s, a) => s.console.textQueue(a), role: 'moderator', audits: null, narrows: true },
+  claimText: { call: async (s, a, _staff, m) => s.console.claimText(a, await textOf(s, m)), role: 'moderator', audits: 'text.claim' },
+  decideText: {
+    call: async (s, a, _staff, m) => s.console.decideText(a, await textOf(s, m, a), { action: 'approve' }),
+    role: 'moderator', audits: 'text.decide',
+  },
   queueCounts: { call: (s, a) => s.console.queueCounts(a), role: 'moderator', audits: null, narrows: true },
   photoQueue: { call: (s, a) => s.console.photoQueue(a), role: 'moderator', audits: null, narrows: true },
+  claimPhoto: {
+    call: async (s, a, _staff, m) => s.console.claimPhoto(a, { kind: 'profile', id: await photoOf(s, m) }), role: 'moderator', audits: 'photo.claim', elsewhere: '404 not_found',
+  },
   moderatePhoto: {
     call: async (s, a, _staff, m) => s.console.moderatePhoto(a, { kind: 'profile', id: await photoOf(s, m), decision: 'approve' }),
     role: 'moderator', audits: 'photo.approve', elsewhere: '404 not_found',
@@ -158,6 +167,13 @@ async function appealOf(s: Services, m: MemberActor, holder?: Actor): Promise<nu
   }
   await s.db.update(appeals).set(holdFor(s, holder)).where(eq(appeals.id, id));
   return id;
+}
+
+/** The member's name as it waits in the names and texts queue (queued at sign-up), held by `holder`. */
+async function textOf(s: Services, m: MemberActor, holder?: Actor): Promise<number> {
+  const [row] = await s.db.update(textReviews).set(holdFor(s, holder))
+    .where(and(eq(textReviews.memberId, m.userId), eq(textReviews.field, 'name'))).returning({ id: textReviews.id });
+  return row.id;
 }
 
 /** A profile photo of the member that no moderator has looked at. */

@@ -1,7 +1,7 @@
-import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, test } from './fixtures.ts';
 import { newMember } from './account-helpers.ts';
+import { asStaff, overflowing } from './console-staff.ts';
 
 /**
  * The console's moderation queues as a moderator works them: the browser tests' admin of every site
@@ -9,13 +9,6 @@ import { newMember } from './account-helpers.ts';
  * The rules behind them (claims, decisions, appeals by another moderator) are covered by server/moderation/reports.test.ts
  * and server/moderation/moderation.routes.test.ts.
  */
-async function asStaff(page: Page, viewport = { width: 1280, height: 900 }) {
-  const token = process.env.E2E_STAFF_TOKEN;
-  if (!token) throw new Error('E2E_STAFF_TOKEN is not set: tests/e2e/global-setup.ts makes it');
-  await page.setViewportSize(viewport);
-  await page.context().setExtraHTTPHeaders({ authorization: `Bearer ${token}` });
-}
-
 /** Two members of their own; the first reports the second's profile through the API. */
 async function reported(browser: Parameters<typeof newMember>[0], project: string) {
   const reporter = await newMember(browser, 'queue-reporter', project);
@@ -27,7 +20,7 @@ async function reported(browser: Parameters<typeof newMember>[0], project: strin
 
 test('a moderator claims a report from the queue and decides it with a statement of reasons; the photo queue approves a photo', async ({ browser, page, shot }, info) => {
   const { reporter, target } = await reported(browser, info.project.name);
-  await asStaff(page);
+  await asStaff(page, { width: 1280, height: 900 });
 
   await page.goto('/console');
   await expect(page.getByTestId('console-nav-queues')).toContainText(/\d/);
@@ -82,8 +75,12 @@ test('a moderator claims a report from the queue and decides it with a statement
   await expect(item).toContainText(`#${target.id}`);
   await expect(item.getByRole('img')).toHaveJSProperty('complete', true);
   expect(await item.getByRole('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  // Opening holds the photo for this moderator; only then can it be decided.
+  await expect(item.getByTestId('photo-approve')).toHaveCount(0);
+  await item.getByTestId('queue-open').click();
+  await expect(page.locator(`[data-photo="profile-${photoId}"]`).getByTestId('held-by-me')).toBeVisible();
   await shot('console-queue-photos');
-  await item.getByTestId('photo-approve').click();
+  await page.locator(`[data-photo="profile-${photoId}"]`).getByTestId('photo-approve').click();
   await expect(page.getByTestId('queue-confirm')).toContainText(`The photo of member #${target.id} is approved`);
   await page.getByTestId('queue-confirm-yes').click();
   await expect(page.getByTestId('queue-done')).toHaveText('The photo was approved.');
@@ -111,10 +108,7 @@ test('the reports queue fits a phone', async ({ browser, page, shot }, info) => 
   await row.getByTestId('queue-open').click();
   await expect(page.getByTestId('report-opened')).toBeVisible();
   // Nothing sticks out past the screen's edge, but inside a scrolling table.
-  const outside = await page.evaluate(() => [...document.querySelectorAll('body *')]
-    .filter((el) => !el.closest('.table-responsive') && el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
-    .map((el) => `${el.tagName}.${el.className}`));
-  expect(outside).toEqual([]);
+  expect(await overflowing(page)).toEqual([]);
   await shot('console-queue-reports-phone');
   await reporter.close();
   await target.close();

@@ -30,3 +30,21 @@ export async function signInToConsole(page: Page, code: string) {
   await expect(page).toHaveURL(/\/console$/);
   await expect(page.getByTestId('console-staff')).toContainText('Ada Admin');
 }
+
+/**
+ * The page acts as a staff member through a staff API token, which the console accepts as it accepts a session: the
+ * admin of every site (default) or the second moderator (`moderator`), both made by tests/e2e/global-setup.ts.
+ */
+export async function asStaff(page: Page, viewport?: { width: number; height: number }, who: 'admin' | 'moderator' = 'admin') {
+  const token = who === 'admin' ? process.env.E2E_STAFF_TOKEN : process.env.E2E_MODERATOR_TOKEN;
+  if (!token) throw new Error('E2E_STAFF_TOKEN or E2E_MODERATOR_TOKEN is not set: tests/e2e/global-setup.ts makes them');
+  if (viewport) await page.setViewportSize(viewport);
+  await page.context().setExtraHTTPHeaders({ authorization: `Bearer ${token}` });
+}
+
+/** Elements that stick out past the screen's right edge, but inside a scrolling table: none on a page that fits. */
+export async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...document.querySelectorAll('body *')]
+    .filter((el) => !el.closest('.table-responsive') && el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+    .map((el) => `${el.tagName}.${el.className}`));
+}

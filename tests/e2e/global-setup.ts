@@ -90,7 +90,8 @@ function start(port: number, dataDir: string, keepData: boolean, databaseUrl = '
 
 /**
  * An admin of every site, made with the command-line tools as on a server: browser tests approve photos with its API
- * token and sign in to the console with its password and a TOTP code (or a recovery code). Every site's data is a copy
+ * token and sign in to the console with its password and a TOTP code (or a recovery code); and a moderator with a
+ * token of their own, who decides the appeals of the admin's decisions. Every site's data is a copy
  * of the first, so each has it. What the tools print goes to the tests through the environment.
  */
 async function createStaff(dataDir: string, databaseUrl = ''): Promise<void> {
@@ -100,9 +101,14 @@ async function createStaff(dataDir: string, databaseUrl = ''): Promise<void> {
   const recovery = [...made.matchAll(/^\s+([A-Z2-7]{4}(?:-[A-Z2-7]{4}){3})$/gm)].map((m) => m[1]);
   const token = /amora_st_\S+/.exec(await runCli('server/cli/staff-token-cli.ts', ['--staff', email, '--name', 'browser tests', '--scope', 'admin'], dataDir, databaseUrl))?.[0];
   if (!field('password') || !field('TOTP secret') || recovery.length !== 10 || !token) throw new Error(`creating the browser tests' staff member failed:\n${made}`);
+  // A second moderator: an appeal goes to another staff member than the one who decided (DSA Art. 20(6)).
+  const moderator = 'mo.moderator@example.org';
+  await runCli('server/cli/staff-create-cli.ts', ['--email', moderator, '--name', 'Mo Moderator', '--role', 'moderator'], dataDir, databaseUrl);
+  const moderatorToken = /amora_st_\S+/.exec(await runCli('server/cli/staff-token-cli.ts', ['--staff', moderator, '--name', 'browser tests', '--scope', 'moderator'], dataDir, databaseUrl))?.[0];
+  if (!moderatorToken) throw new Error('creating the browser tests\' second moderator failed');
   Object.assign(process.env, {
     E2E_STAFF_EMAIL: email, E2E_STAFF_PASSWORD: field('password'), E2E_STAFF_TOTP: field('TOTP secret'),
-    E2E_STAFF_RECOVERY: recovery.join(','), E2E_STAFF_TOKEN: token,
+    E2E_STAFF_RECOVERY: recovery.join(','), E2E_STAFF_TOKEN: token, E2E_MODERATOR_TOKEN: moderatorToken,
   });
 }
 
