@@ -99,7 +99,7 @@ export function createServices(deps: {
   const lifecycle = createLifecycleService({ db, clock, mail, storage, limits: rateLimits });
   const notifications = createNotificationsService({ db, clock, mail, limits: rateLimits });
   const live = deps.live ?? createMemoryLiveBus(logger);
-  const contactRules = createContactRules({ db, meetingSites: settings.meetingSites });
+  const contactRules = createContactRules({ db, clock, meetingSites: settings.meetingSites });
   const audit = createAuditLog({ clock });
   const flags = createFlagsService({ db, clock, audit });
   const support = createMemberSupport({ db, clock, audit, mails: lifecycle });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FLAG_KINDS } from '../moderation-flags.ts';
-import { REPORT_KINDS, REPORT_REASONS, REPORT_STATUSES } from '../reports.ts';
+import { GROUND_KEYS, REPORT_KINDS, REPORT_REASONS, REPORT_STATUSES } from '../reports.ts';
 import { contracts, IDEMPOTENCY_KEY, staffAuth } from './contract.ts';
 import { id, idParam, isoDateTime } from './shapes.ts';
 
@@ -38,6 +38,8 @@ export const memberOverviewSchema = z.strictObject({
   account: z.strictObject({
     id, site_id: id, email: z.string(), status: z.string(), language: z.string(), credits: z.int(), paid_user: z.boolean(),
     signup_date: isoDateTime, activated_at: nullableTime, last_active_at: nullableTime, deleted_at: nullableTime, locked_until: nullableTime,
+    /** The end of a running suspension; null when none runs. */
+    suspended_until: nullableTime,
     invisible: z.boolean(), email_opt_out: z.array(z.string()), push_state: z.string(),
   }),
   profile: z.strictObject({
@@ -71,6 +73,14 @@ export const adjustCreditsBody = z.strictObject({
 
 const done = { 200: { description: 'Done.', schema: z.strictObject({ ok: z.literal(true) }) } };
 
+/** A suspension (decision 061): 1 to 365 days, a ground from the catalogue and the facts the statement of reasons gives. */
+export const suspendBody = z.strictObject({
+  member_id: idParam,
+  days: z.int().min(1).max(365),
+  ground: z.enum(GROUND_KEYS),
+  facts: z.string().trim().min(3).max(500),
+});
+
 export const supportContracts = contracts({
   findMembers: {
     method: 'get', path: '/api/support-members.php', auth: staffAuth('support'), summary: 'Find members',
@@ -103,6 +113,17 @@ export const supportContracts = contracts({
   sendPasswordReset: {
     method: 'post', path: '/api/support-password-reset.php', auth: staffAuth('support'), summary: 'Mail the member a password-reset link',
     description: `${support} The link goes to the member's own address; staff never set or see a password.`, body: memberBody, responses: done,
+  },
+  suspend: {
+    method: 'post', path: '/api/support-suspend.php', auth: staffAuth('moderator'), summary: 'Suspend a member for a number of days',
+    description: `${moderators} The member is signed out, cannot log in and is hidden from other members until the time given back, when it ends by itself; they get a statement of reasons they can appeal. 409 member_banned for a banned member.`,
+    body: suspendBody,
+    responses: { 200: { description: 'When the suspension ends.', schema: z.strictObject({ until: isoDateTime }) } },
+  },
+  endSuspension: {
+    method: 'post', path: '/api/support-suspension-end.php', auth: staffAuth('moderator'), summary: 'End a suspension early',
+    description: `${moderators} 409 member_not_suspended when no suspension runs.`,
+    body: z.strictObject({ member_id: idParam, reason: z.string().trim().min(3).max(500) }), responses: done,
   },
   flags: {
     method: 'get', path: '/api/member-flags.php', auth: staffAuth('moderator'), summary: 'Open automatic flags, oldest first',

@@ -15,6 +15,7 @@ import type { createPhotosService } from '../photos/photos.service.ts';
 import type { createChatService } from '../chat/chat.service.ts';
 import type { MemberSupport, StaffRequest } from '../support/member-support.ts';
 import type { BanReason } from '../db/schema.ts';
+import type { SuspendInput } from '../moderation/bans.service.ts';
 
 /** A console screen's staff member, or 403: members, visitors and jobs have no console. */
 function consoleStaff(actor: Actor): StaffActor {
@@ -59,6 +60,8 @@ export function createConsoleService(deps: {
   bans: {
     ban(actor: Actor, userId: number, reason: BanReason, note: string, from: StaffRequest): Promise<unknown>;
     unban(actor: Actor, userId: number, note: string, from: StaffRequest): Promise<void>;
+    suspend(actor: Actor, userId: number, input: SuspendInput, from: StaffRequest): Promise<{ until: string }>;
+    endSuspension(actor: Actor, userId: number, note: string, from: StaffRequest): Promise<void>;
   };
   records: { refundOrder(actor: Actor, orderId: string, reason: string, from: StaffRequest): Promise<unknown> };
   moderation: ModerationQueue; photos: Pick<ReturnType<typeof createPhotosService>, 'pending' | 'moderate'>; chat: Pick<ReturnType<typeof createChatService>, 'pendingPhotos' | 'moderatePhoto'>;
@@ -137,6 +140,8 @@ export function createConsoleService(deps: {
       await bans.ban(consoleStaff(actor), memberId, input.reason, input.note, from);
     },
     unbanMember: async (actor: Actor, memberId: number, note: string, from: StaffRequest = { ip: null }) => bans.unban(consoleStaff(actor), memberId, note, from),
+    suspendMember: async (actor: Actor, memberId: number, input: SuspendInput, from: StaffRequest = { ip: null }) => bans.suspend(consoleStaff(actor), memberId, input, from),
+    endSuspension: async (actor: Actor, memberId: number, note: string, from: StaffRequest = { ip: null }) => bans.endSuspension(consoleStaff(actor), memberId, note, from),
     refundOrder: async (actor: Actor, orderId: string, reason: string, from: StaffRequest = { ip: null }) => {
       await records.refundOrder(consoleStaff(actor), orderId, reason, from);
     },

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StaffRoleName } from '#common/staff.ts';
 import { STAFF_ROLES } from '#common/staff.ts';
 import type { Actor, MemberActor, StaffActor } from '../actor.ts';
-import { appeals, auditLog, creditPackages, memberFlags, memberReports, moderationDecisions, notices, orders, photos } from '../db/schema.ts';
+import { appeals, auditLog, creditPackages, memberFlags, memberReports, moderationDecisions, notices, orders, photos, users } from '../db/schema.ts';
 import { banInTx } from '../moderation/bans.service.ts';
 import { csvCell } from './audit-log-reader.ts';
 import type { Services } from '../use-cases.ts';
@@ -66,6 +66,17 @@ const CASES: Record<ConsoleUseCase, Case> = {
       return s.console.unbanMember(a, m.userId, 'banned by mistake');
     },
     role: 'moderator', audits: 'member.unban', elsewhere: '404 not_found',
+  },
+  suspendMember: {
+    call: (s, a, _staff, m) => s.console.suspendMember(a, m.userId, { days: 3, ground: 'terms_harassment', facts: 'insults in chat' }),
+    role: 'moderator', audits: 'member.suspend', elsewhere: '404 not_found',
+  },
+  endSuspension: {
+    call: async (s, a, _staff, m) => {
+      await s.db.update(users).set({ suspendedUntil: new Date('2100-01-01T00:00:00Z') }).where(eq(users.id, m.userId));
+      return s.console.endSuspension(a, m.userId, 'settled with the member');
+    },
+    role: 'moderator', audits: 'member.end_suspension', elsewhere: '404 not_found',
   },
   refundOrder: {
     call: async (s, a, _staff, m) => s.console.refundOrder(a, await completedOrder(s, m), 'Charged twice'),

@@ -142,7 +142,7 @@ export function createMemberSupport(deps: {
           account: {
             id: u.id, siteId: u.siteId, email: u.email, status: u.status, language: u.language, credits: u.credits, paidUser: u.paidUser,
             signupDate: u.signupDate.toISOString(), activatedAt: iso(u.activatedAt), lastActiveAt: iso(u.lastActiveAt), deletedAt: iso(u.deletedAt),
-            lockedUntil: iso(u.lockedUntil), invisible: u.invisible, emailOptOut: u.emailOptOut, pushState: u.pushState,
+            lockedUntil: iso(u.lockedUntil), suspendedUntil: u.suspendedUntil && u.suspendedUntil > clock() ? u.suspendedUntil.toISOString() : null, invisible: u.invisible, emailOptOut: u.emailOptOut, pushState: u.pushState,
           },
           profile: p && { name: p.name, gender: p.gender, birthDate: p.birthDate, country: p.country, region: p.region, about: p.about, status: p.status, fictional: p.fictional },
           photos: photoRows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),

@@ -32,6 +32,15 @@ export const supportRoutes = new ApiRoutes()
     await ctx.services.console.sendPasswordReset(staff, body.member_id, { ip: ctx.clientAddress });
     return c.json({ ok: true as const });
   })
+  .endpoint(api.suspend, async (c, { body, staff }) => {
+    const ctx = c.get('ctx');
+    return c.json(await ctx.services.console.suspendMember(staff, body.member_id, { days: body.days, ground: body.ground, facts: body.facts }, { ip: ctx.clientAddress }));
+  })
+  .endpoint(api.endSuspension, async (c, { body, staff }) => {
+    const ctx = c.get('ctx');
+    await ctx.services.console.endSuspension(staff, body.member_id, body.reason, { ip: ctx.clientAddress });
+    return c.json({ ok: true as const });
+  })
   .endpoint(api.flags, async (c, { query, staff }) => {
     const { flags, counts } = await c.get('ctx').services.console.flags(staff, { after: query.after });
     return c.json({ flags: toWire(flags), counts });

@@ -1,6 +1,6 @@
-import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, test } from './fixtures.ts';
+import { asStaff } from './console-staff.ts';
 import { newMember } from './account-helpers.ts';
 
 /**
@@ -9,12 +9,6 @@ import { newMember } from './account-helpers.ts';
  * The rules behind them (claims, decisions, appeals by another moderator) are covered by server/moderation/reports.test.ts
  * and server/moderation/moderation.routes.test.ts.
  */
-async function asStaff(page: Page, viewport = { width: 1280, height: 900 }) {
-  const token = process.env.E2E_STAFF_TOKEN;
-  if (!token) throw new Error('E2E_STAFF_TOKEN is not set: tests/e2e/global-setup.ts makes it');
-  await page.setViewportSize(viewport);
-  await page.context().setExtraHTTPHeaders({ authorization: `Bearer ${token}` });
-}
 
 /** Two members of their own; the first reports the second's profile through the API. */
 async function reported(browser: Parameters<typeof newMember>[0], project: string) {

@@ -1,17 +1,12 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { asStaff } from './console-staff.ts';
 import { demoMembers, newMember } from './account-helpers.ts';
 
 /**
  * The console's member support and flagged-members queue, as staff use them: the browser tests' admin of every site
  * (tests/e2e/global-setup.ts) acts through its staff API token, which the console accepts as it accepts a session.
  */
-async function asStaff(page: Page, viewport = { width: 1280, height: 900 }) {
-  const token = process.env.E2E_STAFF_TOKEN;
-  if (!token) throw new Error('E2E_STAFF_TOKEN is not set: tests/e2e/global-setup.ts makes it');
-  await page.setViewportSize(viewport);
-  await page.context().setExtraHTTPHeaders({ authorization: `Bearer ${token}` });
-}
 
 /** A member who sends a message with a phone number in it: the automatic flag's evidence. */
 async function flaggedMember(browser: Browser, project: string) {
