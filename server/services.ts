@@ -152,7 +152,7 @@ export function createServices(deps: {
     games: createGamesService({ db, clock, likes, contactRules }),
     pageBounces: createPageBounces({ db, clock }),
     bans,
-    notices: createNoticesService({ db, clock, events, mail, limits: rateLimits }),
+    notices: createNoticesService({ db, clock, events, mail, audit, limits: rateLimits }),
     flags,
     support,
     reports: createReportsService({ db, clock, blocks, flags, limits: rateLimits }),
