@@ -47,6 +47,7 @@ import { createSignupService } from './accounts/signup.service.ts';
 import { createAuditLog } from './staff/audit.ts';
 import { createStaffService } from './staff/staff.service.ts';
 import { createConsoleService } from './staff/console.service.ts';
+import { createConversationReading } from './support/conversation-reading.ts';
 import { createStaffTokens } from './staff/staff-tokens.ts';
 import { createPushService, type VapidKeys } from './push/push.service.ts';
 import { loadEnv, type Env } from './env.ts';
@@ -168,7 +169,7 @@ export function createServices(deps: {
     records,
     audit,
     staff: createStaffService({ db, clock, audit, cookies, limits: rateLimits }),
-    console: createConsoleService({ db, clock, audit, tokens: createStaffTokens({ db, clock, audit }), support, flags, bans, records, moderation, photos, chat }),
+    console: createConsoleService({ db, clock, audit, tokens: createStaffTokens({ db, clock, audit }), support, conversations: createConversationReading({ db, audit }), flags, bans, records, moderation, photos, chat }),
     rateLimitStore,
     sharedCache,
     rateLimits,

@@ -299,7 +299,10 @@ export default function ConsoleMember() {
           {m.conversations.latest.length > 0 && (
             <ul className="list-unstyled small mt-2 mb-0" aria-label={t('console.member.conversations')}>
               {m.conversations.latest.map((c) => (
-                <li key={c.id}><Link to={`/console/members/${c.otherId}`}>#{c.otherId}</Link> · {t('console.member.sent_received', { sent: c.sent, received: c.received })}</li>
+                <li key={c.id}>
+                  <Link to={`/console/members/${c.otherId}`}>#{c.otherId}</Link> · {t('console.member.sent_received', { sent: c.sent, received: c.received })}
+                  {c.reported && <> · <Link to={`/console/members/${a.id}/conversations/${c.id}`} data-testid="read-conversation">{t('console.member.read_conversation')}</Link></>}
+                </li>
               ))}
             </ul>
           )}

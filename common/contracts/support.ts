@@ -58,11 +58,20 @@ export const memberOverviewSchema = z.strictObject({
   likes: z.strictObject({ given: z.int(), received: z.int() }),
   conversations: z.strictObject({
     count: z.int(), messages_sent: z.int(),
-    latest: z.array(z.strictObject({ id, other_id: id, last_message_at: nullableTime, sent: z.int(), received: z.int() })),
+    /** `reported`: a report names a message of it, so support may read it (support-conversation.php). */
+    latest: z.array(z.strictObject({ id, other_id: id, last_message_at: nullableTime, sent: z.int(), received: z.int(), reported: z.boolean() })),
   }),
   ban: z.strictObject({ reason: z.string(), note: z.string(), created_at: isoDateTime }).nullable(),
   flags: z.array(z.strictObject({ id, kind: flagKind, hits: z.int(), first_at: isoDateTime })),
   reports: z.strictObject({ by: reportRows, about: reportRows }),
+});
+
+export const conversationTextSchema = z.strictObject({
+  id, member_ids: z.tuple([id, id]), total: z.int(),
+  reports: z.array(z.strictObject({ id, message_id: z.int(), reporter_id: id, reason: z.enum(REPORT_REASONS), status: z.enum(REPORT_STATUSES), created_at: isoDateTime })),
+  messages: z.array(z.strictObject({
+    id: z.int(), sender_id: id, kind: z.string(), body: z.string(), filtered: z.boolean(), removed_at: nullableTime, created_at: isoDateTime, reported: z.boolean(),
+  })),
 });
 
 export const adjustCreditsBody = z.strictObject({
@@ -100,6 +109,12 @@ export const supportContracts = contracts({
     headers: IDEMPOTENCY_KEY,
     body: adjustCreditsBody,
     responses: { 200: { description: 'What was booked and the new balance.', schema: z.strictObject({ credits: z.int(), balance: z.int() }) } },
+  },
+  conversation: {
+    method: 'get', path: '/api/support-conversation.php', auth: staffAuth('support'), summary: 'Read a reported conversation of a member',
+    description: `${support} Only a conversation in which a member reported a message (403 conversation_not_reported otherwise); the newest 200 messages, oldest first. Each reading is written to the audit log.`,
+    query: z.object({ member_id: idParam, id: idParam }),
+    responses: { 200: { description: 'The conversation, its reports and messages.', schema: conversationTextSchema } },
   },
   endSessions: {
     method: 'post', path: '/api/support-sessions-end.php', auth: staffAuth('support'), summary: 'Sign a member out everywhere',

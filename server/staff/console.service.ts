@@ -14,6 +14,7 @@ import type { DecideAppealInput, DecideNoticeInput, DecideReportInput, Moderatio
 import type { createPhotosService } from '../photos/photos.service.ts';
 import type { createChatService } from '../chat/chat.service.ts';
 import type { MemberSupport, StaffRequest } from '../support/member-support.ts';
+import type { ConversationReading } from '../support/conversation-reading.ts';
 import type { BanReason } from '../db/schema.ts';
 import type { SuspendInput } from '../moderation/bans.service.ts';
 
@@ -56,7 +57,7 @@ export interface ConsoleToken {
  * in its own transaction. Reading does not (the log would fill with itself); opening member data will.
  */
 export function createConsoleService(deps: {
-  db: Db; clock: Clock; audit: AuditLog; tokens: ReturnType<typeof createStaffTokens>; support: MemberSupport; flags: FlagsService;
+  db: Db; clock: Clock; audit: AuditLog; tokens: ReturnType<typeof createStaffTokens>; support: MemberSupport; conversations: ConversationReading; flags: FlagsService;
   bans: {
     ban(actor: Actor, userId: number, reason: BanReason, note: string, from: StaffRequest): Promise<unknown>;
     unban(actor: Actor, userId: number, note: string, from: StaffRequest): Promise<void>;
@@ -66,7 +67,7 @@ export function createConsoleService(deps: {
   records: { refundOrder(actor: Actor, orderId: string, reason: string, from: StaffRequest): Promise<unknown> };
   moderation: ModerationQueue; photos: Pick<ReturnType<typeof createPhotosService>, 'pending' | 'moderate'>; chat: Pick<ReturnType<typeof createChatService>, 'pendingPhotos' | 'moderatePhoto'>;
 }) {
-  const { db, clock, audit, tokens, support, flags, bans, records, moderation, photos, chat } = deps;
+  const { db, clock, audit, tokens, support, conversations, flags, bans, records, moderation, photos, chat } = deps;
   return {
     /** The signed-in staff member's own account: the console's bar and language. */
     async account(actor: Actor): Promise<ConsoleAccount> {
@@ -128,6 +129,9 @@ export function createConsoleService(deps: {
     member: async (actor: Actor, memberId: number, from: StaffRequest = { ip: null }) => support.overview(consoleStaff(actor), memberId, from),
     adjustCredits: async (actor: Actor, memberId: number, input: Parameters<MemberSupport['adjustCredits']>[2], from: StaffRequest = { ip: null }) =>
       support.adjustCredits(consoleStaff(actor), memberId, input, from),
+    /** A member's conversation that a report concerns, read by support (audited); any other is refused. */
+    readConversation: async (actor: Actor, memberId: number, conversationId: number, from: StaffRequest = { ip: null }) =>
+      conversations.read(consoleStaff(actor), memberId, conversationId, from),
     endSessions: async (actor: Actor, memberId: number, from: StaffRequest = { ip: null }) => support.endSessions(consoleStaff(actor), memberId, from),
     resendActivation: async (actor: Actor, memberId: number, from: StaffRequest = { ip: null }) => support.resendActivation(consoleStaff(actor), memberId, from),
     sendPasswordReset: async (actor: Actor, memberId: number, from: StaffRequest = { ip: null }) => support.sendPasswordReset(consoleStaff(actor), memberId, from),

@@ -11,6 +11,7 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { addCredits, takeBackCredits } from '../credits/ledger.ts';
 import type { AuditLog } from '../staff/audit.ts';
 import { requireRole, requireRoleSomewhere, sitesOf, type StaffActor } from '../actor.ts';
+import { reportedConversation } from './conversation-reading.ts';
 
 /** Rows of each list in a member's overview: the newest ones; the counts say how many there are in all. */
 const LIST_ROWS = 20;
@@ -124,6 +125,7 @@ export function createMemberSupport(deps: {
           lastMessageAt: conversations.lastMessageAt,
           sent: sql<number>`(select count(*) from messages m where m.conversation_id = ${conversations.id} and m.sender_id = ${memberId})::int`,
           received: sql<number>`(select count(*) from messages m where m.conversation_id = ${conversations.id} and m.sender_id <> ${memberId})::int`,
+          reported: reportedConversation(),
         }).from(conversations).innerJoin(conversationMembers, and(eq(conversationMembers.conversationId, conversations.id), eq(conversationMembers.userId, memberId)))
           .orderBy(sql`${conversations.lastMessageAt} desc nulls last`).limit(LIST_ROWS);
         const [ban] = await tx.select().from(memberBans).where(eq(memberBans.userId, memberId));

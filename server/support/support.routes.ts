@@ -13,6 +13,10 @@ export const supportRoutes = new ApiRoutes()
     const ctx = c.get('ctx');
     return c.json(toWire(await ctx.services.console.member(staff, query.id, { ip: ctx.clientAddress })));
   })
+  .endpoint(api.conversation, async (c, { query, staff }) => {
+    const ctx = c.get('ctx');
+    return c.json(toWire(await ctx.services.console.readConversation(staff, query.member_id, query.id, { ip: ctx.clientAddress })));
+  })
   .endpoint(api.adjustCredits, { before: [needsIdempotencyKey] }, async (c, { body, staff }) => {
     const ctx = c.get('ctx');
     const input = { credits: body.credits, reason: body.reason, idempotencyKey: idempotencyKey(c) };
