@@ -93,9 +93,9 @@ export const suspendBody = z.strictObject({
 export const supportContracts = contracts({
   findMembers: {
     method: 'get', path: '/api/support-members.php', auth: staffAuth('support'), summary: 'Find members',
-    description: `${support} By member id, e-mail address (whole or its beginning), the beginning of a name, an order id, an invoice number or a payment provider's reference; at most 50, newest first.`,
-    query: z.object({ q: z.string().min(1).max(200) }),
-    responses: { 200: { description: 'The members found.', schema: z.strictObject({ members: z.array(foundMemberSchema) }) } },
+    description: `${support} By member id, e-mail address (whole or its beginning), the beginning of a name, an order id, an invoice number or a payment provider's reference; 50 a page (page: 1–200), newest first or oldest first (order); has_more says whether another page follows.`,
+    query: z.object({ q: z.string().min(1).max(200), page: z.coerce.number().int().min(1).max(200).optional(), order: z.enum(['newest', 'oldest']).optional() }),
+    responses: { 200: { description: 'A page of the members found.', schema: z.strictObject({ members: z.array(foundMemberSchema), has_more: z.boolean() }) } },
   },
   member: {
     method: 'get', path: '/api/support-member.php', auth: staffAuth('support'), summary: 'A member\'s overview',

@@ -13,7 +13,7 @@ import type { FlagsService } from '../moderation/flags.service.ts';
 import type { DecideAppealInput, DecideNoticeInput, DecideReportInput, ModerationQueue } from '../moderation/moderation-queue.ts';
 import type { createPhotosService } from '../photos/photos.service.ts';
 import type { createChatService } from '../chat/chat.service.ts';
-import type { MemberSupport, StaffRequest } from '../support/member-support.ts';
+import type { MemberSearch, MemberSupport, StaffRequest } from '../support/member-support.ts';
 import type { ConversationReading } from '../support/conversation-reading.ts';
 import type { BanReason } from '../db/schema.ts';
 import type { SuspendInput } from '../moderation/bans.service.ts';
@@ -125,7 +125,7 @@ export function createConsoleService(deps: {
 
     // Member support (support staff; every search and opening is audited by the use case). Async, so that a refusal
     // is a rejected promise like every other use case's.
-    findMembers: async (actor: Actor, input: { query: string }, from: StaffRequest = { ip: null }) => support.find(consoleStaff(actor), input, from),
+    findMembers: async (actor: Actor, input: MemberSearch, from: StaffRequest = { ip: null }) => support.find(consoleStaff(actor), input, from),
     member: async (actor: Actor, memberId: number, from: StaffRequest = { ip: null }) => support.overview(consoleStaff(actor), memberId, from),
     adjustCredits: async (actor: Actor, memberId: number, input: Parameters<MemberSupport['adjustCredits']>[2], from: StaffRequest = { ip: null }) =>
       support.adjustCredits(consoleStaff(actor), memberId, input, from),

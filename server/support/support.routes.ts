@@ -7,7 +7,8 @@ import { toWire } from '../http/wire.ts';
 export const supportRoutes = new ApiRoutes()
   .endpoint(api.findMembers, async (c, { query, staff }) => {
     const ctx = c.get('ctx');
-    return c.json({ members: toWire(await ctx.services.console.findMembers(staff, { query: query.q }, { ip: ctx.clientAddress })) });
+    const found = await ctx.services.console.findMembers(staff, { query: query.q, page: query.page, order: query.order }, { ip: ctx.clientAddress });
+    return c.json({ members: toWire(found.members), has_more: found.hasMore });
   })
   .endpoint(api.member, async (c, { query, staff }) => {
     const ctx = c.get('ctx');
