@@ -81,6 +81,7 @@ export default [
       route('audit', 'routes/console-audit.tsx', { id: 'console-audit' }),
       route('members', 'routes/console-members.tsx', { id: 'console-members' }),
       route('members/:id', 'routes/console-member.tsx', { id: 'console-member' }),
+      route('members/:id/conversations/:conversation', 'routes/console-member-conversation.tsx', { id: 'console-member-conversation' }),
       route('flags', 'routes/console-flags.tsx', { id: 'console-flags' }),
       route('queues', 'routes/console-queues.tsx', { id: 'console-queues' }, [
         route('reports', 'routes/console-queue-reports.tsx', { id: 'console-queue-reports' }),

@@ -17,6 +17,18 @@ export function formatCount(value: number, lang: string): string {
 }
 
 /**
+ * A moment in a translated text (`{{until, datetime}}`, an ISO string): date and time in UTC, said so, in the reader's
+ * language. Server-made texts (an error message) know the member's language but not their time zone.
+ */
+function formatUtcDateTime(iso: string, lang: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  return new Intl.DateTimeFormat(languageIso(lang), {
+    year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short',
+  }).format(at);
+}
+
+/**
  * Counts in translated texts are written the reader's way ("1.000 leden" in Dutch, "1,000 members" in
  * English). Only `count`: other numbers in texts (a company register number, a code, a year) are
  * identifiers, which grouping would break.
@@ -27,6 +39,7 @@ export const countFormatter: FormatterModule = {
   add() {},
   addCached() {},
   format(value, format, lng, options) {
+    if (format === 'datetime' && typeof value === 'string' && lng) return formatUtcDateTime(value, lng);
     if (format || options?.interpolationkey !== 'count' || typeof value !== 'number' || !lng) return value;
     return formatCount(value, lng);
   },

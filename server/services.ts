@@ -50,6 +50,7 @@ import { createAuditLog } from './staff/audit.ts';
 import { createStaffPasskeys } from './staff/staff-passkeys.ts';
 import { createStaffService } from './staff/staff.service.ts';
 import { createConsoleService } from './staff/console.service.ts';
+import { createConversationReading } from './support/conversation-reading.ts';
 import { createStaffTokens } from './staff/staff-tokens.ts';
 import { createPushService, type VapidKeys } from './push/push.service.ts';
 import { loadEnv, type Env } from './env.ts';
@@ -102,7 +103,7 @@ export function createServices(deps: {
   const lifecycle = createLifecycleService({ db, clock, mail, storage, limits: rateLimits });
   const notifications = createNotificationsService({ db, clock, mail, limits: rateLimits });
   const live = deps.live ?? createMemoryLiveBus(logger);
-  const contactRules = createContactRules({ db, meetingSites: settings.meetingSites });
+  const contactRules = createContactRules({ db, clock, meetingSites: settings.meetingSites });
   const audit = createAuditLog({ clock });
   const flags = createFlagsService({ db, clock, audit });
   const support = createMemberSupport({ db, clock, audit, mails: lifecycle });
@@ -157,7 +158,7 @@ export function createServices(deps: {
     games: createGamesService({ db, clock, likes, contactRules }),
     pageBounces: createPageBounces({ db, clock }),
     bans,
-    notices: createNoticesService({ db, clock, events, mail, limits: rateLimits }),
+    notices: createNoticesService({ db, clock, events, mail, audit, limits: rateLimits }),
     flags,
     support,
     reports: createReportsService({ db, clock, blocks, flags, limits: rateLimits }),
@@ -175,7 +176,7 @@ export function createServices(deps: {
     staff: createStaffService({ db, clock, audit, cookies, limits: rateLimits }),
     console: createConsoleService({
       db, clock, audit, tokens: createStaffTokens({ db, clock, audit }), passkeys: createStaffPasskeys({ db, clock, audit, cookies }),
-      support, flags, bans, records, moderation, texts, photoQueue, photos, chat,
+      support, conversations: createConversationReading({ db, audit }), flags, bans, records, moderation, texts, photoQueue, photos, chat,
     }),
     rateLimitStore,
     sharedCache,

@@ -8,7 +8,8 @@ import { useTranslation } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { formatDateTime, formatMoney } from '../lib/format.ts';
 import type { Language } from '#common/languages.ts';
-import { BAN_REASONS, type BanReason } from '#common/reports.ts';
+import { BAN_REASONS, GROUND_KEYS, type BanReason, type Ground } from '#common/reports.ts';
+import { GroundField } from '../components/ConsoleQueue.tsx';
 import { useRouteData } from '../features/console/route-data.ts';
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -33,7 +34,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   return { member, key: randomUUID() };
 }
 
-const ACTIONS = ['adjust_credits', 'end_sessions', 'resend_activation', 'send_password_reset', 'ban', 'unban', 'refund', 'mark_fictional', 'unmark_fictional'] as const;
+const ACTIONS = [
+  'adjust_credits', 'end_sessions', 'resend_activation', 'send_password_reset', 'ban', 'unban', 'suspend', 'end_suspension', 'refund', 'mark_fictional', 'unmark_fictional',
+] as const;
 type Intent = (typeof ACTIONS)[number];
 const adjustSchema = z.object({
   credits: z.coerce.number().int().min(-10_000).max(10_000).refine((n) => n !== 0),
@@ -44,6 +47,7 @@ const adjustSchema = z.object({
 const reasonSchema = z.string().trim().min(3).max(500);
 const banSchema = z.object({ ban: z.enum(BAN_REASONS), reason: reasonSchema });
 const refundSchema = z.object({ order: z.string().min(1).max(100), reason: reasonSchema });
+const suspendSchema = z.object({ days: z.coerce.number().int().min(1).max(365), ground: z.enum(GROUND_KEYS), reason: reasonSchema });
 
 type Reply = { intent: Intent; error?: string; done?: string; confirm?: Record<string, string> };
 
@@ -67,7 +71,14 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   }
   // The ban's category, the order to refund and the reason written down, each checked before anything is asked.
   const fields: Record<string, string> = adjust?.success ? { credits: String(adjust.data.credits), reason: adjust.data.reason, key: adjust.data.key } : {};
-  if (intent === 'ban' || intent === 'unban' || intent === 'refund' || intent === 'mark_fictional' || intent === 'unmark_fictional') {
+  if (intent === 'suspend') {
+    const parsed = suspendSchema.safeParse(form);
+    if (!parsed.success) {
+      const key = parsed.error.issues[0].path[0] === 'days' ? 'errors.suspension_days' : 'errors.reason_required';
+      return data({ intent, error: ctx.translator.t(lang, key) } satisfies Reply, 400);
+    }
+    Object.assign(fields, { days: String(parsed.data.days), ground: parsed.data.ground, reason: parsed.data.reason });
+  } else if (intent !== 'adjust_credits' && intent !== 'end_sessions' && intent !== 'resend_activation' && intent !== 'send_password_reset') {
     const parsed = (intent === 'ban' ? banSchema : intent === 'refund' ? refundSchema : z.object({ reason: reasonSchema })).safeParse(form);
     if (!parsed.success) return data({ intent, error: ctx.translator.t(lang, 'errors.reason_required') } satisfies Reply, 400);
     Object.assign(fields, parsed.data);
@@ -83,7 +94,12 @@ export async function action({ context, params, request }: Route.ActionArgs) {
       const { ended } = await ctx.services.console.endSessions(staff, id, from);
       return { intent, done: ctx.translator.t(lang, 'console.member.sessions_ended', { count: ended }) } satisfies Reply;
     }
-    if (intent === 'ban') await ctx.services.console.banMember(staff, id, { reason: fields.ban as BanReason, note: fields.reason }, from);
+    if (intent === 'suspend') {
+      const { until } = await ctx.services.console.suspendMember(staff, id, { days: Number(fields.days), ground: fields.ground as Ground, facts: fields.reason }, from);
+      return { intent, done: ctx.translator.t(lang, 'console.member.done_suspend', { until }) } satisfies Reply;
+    }
+    if (intent === 'end_suspension') await ctx.services.console.endSuspension(staff, id, fields.reason, from);
+    else if (intent === 'ban') await ctx.services.console.banMember(staff, id, { reason: fields.ban as BanReason, note: fields.reason }, from);
     else if (intent === 'unban') await ctx.services.console.unbanMember(staff, id, fields.reason, from);
     else if (intent === 'mark_fictional' || intent === 'unmark_fictional') {
       await ctx.services.console.setFictional(staff, id, { fictional: intent === 'mark_fictional', reason: fields.reason }, from);
@@ -129,7 +145,8 @@ function ActionForm({ intent, label, confirm, children }: { intent: Intent; labe
       <Form method="post" className="alert alert-warning" role="alertdialog" aria-labelledby={`confirm-${intent}`} data-testid={`confirm-${intent}`}>
         <p id={`confirm-${intent}`} className="mb-2">
           {t(`console.member.confirm_${intent}`, {
-            count: Number(confirm.credits ?? 0), reason: confirm.reason ?? '', order: confirm.order ?? '', ban: confirm.ban ? t(`console.ban_reasons.${confirm.ban}`) : '',
+            count: Number(confirm.credits ?? confirm.days ?? 0), reason: confirm.reason ?? '', order: confirm.order ?? '', ban: confirm.ban ? t(`console.ban_reasons.${confirm.ban}`) : '',
+            ground: confirm.ground ? t(`statements.grounds.${confirm.ground}`) : '',
           })}
         </p>
         <input type="hidden" name="intent" value={intent} />
@@ -243,7 +260,23 @@ export default function ConsoleMember() {
               <ReasonInput id="unban-reason" />
             </ActionForm>
           )}
+          {may('moderator') && !m.ban && a.status !== 'deleted' && (
+            <ActionForm intent="suspend" label={t('console.member.suspend_action')} confirm={confirmFor('suspend')}>
+              <div>
+                <label htmlFor="suspend-days" className="form-label small">{t('console.member.suspension_days')}</label>
+                <input id="suspend-days" name="days" type="number" min={1} max={365} step={1} required className="form-control form-control-sm" />
+              </div>
+              <GroundField id="suspend-ground" grounds={GROUND_KEYS} defaultValue="terms_general" />
+              <ReasonInput id="suspend-facts" label={t('console.member.facts')} />
+            </ActionForm>
+          )}
+          {may('moderator') && a.suspendedUntil && (
+            <ActionForm intent="end_suspension" label={t('console.member.end_suspension_action')} confirm={confirmFor('end_suspension')}>
+              <ReasonInput id="end-suspension-reason" />
+            </ActionForm>
+          )}
           <Facts rows={[
+            [t('console.member.suspended_until'), at(a.suspendedUntil, lang)],
             [t('console.member.ban'), m.ban ? `${t(`console.ban_reasons.${m.ban.reason}`)} · ${at(m.ban.createdAt, lang)}${m.ban.note ? ` · ${m.ban.note}` : ''}` : t('console.member.none')],
             [t('console.member.reports_about'), reportList(m.reports.about)],
             [t('console.member.reports_by'), reportList(m.reports.by)],
@@ -266,7 +299,10 @@ export default function ConsoleMember() {
           {m.conversations.latest.length > 0 && (
             <ul className="list-unstyled small mt-2 mb-0" aria-label={t('console.member.conversations')}>
               {m.conversations.latest.map((c) => (
-                <li key={c.id}><Link to={`/console/members/${c.otherId}`}>#{c.otherId}</Link> · {t('console.member.sent_received', { sent: c.sent, received: c.received })}</li>
+                <li key={c.id}>
+                  <Link to={`/console/members/${c.otherId}`}>#{c.otherId}</Link> · {t('console.member.sent_received', { sent: c.sent, received: c.received })}
+                  {c.reported && <> · <Link to={`/console/members/${a.id}/conversations/${c.id}`} data-testid="read-conversation">{t('console.member.read_conversation')}</Link></>}
+                </li>
               ))}
             </ul>
           )}

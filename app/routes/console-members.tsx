@@ -10,24 +10,33 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, { titleKey: 'console.members.title', noindex: true });
 }
 
-/** Member support's search: by id, e-mail, name or payment reference, in the query string (a GET form). Each search is audited. */
+/**
+ * Member support's search: by id, e-mail, name or payment reference, in the query string (a GET form), 50 a page,
+ * newest or oldest first. Each search is audited.
+ */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const staff = await requireConsoleStaff(ctx);
-  const q = new URL(request.url).searchParams.get('q')?.trim() ?? '';
+  const search = new URL(request.url).searchParams;
+  const q = search.get('q')?.trim() ?? '';
+  const page = /^\d{1,3}$/.test(search.get('page') ?? '') ? Number(search.get('page')) : 1;
+  const order = search.get('order') === 'oldest' ? 'oldest' as const : 'newest' as const;
   // The page is support's, as its use case is: other staff get a 403 before they search.
   if (!staff.roles.some((role) => role === 'support' || role === 'admin')) throw data(null, { status: 403 });
-  if (!q) return { q, members: [], error: null };
+  const none = { q, page, order, members: [], hasMore: false };
+  if (!q) return { ...none, error: null };
   try {
-    return { q, members: await orForbidden(ctx.services.console.findMembers(staff, { query: q }, { ip: ctx.clientAddress })), error: null };
+    const found = await orForbidden(ctx.services.console.findMembers(staff, { query: q, page, order }, { ip: ctx.clientAddress }));
+    return { ...none, ...found, error: null };
   } catch (error) {
-    return { q, members: [], error: consoleErrorText(ctx, await consoleLanguage(ctx), error, []).message };
+    return { ...none, error: consoleErrorText(ctx, await consoleLanguage(ctx), error, []).message };
   }
 }
 
 export default function ConsoleMembers() {
   const { t, i18n: { language: lang } } = useTranslation();
-  const { q, members, error } = useLoaderData<typeof loader>();
+  const { q, page, order, members, hasMore, error } = useLoaderData<typeof loader>();
+  const pageLink = (to: number) => `?${new URLSearchParams({ q, order, page: String(to) })}`;
   const busy = useNavigation().state !== 'idle';
   return (
     <>
@@ -36,6 +45,13 @@ export default function ConsoleMembers() {
         <div className="col-12 col-md-6">
           <label htmlFor="member-q" className="form-label">{t('console.members.query')}</label>
           <input id="member-q" name="q" className="form-control" defaultValue={q} maxLength={200} aria-describedby="member-q-help" autoComplete="off" />
+        </div>
+        <div className="col-auto">
+          <label htmlFor="member-order" className="form-label">{t('console.audit.sort')}</label>
+          <select id="member-order" name="order" className="form-select" defaultValue={order}>
+            <option value="newest">{t('console.audit.newest')}</option>
+            <option value="oldest">{t('console.audit.oldest')}</option>
+          </select>
         </div>
         <div className="col-auto">
           <button type="submit" className="btn btn-primary" disabled={busy} data-testid="member-search-submit">{t('console.members.search')}</button>
@@ -72,6 +88,12 @@ export default function ConsoleMembers() {
             </tbody>
           </table>
         </div>
+      )}
+      {(page > 1 || hasMore) && (
+        <nav className="d-flex gap-2 align-items-center" aria-label={t('console.audit.pages')} data-testid="member-pages">
+          {page > 1 && <Link className="btn btn-outline-secondary btn-sm" to={pageLink(page - 1)} rel="prev">{t('console.audit.previous')}</Link>}
+          {hasMore && <Link className="btn btn-outline-secondary btn-sm" to={pageLink(page + 1)} rel="next" data-testid="member-next">{t('console.audit.next')}</Link>}
+        </nav>
       )}
     </>
   );

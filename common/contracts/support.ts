@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FLAG_KINDS } from '../moderation-flags.ts';
-import { REPORT_KINDS, REPORT_REASONS, REPORT_STATUSES } from '../reports.ts';
+import { GROUND_KEYS, REPORT_KINDS, REPORT_REASONS, REPORT_STATUSES } from '../reports.ts';
 import { contracts, IDEMPOTENCY_KEY, staffAuth } from './contract.ts';
 import { id, idParam, isoDateTime } from './shapes.ts';
 
@@ -38,6 +38,8 @@ export const memberOverviewSchema = z.strictObject({
   account: z.strictObject({
     id, site_id: id, email: z.string(), status: z.string(), language: z.string(), credits: z.int(), paid_user: z.boolean(),
     signup_date: isoDateTime, activated_at: nullableTime, last_active_at: nullableTime, deleted_at: nullableTime, locked_until: nullableTime,
+    /** The end of a running suspension; null when none runs. */
+    suspended_until: nullableTime,
     invisible: z.boolean(), email_opt_out: z.array(z.string()), push_state: z.string(),
   }),
   profile: z.strictObject({
@@ -56,11 +58,20 @@ export const memberOverviewSchema = z.strictObject({
   likes: z.strictObject({ given: z.int(), received: z.int() }),
   conversations: z.strictObject({
     count: z.int(), messages_sent: z.int(),
-    latest: z.array(z.strictObject({ id, other_id: id, last_message_at: nullableTime, sent: z.int(), received: z.int() })),
+    /** `reported`: a report names a message of it, so support may read it (support-conversation.php). */
+    latest: z.array(z.strictObject({ id, other_id: id, last_message_at: nullableTime, sent: z.int(), received: z.int(), reported: z.boolean() })),
   }),
   ban: z.strictObject({ reason: z.string(), note: z.string(), created_at: isoDateTime }).nullable(),
   flags: z.array(z.strictObject({ id, kind: flagKind, hits: z.int(), first_at: isoDateTime })),
   reports: z.strictObject({ by: reportRows, about: reportRows }),
+});
+
+export const conversationTextSchema = z.strictObject({
+  id, member_ids: z.tuple([id, id]), total: z.int(),
+  reports: z.array(z.strictObject({ id, message_id: z.int(), reporter_id: id, reason: z.enum(REPORT_REASONS), status: z.enum(REPORT_STATUSES), created_at: isoDateTime })),
+  messages: z.array(z.strictObject({
+    id: z.int(), sender_id: id, kind: z.string(), body: z.string(), filtered: z.boolean(), removed_at: nullableTime, created_at: isoDateTime, reported: z.boolean(),
+  })),
 });
 
 export const adjustCreditsBody = z.strictObject({
@@ -71,12 +82,20 @@ export const adjustCreditsBody = z.strictObject({
 
 const done = { 200: { description: 'Done.', schema: z.strictObject({ ok: z.literal(true) }) } };
 
+/** A suspension (decision 063): 1 to 365 days, a ground from the catalogue and the facts the statement of reasons gives. */
+export const suspendBody = z.strictObject({
+  member_id: idParam,
+  days: z.int().min(1).max(365),
+  ground: z.enum(GROUND_KEYS),
+  facts: z.string().trim().min(3).max(500),
+});
+
 export const supportContracts = contracts({
   findMembers: {
     method: 'get', path: '/api/support-members.php', auth: staffAuth('support'), summary: 'Find members',
-    description: `${support} By member id, e-mail address (whole or its beginning), the beginning of a name, an order id, an invoice number or a payment provider's reference; at most 50, newest first.`,
-    query: z.object({ q: z.string().min(1).max(200) }),
-    responses: { 200: { description: 'The members found.', schema: z.strictObject({ members: z.array(foundMemberSchema) }) } },
+    description: `${support} By member id, e-mail address (whole or its beginning), the beginning of a name, an order id, an invoice number or a payment provider's reference; 50 a page (page: 1–200), newest first or oldest first (order); has_more says whether another page follows.`,
+    query: z.object({ q: z.string().min(1).max(200), page: z.coerce.number().int().min(1).max(200).optional(), order: z.enum(['newest', 'oldest']).optional() }),
+    responses: { 200: { description: 'A page of the members found.', schema: z.strictObject({ members: z.array(foundMemberSchema), has_more: z.boolean() }) } },
   },
   member: {
     method: 'get', path: '/api/support-member.php', auth: staffAuth('support'), summary: 'A member\'s overview',
@@ -91,6 +110,12 @@ export const supportContracts = contracts({
     body: adjustCreditsBody,
     responses: { 200: { description: 'What was booked and the new balance.', schema: z.strictObject({ credits: z.int(), balance: z.int() }) } },
   },
+  conversation: {
+    method: 'get', path: '/api/support-conversation.php', auth: staffAuth('support'), summary: 'Read a reported conversation of a member',
+    description: `${support} Only a conversation in which a member reported a message (403 conversation_not_reported otherwise); the newest 200 messages, oldest first. Each reading is written to the audit log.`,
+    query: z.object({ member_id: idParam, id: idParam }),
+    responses: { 200: { description: 'The conversation, its reports and messages.', schema: conversationTextSchema } },
+  },
   endSessions: {
     method: 'post', path: '/api/support-sessions-end.php', auth: staffAuth('support'), summary: 'Sign a member out everywhere',
     description: support, body: memberBody,
@@ -103,6 +128,17 @@ export const supportContracts = contracts({
   sendPasswordReset: {
     method: 'post', path: '/api/support-password-reset.php', auth: staffAuth('support'), summary: 'Mail the member a password-reset link',
     description: `${support} The link goes to the member's own address; staff never set or see a password.`, body: memberBody, responses: done,
+  },
+  suspend: {
+    method: 'post', path: '/api/support-suspend.php', auth: staffAuth('moderator'), summary: 'Suspend a member for a number of days',
+    description: `${moderators} The member is signed out, cannot log in and is hidden from other members until the time given back, when it ends by itself; they get a statement of reasons they can appeal. 409 member_banned for a banned member.`,
+    body: suspendBody,
+    responses: { 200: { description: 'When the suspension ends.', schema: z.strictObject({ until: isoDateTime }) } },
+  },
+  endSuspension: {
+    method: 'post', path: '/api/support-suspension-end.php', auth: staffAuth('moderator'), summary: 'End a suspension early',
+    description: `${moderators} 409 member_not_suspended when no suspension runs.`,
+    body: z.strictObject({ member_id: idParam, reason: z.string().trim().min(3).max(500) }), responses: done,
   },
   flags: {
     method: 'get', path: '/api/member-flags.php', auth: staffAuth('moderator'), summary: 'Open automatic flags, oldest first',

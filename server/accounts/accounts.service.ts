@@ -61,7 +61,7 @@ export function createAccountsService(deps: {
     // `profiles` are the liker's (they hide the statement's own), as the rule names them.
     newLikes: sql<number>`(select count(*)::int from ${likes} l join ${users} on ${users.id} = l.liker_id join ${profiles} on ${profiles.userId} = l.liker_id
       where l.liked_id = ${userId} and l.is_new
-      and ${listedTo(userId, meetsSite(sql`(select m.site_id from ${users} m where m.id = ${userId})`, users.siteId))})`,
+      and ${listedTo(userId, meetsSite(sql`(select m.site_id from ${users} m where m.id = ${userId})`, users.siteId), sql.placeholder('now'))})`,
   });
   // A session is one only on the site it was made on, for a member of that site (decision 051): presented on another
   // site (another Host) it finds no row, as if there were no cookie.
@@ -127,11 +127,11 @@ export function createAccountsService(deps: {
      */
     async attemptLogin(
       siteId: number, emailInput: string, password: string, from: { ip: string; device: KnownDevice | null },
-    ): Promise<{ userId: number } | { userId: null; retryAfter?: number; banned?: true }> {
+    ): Promise<{ userId: number } | { userId: null; retryAfter?: number; banned?: true; suspendedUntil?: Date }> {
       const email = normalizeEmail(emailInput);
       const key = throttleKey(siteId, email);
       const [user] = await db
-        .select({ id: users.id, passwordHash: users.passwordHash, status: users.status })
+        .select({ id: users.id, passwordHash: users.passwordHash, status: users.status, suspendedUntil: users.suspendedUntil })
         .from(users)
         .where(and(eq(users.siteId, siteId), sql`lower(${users.email}) = ${email}`));
       const account = user && user.status !== 'deleted' ? user : null;
@@ -150,6 +150,8 @@ export function createAccountsService(deps: {
         if (!device) await limits.loginPair.reset(`${key}|${from.ip}`);
         // A banned member learns it only with the right password (no way to probe which accounts are banned).
         if ((await db.$count(memberBans, eq(memberBans.userId, account.id))) > 0) return { userId: null, banned: true };
+        // A suspension (decision 063) ends by itself at its time: compared with the clock, nothing lifts it.
+        if (account.suspendedUntil && account.suspendedUntil > clock()) return { userId: null, suspendedUntil: account.suspendedUntil };
         return { userId: account.id };
       }
       for (const [limiter, k] of counters) await limiter.hit(k);
@@ -196,7 +198,7 @@ export function createAccountsService(deps: {
     async session(token: string | undefined, siteId: number, { withMember = false } = {}): Promise<Session | null> {
       if (!token || token.length > 100) return null;
       const id = hashToken(token);
-      const [row] = withMember ? await sessionMemberQuery.execute({ id, siteId }) : await sessionQuery.execute({ id, siteId });
+      const [row] = withMember ? await sessionMemberQuery.execute({ id, siteId, now: clock().toISOString() }) : await sessionQuery.execute({ id, siteId });
       if (!row) return null;
       const now = clock();
       if (row.expiresAt <= now || now.getTime() - row.lastUsedAt.getTime() >= SESSION_IDLE_MS) {
@@ -245,7 +247,7 @@ export function createAccountsService(deps: {
      * the first search), from one statement: every page of a request shares it (RequestContext).
      */
     async member(userId: number): Promise<Member | null> {
-      const [row] = await memberQuery.execute({ userId });
+      const [row] = await memberQuery.execute({ userId, now: clock().toISOString() });
       return toMember(row);
     },
   };

@@ -1,6 +1,7 @@
 import { and, eq, inArray, or, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
+import type { Clock } from '../infra/clock.ts';
 import { blocks, profiles, sites, users } from '../db/schema.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import { viewerId as viewerOf, type Actor } from '../actor.ts';
@@ -49,16 +50,29 @@ export function inPool(pool: SitePool, memberSite: AnyColumn): SQL | undefined {
  * and no one with a block between them and the viewer. Needs `profiles` joined with `users`. The literal statuses
  * match the partial search indexes.
  */
-export function listedFor(actor: Actor, pool: SitePool): SQL {
-  return listedTo(viewerOf(actor), inPool(pool, users.siteId));
+export function listedFor(actor: Actor, pool: SitePool, now: Date | Placeholder): SQL {
+  return listedTo(viewerOf(actor), inPool(pool, users.siteId), now);
+}
+
+/**
+ * Accounts not suspended at `now` (decision 063): a suspension ends by itself because every check compares it with
+ * the clock. Needs `users`.
+ */
+export function notSuspended(now: Date | Placeholder): SQL {
+  return sql`(${users.suspendedUntil} is null or ${users.suspendedUntil} <= ${now instanceof Date ? now.toISOString() : now}::timestamptz)`;
+}
+
+/** A profile other members do not meet: disabled (a ban) or its account suspended at `now`. */
+export function hiddenProfile(row: { profileStatus: string | null; suspendedUntil: Date | null }, now: Date): boolean {
+  return row.profileStatus === 'disabled' || (row.suspendedUntil !== null && row.suspendedUntil > now);
 }
 
 /**
  * listedFor for a statement that knows the viewer only as SQL (a column or a placeholder: the new-likes count of every
  * session's member) and the sites as a condition on `users.site_id` (meetsSite); the same rule.
  */
-export function listedTo(viewer: number | Placeholder | AnyColumn | SQL | null, sites: SQL | undefined): SQL {
-  const parts: SQL[] = [sql`${profiles.status} = 'active'`, sql`${users.status} <> 'deleted'`, sql`not ${users.invisible}`];
+export function listedTo(viewer: number | Placeholder | AnyColumn | SQL | null, sites: SQL | undefined, now: Date | Placeholder): SQL {
+  const parts: SQL[] = [sql`${profiles.status} = 'active'`, sql`${users.status} <> 'deleted'`, sql`not ${users.invisible}`, notSuspended(now)];
   if (sites) parts.push(sites);
   if (viewer !== null) {
     parts.push(sql`${profiles.userId} <> ${viewer}`);
@@ -77,7 +91,7 @@ function assertMessageAllowed(facts: { blocked: boolean; recipientStatus: string
  * Who may see and contact whom. A block works both ways and gives no hint: to the blocked member
  * the blocker simply does not exist (404).
  */
-export function createContactRules(deps: { db: Db; meetingSites: (siteId: number) => Promise<number[] | null> }) {
+export function createContactRules(deps: { db: Db; clock: Clock; meetingSites: (siteId: number) => Promise<number[] | null> }) {
   const { db } = deps;
 
   async function blockedBetween(a: number, b: number): Promise<boolean> {
@@ -112,7 +126,7 @@ export function createContactRules(deps: { db: Db; meetingSites: (siteId: number
     pool,
     /** listedFor with the actor's pool. */
     async listed(actor: Actor): Promise<SQL> {
-      return listedFor(actor, await pool(actor));
+      return listedFor(actor, await pool(actor), deps.clock());
     },
     /** Viewing a profile, liking it: a block either way, or a member of a site the viewer's does not meet, is not there (404). */
     async assertCanSee(viewerId: number | null, profileId: number): Promise<void> {

@@ -18,7 +18,7 @@ import { hashPassword } from './passwords.ts';
 import { assertAcceptablePassword } from './password-policy.ts';
 import { actorFor, requireMember, type Actor } from '../actor.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { meetsSite, siteOf } from './contact-rules.ts';
+import { hiddenProfile, meetsSite, siteOf } from './contact-rules.ts';
 import type { SendInput } from '../chat/chat-send.ts';
 
 /** Spec section 4: signups = all; with_trafficsource only with a (stored) network; anything else is invite-only. */
@@ -144,9 +144,9 @@ export function createSignupService(deps: {
       throw new AppError(400, 'message_too_long', { max: site.messageLength }, { signup_message: 'errors.message_too_long' });
     }
     // The member it goes to must exist and be visible on this site (a site it meets, decision 051).
-    const [row] = await db.select({ status: users.status, profileStatus: profiles.status }).from(users)
+    const [row] = await db.select({ status: users.status, profileStatus: profiles.status, suspendedUntil: users.suspendedUntil }).from(users)
       .innerJoin(profiles, eq(profiles.userId, users.id)).where(and(eq(users.id, form.profile_id), meetsSite(site.id, users.siteId)));
-    if (!row || row.status === 'deleted' || row.profileStatus === 'disabled') throw new AppError(404, 'not_found');
+    if (!row || row.status === 'deleted' || hiddenProfile(row, clock())) throw new AppError(404, 'not_found');
     return { profileId: form.profile_id, text };
   }
 

@@ -160,12 +160,12 @@ export function createChatSend(deps: {
       where m.sender_id = ${senderId} and m.body = ${text} and m.created_at > ${since}
         and (case when c.user_low = ${senderId} then c.user_high else c.user_low end) <> ${recipientId})`;
     const [row] = await executePrepared<{
-      existing: boolean; status: string | null; profile_status: string | null; word_filter: string[] | null;
+      existing: boolean; status: string | null; profile_status: string | null; suspended: boolean; word_filter: string[] | null;
       blocked: boolean; sender_paid: boolean | null; sender_country: string | null; capped: boolean; same_text: number | string;
     }>(db, 'chat_send_checks', sql`
       select
         exists (select 1 from ${messages} where sender_id = ${senderId} and idempotency_key = ${key}) as existing,
-        u.status, p.status as profile_status, u.word_filter,
+        u.status, p.status as profile_status, u.word_filter, coalesce(u.suspended_until > ${clock().toISOString()}::timestamptz, false) as suspended,
         not ${notBlockedWith(senderId, sql`${recipientId}::int`)}
           or not coalesce(${meetsSite(sql`(select site_id from ${users} where id = ${senderId})`, sql`u.site_id`)}, false) as blocked,
         (select paid_user from ${users} where id = ${senderId}) as sender_paid,
@@ -207,7 +207,7 @@ export function createChatSend(deps: {
       if (content.kind === 'text' && !text) throw new AppError(400, 'message_empty');
       if (text.length > maxLength) throw new AppError(400, 'message_too_long', { max: maxLength });
       if (senderId === recipientId) throw new AppError(400, 'cannot_message_self');
-      if (!checks.status || !checks.profile_status || checks.status === 'deleted' || checks.profile_status === 'disabled') throw notFound();
+      if (!checks.status || !checks.profile_status || checks.status === 'deleted' || checks.profile_status === 'disabled' || checks.suspended) throw notFound();
       deps.contactRules.assertMessageAllowed({ blocked: checks.blocked, recipientStatus: checks.status });
       if (checks.same_text >= SAME_TEXT_RECIPIENTS) throw new AppError(429, 'same_text_throttled', { count: SAME_TEXT_RECIPIENTS });
       if (content.kind === 'gift') {

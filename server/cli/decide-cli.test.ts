@@ -1,14 +1,14 @@
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { notices, outbox } from '../db/schema.ts';
+import { auditLog, notices, outbox, staffMembers } from '../db/schema.ts';
 import { seedDemoSite } from '../seed/seed.ts';
 import { cliDatabase, type CliDatabase } from '../../tests/helpers/cli.ts';
 import { DATABASE_KINDS, testClock } from '../../tests/helpers/test-app.ts';
 
 /**
- * `npm run notices:decide` against a real configured database: the decision is stored and the outcome
- * mail waits in the outbox for the server (the command has no mailer of its own).
+ * `npm run notices:decide` against a real configured database, as a named moderator: the decision is stored with its
+ * audit row naming them, and the outcome mail waits in the outbox for the server (the command has no mailer of its own).
  */
 describe.each(DATABASE_KINDS)('npm run notices:decide on %s', (kind) => {
   let target: CliDatabase | undefined;
@@ -27,8 +27,15 @@ describe.each(DATABASE_KINDS)('npm run notices:decide on %s', (kind) => {
     });
     await database.close();
 
-    const cli = (...args: string[]) => target!.cli('server/cli/decide-cli.ts', ...args);
+    const run = (...args: string[]) => target!.cli('server/cli/decide-cli.ts', ...args);
+    const cli = (...args: string[]) => run('--staff', 'mod@example.com', ...args);
+    expect(await target.cli('server/cli/staff-create-cli.ts', '--email', 'mod@example.com', '--name', 'Mo', '--role', 'moderator')).toMatchObject({ code: 0 });
+    expect(await target.cli('server/cli/staff-create-cli.ts', '--email', 'help@example.com', '--name', 'Su', '--role', 'support')).toMatchObject({ code: 0 });
 
+    // Without a named staff member, with an unknown one, or one without the role: nothing changes.
+    expect(await run(reference, 'removed', 'Gone')).toMatchObject({ code: 2, out: expect.stringContaining('Usage') });
+    expect(await run('--staff', 'nobody@example.com', reference, 'removed', 'Gone')).toMatchObject({ code: 1, out: expect.stringContaining('No active staff member') });
+    expect(await run('--staff', 'help@example.com', reference, 'removed', 'Gone')).toMatchObject({ code: 1, out: expect.stringContaining('not_found') });
     expect(await cli(reference, 'removed')).toMatchObject({ code: 2, out: expect.stringContaining('Usage') });
     expect(await cli('ZZZZ-ZZZZ-ZZZZ', 'removed', 'Gone')).toMatchObject({ code: 1, out: expect.stringContaining('not_found') });
     expect(await cli(reference.toLowerCase(), 'removed', 'The', 'listing', 'was', 'taken', 'down.')).toMatchObject({
@@ -43,6 +50,11 @@ describe.each(DATABASE_KINDS)('npm run notices:decide on %s', (kind) => {
       expect(row.decidedAt).toBeInstanceOf(Date);
       const owed = await database.db.select().from(outbox).where(eq(outbox.subscriber, 'mail.notice_decided'));
       expect(owed.map((r) => r.payload)).toEqual([{ noticeId: row.id }]);
+      // One audit row, naming the moderator, for the one decision that was taken.
+      const [mod] = await database.db.select({ id: staffMembers.id }).from(staffMembers).where(eq(staffMembers.email, 'mod@example.com'));
+      const rows = await database.db.select().from(auditLog).where(and(eq(auditLog.objectType, 'notice'), eq(auditLog.objectId, String(row.id))));
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ staffId: mod.id, role: 'moderator', action: 'notice.decide', after: { status: 'removed', decision: 'The listing was taken down.' } });
     } finally {
       await database.close();
     }

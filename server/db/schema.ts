@@ -121,6 +121,11 @@ export const users = pgTable('users', {
   signupDate: createdAt(),
   /** Last time a page of the member was open (page-hidden beacon). */
   lastActiveAt: timestamp({ withTimezone: true }),
+  /**
+   * A suspension by staff (decision 063): until then the member cannot log in and is hidden as a banned one is. It
+   * ends by itself: every check compares it with the clock, so nothing has to lift it.
+   */
+  suspendedUntil: timestamp({ withTimezone: true }),
 }, (t) => [
   // An account belongs to one site: the same address may hold an account on each site (decision 051).
   uniqueIndex('users_site_email_unique').on(t.siteId, sql`lower(${t.email})`),

@@ -78,7 +78,7 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
       .from(profiles)
       .innerJoin(users, eq(users.id, profiles.userId))
       .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
-      .where(and(listedFor(actor, pool), notLikedBy(actor.userId), ...extra));
+      .where(and(listedFor(actor, pool, clock()), notLikedBy(actor.userId), ...extra));
 
   return {
     /** GET /api/swipe-game.php: the next cards (with a photo first, recently active first) and today's likes left. */
@@ -112,7 +112,7 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
       const { userId } = member;
       if (userId === profileId) throw new AppError(400, 'cannot_like_self');
       const [target] = await db.select({ id: profiles.userId }).from(profiles).innerJoin(users, eq(users.id, profiles.userId))
-        .where(and(eq(profiles.userId, profileId), listedFor(member, await deps.contactRules.pool(member))));
+        .where(and(eq(profiles.userId, profileId), listedFor(member, await deps.contactRules.pool(member), clock())));
       if (!target) throw notFound();
       await db.insert(swipePasses).values({ userId, profileId, createdAt: clock() })
         .onConflictDoUpdate({ target: [swipePasses.userId, swipePasses.profileId], set: { createdAt: clock() } });
@@ -130,7 +130,7 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
         if (!last) throw new AppError(404, 'nothing_to_undo');
         await tx.delete(swipePasses).where(and(eq(swipePasses.userId, userId), eq(swipePasses.profileId, last.profileId)));
         const [row] = await tx.select(profileColumns).from(profiles).innerJoin(users, eq(users.id, profiles.userId))
-          .leftJoin(photos, eq(photos.id, profiles.mainPhotoId)).where(and(eq(profiles.userId, last.profileId), listedFor(member, pool)));
+          .leftJoin(photos, eq(photos.id, profiles.mainPhotoId)).where(and(eq(profiles.userId, last.profileId), listedFor(member, pool, clock())));
         // Gone since the pass (deleted, invisible, blocked): nothing to show again.
         if (!row) throw new AppError(404, 'nothing_to_undo');
         return { profile: toProfileSummary(row as ProfileRow, clock()) };

@@ -50,6 +50,7 @@ export async function logIn(
   if (result.userId === null) {
     if (result.retryAfter) throw new AppError(429, 'login_throttled', { count: Math.ceil(result.retryAfter / 60), retry_after: result.retryAfter });
     if (result.banned) throw new AppError(403, 'account_banned');
+    if (result.suspendedUntil) throw new AppError(403, 'account_suspended', { until: result.suspendedUntil.toISOString() });
     throw new AppError(401, 'login_failed');
   }
   await rememberDevice(jar, ctx, result.userId);

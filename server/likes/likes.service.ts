@@ -6,7 +6,7 @@ import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import { requireMember, type Actor, type MemberActor } from '../actor.ts';
 import type { EventBus } from '../infra/events.ts';
-import { inPool, listedFor, notBlockedWith, type ContactRules } from '../accounts/contact-rules.ts';
+import { hiddenProfile, inPool, listedFor, notBlockedWith, type ContactRules } from '../accounts/contact-rules.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
 
 /** The likes lists apply the listing rule without a viewer: blocks and the site pool come from `shown` (above all, per member). */
@@ -23,11 +23,11 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
   async function assertLikeable(likerId: number, likedId: number) {
     if (likerId === likedId) throw new AppError(400, 'cannot_like_self');
     const [target] = await db
-      .select({ status: users.status, profileStatus: profiles.status })
+      .select({ status: users.status, profileStatus: profiles.status, suspendedUntil: users.suspendedUntil })
       .from(users)
       .innerJoin(profiles, eq(profiles.userId, users.id))
       .where(eq(users.id, likedId));
-    if (!target || target.status === 'deleted' || target.profileStatus === 'disabled') throw notFound();
+    if (!target || target.status === 'deleted' || hiddenProfile(target, clock())) throw notFound();
     await deps.contactRules.assertCanSee(likerId, likedId);
   }
 
@@ -46,7 +46,7 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
       .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
       // The listing rule: deleted, disabled and invisible members stay out of other members' likes lists (the
       // viewer is never in their own list; blocks are applied by the callers, notBlocked).
-      .where(and(where, listedFor(LIST_VIEWER, null)))
+      .where(and(where, listedFor(LIST_VIEWER, null, clock())))
       .orderBy(desc(likes.isNew), desc(likes.createdAt));
   }
 

@@ -1,6 +1,6 @@
 import { and, eq, inArray, ne, notExists, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Ground } from '#common/reports.ts';
+import { GROUNDS, type Ground } from '#common/reports.ts';
 import { can, requireRoleSomewhere, type Actor } from '../actor.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { conversations, creditLedger, memberBans, messages, profiles, sessions, users, type BanReason, type LedgerReason } from '../db/schema.ts';
@@ -18,6 +18,23 @@ const CONTACT_SPENDS: LedgerReason[] = ['message', 'gift', 'chat_photo'];
 
 /** Refunds already booked (a second look at the same ledger). */
 const refunded = alias(creditLedger, 'refunded');
+
+/** A suspension lasts 1 to 365 days (decision 063). */
+export const SUSPENSION_DAYS_MAX = 365;
+const DAY_MS = 86_400_000;
+
+export interface SuspendInput {
+  days: number;
+  /** The ground of the statement of reasons: the category the member reads. */
+  ground: Ground;
+  /** The facts, for the statement of reasons (the member reads them) and the audit log. */
+  facts: string;
+}
+
+/** Lifts a suspension (an appeal upheld) when it is still the one the decision imposed; a later one stays. */
+export async function unsuspendInTx(tx: Tx, userId: number, until: Date | null): Promise<void> {
+  if (until) await tx.update(users).set({ suspendedUntil: null }).where(and(eq(users.id, userId), eq(users.suspendedUntil, until)));
+}
 
 export interface BanResult {
   /** Per member who had spent credits on the banned one: how many came back. */
@@ -97,6 +114,60 @@ export function createBansService(deps: { db: Db; clock: Clock; events: EventBus
       for (const memberId of refunds.keys()) deps.events.emit('credits.changed', { userId: memberId });
       deps.events.emit('statement.issued', { decisionId });
       return { refunds: [...refunds].map(([id, credits]) => ({ userId: id, credits })) };
+    },
+
+    /**
+     * Suspends a member for `days` days (decision 063): their sessions end, they cannot log in and other members do not
+     * meet them until then; it ends by itself because every check compares the time with the clock. A statement of
+     * reasons goes out (appealable; an upheld appeal lifts it). Suspending again replaces the end with the new one.
+     */
+    async suspend(actor: Actor, userId: number, input: SuspendInput, { ip = null }: { ip?: string | null } = {}): Promise<{ until: string }> {
+      const by = requireRoleSomewhere(actor, 'moderator');
+      const facts = input.facts.trim();
+      if (!Number.isInteger(input.days) || input.days < 1 || input.days > SUSPENSION_DAYS_MAX) {
+        throw new AppError(400, 'invalid_input', {}, { days: 'errors.suspension_days' });
+      }
+      if (!Object.hasOwn(GROUNDS, input.ground)) throw new AppError(400, 'invalid_input', {}, { ground: 'errors.invalid_input' });
+      if (facts.length < 3 || facts.length > 500 || /\p{Cc}/u.test(facts)) throw new AppError(400, 'reason_required', {}, { reason: 'errors.reason_required' });
+      const until = new Date(clock().getTime() + input.days * DAY_MS);
+      const decisionId = await db.transaction(async (tx) => {
+        const [user] = await tx.select({ id: users.id, siteId: users.siteId, status: users.status, suspendedUntil: users.suspendedUntil })
+          .from(users).where(eq(users.id, userId)).for('update');
+        if (!user || (actor.kind === 'staff' && !can(actor, 'moderator', user.siteId))) throw notFound();
+        if (user.status === 'deleted') throw new AppError(409, 'member_deleted');
+        if (await tx.$count(memberBans, eq(memberBans.userId, userId))) throw new AppError(409, 'member_banned');
+        await tx.update(users).set({ suspendedUntil: until }).where(eq(users.id, userId));
+        const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
+        await deps.audit.record(tx, {
+          actor: by, role: 'moderator', action: 'member.suspend', objectType: 'member', objectId: userId, memberId: userId, ip,
+          before: { suspended_until: user.suspendedUntil?.toISOString() ?? null },
+          after: { suspended_until: until.toISOString(), days: input.days, ground: input.ground, facts, sessions_ended: ended.length },
+        });
+        return statements.issue(tx, {
+          memberId: userId, restriction: 'suspended', content: { kind: 'account' }, suspendedUntil: until, facts, ground: input.ground,
+          automated: false, staffId: deciderOf(actor),
+        });
+      });
+      deps.events.emit('statement.issued', { decisionId });
+      return { until: until.toISOString() };
+    },
+
+    /** Ends a running suspension early (a mistake, or the matter settled); the audit row keeps when it would have ended and why. */
+    async endSuspension(actor: Actor, userId: number, noteInput: string, { ip = null }: { ip?: string | null } = {}): Promise<void> {
+      const by = requireRoleSomewhere(actor, 'moderator');
+      const note = noteInput.trim();
+      if (note.length < 3 || note.length > 500) throw new AppError(400, 'reason_required', {}, { reason: 'errors.reason_required' });
+      await db.transaction(async (tx) => {
+        const [user] = await tx.select({ id: users.id, siteId: users.siteId, suspendedUntil: users.suspendedUntil })
+          .from(users).where(eq(users.id, userId)).for('update');
+        if (!user || (actor.kind === 'staff' && !can(actor, 'moderator', user.siteId))) throw notFound();
+        if (!user.suspendedUntil || user.suspendedUntil <= clock()) throw new AppError(409, 'member_not_suspended');
+        await tx.update(users).set({ suspendedUntil: null }).where(eq(users.id, userId));
+        await deps.audit.record(tx, {
+          actor: by, role: 'moderator', action: 'member.end_suspension', objectType: 'member', objectId: userId, memberId: userId, ip,
+          before: { suspended_until: user.suspendedUntil.toISOString() }, after: { suspended_until: null, note },
+        });
+      });
     },
 
     /**

@@ -9,7 +9,7 @@ import type { EventBus } from '../infra/events.ts';
 import type { AuditLog } from '../staff/audit.ts';
 import { can, requireRole, type StaffActor } from '../staff/staff-actor.ts';
 import { reviewPhotoInTx } from '../photos/photos.service.ts';
-import { banInTx, unbanInTx } from './bans.service.ts';
+import { banInTx, unbanInTx, unsuspendInTx } from './bans.service.ts';
 import { decideNoticeInTx } from './notices.service.ts';
 import { neutralName } from './text-reviews.ts';
 import { CLAIM_MS, claimable, heldBy, heldNow, queuePage, staffScope as scope, type From, type QueuePage } from './queue-shared.ts';
@@ -164,6 +164,7 @@ export function createModerationQueue(deps: { db: Db; clock: Clock; events: Even
   /** Lifts a decision's restriction (an appeal upheld): the account, photo, text or message comes back. */
   async function lift(tx: Tx, decision: typeof moderationDecisions.$inferSelect) {
     if (decision.restriction === 'banned') await unbanInTx(tx, decision.memberId);
+    else if (decision.restriction === 'suspended') await unsuspendInTx(tx, decision.memberId, decision.suspendedUntil);
     else if (decision.restriction === 'photo_removed' && decision.contentId !== null) {
       if (decision.contentKind === 'chat_photo') await tx.update(chatPhotos).set({ status: 'active' }).where(eq(chatPhotos.id, decision.contentId));
       else await reviewPhotoInTx(tx, events, decision.contentId, 'active').catch((e: unknown) => (e instanceof AppError && e.status === 404 ? null : Promise.reject(e)));

@@ -13,6 +13,8 @@ import type { EventBus } from '../infra/events.ts';
 import type { RateLimiter } from '../infra/rate-limit.ts';
 import type { MailService } from '../notifications/mail.service.ts';
 import { meetsSite } from '../accounts/contact-rules.ts';
+import { can, type StaffActor } from '../actor.ts';
+import type { AuditLog } from '../staff/audit.ts';
 
 /** Who sends a notice: the site it came in on, the signed-in member (if any), the client's address and language. */
 export interface NoticeActor {
@@ -63,7 +65,7 @@ export async function decideNoticeInTx(
  * is mailed. Mails go through the outbox, so a crash after the notice is stored loses none.
  */
 export function createNoticesService(deps: {
-  db: Db; clock: Clock; events: EventBus; mail: MailService;
+  db: Db; clock: Clock; events: EventBus; mail: MailService; audit: AuditLog;
   limits: { noticesPerIp: RateLimiter; noticesPerReporter: RateLimiter };
 }) {
   const { db, clock, events, mail, limits } = deps;
@@ -165,24 +167,46 @@ export function createNoticesService(deps: {
       return view(row);
     },
 
-    /** The operator has started looking at the notice. */
-    async review(reference: string): Promise<NoticeView> {
+    /**
+     * A moderator of the notice's site has started looking at it (`npm run notices:decide … in_review`); a notice of
+     * a site they do not reach is as unknown as a missing one. Audited in the same transaction.
+     */
+    async review(actor: StaffActor, reference: string, from: { ip?: string | null } = {}): Promise<NoticeView> {
       const row = await load(reference);
+      if (!can(actor, 'moderator', row.siteId)) throw notFound();
       if (row.status !== 'received') throw new AppError(409, 'notice_already_in_review');
-      const [updated] = await db.update(notices).set({ status: 'in_review', updatedAt: clock() })
-        .where(and(eq(notices.id, row.id), eq(notices.status, 'received'))).returning();
-      if (!updated) throw new AppError(409, 'notice_already_in_review');
+      const updated = await db.transaction(async (tx) => {
+        const [changed] = await tx.update(notices).set({ status: 'in_review', updatedAt: clock() })
+          .where(and(eq(notices.id, row.id), eq(notices.status, 'received'))).returning();
+        if (!changed) throw new AppError(409, 'notice_already_in_review');
+        await deps.audit.record(tx, {
+          actor, role: 'moderator', action: 'notice.review', objectType: 'notice', objectId: row.id, before: { status: 'received' }, after: { status: 'in_review' }, ip: from.ip,
+        });
+        return changed;
+      });
       return view(updated);
     },
 
-    /** The operator's decision, once: the status, its text and time, and a mail to the reporter with the outcome. */
-    async decide(reference: string, outcome: NoticeOutcome, decision: string): Promise<NoticeView> {
+    /**
+     * A moderator's decision without a restriction of a member (`npm run notices:decide`), once: the status, its text
+     * and time, the audit row and a mail to the reporter with the outcome. The console decides through the
+     * moderation queue, which claims first and may restrict.
+     */
+    async decide(actor: StaffActor, reference: string, outcome: NoticeOutcome, decision: string, from: { ip?: string | null } = {}): Promise<NoticeView> {
       const text = decision.trim();
       if (!text) throw new AppError(400, 'notice_decision_required');
       const row = await load(reference);
+      if (!can(actor, 'moderator', row.siteId)) throw notFound();
       const now = clock();
-      const updated = await db.transaction((tx) => decideNoticeInTx(tx, events, now, row.id, outcome, text));
-      if (!updated) throw new AppError(409, 'notice_already_decided');
+      const updated = await db.transaction(async (tx) => {
+        const changed = await decideNoticeInTx(tx, events, now, row.id, outcome, text);
+        if (!changed) throw new AppError(409, 'notice_already_decided');
+        await deps.audit.record(tx, {
+          actor, role: 'moderator', action: 'notice.decide', objectType: 'notice', objectId: row.id,
+          before: { status: row.status }, after: { status: outcome, decision: text }, ip: from.ip,
+        });
+        return changed;
+      });
       events.emit('notice.decided', { noticeId: updated.id });
       return view(updated);
     },

@@ -1,18 +1,20 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTICE_REFERENCE, noticeSchema, type NoticeInput } from '#common/notices.ts';
 import { addCredits } from '../credits/ledger.ts';
-import { companies, notices, photos, profiles, sites, users } from '../db/schema.ts';
+import { auditLog, companies, notices, photos, profiles, sites, users } from '../db/schema.ts';
 import { createTranslator } from '../i18n/i18n.ts';
 import type { OutgoingMail } from '../infra/mail/transport.ts';
 import type { RequestContext } from '../http/context.ts';
 import { submitForm } from '../http/forms.server.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 import type { NoticeActor } from './notices.service.ts';
+import { createStaff } from '../../tests/helpers/staff.ts';
 
 describe.each(DATABASE_KINDS)('notice and action on %s', (kind) => {
   let t: TestApp;
   let otherSiteUserId: number;
+  let otherSiteId: number;
   beforeAll(async () => {
     t = await createTestApp(kind, { profiles: 3 });
     const db = t.database.db;
@@ -21,6 +23,7 @@ describe.each(DATABASE_KINDS)('notice and action on %s', (kind) => {
     const [other] = await db.insert(users).values({ siteId: site.id, email: 'elsewhere@example.org', passwordHash: 'x', status: 'active' }).returning();
     await db.insert(profiles).values({ userId: other.id, name: 'Elsewhere', gender: 'female', birthDate: '1990-01-01', country: 'NL' });
     otherSiteUserId = other.id;
+    otherSiteId = site.id;
   });
   afterAll(() => t.close());
 
@@ -166,17 +169,23 @@ describe.each(DATABASE_KINDS)('notice and action on %s', (kind) => {
   });
 
   it('moves a notice to review, decides it once and mails the reporter the outcome', async () => {
+    const mod = (await createStaff(t, { roles: ['moderator'] })).actor;
+    const elsewhere = (await createStaff(t, { roles: ['moderator'], siteIds: [otherSiteId] })).actor;
+    const support = (await createStaff(t, { roles: ['support'] })).actor;
     const { reference } = await t.services.notices.submit(visitor({ lang: 'fr' }), input({ email: 'outcome@example.org' }));
     await t.services.events.settle();
     const [row] = await t.database.db.select().from(notices).where(eq(notices.reference, reference));
     t.clock.advance(60_000);
-    expect((await t.services.notices.review(reference)).status).toBe('in_review');
-    expect(await refusal(t.services.notices.review(reference))).toMatchObject({ status: 409, code: 'notice_already_in_review' });
-    expect(await refusal(t.services.notices.decide(reference, 'removed', '   '))).toMatchObject({ status: 400, code: 'notice_decision_required' });
+    // A moderator of another site, or staff without the role, do not find it.
+    expect(await refusal(t.services.notices.review(elsewhere, reference))).toMatchObject({ status: 404 });
+    expect(await refusal(t.services.notices.decide(support, reference, 'removed', 'Gone'))).toMatchObject({ status: 404 });
+    expect((await t.services.notices.review(mod, reference)).status).toBe('in_review');
+    expect(await refusal(t.services.notices.review(mod, reference))).toMatchObject({ status: 409, code: 'notice_already_in_review' });
+    expect(await refusal(t.services.notices.decide(mod, reference, 'removed', '   '))).toMatchObject({ status: 400, code: 'notice_decision_required' });
 
     const before = sent().length;
     t.clock.advance(60_000);
-    const decided = await t.services.notices.decide(reference, 'removed', 'The profile offered paid services, which our terms forbid.');
+    const decided = await t.services.notices.decide(mod, reference, 'removed', 'The profile offered paid services, which our terms forbid.');
     expect(decided).toMatchObject({ status: 'removed', decision: 'The profile offered paid services, which our terms forbid.', decided_at: t.clock().toISOString() });
     await t.services.events.settle();
     const mails = sent().slice(before);
@@ -188,10 +197,13 @@ describe.each(DATABASE_KINDS)('notice and action on %s', (kind) => {
     expect(await t.services.notices.follow(t.siteId, reference, row.followToken)).toMatchObject({ status: 'removed', decided_at: t.clock().toISOString() });
 
     // Decided once: a second decision changes nothing and mails nothing.
-    expect(await refusal(t.services.notices.decide(reference, 'no_action', 'Changed my mind'))).toMatchObject({ status: 409, code: 'notice_already_decided' });
-    expect(await refusal(t.services.notices.decide('ZZZZ-ZZZZ-ZZZZ', 'no_action', 'x'))).toMatchObject({ status: 404 });
+    expect(await refusal(t.services.notices.decide(mod, reference, 'no_action', 'Changed my mind'))).toMatchObject({ status: 409, code: 'notice_already_decided' });
+    expect(await refusal(t.services.notices.decide(mod, 'ZZZZ-ZZZZ-ZZZZ', 'no_action', 'x'))).toMatchObject({ status: 404 });
     await t.services.events.settle();
     expect(sent().length).toBe(before + 1);
+    // Each step that changed something wrote one audit row naming the moderator.
+    const rows = await t.database.db.select().from(auditLog).where(and(eq(auditLog.objectType, 'notice'), eq(auditLog.objectId, String(row.id))));
+    expect(rows.map((r) => [r.action, r.staffId])).toEqual([['notice.review', mod.staffId], ['notice.decide', mod.staffId]]);
     const [after] = await t.database.db.select().from(notices).where(eq(notices.reference, reference));
     expect(after).toMatchObject({ status: 'removed', decision: 'The profile offered paid services, which our terms forbid.' });
   });

@@ -9,7 +9,7 @@ import { queueTextChange } from '../moderation/text-reviews.ts';
 import { blocks, conversations, likes, photos, profiles, regions, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
-import { meetsSite, type ContactRules } from '../accounts/contact-rules.ts';
+import { hiddenProfile, meetsSite, type ContactRules } from '../accounts/contact-rules.ts';
 import { requireMember, viewerId as viewerOf, type Actor } from '../actor.ts';
 
 /** Attribute keys of the API and their profile columns. */
@@ -114,14 +114,14 @@ export function createProfilesService(deps: {
       const siteId = 'siteId' in actor ? actor.siteId : null;
       const [row] = await db
         .select({
-          ...profileColumns, about: profiles.about, userStatus: users.status, interests: profiles.interests, mainPhotoId: profiles.mainPhotoId,
+          ...profileColumns, about: profiles.about, userStatus: users.status, suspendedUntil: users.suspendedUntil, interests: profiles.interests, mainPhotoId: profiles.mainPhotoId,
           ...ATTRIBUTE_COLUMNS,
         })
         .from(profiles)
         .innerJoin(users, eq(users.id, profiles.userId))
         .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
         .where(and(eq(profiles.userId, profileId), siteId === null ? undefined : meetsSite(siteId, users.siteId)));
-      if (!row || row.userStatus === 'deleted' || (row.status === 'disabled' && viewerId !== profileId)) throw notFound();
+      if (!row || row.userStatus === 'deleted' || (hiddenProfile({ profileStatus: row.status, suspendedUntil: row.suspendedUntil }, clock()) && viewerId !== profileId)) throw notFound();
       // The blocker may still open the profile (to unblock); the blocked member gets a plain 404.
       let blocked = false;
       if (viewerId && viewerId !== profileId) {

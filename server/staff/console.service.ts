@@ -16,8 +16,10 @@ import type { DecideTextInput, TextReviews } from '../moderation/text-reviews.ts
 import type { PhotoKind, PhotoQueue } from '../moderation/photo-queue.ts';
 import type { createPhotosService } from '../photos/photos.service.ts';
 import type { createChatService } from '../chat/chat.service.ts';
-import type { MemberSupport, StaffRequest } from '../support/member-support.ts';
+import type { MemberSearch, MemberSupport, StaffRequest } from '../support/member-support.ts';
+import type { ConversationReading } from '../support/conversation-reading.ts';
 import type { BanReason } from '../db/schema.ts';
+import type { SuspendInput } from '../moderation/bans.service.ts';
 
 /** A console screen's staff member, or 403: members, visitors and jobs have no console. */
 function consoleStaff(actor: Actor): StaffActor {
@@ -59,16 +61,18 @@ export interface ConsoleToken {
  */
 export function createConsoleService(deps: {
   db: Db; clock: Clock; audit: AuditLog; tokens: ReturnType<typeof createStaffTokens>; passkeys: ReturnType<typeof createStaffPasskeys>;
-  support: MemberSupport; flags: FlagsService;
+  support: MemberSupport; conversations: ConversationReading; flags: FlagsService;
   bans: {
     ban(actor: Actor, userId: number, reason: BanReason, note: string, from: StaffRequest): Promise<unknown>;
     unban(actor: Actor, userId: number, note: string, from: StaffRequest): Promise<void>;
+    suspend(actor: Actor, userId: number, input: SuspendInput, from: StaffRequest): Promise<{ until: string }>;
+    endSuspension(actor: Actor, userId: number, note: string, from: StaffRequest): Promise<void>;
   };
   records: { refundOrder(actor: Actor, orderId: string, reason: string, from: StaffRequest): Promise<unknown> };
   moderation: ModerationQueue; texts: TextReviews; photoQueue: PhotoQueue;
   photos: Pick<ReturnType<typeof createPhotosService>, 'moderate'>; chat: Pick<ReturnType<typeof createChatService>, 'moderatePhoto'>;
 }) {
-  const { db, clock, audit, tokens, passkeys, support, flags, bans, records, moderation, texts, photoQueue, photos, chat } = deps;
+  const { db, clock, audit, tokens, passkeys, support, conversations, flags, bans, records, moderation, texts, photoQueue, photos, chat } = deps;
   return {
     /** The signed-in staff member's own account: the console's bar and language. */
     async account(actor: Actor): Promise<ConsoleAccount> {
@@ -136,10 +140,13 @@ export function createConsoleService(deps: {
 
     // Member support (support staff; every search and opening is audited by the use case). Async, so that a refusal
     // is a rejected promise like every other use case's.
-    findMembers: async (actor: Actor, input: { query: string }, from: StaffRequest = { ip: null }) => support.find(consoleStaff(actor), input, from),
+    findMembers: async (actor: Actor, input: MemberSearch, from: StaffRequest = { ip: null }) => support.find(consoleStaff(actor), input, from),
     member: async (actor: Actor, memberId: number, from: StaffRequest = { ip: null }) => support.overview(consoleStaff(actor), memberId, from),
     adjustCredits: async (actor: Actor, memberId: number, input: Parameters<MemberSupport['adjustCredits']>[2], from: StaffRequest = { ip: null }) =>
       support.adjustCredits(consoleStaff(actor), memberId, input, from),
+    /** A member's conversation that a report concerns, read by support (audited); any other is refused. */
+    readConversation: async (actor: Actor, memberId: number, conversationId: number, from: StaffRequest = { ip: null }) =>
+      conversations.read(consoleStaff(actor), memberId, conversationId, from),
     endSessions: async (actor: Actor, memberId: number, from: StaffRequest = { ip: null }) => support.endSessions(consoleStaff(actor), memberId, from),
     resendActivation: async (actor: Actor, memberId: number, from: StaffRequest = { ip: null }) => support.resendActivation(consoleStaff(actor), memberId, from),
     sendPasswordReset: async (actor: Actor, memberId: number, from: StaffRequest = { ip: null }) => support.sendPasswordReset(consoleStaff(actor), memberId, from),
@@ -152,6 +159,8 @@ export function createConsoleService(deps: {
       await bans.ban(consoleStaff(actor), memberId, input.reason, input.note, from);
     },
     unbanMember: async (actor: Actor, memberId: number, note: string, from: StaffRequest = { ip: null }) => bans.unban(consoleStaff(actor), memberId, note, from),
+    suspendMember: async (actor: Actor, memberId: number, input: SuspendInput, from: StaffRequest = { ip: null }) => bans.suspend(consoleStaff(actor), memberId, input, from),
+    endSuspension: async (actor: Actor, memberId: number, note: string, from: StaffRequest = { ip: null }) => bans.endSuspension(consoleStaff(actor), memberId, note, from),
     refundOrder: async (actor: Actor, orderId: string, reason: string, from: StaffRequest = { ip: null }) => {
       await records.refundOrder(consoleStaff(actor), orderId, reason, from);
     },

@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StaffRoleName } from '#common/staff.ts';
 import { STAFF_ROLES } from '#common/staff.ts';
 import type { Actor, MemberActor, StaffActor } from '../actor.ts';
-import { appeals, auditLog, creditPackages, memberFlags, memberReports, moderationDecisions, notices, orders, photos, staffPasskeys, textReviews } from '../db/schema.ts';
+import {
+  appeals, auditLog, conversations, creditPackages, memberFlags, memberReports, messages, moderationDecisions, notices, orders, photos, staffPasskeys,
+  textReviews, users,
+} from '../db/schema.ts';
 import { banInTx } from '../moderation/bans.service.ts';
 import { csvCell } from './audit-log-reader.ts';
 import { relyingParty } from './staff-passkeys.ts';
@@ -67,6 +70,9 @@ const CASES: Record<ConsoleUseCase, Case> = {
     call: (s, a, staff, m) => s.console.adjustCredits(a, m.userId, { credits: 5, reason: 'Goodwill', idempotencyKey: `case-${staff.actor.staffId}-key` }),
     role: 'support', audits: 'member.adjust_credits',
   },
+  readConversation: {
+    call: async (s, a, _staff, m) => s.console.readConversation(a, m.userId, await reportedConversationOf(s, m)), role: 'support', audits: 'member.read_conversation',
+  },
   endSessions: { call: (s, a, _staff, m) => s.console.endSessions(a, m.userId), role: 'support', audits: 'member.end_sessions' },
   resendActivation: { call: (s, a, _staff, m) => s.console.resendActivation(a, m.userId), role: 'support', audits: 'member.resend_activation', unconfirmed: true },
   sendPasswordReset: { call: (s, a, _staff, m) => s.console.sendPasswordReset(a, m.userId), role: 'support', audits: 'member.send_password_reset' },
@@ -80,6 +86,17 @@ const CASES: Record<ConsoleUseCase, Case> = {
       return s.console.unbanMember(a, m.userId, 'banned by mistake');
     },
     role: 'moderator', audits: 'member.unban', elsewhere: '404 not_found',
+  },
+  suspendMember: {
+    call: (s, a, _staff, m) => s.console.suspendMember(a, m.userId, { days: 3, ground: 'terms_harassment', facts: 'insults in chat' }),
+    role: 'moderator', audits: 'member.suspend', elsewhere: '404 not_found',
+  },
+  endSuspension: {
+    call: async (s, a, _staff, m) => {
+      await s.db.update(users).set({ suspendedUntil: new Date('2100-01-01T00:00:00Z') }).where(eq(users.id, m.userId));
+      return s.console.endSuspension(a, m.userId, 'settled with the member');
+    },
+    role: 'moderator', audits: 'member.end_suspension', elsewhere: '404 not_found',
   },
   refundOrder: {
     call: async (s, a, _staff, m) => s.console.refundOrder(a, await completedOrder(s, m), 'Charged twice'),
@@ -141,6 +158,19 @@ async function reportOf(s: Services, m: MemberActor, holder?: Actor): Promise<nu
   }).returning({ id: memberReports.id }))[0].id;
   await s.db.update(memberReports).set(holdFor(s, holder)).where(eq(memberReports.id, id));
   return id;
+}
+
+/** A conversation of the member with another one, in which the other reported the member's message. */
+async function reportedConversationOf(s: Services, m: MemberActor): Promise<number> {
+  const [found] = await s.db.select({ id: messages.conversationId }).from(memberReports)
+    .innerJoin(messages, eq(messages.id, memberReports.contentId)).where(and(eq(memberReports.kind, 'message'), eq(memberReports.reportedId, m.userId)));
+  if (found) return found.id;
+  const [other] = await s.db.insert(users).values({ siteId: m.siteId, email: `reporter-${m.userId}@example.org`, passwordHash: 'x', status: 'active' }).returning();
+  const [low, high] = [m.userId, other.id].sort((a, b) => a - b);
+  const [conversation] = await s.db.insert(conversations).values({ userLow: low, userHigh: high }).returning();
+  const [message] = await s.db.insert(messages).values({ conversationId: conversation.id, senderId: m.userId, body: 'Send me your bank details' }).returning();
+  await s.db.insert(memberReports).values({ siteId: m.siteId, reporterId: other.id, reportedId: m.userId, kind: 'message', contentId: message.id, reason: 'scam', createdAt: s.clock() });
+  return conversation.id;
 }
 
 /** A received notice about the member's profile, held by `holder`. */

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountTokens, auditLog, creditLedger, payments, sessions, sites, users } from '../db/schema.ts';
+import { accountTokens, auditLog, creditLedger, payments, profiles, sessions, sites, users } from '../db/schema.ts';
 import type { StaffActor } from '../actor.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
@@ -23,10 +23,10 @@ describe.each(DATABASE_KINDS)('member support on %s', (kind) => {
     expect(order.status).toBe(201);
     const [payment] = await t.database.db.select().from(payments).where(eq(payments.orderId, order.body.order.id));
     for (const query of [String(m.user.id), m.user.email, m.user.email.toUpperCase(), 'wilhelm', order.body.order.id, payment.providerRef]) {
-      expect((await t.services.support.find(agent, { query }, from)).map((f) => f.id), query).toContain(m.user.id);
+      expect((await t.services.support.find(agent, { query }, from)).members.map((f) => f.id), query).toContain(m.user.id);
     }
     // A wildcard is a character like any other; a control character or an empty query is refused.
-    expect(await t.services.support.find(agent, { query: '%' }, from)).toEqual([]);
+    expect(await t.services.support.find(agent, { query: '%' }, from)).toEqual({ members: [], hasMore: false });
     for (const query of ['', '   ', 'a\u0000b', 'x'.repeat(201)]) await expect(t.services.support.find(agent, { query }, from)).rejects.toMatchObject({ status: 400 });
     const searches = await audited('member.search');
     expect(searches.find((a) => (a.after as { query: string }).query === 'wilhelm')).toMatchObject({ ip: '198.51.100.4', role: 'support' });
@@ -126,5 +126,21 @@ describe.each(DATABASE_KINDS)('member support on %s', (kind) => {
     expect(rows.map((r) => [r.before, r.after])).toEqual([
       [{ fictional: false }, { fictional: true, reason: 'Answered by staff' }], [{ fictional: true }, { fictional: false, reason: 'A real member after all' }],
     ]);
+  });
+
+  it('pages through more than 50 members found, newest or oldest first, and refuses a page out of range', async () => {
+    // 120 members whose names begin alike, written straight to the database (the search reads them as any others).
+    const made = await t.database.db.insert(users).values(Array.from({ length: 120 }, (_, i) => ({
+      siteId: t.siteId, email: `pager${i}.${kind}@example.org`, passwordHash: 'x', status: 'active' as const,
+    }))).returning({ id: users.id });
+    await t.database.db.insert(profiles).values(made.map((u) => ({ userId: u.id, name: 'Pagerina', gender: 'female' as const, birthDate: '1990-01-01', country: 'NL' })));
+    const ids = made.map((u) => u.id).sort((a, b) => b - a);
+    const page = (n: number, order?: 'newest' | 'oldest') => t.services.support.find(agent, { query: 'pagerina', page: n, order }, from);
+    const pages = [await page(1), await page(2), await page(3)];
+    expect(pages.map((p) => [p.members.length, p.hasMore])).toEqual([[50, true], [50, true], [20, false]]);
+    expect(pages.flatMap((p) => p.members.map((m) => m.id))).toEqual(ids);
+    expect((await page(1, 'oldest')).members.map((m) => m.id)).toEqual([...ids].reverse().slice(0, 50));
+    expect(await page(4)).toEqual({ members: [], hasMore: false });
+    for (const bad of [0, -1, 1.5, 201]) await expect(page(bad)).rejects.toMatchObject({ status: 400 });
   });
 });

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { toId } from '#common/input.ts';
 import type { Db, Tx } from '../db/client.ts';
 import {
@@ -11,11 +11,22 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { addCredits, takeBackCredits } from '../credits/ledger.ts';
 import type { AuditLog } from '../staff/audit.ts';
 import { requireRole, requireRoleSomewhere, sitesOf, type StaffActor } from '../actor.ts';
+import { reportedConversation } from './conversation-reading.ts';
 
 /** Rows of each list in a member's overview: the newest ones; the counts say how many there are in all. */
 const LIST_ROWS = 20;
-/** Members found by one search. */
-const FOUND_ROWS = 50;
+/** Members found by one search, a page at a time. */
+export const FOUND_ROWS = 50;
+/** Pages beyond this are not offered: a search that finds more should be narrowed. */
+const FOUND_PAGES = 200;
+
+export interface MemberSearch {
+  query: string;
+  /** 1-based page of FOUND_ROWS. */
+  page?: number;
+  /** By member id: the newest sign-ups first (default), or the oldest. */
+  order?: 'newest' | 'oldest';
+}
 const QUERY_MAX = 200;
 
 export interface FoundMember {
@@ -69,12 +80,16 @@ export function createMemberSupport(deps: {
   return {
     /**
      * Members matching `query`: a member id, an e-mail address (whole, or its beginning), the beginning of a name,
-     * an order id, an invoice number or a provider's payment reference.
+     * an order id, an invoice number or a provider's payment reference; FOUND_ROWS a page, newest or oldest first, and
+     * whether another page follows.
      */
-    async find(actor: StaffActor, input: { query: string }, from: StaffRequest): Promise<FoundMember[]> {
+    async find(actor: StaffActor, input: MemberSearch, from: StaffRequest): Promise<{ members: FoundMember[]; hasMore: boolean }> {
       const sites = supportedSites(actor);
       const query = input.query.trim();
+      const page = input.page ?? 1;
+      const order = input.order ?? 'newest';
       if (!query || query.length > QUERY_MAX || /\p{Cc}/u.test(query)) throw new AppError(400, 'invalid_input');
+      if (!Number.isInteger(page) || page < 1 || page > FOUND_PAGES || (order !== 'newest' && order !== 'oldest')) throw new AppError(400, 'invalid_input');
       const id = toId(query);
       const byOrder = db.select({ userId: orders.userId }).from(orders).leftJoin(payments, eq(payments.orderId, orders.id))
         .where(or(eq(orders.id, query), eq(orders.invoiceNumber, query), eq(payments.providerRef, query)));
@@ -88,9 +103,11 @@ export function createMemberSupport(deps: {
         const rows = await tx.select({
           id: users.id, siteId: users.siteId, email: users.email, name: profiles.name, status: users.status, signupDate: users.signupDate,
         }).from(users).leftJoin(profiles, eq(profiles.userId, users.id))
-          .where(and(matches, sites)).orderBy(desc(users.id)).limit(FOUND_ROWS);
-        await audit.record(tx, { actor, role: 'support', action: 'member.search', objectType: 'member_search', after: { query, found: rows.length }, ip: from.ip });
-        return rows.map((r) => ({ ...r, signupDate: r.signupDate.toISOString() }));
+          .where(and(matches, sites)).orderBy(order === 'newest' ? desc(users.id) : asc(users.id))
+          .limit(FOUND_ROWS + 1).offset((page - 1) * FOUND_ROWS);
+        const members = rows.slice(0, FOUND_ROWS);
+        await audit.record(tx, { actor, role: 'support', action: 'member.search', objectType: 'member_search', after: { query, page, order, found: members.length }, ip: from.ip });
+        return { members: members.map((r) => ({ ...r, signupDate: r.signupDate.toISOString() })), hasMore: rows.length > FOUND_ROWS };
       });
     },
 
@@ -124,6 +141,7 @@ export function createMemberSupport(deps: {
           lastMessageAt: conversations.lastMessageAt,
           sent: sql<number>`(select count(*) from messages m where m.conversation_id = ${conversations.id} and m.sender_id = ${memberId})::int`,
           received: sql<number>`(select count(*) from messages m where m.conversation_id = ${conversations.id} and m.sender_id <> ${memberId})::int`,
+          reported: reportedConversation(),
         }).from(conversations).innerJoin(conversationMembers, and(eq(conversationMembers.conversationId, conversations.id), eq(conversationMembers.userId, memberId)))
           .orderBy(sql`${conversations.lastMessageAt} desc nulls last`).limit(LIST_ROWS);
         const [ban] = await tx.select().from(memberBans).where(eq(memberBans.userId, memberId));
@@ -142,7 +160,7 @@ export function createMemberSupport(deps: {
           account: {
             id: u.id, siteId: u.siteId, email: u.email, status: u.status, language: u.language, credits: u.credits, paidUser: u.paidUser,
             signupDate: u.signupDate.toISOString(), activatedAt: iso(u.activatedAt), lastActiveAt: iso(u.lastActiveAt), deletedAt: iso(u.deletedAt),
-            lockedUntil: iso(u.lockedUntil), invisible: u.invisible, emailOptOut: u.emailOptOut, pushState: u.pushState,
+            lockedUntil: iso(u.lockedUntil), suspendedUntil: u.suspendedUntil && u.suspendedUntil > clock() ? u.suspendedUntil.toISOString() : null, invisible: u.invisible, emailOptOut: u.emailOptOut, pushState: u.pushState,
           },
           profile: p && { name: p.name, gender: p.gender, birthDate: p.birthDate, country: p.country, region: p.region, about: p.about, status: p.status, fictional: p.fictional },
           photos: photoRows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),

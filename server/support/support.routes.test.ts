@@ -22,6 +22,10 @@ describe('member support and flags over HTTP', () => {
     const found = await api.get(`/api/support-members.php?q=${encodeURIComponent(m.user.email)}`);
     expect(found.status).toBe(200);
     expect(found.body.members).toEqual([expect.objectContaining({ id: m.user.id, email: m.user.email, name: 'Supported', site_id: t.siteId })]);
+    expect(found.body.has_more).toBe(false);
+    expect((await api.get(`/api/support-members.php?q=${encodeURIComponent(m.user.email)}&page=2&order=oldest`)).body).toEqual({ members: [], has_more: false });
+    expect((await api.get('/api/support-members.php?q=a&page=0')).status).toBe(400);
+    expect((await api.get('/api/support-members.php?q=a&order=random')).status).toBe(400);
     const reporter = await signUp(t, { name: 'Reporter' });
     expect((await reporter.client.post('/api/report.php', { profile_id: m.user.id, kind: 'profile', reason: 'fake' })).status).toBe(201);
     const opened = await t.client({ headers: await agent.cookie() }).get(`/api/support-member.php?id=${m.user.id}`);

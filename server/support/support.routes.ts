@@ -7,11 +7,16 @@ import { toWire } from '../http/wire.ts';
 export const supportRoutes = new ApiRoutes()
   .endpoint(api.findMembers, async (c, { query, staff }) => {
     const ctx = c.get('ctx');
-    return c.json({ members: toWire(await ctx.services.console.findMembers(staff, { query: query.q }, { ip: ctx.clientAddress })) });
+    const found = await ctx.services.console.findMembers(staff, { query: query.q, page: query.page, order: query.order }, { ip: ctx.clientAddress });
+    return c.json({ members: toWire(found.members), has_more: found.hasMore });
   })
   .endpoint(api.member, async (c, { query, staff }) => {
     const ctx = c.get('ctx');
     return c.json(toWire(await ctx.services.console.member(staff, query.id, { ip: ctx.clientAddress })));
+  })
+  .endpoint(api.conversation, async (c, { query, staff }) => {
+    const ctx = c.get('ctx');
+    return c.json(toWire(await ctx.services.console.readConversation(staff, query.member_id, query.id, { ip: ctx.clientAddress })));
   })
   .endpoint(api.adjustCredits, { before: [needsIdempotencyKey] }, async (c, { body, staff }) => {
     const ctx = c.get('ctx');
@@ -30,6 +35,15 @@ export const supportRoutes = new ApiRoutes()
   .endpoint(api.sendPasswordReset, async (c, { body, staff }) => {
     const ctx = c.get('ctx');
     await ctx.services.console.sendPasswordReset(staff, body.member_id, { ip: ctx.clientAddress });
+    return c.json({ ok: true as const });
+  })
+  .endpoint(api.suspend, async (c, { body, staff }) => {
+    const ctx = c.get('ctx');
+    return c.json(await ctx.services.console.suspendMember(staff, body.member_id, { days: body.days, ground: body.ground, facts: body.facts }, { ip: ctx.clientAddress }));
+  })
+  .endpoint(api.endSuspension, async (c, { body, staff }) => {
+    const ctx = c.get('ctx');
+    await ctx.services.console.endSuspension(staff, body.member_id, body.reason, { ip: ctx.clientAddress });
     return c.json({ ok: true as const });
   })
   .endpoint(api.flags, async (c, { query, staff }) => {

@@ -101,3 +101,8 @@ export async function likeFrom(browser: Browser, profileId: number, prefix: stri
   await liker.close();
   return liker.id;
 }
+
+/** Confirms the member's address through the activation mail's link, in their own browser. */
+export async function activate(page: Page, email: string) {
+  await page.goto(linkIn(await latestMail(page.request, email, 'activation'), '/api/activate.php'));
+}

@@ -1,17 +1,12 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { demoMembers, newMember } from './account-helpers.ts';
+import { asStaff } from './console-staff.ts';
+import { activate, demoMembers, newMember } from './account-helpers.ts';
 
 /**
  * The console's member support and flagged-members queue, as staff use them: the browser tests' admin of every site
  * (tests/e2e/global-setup.ts) acts through its staff API token, which the console accepts as it accepts a session.
  */
-async function asStaff(page: Page, viewport = { width: 1280, height: 900 }) {
-  const token = process.env.E2E_STAFF_TOKEN;
-  if (!token) throw new Error('E2E_STAFF_TOKEN is not set: tests/e2e/global-setup.ts makes it');
-  await page.setViewportSize(viewport);
-  await page.context().setExtraHTTPHeaders({ authorization: `Bearer ${token}` });
-}
 
 /** A member who sends a message with a phone number in it: the automatic flag's evidence. */
 async function flaggedMember(browser: Browser, project: string) {
@@ -106,4 +101,28 @@ test('the flagged-members queue and a member\'s page fit a phone', async ({ brow
   expect(await fits()).toEqual([]);
   await shot('console-member-phone');
   await sender.close();
+});
+
+test('support opens a conversation from the member\'s page only where a message of it was reported', async ({ browser, page, shot }, info) => {
+  const sender = await newMember(browser, 'conv-sender', info.project.name);
+  const receiver = await newMember(browser, 'conv-receiver', info.project.name);
+  const { email } = ((await (await receiver.page.request.get('/api/user.php')).json()) as { user: { email: string } }).user;
+  await activate(receiver.page, email);
+  const sent = await sender.page.request.post('/api/messages.php', {
+    data: { profile_id: receiver.id, text: 'Send me your card number, quickly' }, headers: { 'idempotency-key': `console-conv-${Date.now()}-key` },
+  });
+  expect(sent.status(), await sent.text()).toBe(201);
+  const messageId = ((await sent.json()) as { message: { id: number } }).message.id;
+  const made = await receiver.page.request.post('/api/report.php', { data: { profile_id: sender.id, kind: 'message', content_id: messageId, reason: 'scam' } });
+  expect(made.status(), await made.text()).toBe(201);
+
+  await asStaff(page);
+  await page.goto(`/console/members/${sender.id}`);
+  await page.getByTestId('member-activity').getByTestId('read-conversation').click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reported conversation');
+  await expect(page.getByTestId('conversation-reported-message')).toContainText('Send me your card number, quickly');
+  await expect(page.getByTestId('conversation-reports')).toContainText('Scam');
+  await shot('console-conversation');
+  await sender.close();
+  await receiver.close();
 });

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, test } from './fixtures.ts';
-import { asNewVisitor, demoMembers, latestMail, linkIn, signUpByApi } from './account-helpers.ts';
+import { activate, asNewVisitor, demoMembers, latestMail, linkIn, signUpByApi } from './account-helpers.ts';
 
 /**
  * Members report from where it happens (a profile, a chat message) through the report sheet, and follow their reports;
@@ -13,10 +13,6 @@ import { asNewVisitor, demoMembers, latestMail, linkIn, signUpByApi } from './ac
 /** The e2e staff member's API token (tests/e2e/global-setup.ts): a moderator of every site. */
 const STAFF_TOKEN = process.env.E2E_STAFF_TOKEN;
 const idOf = async (page: Page) => ((await (await page.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
-
-async function activate(page: Page, email: string) {
-  await page.goto(linkIn(await latestMail(page.request, email, 'activation'), '/api/activate.php'));
-}
 
 async function buyCredits(page: Page) {
   const { packages } = (await (await page.request.get('/api/packages.php')).json()) as { packages: { id: number }[] };
