@@ -68,7 +68,7 @@ test('a moderator works the flagged-members queue: evidence on request, then clo
 
   // A ban, confirmed, signs the member out and sends a statement of reasons; lifting it lists the profile again.
   await page.getByLabel('Why').selectOption('abuse');
-  await page.getByLabel('Facts (the member reads them)').fill('Insulted several members');
+  await page.locator('#ban-facts').fill('Insulted several members');
   await page.getByTestId('action-ban').click();
   await expect(page.getByTestId('confirm-ban')).toContainText('Abuse');
   await page.getByTestId('confirm-ban-yes').click();
