@@ -11,7 +11,7 @@ test('an admin makes a token, finds it in the audit log with a filter and export
 
   await page.getByTestId('console-nav-account').click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('My account');
-  await page.getByLabel('Name').fill('nightly export');
+  await page.getByLabel('Name', { exact: true }).fill('nightly export');
   await page.getByLabel('Moderator').check();
   await page.getByTestId('console-create-token').click();
   await expect(page.getByTestId('console-new-token')).toContainText('amora_st_');
