@@ -20,7 +20,7 @@ export function formatCount(value: number, lang: string): string {
  * A moment in a translated text (`{{until, datetime}}`, an ISO string): date and time in UTC, said so, in the reader's
  * language. Server-made texts (an error message) know the member's language but not their time zone.
  */
-function formatUtcDateTime(iso: string, lang: string): string {
+export function formatUtcDateTime(iso: string, lang: string): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
   return new Intl.DateTimeFormat(languageIso(lang), {

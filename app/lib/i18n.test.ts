@@ -39,7 +39,7 @@ describe('page translations', () => {
     let compared = 0;
     for (const key of keys) {
       const text = JSON.stringify(key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], table) ?? '');
-      const names = new Set([...text.matchAll(/\{\{(.+?)\}\}/g)].map((m) => m[1].trim()));
+      const names = new Set([...text.matchAll(/\{\{(.+?)\}\}/g)].map((m) => m[1].split(',')[0].trim()));
       const params = Object.fromEntries([...names].map((name) => [name, `<${name}>`]));
       expect(ours(key)).toBe(theirs(key));
       for (const count of [0, 1, 2, 3, 5, 12, 22, 101, 1000, 2_500_000]) {

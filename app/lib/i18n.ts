@@ -1,5 +1,5 @@
 import { createContext, createElement, useContext, type ReactNode } from 'react';
-import { formatCount } from '#common/i18n-format.ts';
+import { formatCount, formatUtcDateTime } from '#common/i18n-format.ts';
 import type { Language } from '#common/languages.ts';
 
 /**
@@ -34,10 +34,12 @@ function interpolate(text: string, lang: Language, options: TOptions): string {
   // Values are inserted as they are (React escapes them) and never read again for placeholders; a
   // placeholder without a value stays as it is written, one given as undefined or null is left out.
   return text.replace(PLACEHOLDER, (whole, inner: string) => {
-    const name = inner.trim();
+    // `{{name, format}}`: the server translator's formats; `datetime` is the only one the texts use.
+    const [name, format] = inner.split(',').map((part) => part.trim());
     if (!Object.hasOwn(options, name)) return whole;
     const value = options[name];
     if (value === undefined || value === null) return '';
+    if (format === 'datetime' && typeof value === 'string') return formatUtcDateTime(value, lang);
     if (name === 'count' && typeof value === 'number') return formatCount(value, lang);
     return String(value);
   });
