@@ -7,6 +7,7 @@ import { consoleErrorText, consoleLanguage, consoleRelyingParty, requireConsoleS
 import { clearStaffCookie } from '#server/http/staff-cookies.ts';
 import type { Route } from './+types/console-account';
 import { requestContext } from '../context.ts';
+import { FormField } from '../components/FormField.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { ConsolePasskeys } from '../features/console/ConsolePasskeys.tsx';
@@ -112,19 +113,14 @@ export default function ConsoleAccount() {
         <Form method="post" className="card card-body mt-3" aria-labelledby="new-token-heading">
           <h3 className="h6" id="new-token-heading">{t('console.account.new_token')}</h3>
           <input type="hidden" name="intent" value="create" />
-          <div className="mb-3">
-            <label htmlFor="token-name" className="form-label">{t('console.account.token_name')}</label>
-            <input id="token-name" name="name" className="form-control" maxLength={100} required />
-          </div>
-          <fieldset className="mb-3">
-            <legend className="form-label fs-6">{t('console.account.scopes')}</legend>
+          <FormField id="token-name" name="name" className="mb-3" label={t('console.account.token_name')} maxLength={100} required />
+          <FormField as="group" id="token-scopes" className="mb-3" label={t('console.account.scopes')}>
             {scopes.map((role) => (
-              <div className="form-check form-check-inline" key={role}>
-                <input className="form-check-input" type="checkbox" name="scopes" value={role} id={`scope-${role}`} />
-                <label className="form-check-label" htmlFor={`scope-${role}`}>{t(`console.roles.${role}`)}</label>
-              </div>
+              <FormField
+                as="checkbox" key={role} id={`scope-${role}`} name="scopes" value={role} className="form-check-inline" label={t(`console.roles.${role}`)}
+              />
             ))}
-          </fieldset>
+          </FormField>
           <div><Button type="submit" disabled={busy} data-testid="console-create-token">{t('console.account.create_token')}</Button></div>
         </Form>
       </section>

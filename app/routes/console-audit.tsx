@@ -6,6 +6,7 @@ import { requestContext } from '../context.ts';
 import { useTranslation } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { formatDateTime } from '../lib/format.ts';
+import { FormField } from '../components/FormField.tsx';
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, { titleKey: 'console.audit.title', noindex: true });
@@ -42,43 +43,26 @@ export default function ConsoleAudit() {
     <>
       <h1 className="h3">{t('console.audit.title')}</h1>
       {invalid && <div className="alert alert-warning" role="alert">{t('console.audit.invalid_filters')}</div>}
-      <Form method="get" className="row g-2 align-items-end mb-3" aria-label={t('console.audit.filters')} data-testid="audit-filters">
-        <div className="col-6 col-md-2">
-          <label htmlFor="audit-staff" className="form-label">{t('console.audit.staff_id')}</label>
-          <input id="audit-staff" name="staff" inputMode="numeric" className="form-control form-control-sm" defaultValue={query.staff ?? ''} />
-        </div>
-        <div className="col-6 col-md-2">
-          <label htmlFor="audit-action" className="form-label">{t('console.audit.action')}</label>
-          <input id="audit-action" name="action" className="form-control form-control-sm" defaultValue={query.action ?? ''} aria-describedby="audit-action-help" />
-        </div>
-        <div className="col-6 col-md-2">
-          <label htmlFor="audit-member" className="form-label">{t('console.audit.member_id')}</label>
-          <input id="audit-member" name="member" inputMode="numeric" className="form-control form-control-sm" defaultValue={query.member ?? ''} />
-        </div>
-        <div className="col-6 col-md-2">
-          <label htmlFor="audit-object" className="form-label">{t('console.audit.object')}</label>
-          <input id="audit-object" name="object" className="form-control form-control-sm" defaultValue={query.object ?? ''} aria-describedby="audit-object-help" />
-        </div>
-        <div className="col-6 col-md-1">
-          <label htmlFor="audit-from" className="form-label">{t('console.audit.from')}</label>
-          <input id="audit-from" name="from" type="date" className="form-control form-control-sm" defaultValue={query.from ?? ''} />
-        </div>
-        <div className="col-6 col-md-1">
-          <label htmlFor="audit-to" className="form-label">{t('console.audit.to')}</label>
-          <input id="audit-to" name="to" type="date" className="form-control form-control-sm" defaultValue={query.to ?? ''} />
-        </div>
-        <div className="col-6 col-md-1">
-          <label htmlFor="audit-sort" className="form-label">{t('console.audit.sort')}</label>
-          <select id="audit-sort" name="sort" className="form-select form-select-sm" defaultValue={query.sort}>
-            <option value="newest">{t('console.audit.newest')}</option>
-            <option value="oldest">{t('console.audit.oldest')}</option>
-          </select>
-        </div>
-        <div className="col-6 col-md-1 d-flex gap-2">
+      <Form method="get" className="row g-2 align-items-start mb-3" aria-label={t('console.audit.filters')} data-testid="audit-filters">
+        <FormField id="audit-staff" name="staff" inputMode="numeric" className="col-6 col-md-2" controlClassName="form-control-sm" label={t('console.audit.staff_id')} defaultValue={query.staff ?? ''} />
+        <FormField id="audit-member" name="member" inputMode="numeric" className="col-6 col-md-2" controlClassName="form-control-sm" label={t('console.audit.member_id')} defaultValue={query.member ?? ''} />
+        <FormField id="audit-from" name="from" type="date" className="col-6 col-md-2" controlClassName="form-control-sm" label={t('console.audit.from')} defaultValue={query.from ?? ''} />
+        <FormField id="audit-to" name="to" type="date" className="col-6 col-md-2" controlClassName="form-control-sm" label={t('console.audit.to')} defaultValue={query.to ?? ''} />
+        <FormField as="select" id="audit-sort" name="sort" className="col-6 col-md-2" controlClassName="form-select-sm" label={t('console.audit.sort')} defaultValue={query.sort}>
+          <option value="newest">{t('console.audit.newest')}</option>
+          <option value="oldest">{t('console.audit.oldest')}</option>
+        </FormField>
+        <FormField
+          id="audit-action" name="action" className="col-12 col-md-6" controlClassName="form-control-sm" label={t('console.audit.action')}
+          defaultValue={query.action ?? ''} description={t('console.audit.action_help')}
+        />
+        <FormField
+          id="audit-object" name="object" className="col-12 col-md-6" controlClassName="form-control-sm" label={t('console.audit.object')}
+          defaultValue={query.object ?? ''} description={t('console.audit.object_help')}
+        />
+        <div className="col-12">
           <button type="submit" className="btn btn-primary btn-sm" disabled={busy} data-testid="audit-apply">{t('console.audit.apply')}</button>
         </div>
-        <p className="form-text col-12 mb-0" id="audit-action-help">{t('console.audit.action_help')}</p>
-        <p className="form-text col-12 mt-0" id="audit-object-help">{t('console.audit.object_help')}</p>
       </Form>
 
       <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-2">

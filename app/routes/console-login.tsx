@@ -9,6 +9,7 @@ import { setStaffCookie } from '#server/http/staff-cookies.ts';
 import type { Route } from './+types/console-login';
 import { requestContext } from '../context.ts';
 import { PasskeyButton } from '../features/console/PasskeyButton.tsx';
+import { FormField } from '../components/FormField.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/seo.ts';
 
@@ -104,14 +105,11 @@ export default function ConsoleLogin() {
           {step === 'password' ? (
             <Form method="post" key="password">
               <input type="hidden" name="intent" value="password" />
-              <div className="mb-3">
-                <label htmlFor="console-email" className="form-label">{t('console.login.email')}</label>
-                <input id="console-email" name="email" type="email" className="form-control" autoComplete="username" required autoFocus aria-describedby={reply?.error ? 'console-login-error' : undefined} />
-              </div>
-              <div className="mb-3">
-                <label htmlFor="console-password" className="form-label">{t('console.login.password')}</label>
-                <input id="console-password" name="password" type="password" className="form-control" autoComplete="current-password" required />
-              </div>
+              <FormField
+                id="console-email" name="email" type="email" className="mb-3" label={t('console.login.email')} autoComplete="username" required autoFocus
+                error={reply?.error ?? null} errorShownIn="console-login-error"
+              />
+              <FormField id="console-password" name="password" type="password" className="mb-3" label={t('console.login.password')} autoComplete="current-password" required />
               <Button type="submit" className="w-100" disabled={busy} data-testid="console-login-next">{t('console.login.next')}</Button>
             </Form>
           ) : (
@@ -129,14 +127,10 @@ export default function ConsoleLogin() {
                 <input type="hidden" name="intent" value="code" />
                 <input type="hidden" name="challenge" value={reply?.challenge ?? ''} />
                 {reply?.passkey && <input type="hidden" name="passkey" value={JSON.stringify(reply.passkey)} />}
-                <div className="mb-3">
-                  <label htmlFor="console-code" className="form-label">{t('console.login.code')}</label>
-                  <input
-                    id="console-code" name="code" className="form-control" autoComplete="one-time-code" inputMode="text" required autoFocus
-                    aria-describedby={reply?.error ? 'console-code-help console-login-error' : 'console-code-help'}
-                  />
-                  <div id="console-code-help" className="form-text">{t('console.login.code_help')}</div>
-                </div>
+                <FormField
+                  id="console-code" name="code" className="mb-3" label={t('console.login.code')} autoComplete="one-time-code" inputMode="text" required autoFocus
+                  description={t('console.login.code_help')} descriptionProps={{ as: 'div' }} error={reply?.error ?? null} errorShownIn="console-login-error"
+                />
                 <Button type="submit" className="w-100" disabled={busy} data-testid="console-login-submit">{t('console.login.submit')}</Button>
                 <p className="mt-3 mb-0 text-center"><a href="/console/login">{t('console.login.start_over')}</a></p>
               </Form>

@@ -2,6 +2,7 @@ import { data, Form, Link, useLoaderData, useNavigation } from 'react-router';
 import { consoleErrorText, consoleLanguage, orForbidden, requireConsoleStaff } from '#server/http/console-pages.server.ts';
 import type { Route } from './+types/console-members';
 import { requestContext } from '../context.ts';
+import { FormField } from '../components/FormField.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { formatDateTime } from '../lib/format.ts';
@@ -42,17 +43,11 @@ export default function ConsoleMembers() {
     <>
       <h1 className="h3">{t('console.members.title')}</h1>
       <Form method="get" role="search" className="row g-2 align-items-end mb-3" data-testid="member-search">
-        <div className="col-12 col-md-6">
-          <label htmlFor="member-q" className="form-label">{t('console.members.query')}</label>
-          <input id="member-q" name="q" className="form-control" defaultValue={q} maxLength={200} aria-describedby="member-q-help" autoComplete="off" />
-        </div>
-        <div className="col-auto">
-          <label htmlFor="member-order" className="form-label">{t('console.audit.sort')}</label>
-          <select id="member-order" name="order" className="form-select" defaultValue={order}>
-            <option value="newest">{t('console.audit.newest')}</option>
-            <option value="oldest">{t('console.audit.oldest')}</option>
-          </select>
-        </div>
+        <FormField id="member-q" name="q" className="col-12 col-md-6" label={t('console.members.query')} defaultValue={q} maxLength={200} aria-describedby="member-q-help" autoComplete="off" />
+        <FormField as="select" id="member-order" name="order" className="col-auto" label={t('console.audit.sort')} defaultValue={order}>
+          <option value="newest">{t('console.audit.newest')}</option>
+          <option value="oldest">{t('console.audit.oldest')}</option>
+        </FormField>
         <div className="col-auto">
           <button type="submit" className="btn btn-primary" disabled={busy} data-testid="member-search-submit">{t('console.members.search')}</button>
         </div>

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
+import { FormField } from '../../components/FormField.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
 import { CredentialTable } from './CredentialTable.tsx';
 import { PasskeyButton } from './PasskeyButton.tsx';
@@ -32,14 +33,10 @@ export function ConsolePasskeys({ passkeys, newPasskey, domain, reply }: {
 
       <div className="card card-body mt-3">
         <h3 className="h6" id="new-passkey-heading">{t('console.passkeys.new')}</h3>
-        <div className="mb-3">
-          <label htmlFor="passkey-name" className="form-label">{t('console.passkeys.name_label')}</label>
-          <input
-            id="passkey-name" ref={nameInput} className="form-control" maxLength={60} required value={name}
-            onChange={(e) => setName(e.target.value)} aria-describedby="passkey-name-help"
-          />
-          <div id="passkey-name-help" className="form-text">{t('console.passkeys.name_help')}</div>
-        </div>
+        <FormField
+          id="passkey-name" ref={nameInput} className="mb-3" label={t('console.passkeys.name_label')} maxLength={60} required value={name}
+          onChange={(e) => setName(e.target.value)} description={t('console.passkeys.name_help')} descriptionProps={{ as: 'div' }}
+        />
         <div className="max-w-420">
           <PasskeyButton
             ceremony={{ kind: 'create', options: newPasskey.options }} fields={{ intent: 'passkey_add', state: newPasskey.state, name }}
