@@ -79,6 +79,7 @@ export default [
       index('routes/console-index.tsx', { id: 'console' }),
       route('account', 'routes/console-account.tsx', { id: 'console-account' }),
       route('audit', 'routes/console-audit.tsx', { id: 'console-audit' }),
+      route('transparency', 'routes/console-transparency.tsx', { id: 'console-transparency' }),
       route('members', 'routes/console-members.tsx', { id: 'console-members' }),
       route('members/:id', 'routes/console-member.tsx', { id: 'console-member' }),
       route('members/:id/conversations/:conversation', 'routes/console-member-conversation.tsx', { id: 'console-member-conversation' }),

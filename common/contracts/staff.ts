@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { contracts, staffAuth } from './contract.ts';
+import { GROUND_KEYS, REPORT_REASONS, RESTRICTIONS } from '../reports.ts';
+import { NOTICE_REASONS } from '../notices.ts';
 import { id, idParam, isoDateTime } from './shapes.ts';
 
 /** A day as the console's date fields send it (YYYY-MM-DD); empty means no bound. */
@@ -44,7 +46,64 @@ export const auditRowSchema = z.strictObject({
 
 export type AuditRow = z.output<typeof auditRowSchema>;
 
+/**
+ * The DSA transparency report's period (days, inclusive, UTC; by default this year until today) and site (by default
+ * every site the staff member may see). The period is at most five years long.
+ */
+export const transparencyQuerySchema = z.object({
+  from: day,
+  to: day,
+  site: optionalId,
+});
+
+export type TransparencyQuery = z.output<typeof transparencyQuerySchema>;
+
+/** A count per key of a catalogue (every key listed, zeros too, in the catalogue's order). */
+const tally = <K extends readonly [string, ...string[]]>(keys: K) => z.array(z.strictObject({ key: z.enum(keys), count: z.int().min(0) }));
+/** Hours from receipt to decision, the median of the items decided in the period; null when none was decided. */
+const medianHours = z.number().min(0).nullable();
+
+export const transparencyReportSchema = z.strictObject({
+  from: z.iso.date(),
+  to: z.iso.date(),
+  /** The site the figures are for; null for every site the staff member may see. */
+  site_id: id.nullable(),
+  notices: z.strictObject({
+    received: z.int().min(0),
+    by_reason: tally(NOTICE_REASONS),
+    decided: z.int().min(0),
+    removed: z.int().min(0),
+    no_action: z.int().min(0),
+    median_hours_to_decision: medianHours,
+  }),
+  member_reports: z.strictObject({
+    received: z.int().min(0),
+    by_reason: tally(REPORT_REASONS),
+    actioned: z.int().min(0),
+    dismissed: z.int().min(0),
+    median_hours_to_decision: medianHours,
+  }),
+  decisions: z.strictObject({
+    total: z.int().min(0),
+    automated: z.int().min(0),
+    reversed: z.int().min(0),
+    by_ground: z.array(z.strictObject({ key: z.enum(GROUND_KEYS), count: z.int().min(0), automated: z.int().min(0) })),
+    by_restriction: tally(RESTRICTIONS),
+    by_source: tally(['notice', 'report', 'own_initiative']),
+  }),
+  appeals: z.strictObject({
+    received: z.int().min(0),
+    decided: z.int().min(0),
+    reversed: z.int().min(0),
+    confirmed: z.int().min(0),
+    median_hours_to_decision: medianHours,
+  }),
+});
+
+export type TransparencyReport = z.output<typeof transparencyReportSchema>;
+
 const admins = 'Admins of every site, through a console session or a staff API token with the admin scope.';
+const siteAdmins = 'Admins, for the sites they may see, through a console session or a staff API token with the admin scope.';
 
 export const staffContracts = contracts({
   auditLog: {
@@ -62,6 +121,18 @@ export const staffContracts = contracts({
     method: 'get', path: '/api/audit-log.csv', auth: staffAuth('admin'), summary: 'The audit log as CSV',
     description: `${admins} Every matching row (up to 100,000), with the same filters; cells that a spreadsheet would read as a formula start with an apostrophe.`,
     query: auditLogQuerySchema,
+    responses: { 200: { description: 'The CSV file (UTF-8, with a header row).', contentType: 'text/csv' } },
+  },
+  transparencyReport: {
+    method: 'get', path: '/api/transparency-report.php', auth: staffAuth('admin'), summary: 'The DSA transparency report\'s figures for a period',
+    description: `${siteAdmins} Notices and member reports received, decisions by ground, restriction and source, the share taken automatically, appeals and their outcomes, and the median hours to a decision (EU DSA Art. 15 and 24).`,
+    query: transparencyQuerySchema,
+    responses: { 200: { description: 'The figures of the period.', schema: transparencyReportSchema } },
+  },
+  transparencyReportCsv: {
+    method: 'get', path: '/api/transparency-report.csv', auth: staffAuth('admin'), summary: 'The DSA transparency report as CSV',
+    description: `${siteAdmins} The same figures, one row per figure: section, item, count.`,
+    query: transparencyQuerySchema,
     responses: { 200: { description: 'The CSV file (UTF-8, with a header row).', contentType: 'text/csv' } },
   },
 });

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, like, lt, type SQL } from 'drizzle-orm';
 import { AUDIT_LOG_PAGE_SIZE, type AuditLogQuery, type AuditRow } from '#common/contracts/staff.ts';
+import { csvFile } from '#common/csv.ts';
 import type { Db } from '../db/client.ts';
 import { auditLog, staffMembers } from '../db/schema.ts';
 
@@ -53,20 +54,10 @@ export async function auditLogPage(db: Db, query: AuditLogQuery): Promise<{ rows
   return { rows: rows.map(toRow), total, page: query.page, page_size: AUDIT_LOG_PAGE_SIZE };
 }
 
-/**
- * A CSV cell: quoted when it holds a separator, a quote or a line break; a value that a spreadsheet would run as a
- * formula (starting with = + - @, or a tab or carriage return before one) gets a leading apostrophe, so it is text.
- */
-export function csvCell(value: unknown): string {
-  let text = value == null ? '' : typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 const CSV_COLUMNS: (keyof AuditRow)[] = ['id', 'at', 'staff_id', 'staff_name', 'role', 'action', 'object_type', 'object_id', 'member_id', 'ip', 'before', 'after'];
 
 /** Every matching row (up to AUDIT_CSV_MAX_ROWS) as CSV with a header row, lines ending in CRLF (RFC 4180). */
 export async function auditLogCsv(db: Db, query: AuditLogQuery): Promise<string> {
   const rows = (await select(db, query).limit(AUDIT_CSV_MAX_ROWS)).map(toRow);
-  return [CSV_COLUMNS.join(','), ...rows.map((row) => CSV_COLUMNS.map((c) => csvCell(row[c])).join(','))].join('\r\n') + '\r\n';
+  return csvFile([CSV_COLUMNS, ...rows.map((row) => CSV_COLUMNS.map((c) => row[c]))]);
 }

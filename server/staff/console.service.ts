@@ -1,13 +1,14 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
-import { auditLogQuerySchema, type AuditLogQuery } from '#common/contracts/staff.ts';
+import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { auditLogQuerySchema, transparencyQuerySchema, type AuditLogQuery, type TransparencyQuery } from '#common/contracts/staff.ts';
 import type { StaffRoleName } from '#common/staff.ts';
 import { AppError } from '../infra/errors.ts';
 import { can, type Actor, type StaffActor } from '../actor.ts';
 import type { Db } from '../db/client.ts';
-import { staffApiTokens, staffMembers, staffSessions } from '../db/schema.ts';
+import { sites, staffApiTokens, staffMembers, staffSessions } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { AuditLog } from './audit.ts';
 import { auditLogCsv, auditLogPage } from './audit-log-reader.ts';
+import { periodOf, transparencyCsv, transparencyFigures } from '../reports/transparency.ts';
 import type { createStaffPasskeys, RelyingParty } from './staff-passkeys.ts';
 import type { createStaffTokens } from './staff-tokens.ts';
 import type { FlagsService } from '../moderation/flags.service.ts';
@@ -73,6 +74,17 @@ export function createConsoleService(deps: {
   photos: Pick<ReturnType<typeof createPhotosService>, 'moderate'>; chat: Pick<ReturnType<typeof createChatService>, 'moderatePhoto'>;
 }) {
   const { db, clock, audit, tokens, passkeys, support, conversations, flags, bans, records, moderation, texts, photoQueue, photos, chat } = deps;
+  /**
+   * The DSA transparency report's figures (admins): of one site they may see, or of every site they may see when no
+   * site is named. Aggregates only, so reading it writes no audit row.
+   */
+  async function transparencyReport(actor: Actor, query: Partial<TransparencyQuery> = {}) {
+    const staff = consoleStaff(actor);
+    const { site, ...days } = transparencyQuerySchema.parse(query);
+    if (site !== undefined ? !can(staff, 'admin', site) : !staff.roles.includes('admin')) throw new AppError(403, 'forbidden');
+    return transparencyFigures(db, periodOf(days, clock()), site !== undefined ? [site] : staff.siteIds, site ?? null);
+  }
+
   return {
     /** The signed-in staff member's own account: the console's bar and language. */
     async account(actor: Actor): Promise<ConsoleAccount> {
@@ -136,6 +148,21 @@ export function createConsoleService(deps: {
       consoleRole(actor, 'admin', null);
       const csv = await auditLogCsv(db, auditLogQuerySchema.parse(query));
       return { filename: `audit-log-${clock().toISOString().slice(0, 10)}.csv`, csv };
+    },
+
+    /** The sites the staff member reaches (every site for staff of every site), by name: the console's site choices. */
+    async sites(actor: Actor): Promise<{ id: number; name: string; domain: string }[]> {
+      const staff = consoleStaff(actor);
+      if (staff.siteIds !== null && !staff.siteIds.length) return [];
+      return db.select({ id: sites.id, name: sites.name, domain: sites.domain }).from(sites)
+        .where(staff.siteIds === null ? undefined : inArray(sites.id, [...staff.siteIds])).orderBy(asc(sites.name), asc(sites.id));
+    },
+
+    transparencyReport,
+    /** The same figures as CSV. */
+    async transparencyReportCsv(actor: Actor, query: Partial<TransparencyQuery> = {}): Promise<{ filename: string; csv: string }> {
+      const report = await transparencyReport(actor, query);
+      return { filename: `transparency-${report.site_id ?? 'all'}-${report.from}-${report.to}.csv`, csv: transparencyCsv(report) };
     },
 
     // Member support (support staff; every search and opening is audited by the use case). Async, so that a refusal
