@@ -76,6 +76,16 @@ describe.each(DATABASE_KINDS)('member search on %s', (kind) => {
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
   });
 
+  it('shows the demo site\'s fictional profiles as fictional: one in twelve of those seeded', async () => {
+    const client = t.client();
+    await client.login();
+    const { seen } = await all(client, 'min_age=18&max_age=99');
+    const fictional = (seen as (Profile & { fictional: boolean })[]).filter((p) => p.fictional);
+    expect(fictional).toHaveLength(5);
+    const stored = await t.database.db.select({ id: profiles.userId }).from(profiles).where(eq(profiles.fictional, true));
+    expect(fictional.map((p) => p.id).sort()).toEqual(stored.map((r) => r.id).sort());
+  });
+
   it('filters by gender, country and age range, and counts exactly what it pages', async () => {
     const client = t.client();
     await client.login();

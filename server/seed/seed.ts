@@ -79,6 +79,8 @@ export async function isSeeded(db: Db): Promise<boolean> {
 /** The demo site for localhost: company, settings, regions, bundles, demo profiles and the demo member. */
 /** The demo site lets a new member send this many messages before buying credits. */
 export const DEMO_FREE_MESSAGES = 3;
+/** One seeded profile in this many is fictional. */
+const FICTIONAL_EVERY = 12;
 
 export async function seedDemoSite(db: Db, options: { photosDir: string; clock: Clock; profileCount?: number; storage?: PhotoStorage; freeMessages?: number }) {
   const { clock, photosDir } = options;
@@ -137,6 +139,8 @@ export async function seedDemoSite(db: Db, options: { photosDir: string; clock: 
       userId: user.id, name, gender, birthDate: birth.toISOString().slice(0, 10), country,
       region: regionList.length ? regionList[Math.floor(rand() * regionList.length)][1] : null,
       about: ABOUT_TEXTS[Math.floor(rand() * ABOUT_TEXTS.length)], mainPhotoId: photo.id, createdAt: created,
+      // One in twelve is a fictional profile (answered by the site's team), so that a fresh start shows its markings.
+      fictional: i % FICTIONAL_EVERY === FICTIONAL_EVERY - 7,
     });
   }
 

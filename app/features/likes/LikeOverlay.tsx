@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from '../../lib/i18n.ts';
 import type { ProfileSummary } from '#common/api-types.ts';
+import { FictionalNotice } from '../../components/FictionalNotice.tsx';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
 import { useFocusTrap } from '../../lib/focus-trap.ts';
 
@@ -39,6 +40,7 @@ export function LikeOverlay({ profile, onClose, onSelect }: { profile: OverlayPr
         <ProfilePhoto profile={profile} size="full" />
       </button>
       <p className="like-overlay-name">{profile.name}, {profile.age}</p>
+      {profile.fictional && <FictionalNotice compact />}
       <Button ref={button} variant="secondary" size="lg" onClick={select} data-testid="like-overlay-action">
         {profile.match ? t('like_overlay.send_message') : t('like_overlay.view_profile')}
       </Button>
