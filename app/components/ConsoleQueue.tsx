@@ -110,37 +110,50 @@ export function FactsField({ id }: { id: string }) {
   );
 }
 
-/** One button per action that fits the item, each with its access key; dismissing is the quiet one. */
-export function ActionButtons({ actions }: { actions: readonly string[] }) {
+/** The buttons that do not restrict anyone look quiet; the others warn. */
+const TONE: Record<string, string> = { dismiss: 'btn-outline-secondary', confirmed: 'btn-outline-secondary', approve: 'btn-outline-success' };
+
+/**
+ * One button per decision that fits the item (posted as `name`, worded by `labels` + the decision), each with its
+ * access key, and a line that names the keys on this card.
+ */
+export function ActionButtons({ actions, name = 'action', labels = 'console.queues.action_' }: { actions: readonly string[]; name?: string; labels?: string }) {
   const { t } = useTranslation();
   const busy = useNavigation().state !== 'idle';
+  const keys = actions.map((a) => `${ACCESS_KEYS[a].toUpperCase()} ${t(`${labels}${a}`)}`).join(', ');
   return (
     <>
       <div className="d-flex flex-wrap gap-2" role="group" aria-label={t('console.queues.decide')}>
         {actions.map((a) => (
           <button
-            key={a} type="submit" name="action" value={a} accessKey={ACCESS_KEYS[a]} disabled={busy} data-testid={`decide-${a}`}
-            className={`btn btn-sm ${a === 'dismiss' ? 'btn-outline-secondary' : 'btn-outline-danger'}`}
+            key={a} type="submit" name={name} value={a} accessKey={ACCESS_KEYS[a]} disabled={busy} data-testid={`decide-${a}`}
+            className={`btn btn-sm ${TONE[a] ?? 'btn-outline-danger'}`}
           >
-            {t(`console.queues.action_${a}`)}
+            {t(`${labels}${a}`)}
           </button>
         ))}
       </div>
-      <p className="form-text mb-0">{t('console.queues.keys_help')}</p>
+      <p className="form-text mb-0">{t('console.queues.keys_help', { keys })}</p>
     </>
   );
 }
 
-/** Previous and next pages of a queue (50 items a page, oldest first), as links that keep the page in the address. */
-export function QueuePager({ page, hasMore }: { page: number; hasMore: boolean }) {
+/**
+ * Previous and next pages of a list, as links that keep the place in the address: numbered pages (50 items a page) or,
+ * where a list pages from an item on (keyset), the two addresses and no number.
+ */
+export function QueuePager(props: { page: number; hasMore: boolean } | { prev: string | null; next: string | null }) {
   const { t } = useTranslation();
-  if (page <= 1 && !hasMore) return null;
   const to = (n: number) => (n > 1 ? `?page=${n}` : '?');
+  const { prev, next, page } = 'page' in props
+    ? { prev: props.page > 1 ? to(props.page - 1) : null, next: props.hasMore ? to(props.page + 1) : null, page: props.page }
+    : { ...props, page: null };
+  if (prev === null && next === null) return null;
   return (
     <nav aria-label={t('console.queues.pages')} className="d-flex flex-wrap align-items-center gap-2" data-testid="queue-pager">
-      {page > 1 && <Link to={to(page - 1)} className="btn btn-outline-secondary btn-sm" rel="prev" data-testid="queue-prev">{t('console.queues.previous')}</Link>}
-      <span className="small text-body-secondary" aria-current="page">{t('console.queues.page', { page })}</span>
-      {hasMore && <Link to={to(page + 1)} className="btn btn-outline-secondary btn-sm" rel="next" data-testid="queue-next">{t('console.queues.next')}</Link>}
+      {prev !== null && <Link to={prev} className="btn btn-outline-secondary btn-sm" rel="prev" data-testid="queue-prev">{t('console.queues.previous')}</Link>}
+      {page !== null && <span className="small text-body-secondary" aria-current="page">{t('console.queues.page', { page })}</span>}
+      {next !== null && <Link to={next} className="btn btn-outline-secondary btn-sm" rel="next" data-testid="queue-next">{t('console.queues.next')}</Link>}
     </nav>
   );
 }

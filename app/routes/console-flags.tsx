@@ -1,34 +1,51 @@
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from 'react-router';
 import { FLAG_KINDS } from '#common/moderation-flags.ts';
 import { consoleErrorText, consoleLanguage, orForbidden, requireConsoleStaff } from '#server/http/console-pages.server.ts';
+import { idOf } from '#server/http/console-queues.server.ts';
 import type { Route } from './+types/console-flags';
 import { requestContext } from '../context.ts';
 import { useTranslation } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { formatDateTime } from '../lib/format.ts';
+import { QueuePager } from '../components/ConsoleQueue.tsx';
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, { titleKey: 'console.flags.title', noindex: true });
 }
 
-const idOf = (value: string | null) => (value && /^\d{1,10}$/.test(value) && Number(value) <= 2_147_483_647 ? Number(value) : null);
+type Place = { sort: 'oldest' | 'newest'; after: number | null; before: number | null };
+
+/** The flags list's address for a place in it (oldest first and the first page are the defaults), with a flag open. */
+const placeHref = ({ sort, after, before }: Place, open?: number) => {
+  const query = new URLSearchParams();
+  if (sort === 'newest') query.set('sort', sort);
+  if (after !== null) query.set('after', String(after));
+  if (before !== null) query.set('before', String(before));
+  if (open !== undefined) query.set('open', String(open));
+  return `?${query}`;
+};
 
 /**
- * The members queue's automatic flags, oldest first, 50 a page (`after`: the last id of the page before). `open` shows
- * one flag's evidence, the messages' excerpts: that opening is audited, so it happens only when asked for.
+ * The members queue's automatic flags, 50 a page, oldest (default) or newest first (`sort`); a page starts after or
+ * ends before a flag of the page next to it (`after`, `before`). `open` shows one flag's evidence, the messages'
+ * excerpts: that opening is audited, so it happens only when asked for.
  */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const staff = await requireConsoleStaff(ctx);
   const search = new URL(request.url).searchParams;
-  const after = idOf(search.get('after')) ?? undefined;
-  const queue = await orForbidden(ctx.services.console.flags(staff, { after }));
+  const place: Place = {
+    sort: search.get('sort') === 'newest' ? 'newest' : 'oldest',
+    after: idOf(search.get('after')),
+    before: search.has('after') ? null : idOf(search.get('before')),
+  };
+  const queue = await orForbidden(ctx.services.console.flags(staff, { order: place.sort, after: place.after ?? undefined, before: place.before ?? undefined }));
   const openId = idOf(search.get('open'));
   const opened = openId === null ? null : await orForbidden(ctx.services.console.flag(staff, openId, { ip: ctx.clientAddress }).catch((e: { status?: number }) => {
     if (e.status === 404) return null;
     throw e;
   }));
-  return { ...queue, opened, after: after ?? null };
+  return { ...queue, opened, place };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -47,10 +64,9 @@ export async function action({ context, request }: Route.ActionArgs) {
 
 export default function ConsoleFlags() {
   const { t, i18n: { language: lang } } = useTranslation();
-  const { flags, counts, opened, after } = useLoaderData<typeof loader>();
+  const { flags, counts, opened, place, prev, next } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const busy = useNavigation().state !== 'idle';
-  const last = flags.at(-1);
   return (
     <>
       <h1 className="h3">{t('console.flags.title')}</h1>
@@ -60,6 +76,16 @@ export default function ConsoleFlags() {
           <li key={kind} className="list-inline-item"><span className="badge text-bg-secondary">{t(`console.flags.kind_${kind}`)}: {counts[kind]}</span></li>
         ))}
       </ul>
+      <nav aria-label={t('console.flags.sort')} className="nav nav-pills mb-3" data-testid="flag-sort">
+        {(['oldest', 'newest'] as const).map((sort) => (
+          <Link
+            key={sort} to={placeHref({ sort, after: null, before: null })} data-testid={`flag-sort-${sort}`}
+            className={`nav-link${place.sort === sort ? ' active' : ''}`} aria-current={place.sort === sort ? 'page' : undefined}
+          >
+            {t(`console.flags.sort_${sort}`)}
+          </Link>
+        ))}
+      </nav>
       {reply?.done && <div className="alert alert-success" role="status" data-testid="flag-resolved">{t('console.flags.resolved')}</div>}
       {reply?.error && <div className="alert alert-danger" role="alert">{reply.error}</div>}
       {opened && (
@@ -81,7 +107,7 @@ export default function ConsoleFlags() {
             <Form method="post" className="d-flex gap-2">
               <input type="hidden" name="id" value={opened.id} />
               <button type="submit" className="btn btn-primary btn-sm" disabled={busy} data-testid="flag-resolve">{t('console.flags.resolve')}</button>
-              <Link to="/console/flags" className="btn btn-outline-secondary btn-sm">{t('console.flags.close')}</Link>
+              <Link to={placeHref(place)} className="btn btn-outline-secondary btn-sm">{t('console.flags.close')}</Link>
             </Form>
             <p className="form-text mb-0">{t('console.flags.resolve_help')}</p>
           </div>
@@ -90,10 +116,10 @@ export default function ConsoleFlags() {
       {flags.length ? (
         <div className="table-responsive">
           <table className="table table-sm table-striped align-middle" data-testid="flag-table">
-            <caption className="visually-hidden">{t('console.flags.caption')}</caption>
+            <caption className="visually-hidden">{t(place.sort === 'newest' ? 'console.flags.caption_newest' : 'console.flags.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col" aria-sort="ascending">{t('console.flags.since')}</th>
+                <th scope="col" aria-sort={place.sort === 'newest' ? 'descending' : 'ascending'}>{t('console.flags.since')}</th>
                 <th scope="col">{t('console.flags.member')}</th>
                 <th scope="col">{t('console.flags.kind')}</th>
                 <th scope="col">{t('console.flags.hits')}</th>
@@ -109,14 +135,17 @@ export default function ConsoleFlags() {
                   <td>{t(`console.flags.kind_${f.kind}`)}</td>
                   <td>{f.hits}</td>
                   <td className="text-nowrap">{formatDateTime(f.lastAt, lang)}</td>
-                  <td><Link to={`?open=${f.id}${after ? `&after=${after}` : ''}`} className="btn btn-outline-primary btn-sm" data-testid="flag-open">{t('console.flags.open')}</Link></td>
+                  <td><Link to={placeHref(place, f.id)} className="btn btn-outline-primary btn-sm" data-testid="flag-open">{t('console.flags.open')}</Link></td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       ) : <p data-testid="flag-empty">{t('console.flags.empty')}</p>}
-      {flags.length === 50 && last && <Link to={`?after=${last.id}`} className="btn btn-outline-secondary btn-sm" rel="next">{t('console.flags.next')}</Link>}
+      <QueuePager
+        prev={prev === null ? null : placeHref({ sort: place.sort, after: null, before: prev })}
+        next={next === null ? null : placeHref({ sort: place.sort, after: next, before: null })}
+      />
     </>
   );
 }

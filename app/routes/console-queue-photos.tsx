@@ -1,17 +1,20 @@
-import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from 'react-router';
+import { Link, useActionData, useLoaderData } from 'react-router';
 import { z } from 'zod';
-import { consoleErrorText, consoleLanguage, orForbidden, requireConsoleStaff } from '#server/http/console-pages.server.ts';
-import { formFields, idOf, openedAt, pageOf } from '#server/http/console-queues.server.ts';
+import { orForbidden, requireConsoleStaff } from '#server/http/console-pages.server.ts';
+import { idField, openedItem, pageOf, queueAction, type QueueReply } from '#server/http/console-queues.server.ts';
 import type { Route } from './+types/console-queue-photos';
 import { requestContext } from '../context.ts';
 import { useTranslation } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { formatDateTime } from '../lib/format.ts';
-import { ACCESS_KEYS, ClaimButton, ConfirmDecision, HeldBy, QueuePager } from '../components/ConsoleQueue.tsx';
+import { ActionButtons, ClaimButton, HeldBy, QueuePager } from '../components/ConsoleQueue.tsx';
+import { QueueAlerts, QueueOpenedItem } from '../components/QueueOpenedItem.tsx';
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, { titleKey: 'console.queues.photos', noindex: true });
 }
+
+const photoKey = (p: { kind: string; id: number }) => `${p.kind}-${p.id}`;
 
 /**
  * Profile and chat photos no moderator has looked at, oldest first, 50 a page, shown through the moderators' file
@@ -20,94 +23,71 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const staff = await requireConsoleStaff(ctx);
-  const queue = await orForbidden(ctx.services.console.photoQueue(staff, pageOf(request)));
-  return { photos: queue.items, page: queue.page, hasMore: queue.has_more, open: new URL(request.url).searchParams.get('open'), me: staff.staffId };
+  const { items, page, has_more: hasMore } = await orForbidden(ctx.services.console.photoQueue(staff, pageOf(request)));
+  return { items, page, hasMore, opened: openedItem(request, items, staff, photoKey), me: staff.staffId };
 }
 
-const decideSchema = z.object({
-  kind: z.enum(['profile', 'chat']),
-  id: z.string().transform(idOf).pipe(z.number()),
-  decision: z.enum(['approve', 'reject']),
-  member: z.string().regex(/^\d{1,10}$/),
-});
+const DECISIONS = ['approve', 'reject'] as const;
+const kind = z.enum(['profile', 'chat']);
 
-type Reply = { error?: string; done?: 'approve' | 'reject'; confirm?: Record<string, string> };
-
-/** Approve or reject, after a confirmation that says what will happen. */
+/** `claim` holds a photo (`id` is kind-id) and opens it; `decide` approves or rejects it after a confirmation. */
 export async function action({ context, request }: Route.ActionArgs) {
   const ctx = context.get(requestContext);
-  const staff = await requireConsoleStaff(ctx);
-  const lang = await consoleLanguage(ctx);
-  const form = await formFields(request);
-  if (form.intent === 'claim') {
-    const [kind, id] = [form.id?.split('-')[0], idOf(form.id?.split('-')[1])];
-    if ((kind !== 'profile' && kind !== 'chat') || id === null) return data({ error: ctx.translator.t(lang, 'errors.invalid_input') } satisfies Reply, 400);
-    try {
-      await ctx.services.console.claimPhoto(staff, { kind, id }, { ip: ctx.clientAddress });
-    } catch (error) {
-      return data({ error: consoleErrorText(ctx, lang, error, []).message } satisfies Reply, 400);
-    }
-    throw redirect(openedAt('photos', request, `${kind}-${id}`));
-  }
-  const parsed = decideSchema.safeParse(form);
-  if (!parsed.success) return data({ error: ctx.translator.t(lang, 'errors.invalid_input') } satisfies Reply, 400);
-  const { kind, id, decision, member } = parsed.data;
-  if (form.confirm !== '1') return { confirm: { kind, id: String(id), decision, member } } satisfies Reply;
-  try {
-    await ctx.services.console.moderatePhoto(staff, { kind, id, decision }, { ip: ctx.clientAddress });
-    return { done: decision } satisfies Reply;
-  } catch (error) {
-    return data({ error: consoleErrorText(ctx, lang, error, []).message } satisfies Reply, 400);
-  }
+  return queueAction(ctx, request, {
+    queue: 'photos',
+    claimSchema: z.object({ id: z.string() }).transform(({ id }) => ({ kind: id.split('-')[0], id: id.split('-')[1] ?? '' }))
+      .pipe(z.object({ kind, id: idField })),
+    claim: (staff, item, from) => ctx.services.console.claimPhoto(staff, item, from),
+    openAs: (item) => photoKey(item),
+    decideSchema: z.object({ kind, id: idField, decision: z.enum(DECISIONS), member: idField }),
+    decide: async (staff, { kind: k, id, decision }, from) => {
+      await ctx.services.console.moderatePhoto(staff, { kind: k, id, decision }, from);
+      return decision;
+    },
+  });
 }
+
+const DONE = { approve: 'console.queues.photo_approved', reject: 'console.queues.photo_rejected' } as const;
 
 export default function ConsolePhotos() {
   const { t, i18n: { language: lang } } = useTranslation();
-  const { photos, page, hasMore, open, me } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>() as Reply | undefined;
-  const busy = useNavigation().state !== 'idle';
-  const confirm = reply?.confirm;
+  const { items, page, hasMore, opened, me } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>() as QueueReply<(typeof DECISIONS)[number]> | undefined;
+  const src = (file: string) => `/api/moderation.php?file=${encodeURIComponent(file)}`;
+  const what = (p: { kind: string; is_private: boolean }) =>
+    `${t(p.kind === 'chat' ? 'console.queues.chat_photo' : 'console.queues.profile_photo')}${p.is_private ? ` · ${t('console.queues.private')}` : ''}`;
   return (
     <>
       <p className="text-body-secondary">{t('console.queues.intro_photos')}</p>
-      {reply?.done && <div className="alert alert-success" role="status" data-testid="queue-done">{t(`console.queues.photo_${reply.done}d`)}</div>}
-      {reply?.error && <div className="alert alert-danger" role="alert" data-testid="queue-error">{reply.error}</div>}
-      {confirm && (
-        <ConfirmDecision
-          back={`/console/queues/photos?${page > 1 ? `page=${page}&` : ''}open=${confirm.kind}-${confirm.id}`} fields={confirm}
-          text={t(`console.queues.confirm_${confirm.decision}`, { member: confirm.member })}
-        />
+      <QueueAlerts done={reply?.done ? t(DONE[reply.done]) : null} error={reply?.error} />
+      {opened && !reply?.done && (
+        <QueueOpenedItem
+          testid="photo-opened" me={me} held={opened} at={{ queue: 'photos', page, open: photoKey(opened) }}
+          title={<>{what(opened)}: <Link to={`/console/members/${opened.member_id}`}>#{opened.member_id}</Link></>}
+          media={<img src={src(opened.thumb_filename)} className="queue-opened-photo rounded mb-2" width={200} height={200} alt={t('console.queues.photo_alt', { id: opened.id, member: opened.member_id })} />}
+          facts={[[t('console.queues.received'), formatDateTime(opened.created_at, lang)]]}
+          fields={{ kind: opened.kind, id: opened.id, member: opened.member_id }} confirm={reply?.confirm}
+          confirmText={(c) => t(`console.queues.confirm_${c.decision}`, { member: c.member })}
+        >
+          <ActionButtons actions={DECISIONS} name="decision" labels="console.queues." />
+        </QueueOpenedItem>
       )}
-      {photos.length ? (
+      {items.length ? (
         <ul className="row row-cols-2 row-cols-sm-3 row-cols-lg-6 g-3 list-unstyled" data-testid="photo-queue">
-          {photos.map((p) => {
-            const mine = p.claimed_by === me && open === `${p.kind}-${p.id}`;
+          {items.map((p) => {
+            const mine = opened !== null && photoKey(opened) === photoKey(p);
             return (
-              <li key={`${p.kind}-${p.id}`} className="col" data-testid="photo-item" data-photo={`${p.kind}-${p.id}`}>
+              <li key={photoKey(p)} className="col" data-testid="photo-item" data-photo={photoKey(p)}>
                 <figure className={`card h-100 mb-0${mine ? ' border-primary' : ''}`}>
                   <img
-                    src={`/api/moderation.php?file=${encodeURIComponent(p.thumb_filename)}`} className="card-img-top object-fit-cover" width={200} height={200}
+                    src={src(p.thumb_filename)} className="card-img-top object-fit-cover" width={200} height={200}
                     alt={t('console.queues.photo_alt', { id: p.id, member: p.member_id })} loading="lazy"
                   />
                   <figcaption className="card-body p-2 small">
-                    <div>{t(p.kind === 'chat' ? 'console.queues.chat_photo' : 'console.queues.profile_photo')}{p.is_private ? ` · ${t('console.queues.private')}` : ''}</div>
+                    <div>{what(p)}</div>
                     <div className="text-body-secondary">#{p.member_id} · {formatDateTime(p.created_at, lang)}</div>
                     <div className="my-1"><HeldBy by={p.claimed_by} until={p.claimed_until} me={me} /></div>
-                    {mine && !confirm ? (
-                      <Form method="post" className="d-flex flex-wrap gap-1 mt-1">
-                        <input type="hidden" name="kind" value={p.kind} />
-                        <input type="hidden" name="id" value={p.id} />
-                        <input type="hidden" name="member" value={p.member_id} />
-                        {(['approve', 'reject'] as const).map((d) => (
-                          <button
-                            key={d} type="submit" name="decision" value={d} disabled={busy} data-testid={`photo-${d}`} accessKey={ACCESS_KEYS[d]}
-                            className={`btn btn-sm ${d === 'approve' ? 'btn-outline-success' : 'btn-outline-danger'}`}
-                          >
-                            {t(`console.queues.${d}`)}
-                          </button>
-                        ))}
-                      </Form>
-                    ) : !mine && <ClaimButton id={`${p.kind}-${p.id}`} label={t('console.queues.open')} />}
+                    {!mine && <ClaimButton id={photoKey(p)} label={t('console.queues.open')} />}
                   </figcaption>
                 </figure>
               </li>

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { memberFlags, users, type FlagEvidence } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
@@ -24,6 +24,13 @@ export interface FlagRaise {
   kind: FlagKind;
   evidence: Omit<FlagEvidence, 'at'>;
 }
+
+/** A page of the flags list: oldest (default) or newest first, after or before the flag of the page next to it. */
+export interface FlagPage { order?: 'oldest' | 'newest'; after?: number; before?: number }
+
+/** A flag's place in the list's order, and the place of flag `id` as stored (no rounding of its time on the way). */
+const position = sql`(${memberFlags.firstAt}, ${memberFlags.id})`;
+const positionOf = (id: number) => sql`(select f.first_at, f.id from member_flags f where f.id = ${id})`;
 
 /** A flag in the members queue: who, why and how often, without the evidence's text (opening that is audited). */
 export interface QueuedFlag {
@@ -109,18 +116,36 @@ export function createFlagsService(deps: { db: Db; clock: Clock; audit: AuditLog
     raise,
     checkMessage,
 
-    /** Open flags on the moderator's sites, oldest first, with the number per kind; `after` pages on by id. */
-    async queue(actor: StaffActor, page: { after?: number } = {}): Promise<{ flags: QueuedFlag[]; counts: Record<FlagKind, number> }> {
+    /**
+     * Open flags on the moderator's sites, a page at a time in the order the list shows (`first_at`, then id; oldest
+     * first unless `order` is newest), with the number per kind. A page starts after or ends before a flag of the page
+     * next to it, compared on that same order, so a flag raised or resolved meanwhile neither repeats nor skips another.
+     * `prev` and `next` are the flags to page from, null at either end.
+     */
+    async queue(actor: StaffActor, page: FlagPage = {}): Promise<{ flags: QueuedFlag[]; counts: Record<FlagKind, number>; prev: number | null; next: number | null }> {
       const sites = moderatedSites(actor);
       const open = and(isNull(memberFlags.resolvedAt), sites);
-      const rows = await db.select().from(memberFlags)
-        .where(and(open, page.after === undefined ? undefined : gt(memberFlags.id, page.after)))
-        .orderBy(asc(memberFlags.firstAt), asc(memberFlags.id)).limit(QUEUE_PAGE);
+      // Oldest first, the list ascends; reading towards its start (before a flag) goes the other way.
+      const forwards = page.order !== 'newest';
+      const back = page.before !== undefined;
+      const from = page.before ?? page.after;
+      const read = (cursor: number | undefined, ascending: boolean, limit: number) => db.select().from(memberFlags)
+        .where(and(open, cursor === undefined ? undefined : ascending ? sql`${position} > ${positionOf(cursor)}` : sql`${position} < ${positionOf(cursor)}`))
+        .orderBy(...(ascending ? [asc(memberFlags.firstAt), asc(memberFlags.id)] : [desc(memberFlags.firstAt), desc(memberFlags.id)]))
+        .limit(limit);
+      const rows = await read(from, back ? !forwards : forwards, QUEUE_PAGE + 1);
+      const more = rows.length > QUEUE_PAGE;
+      const shown = rows.slice(0, QUEUE_PAGE);
+      if (back) shown.reverse();
+      const [first, last] = [shown.at(0), shown.at(-1)];
+      // The side a page was read towards has more when a row too many came; the other side is asked once.
+      const before = back ? more : from !== undefined && first !== undefined && (await read(first.id, !forwards, 1)).length > 0;
+      const after = back ? last !== undefined && (await read(last.id, forwards, 1)).length > 0 : more;
       const counted = await db.select({ kind: memberFlags.kind, n: count() }).from(memberFlags).where(open).groupBy(memberFlags.kind);
       const counts = Object.fromEntries(FLAG_KINDS.map((k) => [k, counted.find((c) => c.kind === k)?.n ?? 0])) as Record<FlagKind, number>;
       return {
-        flags: rows.map((r) => ({ id: r.id, siteId: r.siteId, memberId: r.userId, kind: r.kind, hits: r.hits, firstAt: r.firstAt.toISOString(), lastAt: r.lastAt.toISOString() })),
-        counts,
+        flags: shown.map((r) => ({ id: r.id, siteId: r.siteId, memberId: r.userId, kind: r.kind, hits: r.hits, firstAt: r.firstAt.toISOString(), lastAt: r.lastAt.toISOString() })),
+        counts, prev: before ? first!.id : null, next: after ? last!.id : null,
       };
     },
 

@@ -1,21 +1,21 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberReports, moderationDecisions, profiles, textReviews } from '../db/schema.ts';
+import { memberReports, moderationDecisions, photos, profiles, textReviews } from '../db/schema.ts';
 import { createStaff, type TestStaff } from '../../tests/helpers/staff.ts';
-import { createTestApp, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
+import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
 /**
  * The console's queue pages as a browser without JavaScript uses them: opening claims (a redirect to the opened item),
  * a second moderator sees who holds it and cannot take it, a decision asks first and only the confirmation decides,
  * and staff without the moderator role get 403.
  */
-describe('the moderation queues\' pages without JavaScript', () => {
+describe.each(DATABASE_KINDS)('the moderation queues\' pages without JavaScript on %s', (kind) => {
   let t: TestApp;
   let first: TestStaff;
   let second: TestStaff;
   let ip = 0;
   beforeAll(async () => {
-    t = await createTestApp('pglite', { profiles: 0, pages: true });
+    t = await createTestApp(kind, { profiles: 0, pages: true });
     first = await createStaff(t, { roles: ['moderator'], name: 'Mona Moderator' });
     second = await createStaff(t, { roles: ['moderator'], siteIds: [t.siteId] });
   }, 300_000);
@@ -95,6 +95,23 @@ describe('the moderation queues\' pages without JavaScript', () => {
     expect(await name()).toBe(`#${target.user.id}`);
   });
 
+  it('opens a photo into the decision card and approves it only after the confirmation', async () => {
+    const owner = await signUp(t);
+    const [photo] = await t.database.db.insert(photos)
+      .values({ userId: owner.user.id, filename: 'http-q.webp', thumbFilename: 'http-q_t.webp', width: 10, height: 10, createdAt: t.clock() }).returning();
+    const mine = (await first.cookie()).cookie;
+    const opened = await postForm('/console/queues/photos', { intent: 'claim', id: `profile-${photo.id}` }, mine);
+    expect([opened.status, opened.headers.get('location')]).toEqual([302, `/console/queues/photos?open=profile-${photo.id}`]);
+    const at = `/console/queues/photos?open=profile-${photo.id}`;
+    expect(await textOf(await page(at, mine))).toContain('data-testid="photo-opened"');
+    const fields = { intent: 'decide', kind: 'profile', id: String(photo.id), decision: 'approve', member: String(owner.user.id) };
+    expect(await textOf(await postForm(at, fields, mine))).toContain(`The photo of member #${owner.user.id} is approved`);
+    const status = async () => (await t.database.db.select().from(photos).where(eq(photos.id, photo.id)))[0].status;
+    expect(await status()).toBe('pending');
+    expect(await textOf(await postForm(at, { ...fields, confirm: '1' }, mine))).toContain('The photo was approved.');
+    expect(await status()).toBe('active');
+  });
+
   it('answers bad input with a message and changes nothing; staff without the role get 403 on every queue', async () => {
     const mine = (await first.cookie()).cookie;
     for (const [path, fields] of [
@@ -104,11 +121,16 @@ describe('the moderation queues\' pages without JavaScript', () => {
       ['/console/queues/appeals', { intent: 'decide', id: '1', outcome: 'maybe', member: '1' }],
       ['/console/queues/photos', { kind: 'profile', id: '1', decision: 'burn', member: '1' }],
       ['/console/queues/texts', { intent: 'decide', id: '1', action: 'erase', ground: 'terms_general', field: 'name', member: '1' }],
+      ['/console/queues/photos', { intent: 'claim', id: 'album-1' }],
     ] as const) {
       const res = await postForm(path, fields, mine);
       expect(res.status, path).toBe(400);
       expect(await textOf(res), path).toContain('Some of the information is not valid.');
     }
+    // A notice's decision without the text the notifier reads says what is missing.
+    const unwritten = await postForm('/console/queues/notices', { intent: 'decide', reference: 'ABCD-EFGH-JKMN', action: 'dismiss', ground: 'terms_general', decision: ' ' }, mine);
+    expect(unwritten.status).toBe(400);
+    expect(await textOf(unwritten)).toContain('Write the decision the notifier will read.');
     const support = (await (await createStaff(t, { roles: ['support'] })).cookie()).cookie;
     for (const queue of ['reports', 'notices', 'appeals', 'photos', 'texts']) expect((await page(`/console/queues/${queue}`, support)).status, queue).toBe(403);
     // /console/queues opens the reports.

@@ -11,7 +11,7 @@ import { auditLogCsv, auditLogPage } from './audit-log-reader.ts';
 import { periodOf, transparencyCsv, transparencyFigures } from '../reports/transparency.ts';
 import type { createStaffPasskeys, RelyingParty } from './staff-passkeys.ts';
 import type { createStaffTokens } from './staff-tokens.ts';
-import type { FlagsService } from '../moderation/flags.service.ts';
+import type { FlagPage, FlagsService } from '../moderation/flags.service.ts';
 import type { DecideAppealInput, DecideNoticeInput, DecideReportInput, ModerationQueue } from '../moderation/moderation-queue.ts';
 import type { DecideTextInput, TextReviews } from '../moderation/text-reviews.ts';
 import type { PhotoKind, PhotoQueue } from '../moderation/photo-queue.ts';
@@ -193,7 +193,7 @@ export function createConsoleService(deps: {
     },
 
     // The members queue's automatic flags (moderators).
-    flags: async (actor: Actor, page: { after?: number } = {}) => flags.queue(consoleStaff(actor), page),
+    flags: async (actor: Actor, page: FlagPage = {}) => flags.queue(consoleStaff(actor), page),
     flag: async (actor: Actor, flagId: number, from: StaffRequest = { ip: null }) => flags.evidence(consoleStaff(actor), flagId, from.ip),
     resolveFlag: async (actor: Actor, flagId: number, from: StaffRequest = { ip: null }) => flags.resolve(consoleStaff(actor), flagId, from.ip),
 

@@ -1,6 +1,7 @@
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { base32Decode, hotp, totpStep } from '../../server/staff/totp.ts';
 import { expect } from './fixtures.ts';
+import { newMember } from './account-helpers.ts';
 
 /** The admin of every site that tests/e2e/global-setup.ts made with `npm run staff:create` and `staff:token`. */
 export const STAFF = {
@@ -42,9 +43,27 @@ export async function asStaff(page: Page, viewport?: { width: number; height: nu
   await page.context().setExtraHTTPHeaders({ authorization: `Bearer ${token}` });
 }
 
-/** Elements that stick out past the screen's right edge, but inside a scrolling table: none on a page that fits. */
+/**
+ * Elements that stick out past the screen's right edge, but inside a scrolling table, and the page's own sideways
+ * scrolling (a phone pans the screen over anything that widens the page, even what is visually hidden): none on a page
+ * that fits.
+ */
 export async function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(() => [...document.querySelectorAll('body *')]
-    .filter((el) => !el.closest('.table-responsive') && el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
-    .map((el) => `${el.tagName}.${el.className}`));
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((el) => !el.closest('.table-responsive') && el.getBoundingClientRect().right > width + 1)
+      .map((el) => `${el.tagName}.${el.className}`);
+    const scrolls = document.documentElement.scrollWidth > width + 1 ? [`page ${document.documentElement.scrollWidth} px wide`] : [];
+    return [...wide, ...scrolls];
+  });
+}
+
+/** Two members of their own; the first reports the second's profile through the API (spam, with `text`). */
+export async function reported(browser: Browser, project: string, text = 'Adverts for another site in the about text') {
+  const reporter = await newMember(browser, 'queue-reporter', project);
+  const target = await newMember(browser, 'queue-reported', project);
+  const made = await reporter.page.request.post('/api/report.php', { data: { profile_id: target.id, kind: 'profile', reason: 'spam', text } });
+  expect(made.status(), await made.text()).toBe(201);
+  return { reporter, target };
 }

@@ -32,7 +32,12 @@ test('a moderator works the flagged-members queue: evidence on request, then clo
   await shot('console-flags');
   const row = page.getByTestId('flag-row').filter({ hasText: `#${sender.id}` });
   await expect(row).toContainText('Contact off the site');
+  // Newest first is the server's order, kept in the address and by the evidence's link.
+  await page.getByTestId('flag-sort-newest').click();
+  await expect(page).toHaveURL(/\?sort=newest$/);
+  await expect(page.getByTestId('flag-sort-newest')).toHaveAttribute('aria-current', 'page');
   await row.getByTestId('flag-open').click();
+  await expect(page).toHaveURL(new RegExp(`\\?sort=newest&open=\\d+$`));
   const evidence = page.getByTestId('flag-evidence');
   await expect(evidence).toContainText('0612345678');
   await expect(evidence).toContainText('Text me on WhatsApp');
