@@ -1,12 +1,15 @@
 import type { Page } from '@playwright/test';
 import { accessibilityViolations, expect, expectAccessible, hydrated, test } from './fixtures.ts';
 import { asNewVisitor, demoMembers, likeFrom, signUpByApi } from './account-helpers.ts';
+import { expectStyled, MAIN_PRIMARY, watchPolicy } from './page-policy.ts';
 
 /**
  * Every page of the app, at both widths (the desktop and mobile projects), checked with axe-core
  * against WCAG 2.2 A/AA (docs/decisions/040). A page fails on any violation. Screens that only show
  * in a flow (time-bonus modal, like overlay, icebreaker, sign-up steps) are checked where their own
- * tests take their screenshot (the `shot` fixture runs the same check).
+ * tests take their screenshot (the `shot` fixture runs the same check). Each page is also checked under the strict
+ * style policy on the same visit (docs/decisions/052, tests/e2e/strict-csp.spec.ts): nothing refused, and it looks
+ * styled.
  */
 
 // Each test makes its own visitor or member: they run side by side.
@@ -14,18 +17,25 @@ test.describe.configure({ mode: 'parallel' });
 
 type Ready = (page: Page) => Promise<void>;
 
-/** Opens each page (any status), checks it once it runs in the browser, and fails with every page's violations together. */
+/**
+ * Opens each page (any status), checks it once it runs in the browser, and fails with every page's violations
+ * together; then with what the strict style policy refused on any of them.
+ */
 async function checkAll(page: Page, pages: [string, Ready?][], after?: (path: string) => Promise<string[]>) {
+  const watch = await watchPolicy(page);
   const found: string[] = [];
   for (const [path, ready] of pages) {
     await page.goto(path);
     await hydrated(page);
     if (ready) await ready(page);
+    await expectStyled(page, MAIN_PRIMARY, path);
     const report = await accessibilityViolations(page);
     if (report.length) found.push(`${path}:\n${report.join('\n')}`);
     if (after) found.push(...(await after(path)));
+    await watch.check(path);
   }
   expect(found, `accessibility violations:\n${found.join('\n')}`).toEqual([]);
+  expect(watch.all(), 'refused by the strict style policy').toEqual([]);
 }
 
 const visible = (testId: string) => async (page: Page) => {

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, hydrated, test } from './fixtures.ts';
 import { asNewVisitor, demoMembers, signUpByApi } from './account-helpers.ts';
+import { computed, expectStyled, MAIN_PRIMARY, watchPolicy, type PolicyWatch } from './page-policy.ts';
 import { SECOND_SITE, sitePort } from './site-port.ts';
 
 /**
@@ -10,55 +11,8 @@ import { SECOND_SITE, sitePort } from './site-port.ts';
  * designed: the site's colours (its /site.css) and the classes that took the place of style attributes apply.
  */
 
-declare global {
-  interface Window { cspViolations?: string[] }
-}
-
-/** The site's primary colour as the pages use it (its accessible shade, common/site-theme.ts). */
-const MAIN_PRIMARY = '#0d7c7d';
-/** The page background of app.scss: the app's stylesheet applies. */
-const PAGE_BACKGROUND = 'rgb(246, 243, 248)';
-
-/**
- * Records what the policy refuses: the documents' violation events (an init script, so from the first byte of each
- * page on) and the console's reports. `check` reads the current document's events; `all` is every one so far.
- */
-async function watchPolicy(page: Page) {
-  const reported: string[] = [];
-  page.on('console', (message) => {
-    if (/Content.Security.Policy/i.test(message.text())) reported.push(`${page.url()}: ${message.text()}`);
-  });
-  await page.addInitScript(() => {
-    window.cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.cspViolations!.push(`${e.effectiveDirective} refused ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber}) ${e.sample}`);
-    });
-  });
-  const events: string[] = [];
-  return {
-    /** This document's violations, collected before the next navigation. */
-    async check(what: string) {
-      const found = await page.evaluate(() => window.cspViolations ?? []);
-      events.push(...found.map((v) => `${what}: ${v}`));
-    },
-    all: () => [...events, ...reported],
-  };
-}
-
-const computed = (page: Page, selector: string, property: string) =>
-  page.locator(selector).first().evaluate((el, p) => getComputedStyle(el).getPropertyValue(p).trim(), property);
-
-/** The page looks styled: the app's stylesheet and the site's colours apply. */
-async function expectStyled(page: Page, primary: string, what: string) {
-  expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--bs-primary').trim()), `${what}: --bs-primary`).toBe(primary);
-  expect(await computed(page, 'body', 'background-color'), `${what}: the page background`).toBe(PAGE_BACKGROUND);
-  // The site's colours come from its stylesheet, loaded from this server.
-  const sheet = await page.evaluate(() => [...document.styleSheets].find((s) => s.href && new URL(s.href).pathname === '/site.css')?.cssRules.length ?? 0);
-  expect(sheet, `${what}: /site.css applied`).toBeGreaterThan(10);
-}
-
 /** Opens each page (any status), lets it run, checks its look and collects what the policy refused. */
-async function visitAll(page: Page, watch: Awaited<ReturnType<typeof watchPolicy>>, paths: string[], primary = MAIN_PRIMARY) {
+async function visitAll(page: Page, watch: PolicyWatch, paths: string[], primary = MAIN_PRIMARY) {
   for (const path of paths) {
     await page.goto(path);
     if (await page.locator('html').evaluate((html) => html.dataset.hydrated === undefined && Boolean(document.querySelector('script[data-start]')))) await hydrated(page);
@@ -72,8 +26,9 @@ test.beforeAll(async ({ request }) => {
   profileId = (await demoMembers(request)).find((p) => p.main_image)!.id;
 });
 
-test('visitor pages, static pages, the error page and the server\'s own pages render under the strict policy', { tag: '@phone' }, async ({ page }) => {
-  test.setTimeout(180_000);
+// Every page of the app is opened under the policy by tests/e2e/a11y.spec.ts, which checks it there on the same visit;
+// these tests check what only shows here: the server's own pages, the first visit's warning, drawn landers, orders.
+test('the entry warning and the server\'s own pages render under the strict policy', { tag: '@phone' }, async ({ page }) => {
   const watch = await watchPolicy(page);
   // The adults-only warning the server renders for a first visit.
   await page.goto('/');
@@ -81,12 +36,6 @@ test('visitor pages, static pages, the error page and the server\'s own pages re
   await expectStyled(page, MAIN_PRIMARY, 'entry warning');
   await watch.check('/ (entry warning)');
   await asNewVisitor(page);
-  await visitAll(page, watch, [
-    '/', '/login', '/signup', `/members/${profileId}/signup`, '/signup-matches', '/reset-password', '/reset-password/do?token=nope',
-    '/pricing', '/complaints', '/account-deleted', '/activate/done', '/activate/error', '/members', `/members/${profileId}`,
-    ...['terms', 'privacy', 'cookies', 'ban', 'return-policy', 'faq', 'service'].map((p) => `/pages/${p}`),
-    '/no-such-page-here/at-all',
-  ]);
   // Narrow pages keep their column width (a class now, not a style attribute).
   await page.goto('/login');
   expect(await computed(page, 'main .container', 'max-width')).toBe('460px');
@@ -100,14 +49,10 @@ test('visitor pages, static pages, the error page and the server\'s own pages re
   expect(watch.all()).toEqual([]);
 });
 
-test('landers render under the strict policy, each member in its place', async ({ page, shot }) => {
+test('drawn landers render under the strict policy, each member in its place', async ({ page, shot }) => {
   test.setTimeout(180_000);
   const watch = await watchPolicy(page);
   await asNewVisitor(page);
-  await visitAll(page, watch, [
-    ...['alonetonight', 'gallery', 'socialnetwork', 'transitionsvideolanding', 'video'].map((l) => `/landers/${l}`),
-    `/members/${profileId}/landing`, `/members/${profileId}/landing2`, `/members/${profileId}/landing3`,
-  ]);
   /** The distinct places of the elements `selector` finds (its visible ones). */
   const places = (selector: string) => page.locator(selector).evaluateAll((els) => [...new Set(els.filter((el) => el.getClientRects().length)
     .map((el) => { const r = el.getBoundingClientRect(); return `${Math.round(r.left)},${Math.round(r.top)}`; }))].length);
@@ -150,7 +95,7 @@ test('landers render under the strict policy, each member in its place', async (
   expect(watch.all()).toEqual([]);
 });
 
-test('the members area renders under the strict policy: search, profiles, chats, credits, records, settings', { tag: '@phone' }, async ({ page, shot }, info) => {
+test('the sign-up steps, an order\'s pages and the spend cap render under the strict policy', { tag: '@phone' }, async ({ page, shot }, info) => {
   test.setTimeout(240_000);
   const watch = await watchPolicy(page);
   const headers = await asNewVisitor(page);
@@ -176,11 +121,8 @@ test('the members area renders under the strict policy: search, profiles, chats,
   expect((await page.request.post('/api/test-checkout.php', { data: { id: paid.payment_id, outcome: 'paid' } })).status()).toBe(200);
   expect((await page.request.put('/api/spend-cap.php', { data: { period: 'day', credits: 20 } })).status()).toBe(200);
 
-  await visitAll(page, watch, [
-    '/members', `/members/${profileId}`, `/members/${profileId}/chat`, '/chats', '/likes', '/likes/given', '/swipe-game', '/match-finder',
-    '/profile', '/notifications', '/credits', '/premium', `/credits/${open.id}`, `/test-checkout/${open.payment_id}`, '/directdebit',
-    '/credits/repeat-order', `/transactions/${paid.id}`, '/delete-account', '/lang-config', '/transactions',
-  ]);
+  // The pages of one order, which only an order opens (the rest of the members area: tests/e2e/a11y.spec.ts).
+  await visitAll(page, watch, [`/credits/${open.id}`, `/test-checkout/${open.payment_id}`, `/transactions/${paid.id}`, '/transactions']);
   const cap = page.getByTestId('spend-cap-current').locator('progress');
   await expect(cap).toBeVisible();
   expect(await cap.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)');
