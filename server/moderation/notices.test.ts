@@ -2,11 +2,12 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTICE_REFERENCE, noticeSchema, type NoticeInput } from '#common/notices.ts';
 import { addCredits } from '../credits/ledger.ts';
-import { auditLog, companies, notices, photos, profiles, sites, users } from '../db/schema.ts';
+import { auditLog, notices, photos, users } from '../db/schema.ts';
 import { createTranslator } from '../i18n/i18n.ts';
 import type { OutgoingMail } from '../infra/mail/transport.ts';
 import type { RequestContext } from '../http/context.ts';
 import { submitForm } from '../http/forms.server.ts';
+import { addOtherSite } from '../../tests/helpers/other-site.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 import type { NoticeActor } from './notices.service.ts';
 import { createStaff } from '../../tests/helpers/staff.ts';
@@ -17,13 +18,7 @@ describe.each(DATABASE_KINDS)('notice and action on %s', (kind) => {
   let otherSiteId: number;
   beforeAll(async () => {
     t = await createTestApp(kind, { profiles: 3 });
-    const db = t.database.db;
-    const [company] = await db.insert(companies).values({ name: 'Ander B.V.', address: 'Plein 2', kvk: '11112222', city: 'Delft', country: 'NL' }).returning();
-    const [site] = await db.insert(sites).values({ domain: 'ander.example', companyId: company.id, name: 'Ander' }).returning();
-    const [other] = await db.insert(users).values({ siteId: site.id, email: 'elsewhere@example.org', passwordHash: 'x', status: 'active' }).returning();
-    await db.insert(profiles).values({ userId: other.id, name: 'Elsewhere', gender: 'female', birthDate: '1990-01-01', country: 'NL' });
-    otherSiteUserId = other.id;
-    otherSiteId = site.id;
+    ({ siteId: otherSiteId, userId: otherSiteUserId } = await addOtherSite(t.database.db));
   });
   afterAll(() => t.close());
 

@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../actor.ts';
 import { addCredits } from '../credits/ledger.ts';
 import {
-  appeals, auditLog, blocks, chatPhotos, companies, memberBans, memberReports, messages, moderationDecisions, notices, photos, profiles, sites, users,
+  appeals, auditLog, blocks, chatPhotos, memberBans, memberReports, messages, moderationDecisions, notices, photos, profiles, users,
 } from '../db/schema.ts';
 import type { OutgoingMail } from '../infra/mail/transport.ts';
 import { staffActor, type StaffActor } from '../staff/staff-actor.ts';
 import type { StaffRoleName } from '../db/schema.ts';
+import { addOtherSite } from '../../tests/helpers/other-site.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 import { CLAIM_MS } from './moderation-queue.ts';
 
@@ -20,13 +21,7 @@ describe.each(DATABASE_KINDS)('member reports, statements of reasons and appeals
   let otherSiteUserId: number;
   beforeAll(async () => {
     t = await createTestApp(kind, { profiles: 0 });
-    const db = t.database.db;
-    const [company] = await db.insert(companies).values({ name: 'Ander B.V.', address: 'Plein 2', kvk: '11112222', city: 'Delft', country: 'NL' }).returning();
-    const [site] = await db.insert(sites).values({ domain: 'ander.example', companyId: company.id, name: 'Ander' }).returning();
-    const [other] = await db.insert(users).values({ siteId: site.id, email: 'elsewhere@example.org', passwordHash: 'x', status: 'active' }).returning();
-    await db.insert(profiles).values({ userId: other.id, name: 'Elsewhere', gender: 'female', birthDate: '1990-01-01', country: 'NL' });
-    otherSiteId = site.id;
-    otherSiteUserId = other.id;
+    ({ siteId: otherSiteId, userId: otherSiteUserId } = await addOtherSite(t.database.db));
   });
   afterAll(() => t.close());
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appeals, companies, memberReports, moderationDecisions, notices, profiles, sites, users } from '../db/schema.ts';
+import { appeals, memberReports, moderationDecisions, notices } from '../db/schema.ts';
+import { addOtherSite } from '../../tests/helpers/other-site.ts';
 import { createStaff } from '../../tests/helpers/staff.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
@@ -16,10 +17,8 @@ describe.each(DATABASE_KINDS)('the DSA transparency report on %s', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind, { profiles: 0 });
     const db = t.database.db;
-    const [company] = await db.insert(companies).values({ name: 'Ander B.V.', address: 'Plein 2', kvk: '11112222', city: 'Delft', country: 'NL' }).returning();
-    [{ id: otherSite }] = await db.insert(sites).values({ domain: 'ander.example', companyId: company.id, name: 'Ander' }).returning();
-    const [elsewhere] = await db.insert(users).values({ siteId: otherSite, email: 'elsewhere@example.org', passwordHash: 'x', status: 'active' }).returning();
-    await db.insert(profiles).values({ userId: elsewhere.id, name: 'Elsewhere', gender: 'female', birthDate: '1990-01-01', country: 'NL' });
+    let elsewhere: number;
+    ({ siteId: otherSite, userId: elsewhere } = await addOtherSite(db));
     const reporter = (await signUp(t)).actor.userId;
     const reported = (await signUp(t)).actor.userId;
 
@@ -53,7 +52,7 @@ describe.each(DATABASE_KINDS)('the DSA transparency report on %s', (kind) => {
       decision(3, { ground: 'terms_spam', restriction: 'message_hidden', contentKind: 'message', automated: true, createdAt: at(5) }),
       decision(4, { ground: 'terms_scam', restriction: 'suspended', contentKind: 'account', status: 'reversed', createdAt: at(6) }),
       decision(5, { createdAt: BEFORE }),
-      decision(6, { siteId: otherSite, memberId: elsewhere.id, createdAt: at(1) }),
+      decision(6, { siteId: otherSite, memberId: elsewhere, createdAt: at(1) }),
     ]).returning();
 
     // Appeals: one reversed after 24 hours, one confirmed after 48, one open.

@@ -120,35 +120,22 @@ export async function transparencyFigures(db: Db, period: Period, sites: readonl
   };
 }
 
-/** The report as CSV, one figure per row (section, item, count), lines ending in CRLF (RFC 4180). */
+/**
+ * The report as CSV, one figure per row (section, item, count), in the report's order: a section's figures under its
+ * name, its tallies under `<section>_<tally>` (and their automated counts under `automated_<section>_<tally>`).
+ */
 export function transparencyCsv(report: TransparencyReport): string {
-  const rows: (string | number | null)[][] = [['section', 'item', 'count']];
-  const add = (section: string, item: string, value: number | null) => rows.push([section, item, value]);
-  add('period', `${report.from}..${report.to}`, null);
-  add('notices', 'received', report.notices.received);
-  for (const r of report.notices.by_reason) add('notices_by_reason', r.key, r.count);
-  add('notices', 'decided', report.notices.decided);
-  add('notices', 'removed', report.notices.removed);
-  add('notices', 'no_action', report.notices.no_action);
-  add('notices', 'median_hours_to_decision', report.notices.median_hours_to_decision);
-  add('member_reports', 'received', report.member_reports.received);
-  for (const r of report.member_reports.by_reason) add('member_reports_by_reason', r.key, r.count);
-  add('member_reports', 'actioned', report.member_reports.actioned);
-  add('member_reports', 'dismissed', report.member_reports.dismissed);
-  add('member_reports', 'median_hours_to_decision', report.member_reports.median_hours_to_decision);
-  add('decisions', 'total', report.decisions.total);
-  add('decisions', 'automated', report.decisions.automated);
-  add('decisions', 'reversed', report.decisions.reversed);
-  for (const r of report.decisions.by_ground) {
-    add('decisions_by_ground', r.key, r.count);
-    add('automated_decisions_by_ground', r.key, r.automated);
+  const rows: unknown[][] = [['section', 'item', 'count'], ['period', `${report.from}..${report.to}`, null]];
+  for (const section of ['notices', 'member_reports', 'decisions', 'appeals'] as const) {
+    for (const [name, value] of Object.entries(report[section])) {
+      if (!Array.isArray(value)) {
+        rows.push([section, name, value]);
+        continue;
+      }
+      const tally: { key: string; count: number; automated?: number }[] = value;
+      for (const row of tally) rows.push([`${section}_${name}`, row.key, row.count]);
+      if (tally.some((row) => row.automated !== undefined)) for (const row of tally) rows.push([`automated_${section}_${name}`, row.key, row.automated]);
+    }
   }
-  for (const r of report.decisions.by_restriction) add('decisions_by_restriction', r.key, r.count);
-  for (const r of report.decisions.by_source) add('decisions_by_source', r.key, r.count);
-  add('appeals', 'received', report.appeals.received);
-  add('appeals', 'decided', report.appeals.decided);
-  add('appeals', 'reversed', report.appeals.reversed);
-  add('appeals', 'confirmed', report.appeals.confirmed);
-  add('appeals', 'median_hours_to_decision', report.appeals.median_hours_to_decision);
   return csvFile(rows);
 }
