@@ -77,6 +77,9 @@ export function RefundForm({ orders, formKey, confirm, facts }: { orders: Refund
   return (
     <ActionForm intent="refund" label={t('console.member.refund_action')} confirm={confirm} question={question}>
       <input type="hidden" name="key" value={formKey} />
+      <p id="refund-left" className="w-100 small text-body-secondary mt-2 mb-0" data-testid="refund-left">
+        {t('console.member.refund_left', { amount: money(left, order.currency), total: money(order.amountCents, order.currency) })}
+      </p>
       <div>
         <label htmlFor="refund-order" className="form-label small">{t('console.member.order')}</label>
         <select id="refund-order" name="order" className="form-select form-select-sm" required value={chosen} onChange={(e) => setChosen(e.target.value)}>
@@ -90,9 +93,6 @@ export function RefundForm({ orders, formKey, confirm, facts }: { orders: Refund
           key={order.id} id="refund-amount" name="amount" inputMode="decimal" pattern="\d{1,9}([.,]\d{1,2})?" defaultValue={moneyUnits(left)}
           className="form-control form-control-sm" size={8} aria-describedby="refund-left"
         />
-        <div id="refund-left" className="form-text small" data-testid="refund-left">
-          {t('console.member.refund_left', { amount: money(left, order.currency), total: money(order.amountCents, order.currency) })}
-        </div>
       </div>
       <ReasonInput id="refund-reason" />
     </ActionForm>
