@@ -56,6 +56,5 @@ describe.each(DATABASE_KINDS)('npm run payments:refund on %s', (kind) => {
     } finally {
       await database.close();
     }
-  // Each command opens the database anew (PGlite: some seconds each, on a busy machine more).
-  }, 300_000);
+  }, 300_000); // Each command opens the database anew: on PGlite some seconds each, on a busy machine more.
 });
