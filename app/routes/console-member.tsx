@@ -17,7 +17,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, { titleKey: 'console.member.title', noindex: true });
 }
 
-/** The member's overview (its opening is audited) and a fresh key for the credit form, so that a resent form books once. */
+/** The member's overview (its opening is audited) and a fresh key for the credit and refund forms, so that a resent form books once. */
 export async function loader({ context, params }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const staff = await requireConsoleStaff(ctx);
@@ -31,7 +31,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 
 /** The page's actions (server/http/console-member.server.ts): each asks first, then runs once confirmed. */
 export async function action({ context, params, request }: Route.ActionArgs) {
-  return memberAction(context.get(requestContext), memberIdOf(params), request);
+  return memberAction(context.get(requestContext), params, request);
 }
 
 type Overview = Awaited<ReturnType<typeof loader>>['member'];

@@ -98,9 +98,10 @@ async function run(ctx: RequestContext, staff: StaffActor, lang: Language, id: n
  * preview, so it names the exact part, the order's amount and the credits, and is refused as the refund would be.
  * It works without JavaScript, like the rest of the console.
  */
-export async function memberAction(ctx: RequestContext, id: number, request: Request) {
+export async function memberAction(ctx: RequestContext, params: { id?: string }, request: Request) {
   const staff = await requireConsoleStaff(ctx);
   const lang = await consoleLanguage(ctx);
+  const id = memberIdOf(params);
   const form = await formFields(request);
   const intent = ACTIONS.find((a) => a === form.intent);
   if (!intent) return data({ intent: 'end_sessions', error: ctx.translator.t(lang, 'errors.invalid_input') } satisfies MemberReply, 400);
