@@ -16,6 +16,16 @@ export function formatCount(value: number, lang: string): string {
   return numbers.format(value);
 }
 
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** Cents of `currency` as the reader writes money: "€ 12,50" in Dutch, "€12.50" in English. */
+export function formatMoney(cents: number, currency: string, lang: string): string {
+  const key = `${languageIso(lang)}:${currency}`;
+  let money = moneyFormats.get(key);
+  if (!money) moneyFormats.set(key, (money = new Intl.NumberFormat(languageIso(lang), { style: 'currency', currency })));
+  return money.format(cents / 100);
+}
+
 /**
  * A moment in a translated text (`{{until, datetime}}`, an ISO string): date and time in UTC, said so, in the reader's
  * language. Server-made texts (an error message) know the member's language but not their time zone.

@@ -112,7 +112,7 @@ describe('finance use cases refuse members and moderators', () => {
   afterAll(() => t.close());
 
   const operatorOnly: [string, (s: Services, actor: Actor) => Promise<unknown>][] = [
-    ['records.refundOrder', (s, a) => s.records.refundOrder(a, 'ord_missing', 'duplicate charge')],
+    ['records.refundOrder', (s, a) => s.records.refundOrder(a, 'ord_missing', { reason: 'duplicate charge', idempotencyKey: 'actor-test-refund' })],
     ['directDebit.blocks', (s, a) => s.directDebit.blocks(a)],
     ['directDebit.block', (s, a) => s.directDebit.block(a, { kind: 'phone', value: '+31612345678' })],
     ['directDebit.unblock', (s, a) => s.directDebit.unblock(a, { kind: 'phone', value: '+31612345678' })],

@@ -16,9 +16,8 @@ function reused<T extends Formatter>(key: string, make: () => T): T {
   return formatter;
 }
 
-export function formatMoney(cents: number, currency: string, lang: Language): string {
-  return reused(`money:${lang}:${currency}`, () => new Intl.NumberFormat(languageIso(lang), { style: 'currency', currency })).format(cents / 100);
-}
+// One money formatter for pages and server-made texts (a console action's answer).
+export { formatMoney } from '#common/i18n-format.ts';
 
 export function formatTime(iso: string, lang: Language): string {
   const d = new Date(iso);

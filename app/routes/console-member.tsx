@@ -1,32 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { data, Form, Link, useActionData, useLoaderData, useNavigation } from 'react-router';
-import { z } from 'zod';
-import { consoleErrorText, consoleLanguage, orForbidden, requireConsoleStaff } from '#server/http/console-pages.server.ts';
+import { data, Link, useActionData, useLoaderData } from 'react-router';
+import { orForbidden, requireConsoleStaff } from '#server/http/console-pages.server.ts';
+import { memberAction, memberIdOf, type MemberIntent as Intent, type MemberReply as Reply } from '#server/http/console-member.server.ts';
 import type { Route } from './+types/console-member';
 import { requestContext } from '../context.ts';
 import { useTranslation } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { formatDateTime, formatMoney } from '../lib/format.ts';
 import type { Language } from '#common/languages.ts';
-import { BAN_REASONS, GROUND_KEYS, type BanReason, type Ground } from '#common/reports.ts';
+import { BAN_REASONS, GROUND_KEYS } from '#common/reports.ts';
 import { GroundField } from '../components/ConsoleQueue.tsx';
 import { useRouteData } from '../features/console/route-data.ts';
+import { ActionForm, ReasonInput, RefundForm } from '../features/console/MemberActions.tsx';
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, { titleKey: 'console.member.title', noindex: true });
 }
 
-const memberId = (params: { id?: string }) => {
-  const id = Number(params.id);
-  if (!/^\d{1,10}$/.test(params.id ?? '') || !Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw data(null, { status: 404 });
-  return id;
-};
-
-/** The member's overview (its opening is audited) and a fresh key for the credit form, so that a resent form books once. */
+/** The member's overview (its opening is audited) and a fresh key for the credit and refund forms, so that a resent form books once. */
 export async function loader({ context, params }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const staff = await requireConsoleStaff(ctx);
-  const id = memberId(params);
+  const id = memberIdOf(params);
   const member = await orForbidden(ctx.services.console.member(staff, id, { ip: ctx.clientAddress }).catch((e: { status?: number }) => {
     if (e.status === 404) throw data(null, { status: 404 });
     throw e;
@@ -34,82 +29,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   return { member, key: randomUUID() };
 }
 
-const ACTIONS = [
-  'adjust_credits', 'end_sessions', 'resend_activation', 'send_password_reset', 'ban', 'unban', 'suspend', 'end_suspension', 'refund', 'mark_fictional', 'unmark_fictional',
-] as const;
-type Intent = (typeof ACTIONS)[number];
-const adjustSchema = z.object({
-  credits: z.coerce.number().int().min(-10_000).max(10_000).refine((n) => n !== 0),
-  reason: z.string().trim().min(3).max(500),
-  key: z.string().min(16).max(100),
-});
-
-const reasonSchema = z.string().trim().min(3).max(500);
-const banSchema = z.object({ ban: z.enum(BAN_REASONS), reason: reasonSchema });
-const refundSchema = z.object({ order: z.string().min(1).max(100), reason: reasonSchema });
-const suspendSchema = z.object({ days: z.coerce.number().int().min(1).max(365), ground: z.enum(GROUND_KEYS), reason: reasonSchema });
-
-type Reply = { intent: Intent; error?: string; done?: string; confirm?: Record<string, string> };
-
-/**
- * Each action asks first: the form posts without `confirm`, the page says what will happen and offers the same form
- * with `confirm=1`; only that one calls the use case. It works without JavaScript, like the rest of the console.
- */
+/** The page's actions (server/http/console-member.server.ts): each asks first, then runs once confirmed. */
 export async function action({ context, params, request }: Route.ActionArgs) {
-  const ctx = context.get(requestContext);
-  const staff = await requireConsoleStaff(ctx);
-  const lang = await consoleLanguage(ctx);
-  const id = memberId(params);
-  const form = Object.fromEntries([...(await request.formData()).entries()].filter(([, v]) => typeof v === 'string')) as Record<string, string>;
-  const intent = ACTIONS.find((a) => a === form.intent);
-  if (!intent) return data({ intent: 'end_sessions', error: ctx.translator.t(lang, 'errors.invalid_input') } satisfies Reply, 400);
-  const from = { ip: ctx.clientAddress };
-  const adjust = intent === 'adjust_credits' ? adjustSchema.safeParse(form) : null;
-  if (adjust && !adjust.success) {
-    const field = adjust.error.issues[0].path[0] === 'reason' ? 'errors.reason_required' : 'errors.adjustment_credits';
-    return data({ intent, error: ctx.translator.t(lang, field) } satisfies Reply, 400);
-  }
-  // The ban's category, the order to refund and the reason written down, each checked before anything is asked.
-  const fields: Record<string, string> = adjust?.success ? { credits: String(adjust.data.credits), reason: adjust.data.reason, key: adjust.data.key } : {};
-  if (intent === 'suspend') {
-    const parsed = suspendSchema.safeParse(form);
-    if (!parsed.success) {
-      const key = parsed.error.issues[0].path[0] === 'days' ? 'errors.suspension_days' : 'errors.reason_required';
-      return data({ intent, error: ctx.translator.t(lang, key) } satisfies Reply, 400);
-    }
-    Object.assign(fields, { days: String(parsed.data.days), ground: parsed.data.ground, reason: parsed.data.reason });
-  } else if (intent !== 'adjust_credits' && intent !== 'end_sessions' && intent !== 'resend_activation' && intent !== 'send_password_reset') {
-    const parsed = (intent === 'ban' ? banSchema : intent === 'refund' ? refundSchema : z.object({ reason: reasonSchema })).safeParse(form);
-    if (!parsed.success) return data({ intent, error: ctx.translator.t(lang, 'errors.reason_required') } satisfies Reply, 400);
-    Object.assign(fields, parsed.data);
-  }
-  if (form.confirm !== '1') return { intent, confirm: fields } satisfies Reply;
-  try {
-    if (adjust?.success) {
-      const { credits, reason, key } = adjust.data;
-      const booked = await ctx.services.console.adjustCredits(staff, id, { credits, reason, idempotencyKey: key }, from);
-      return { intent, done: ctx.translator.t(lang, 'console.member.adjusted', { count: booked.credits, balance: booked.balance }) } satisfies Reply;
-    }
-    if (intent === 'end_sessions') {
-      const { ended } = await ctx.services.console.endSessions(staff, id, from);
-      return { intent, done: ctx.translator.t(lang, 'console.member.sessions_ended', { count: ended }) } satisfies Reply;
-    }
-    if (intent === 'suspend') {
-      const { until } = await ctx.services.console.suspendMember(staff, id, { days: Number(fields.days), ground: fields.ground as Ground, facts: fields.reason }, from);
-      return { intent, done: ctx.translator.t(lang, 'console.member.done_suspend', { until }) } satisfies Reply;
-    }
-    if (intent === 'end_suspension') await ctx.services.console.endSuspension(staff, id, fields.reason, from);
-    else if (intent === 'ban') await ctx.services.console.banMember(staff, id, { reason: fields.ban as BanReason, note: fields.reason }, from);
-    else if (intent === 'unban') await ctx.services.console.unbanMember(staff, id, fields.reason, from);
-    else if (intent === 'mark_fictional' || intent === 'unmark_fictional') {
-      await ctx.services.console.setFictional(staff, id, { fictional: intent === 'mark_fictional', reason: fields.reason }, from);
-    } else if (intent === 'refund') await ctx.services.console.refundOrder(staff, fields.order, fields.reason, from);
-    else if (intent === 'resend_activation') await ctx.services.console.resendActivation(staff, id, from);
-    else await ctx.services.console.sendPasswordReset(staff, id, from);
-    return { intent, done: ctx.translator.t(lang, `console.member.done_${intent}`) } satisfies Reply;
-  } catch (error) {
-    return data({ intent, error: consoleErrorText(ctx, lang, error, []).message } satisfies Reply, 400);
-  }
+  return memberAction(context.get(requestContext), params, request);
 }
 
 type Overview = Awaited<ReturnType<typeof loader>>['member'];
@@ -136,49 +58,6 @@ function Facts({ rows }: { rows: [string, React.ReactNode][] }) {
   );
 }
 
-/** One action's form: it posts the intent (and its fields); the confirmation posts the same with confirm=1. */
-function ActionForm({ intent, label, confirm, children }: { intent: Intent; label: string; confirm?: Record<string, string>; children?: React.ReactNode }) {
-  const { t } = useTranslation();
-  const busy = useNavigation().state !== 'idle';
-  if (confirm) {
-    return (
-      <Form method="post" className="alert alert-warning" role="alertdialog" aria-labelledby={`confirm-${intent}`} data-testid={`confirm-${intent}`}>
-        <p id={`confirm-${intent}`} className="mb-2">
-          {t(`console.member.confirm_${intent}`, {
-            count: Number(confirm.credits ?? confirm.days ?? 0), reason: confirm.reason ?? '', order: confirm.order ?? '', ban: confirm.ban ? t(`console.ban_reasons.${confirm.ban}`) : '',
-            ground: confirm.ground ? t(`statements.grounds.${confirm.ground}`) : '',
-          })}
-        </p>
-        <input type="hidden" name="intent" value={intent} />
-        <input type="hidden" name="confirm" value="1" />
-        {Object.entries(confirm).map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />)}
-        <div className="d-flex gap-2">
-          <button type="submit" className="btn btn-danger btn-sm" disabled={busy} data-testid={`confirm-${intent}-yes`} autoFocus>{t('console.member.confirm')}</button>
-          <Link to="." className="btn btn-outline-secondary btn-sm">{t('console.member.cancel')}</Link>
-        </div>
-      </Form>
-    );
-  }
-  return (
-    <Form method="post" className="d-flex flex-wrap gap-2 align-items-end mb-2">
-      <input type="hidden" name="intent" value={intent} />
-      {children}
-      <button type="submit" className="btn btn-outline-primary btn-sm" disabled={busy} data-testid={`action-${intent}`}>{label}</button>
-    </Form>
-  );
-}
-
-/** The reason (or the facts) an action is taken for: the audit log keeps it, and the member reads a ban's facts. */
-function ReasonInput({ id, label }: { id: string; label?: string }) {
-  const { t } = useTranslation();
-  return (
-    <div className="flex-grow-1">
-      <label htmlFor={id} className="form-label small">{label ?? t('console.member.reason')}</label>
-      <input id={id} name="reason" minLength={3} maxLength={500} required className="form-control form-control-sm" />
-    </div>
-  );
-}
-
 const at = (iso: string | null, lang: Language) => (iso ? formatDateTime(iso, lang) : '–');
 
 export default function ConsoleMember() {
@@ -190,6 +69,7 @@ export default function ConsoleMember() {
   const { roles } = useRouteData();
   const may = (role: string) => roles.some((r) => r === role || r === 'admin');
   const a = m.account;
+  const refundable = m.orders.filter((o) => o.status === 'completed' && !o.refundedAt && o.refundedCents < o.amountCents);
   const reportList = (rows: Overview['reports']['about']) => (rows.length
     ? <ul className="list-unstyled mb-0">{rows.map((r) => (
       <li key={r.id}><Link to={`/console/members/${r.otherId}`}>#{r.otherId}</Link> · {t(`reports.reasons.${r.reason}`)} · {t(`reports.statuses.${r.status}`)} · {at(r.createdAt, lang)}</li>
@@ -313,22 +193,12 @@ export default function ConsoleMember() {
               <caption className="visually-hidden">{t('console.member.orders')}</caption>
               <thead><tr><th scope="col">{t('console.member.order')}</th><th scope="col">{t('console.member.amount')}</th><th scope="col">{t('console.members.status')}</th><th scope="col">{t('console.member.when')}</th></tr></thead>
               <tbody>{m.orders.map((o) => (
-                <tr key={o.id}><td className="text-break">{o.id}</td><td>{formatMoney(o.amountCents, o.currency, lang)} · {o.credits}</td><td>{o.status}{o.refundedAt ? ` · ${t('console.member.refunded')}` : ''}</td><td className="text-nowrap">{at(o.createdAt, lang)}</td></tr>
+                <tr key={o.id}><td className="text-break">{o.id}</td><td>{formatMoney(o.amountCents, o.currency, lang)} · {o.credits}</td><td>{o.status}{o.refundedAt ? ` · ${t('console.member.refunded')}` : o.refundedCents > 0 ? ` · ${t('console.member.refunded_part', { amount: formatMoney(o.refundedCents, o.currency, lang) })}` : ''}</td><td className="text-nowrap">{at(o.createdAt, lang)}</td></tr>
               ))}</tbody>
             </table></div>
           ) : <p className="mb-0 small">{t('console.member.none')}</p>}
-          {may('finance') && m.orders.some((o) => o.status === 'completed' && !o.refundedAt) && (
-            <ActionForm intent="refund" label={t('console.member.refund_action')} confirm={confirmFor('refund')}>
-              <div>
-                <label htmlFor="refund-order" className="form-label small">{t('console.member.order')}</label>
-                <select id="refund-order" name="order" className="form-select form-select-sm" required>
-                  {m.orders.filter((o) => o.status === 'completed' && !o.refundedAt).map((o) => (
-                    <option key={o.id} value={o.id}>{o.id} · {formatMoney(o.amountCents, o.currency, lang)}</option>
-                  ))}
-                </select>
-              </div>
-              <ReasonInput id="refund-reason" />
-            </ActionForm>
+          {may('finance') && refundable.length > 0 && (
+            <RefundForm orders={refundable} formKey={key} confirm={confirmFor('refund')} facts={reply?.refund} />
           )}
         </Section>
         <Section id="ledger" title={t('console.member.ledger')}>

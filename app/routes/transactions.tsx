@@ -42,6 +42,7 @@ const STATUS_TONE: Record<TransactionOrder['status'], string> = {
 function StatusBadge({ order }: { order: TransactionOrder }) {
   const { t } = useTranslation();
   if (order.refunded_at) return <Badge bg="dark" data-testid="order-status">{t('transactions.status_refunded')}</Badge>;
+  if (order.refunded_amount > 0) return <Badge bg="dark" data-testid="order-status">{t('transactions.status_partly_refunded')}</Badge>;
   return <Badge bg={STATUS_TONE[order.status]} text={order.status === 'pending' ? 'dark' : undefined} data-testid="order-status">{t(`transactions.status_${order.status}`)}</Badge>;
 }
 
@@ -102,9 +103,11 @@ function OrderDetail({ detail, country }: { detail: Extract<Route.ComponentProps
       <Link to="/transactions" className="btn btn-link px-0 mb-2" data-testid="back-to-transactions"><ChevronLeft aria-hidden="true" size={18} />{t('transactions.back')}</Link>
       <h1 className="h3 d-flex align-items-center gap-2"><Receipt aria-hidden="true" />{t('transactions.order_title')}</h1>
       <p className="text-muted small text-break">{detail.id}</p>
-      {detail.refunded_at && (
+      {(detail.refunded_at || detail.refunded_amount > 0) && (
         <Alert variant="dark" data-testid="order-refunded">
-          {t('transactions.refunded_on', { date: formatDateTime(detail.refunded_at, lang, country) })}
+          {detail.refunded_at
+            ? t('transactions.refunded_on', { date: formatDateTime(detail.refunded_at, lang, country) })
+            : t('transactions.refunded_part', { amount: formatMoney(detail.refunded_amount, detail.currency, lang), total: formatMoney(detail.amount, detail.currency, lang) })}
           {detail.refund_reason && <div className="small mt-1">{t('transactions.refund_reason', { reason: detail.refund_reason })}</div>}
         </Alert>
       )}

@@ -259,8 +259,10 @@ export const transactionOrderSchema = component('TransactionOrder', z.strictObje
   status: z.enum(ORDER_STATUSES),
   created_at: isoDateTime,
   completed_at: isoDateTime.nullable(),
-  /** Refunded (within the site's refund_days); the order stays completed. */
+  /** Refunded in full (within the site's refund_days); the order stays completed. */
   refunded_at: isoDateTime.nullable(),
+  /** Cents of `currency` refunded so far, in one or more parts; equals `amount` once refunded in full. */
+  refunded_amount: z.number().int().nonnegative(),
   /** Completed orders only: the number on its invoice. */
   invoice_number: z.string().nullable(),
   /** When the member agreed that delivery starts at once and the right of withdrawal lapses. */

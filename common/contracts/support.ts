@@ -49,7 +49,7 @@ export const memberOverviewSchema = z.strictObject({
   sessions: z.array(z.strictObject({ created_at: isoDateTime, last_used_at: isoDateTime, expires_at: isoDateTime, user_agent: z.string() })),
   orders: z.array(z.strictObject({
     id: z.string(), credits: z.int(), amount_cents: z.int(), currency: z.string(), paymentmethod: z.string(), status: z.string(),
-    created_at: isoDateTime, refunded_at: nullableTime, invoice_number: z.string().nullable(),
+    created_at: isoDateTime, refunded_at: nullableTime, refunded_cents: z.int(), invoice_number: z.string().nullable(),
   })),
   ledger: z.array(z.strictObject({ id, delta: z.int(), balance_after: z.int(), reason: z.string(), created_at: isoDateTime })),
   spend_cap: z.strictObject({

@@ -369,12 +369,33 @@ export const orders = pgTable('orders', {
   withdrawalConsentAt: timestamp({ withTimezone: true }),
   /** Refunded by the operator or the system (within the site's refund_days); the order stays completed. */
   refundedAt: timestamp({ withTimezone: true }),
+  /** Cents returned so far, in parts (decision 065); refundedAt is set once it reaches amountCents. */
+  refundedCents: integer().notNull().default(0),
+  /** The reason of the latest refund (of a part, or of the whole). */
   refundReason: text(),
   /** Given when the order completes (`<year>-<number>`, numbers from invoice_numbers), shown on its invoice. */
   invoiceNumber: text().unique(),
 }, (t) => [
   uniqueIndex('orders_idempotency').on(t.userId, t.idempotencyKey), index('orders_user').on(t.userId, t.createdAt),
   uniqueIndex('orders_discount_hold').on(t.userId, t.discountHoldId),
+  check('orders_refunded_within_amount', sql`${t.refundedCents} >= 0 and ${t.refundedCents} <= ${t.amountCents}`),
+]);
+
+/**
+ * One refund of an order, whole or a part (decision 065). The key the console form or the command line sends makes
+ * a resent request answer the first refund instead of refunding again.
+ */
+export const orderRefunds = pgTable('order_refunds', {
+  id: serial().primaryKey(),
+  orderId: text().notNull().references(() => orders.id, { onDelete: 'cascade' }),
+  amountCents: integer().notNull(),
+  creditsTaken: integer().notNull(),
+  reason: text().notNull(),
+  idempotencyKey: text().notNull(),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('order_refunds_idempotency').on(t.orderId, t.idempotencyKey),
+  check('order_refunds_positive', sql`${t.amountCents} > 0 and ${t.creditsTaken} >= 0`),
 ]);
 
 /** Invoice numbers, one per completed order. */

@@ -149,9 +149,14 @@ describe.each(DATABASE_KINDS)('Mollie, per-site providers and repeat orders on %
     // A paid payment cannot be cancelled any more: 409, and nothing changes at Mollie.
     expect((await client.post('/api/order-cancel.php', { id: paid.body.order.id })).status).toBe(409);
     expect(mollie.payment(paidRef)!.status).toBe('paid');
-    await t.services.records.refundOrder(SYSTEM, paid.body.order.id, 'Asked for within the refund period');
+    // A part first, then the rest: Mollie is asked for each part's own amount.
+    const total = Math.round(Number(mollie.payment(paidRef)!.amount.value) * 100);
+    await t.services.records.refundOrder(SYSTEM, paid.body.order.id, { reason: 'One bundle too many', amountCents: 200, idempotencyKey: 'mollie-refund-part' });
+    expect(await credits(user.id)).toBe(50 - Math.floor((50 * 200) / total));
+    await t.services.records.refundOrder(SYSTEM, paid.body.order.id, { reason: 'Asked for within the refund period', idempotencyKey: 'mollie-refund-rest' });
     expect(mollie.refunds.filter((r) => r.paymentId === paidRef)).toEqual([
-      expect.objectContaining({ amount: { value: mollie.payment(paidRef)!.amount.value, currency: 'EUR' } }),
+      expect.objectContaining({ amount: { value: '2.00', currency: 'EUR' } }),
+      expect.objectContaining({ amount: { value: ((total - 200) / 100).toFixed(2), currency: 'EUR' } }),
     ]);
     expect(await credits(user.id)).toBe(0);
   });

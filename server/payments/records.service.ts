@@ -1,29 +1,28 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { can, requireMember, requireRoleSomewhere, type Actor } from '../actor.ts';
+import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { requireMember, type Actor } from '../actor.ts';
 import type { LedgerEntry, SpendCap, TransactionOrder, TransactionOrderDetail } from '#common/api-types.ts';
 import { SPEND_CAP_COOLING_OFF_HOURS } from '#common/constants.ts';
 import type { Db } from '../db/client.ts';
-import { creditLedger, orders, payments, sites, spendCaps, users } from '../db/schema.ts';
+import { creditLedger, orders, payments, spendCaps } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { EventBus } from '../infra/events.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import type { PaymentProviders } from './providers.ts';
 import type { AuditLog } from '../staff/audit.ts';
-import { takeBackCredits } from '../credits/ledger.ts';
 import { capInForce, capWindow, COOLING_OFF_MS, isStricter, spentBetween, type Cap } from '../credits/spend-cap.ts';
 import type { PaymentsService } from './payments.service.ts';
+import { createOrderRefunds, type RefundInput } from './order-refunds.ts';
 
 type OrderRow = typeof orders.$inferSelect;
 
 export const ORDERS_PAGE_SIZE = 10;
 export const LEDGER_PAGE_SIZE = 25;
-const DAY_MS = 86_400_000;
 
 function toTransactionOrder(row: OrderRow): TransactionOrder {
   return {
     id: row.id, package_id: row.packageId, credits: row.credits, amount: row.amountCents, currency: row.currency, paymentmethod: row.paymentmethod,
     status: row.status, created_at: row.createdAt.toISOString(), completed_at: row.completedAt?.toISOString() ?? null,
-    refunded_at: row.refundedAt?.toISOString() ?? null, invoice_number: row.status === 'completed' ? row.invoiceNumber : null,
+    refunded_at: row.refundedAt?.toISOString() ?? null, refunded_amount: row.refundedCents, invoice_number: row.status === 'completed' ? row.invoiceNumber : null,
     withdrawal_consent_at: row.withdrawalConsentAt?.toISOString() ?? null,
   };
 }
@@ -31,7 +30,8 @@ function toTransactionOrder(row: OrderRow): TransactionOrder {
 function toLedgerEntry(row: typeof creditLedger.$inferSelect): LedgerEntry {
   return {
     id: row.id, delta: row.delta, balance_after: row.balanceAfter, reason: row.reason, created_at: row.createdAt.toISOString(),
-    order_id: row.reason === 'purchase' || row.reason === 'refund' ? row.reference : null,
+    // A part refund's reference is `<order>/<refund>` (decision 065); a whole refund's before parts existed, the order.
+    order_id: row.reason === 'purchase' || row.reason === 'refund' ? row.reference.split('/')[0] : null,
   };
 }
 
@@ -43,6 +43,7 @@ const pageCount = (total: number, size: number) => Math.max(1, Math.ceil(total /
  */
 export function createRecordsService(deps: { db: Db; clock: Clock; providers: PaymentProviders; payments: PaymentsService; events: EventBus; audit: AuditLog }) {
   const { db, clock, providers } = deps;
+  const refunds = createOrderRefunds(deps);
 
   async function ownOrder(userId: number, orderId: string): Promise<OrderRow> {
     const [row] = await db.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
@@ -92,7 +93,10 @@ export function createRecordsService(deps: { db: Db; clock: Clock; providers: Pa
       const [paymentRows, ledgerRows] = await Promise.all([
         db.select().from(payments).where(eq(payments.orderId, row.id)).orderBy(payments.id),
         db.select().from(creditLedger)
-          .where(and(eq(creditLedger.userId, userId), eq(creditLedger.reference, row.id), inArray(creditLedger.reason, ['purchase', 'refund'])))
+          .where(and(
+            eq(creditLedger.userId, userId), inArray(creditLedger.reason, ['purchase', 'refund']),
+            or(eq(creditLedger.reference, row.id), sql`split_part(${creditLedger.reference}, '/', 1) = ${row.id}`),
+          ))
           .orderBy(creditLedger.id),
       ]);
       return {
@@ -132,47 +136,12 @@ export function createRecordsService(deps: { db: Db; clock: Clock; providers: Pa
       return deps.payments.order(actor, row.id);
     },
 
-    /**
-     * Refunds a completed order within its site's refund_days of completion, exactly once: the money goes
-     * back through the provider, the order is marked refunded with the reason, and a 'refund' ledger row takes
-     * the bundle's credits back (as many as the balance still holds). For finance staff of the member's site, the command line and the system.
-     */
-    async refundOrder(actor: Actor, orderId: string, reason: string, { ip = null }: { ip?: string | null } = {}) {
-      const by = requireRoleSomewhere(actor, 'finance');
-      const text = reason.trim();
-      if (!text || text.length > 500) throw new AppError(400, 'refund_reason_required');
-      // The provider that took the payment (the site's account at the time) returns the money; looked up first,
-      // outside the transaction, which holds the only connection on the embedded database.
-      const [paid] = await db.select().from(payments)
-        .where(and(eq(payments.orderId, orderId), eq(payments.status, 'paid'))).orderBy(desc(payments.id)).limit(1);
-      const refunder = paid ? (await providers.forAccount(paid.accountId)).provider : null;
-      const result = await db.transaction(async (tx) => {
-        const [row] = await tx.select({ order: orders, refundDays: sites.refundDays, siteId: sites.id }).from(orders)
-          .innerJoin(users, eq(users.id, orders.userId)).innerJoin(sites, eq(sites.id, users.siteId))
-          .where(eq(orders.id, orderId)).for('update', { of: orders });
-        // An order on a site the staff member does not reach is as unknown as a missing one.
-        if (!row || (actor.kind === 'staff' && !can(actor, 'finance', row.siteId))) throw notFound();
-        const { order } = row;
-        if (order.refundedAt) throw new AppError(409, 'order_already_refunded');
-        if (order.status !== 'completed' || !order.completedAt) throw new AppError(409, 'order_not_refundable');
-        const now = clock();
-        if (now.getTime() - order.completedAt.getTime() > row.refundDays * DAY_MS) {
-          throw new AppError(409, 'refund_window_passed', { days: row.refundDays });
-        }
-        const [updated] = await tx.update(orders).set({ refundedAt: now, refundReason: text })
-          .where(and(eq(orders.id, order.id), isNull(orders.refundedAt))).returning();
-        const taken = await takeBackCredits(tx, order.userId, order.credits, 'refund', order.id);
-        await deps.audit.record(tx, {
-          actor: by, role: 'finance', action: 'order.refund', objectType: 'order', objectId: order.id, memberId: order.userId,
-          before: { refunded: false }, after: { refunded: true, reason: text, amount_cents: order.amountCents, credits_taken: taken }, ip,
-        });
-        // The money goes back last: a provider that refuses rolls the booking back, and the refund can be tried again.
-        if (paid && refunder?.refundPayment && paid.provider === refunder.name) await refunder.refundPayment(paid.providerRef, order.amountCents, order.currency);
-        return { order: updated, credits_taken: taken };
-      });
-      deps.events.emit('credits.changed', { userId: result.order.userId });
-      return { order: toTransactionOrder(result.order), refund_reason: text, credits_taken: result.credits_taken };
+    /** Refunds a completed order, whole or a part of it (order-refunds.ts); the order as the member's records show it. */
+    async refundOrder(actor: Actor, orderId: string, input: RefundInput, from: { ip?: string | null } = {}) {
+      const { order, refund } = await refunds.refundOrder(actor, orderId, input, from);
+      return { order: toTransactionOrder(order), refund_reason: refund.reason, amount: refund.amountCents, credits_taken: refund.creditsTaken };
     },
+    refundPreview: refunds.refundPreview,
 
     /** The member's spend cap, what it has spent in the cap's period, and a raise or removal still waiting. */
     async spendCap(actor: Actor): Promise<SpendCap> {

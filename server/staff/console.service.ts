@@ -21,6 +21,8 @@ import type { MemberSearch, MemberSupport, StaffRequest } from '../support/membe
 import type { ConversationReading } from '../support/conversation-reading.ts';
 import type { BanReason } from '../db/schema.ts';
 import type { SuspendInput } from '../moderation/bans.service.ts';
+import type { RefundInput } from '../payments/order-refunds.ts';
+import type { createRecordsService } from '../payments/records.service.ts';
 
 /** A console screen's staff member, or 403: members, visitors and jobs have no console. */
 function consoleStaff(actor: Actor): StaffActor {
@@ -69,7 +71,7 @@ export function createConsoleService(deps: {
     suspend(actor: Actor, userId: number, input: SuspendInput, from: StaffRequest): Promise<{ until: string }>;
     endSuspension(actor: Actor, userId: number, note: string, from: StaffRequest): Promise<void>;
   };
-  records: { refundOrder(actor: Actor, orderId: string, reason: string, from: StaffRequest): Promise<unknown> };
+  records: Pick<ReturnType<typeof createRecordsService>, 'refundOrder' | 'refundPreview'>;
   moderation: ModerationQueue; texts: TextReviews; photoQueue: PhotoQueue;
   photos: Pick<ReturnType<typeof createPhotosService>, 'moderate'>; chat: Pick<ReturnType<typeof createChatService>, 'moderatePhoto'>;
 }) {
@@ -188,8 +190,12 @@ export function createConsoleService(deps: {
     unbanMember: async (actor: Actor, memberId: number, note: string, from: StaffRequest = { ip: null }) => bans.unban(consoleStaff(actor), memberId, note, from),
     suspendMember: async (actor: Actor, memberId: number, input: SuspendInput, from: StaffRequest = { ip: null }) => bans.suspend(consoleStaff(actor), memberId, input, from),
     endSuspension: async (actor: Actor, memberId: number, note: string, from: StaffRequest = { ip: null }) => bans.endSuspension(consoleStaff(actor), memberId, note, from),
-    refundOrder: async (actor: Actor, orderId: string, reason: string, from: StaffRequest = { ip: null }) => {
-      await records.refundOrder(consoleStaff(actor), orderId, reason, from);
+    /** What a refund of the order would do (amount null: all that is left), for the confirmation; refused as the refund would be. */
+    refundPreview: async (actor: Actor, orderId: string, amountCents: number | null) => records.refundPreview(consoleStaff(actor), orderId, amountCents),
+    /** Refunds the order, whole or a part; a resent form (the same key) answers the first refund. */
+    refundOrder: async (actor: Actor, orderId: string, input: RefundInput, from: StaffRequest = { ip: null }) => {
+      const done = await records.refundOrder(consoleStaff(actor), orderId, input, from);
+      return { amountCents: done.amount, currency: done.order.currency, creditsTaken: done.credits_taken, whole: done.order.refunded_at !== null };
     },
 
     // The members queue's automatic flags (moderators).

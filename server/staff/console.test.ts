@@ -103,8 +103,11 @@ const CASES: Record<ConsoleUseCase, Case> = {
     },
     role: 'moderator', audits: 'member.end_suspension', elsewhere: '404 not_found',
   },
+  refundPreview: {
+    call: async (s, a, _staff, m) => s.console.refundPreview(a, await completedOrder(s, m), 500), role: 'finance', audits: null, elsewhere: '404 not_found',
+  },
   refundOrder: {
-    call: async (s, a, _staff, m) => s.console.refundOrder(a, await completedOrder(s, m), 'Charged twice'),
+    call: async (s, a, _staff, m) => s.console.refundOrder(a, await completedOrder(s, m), { reason: 'Charged twice', amountCents: 500, idempotencyKey: 'console-case-refund' }),
     role: 'finance', audits: 'order.refund', elsewhere: '404 not_found',
   },
   flags: { call: (s, a) => s.console.flags(a), role: 'moderator', audits: null, narrows: true },

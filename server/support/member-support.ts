@@ -128,7 +128,7 @@ export function createMemberSupport(deps: {
           .from(sessions).where(eq(sessions.userId, memberId)).orderBy(desc(sessions.lastUsedAt)).limit(LIST_ROWS);
         const orderRows = await tx.select({
           id: orders.id, credits: orders.credits, amountCents: orders.amountCents, currency: orders.currency, paymentmethod: orders.paymentmethod,
-          status: orders.status, createdAt: orders.createdAt, refundedAt: orders.refundedAt, invoiceNumber: orders.invoiceNumber,
+          status: orders.status, createdAt: orders.createdAt, refundedAt: orders.refundedAt, refundedCents: orders.refundedCents, invoiceNumber: orders.invoiceNumber,
         }).from(orders).where(eq(orders.userId, memberId)).orderBy(desc(orders.createdAt)).limit(LIST_ROWS);
         const ledgerRows = await tx.select({ id: creditLedger.id, delta: creditLedger.delta, balanceAfter: creditLedger.balanceAfter, reason: creditLedger.reason, createdAt: creditLedger.createdAt })
           .from(creditLedger).where(eq(creditLedger.userId, memberId)).orderBy(desc(creditLedger.id)).limit(LIST_ROWS);

@@ -106,3 +106,15 @@ export async function likeFrom(browser: Browser, profileId: number, prefix: stri
 export async function activate(page: Page, email: string) {
   await page.goto(linkIn(await latestMail(page.request, email, 'activation'), '/api/activate.php'));
 }
+
+/** The member buys the first bundle and pays it at the test checkout; answers the order. */
+export async function paidOrder(page: Page, key: string): Promise<{ id: string; amount: number; currency: string }> {
+  const { packages } = (await (await page.request.get('/api/packages.php')).json()) as { packages: { id: number }[] };
+  const placed = await page.request.post('/api/order.php', {
+    data: { package_id: packages[0].id, paymentmethod: 'ideal', withdrawal_consent: true }, headers: { 'idempotency-key': key },
+  });
+  expect(placed.status(), await placed.text()).toBe(201);
+  const { order } = (await placed.json()) as { order: { id: string; payment_id: string; amount: number; currency: string } };
+  expect((await page.request.post('/api/test-checkout.php', { data: { id: order.payment_id, outcome: 'paid' } })).status()).toBe(200);
+  return order;
+}

@@ -1,7 +1,7 @@
 import type { Browser } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { asStaff } from './console-staff.ts';
-import { activate, demoMembers, newMember } from './account-helpers.ts';
+import { activate, demoMembers, newMember, paidOrder } from './account-helpers.ts';
 
 /**
  * The console's member support and flagged-members queue, as staff use them: the browser tests' admin of every site
@@ -86,6 +86,35 @@ test('a moderator works the flagged-members queue: evidence on request, then clo
   await expect(page.getByTestId('member-action-done')).toContainText('The ban is lifted.');
   await expect(page.getByTestId('member-moderation')).toContainText('None');
   await sender.close();
+});
+
+test('finance refunds part of an order from the member\'s page after a confirmation that names the part, then the member sees it', async ({ browser, page, shot }, info) => {
+  const member = await newMember(browser, 'refund', info.project.name);
+  const order = await paidOrder(member.page, `console-refund-${Date.now()}-key`);
+  const money = (cents: number) => new Intl.NumberFormat('en', { style: 'currency', currency: order.currency }).format(cents / 100);
+  await asStaff(page);
+  await page.goto(`/console/members/${member.id}`);
+  const orders = page.getByTestId('member-orders');
+  // All that is left is the default: the whole order at first.
+  await expect(orders.getByTestId('refund-left')).toHaveText(`Left to refund: ${money(order.amount)} of ${money(order.amount)}`);
+  await orders.getByLabel(`Amount (${order.currency})`).fill('2');
+  await orders.getByLabel('Reason').fill('Bought the bundle twice by mistake');
+  await orders.scrollIntoViewIfNeeded();
+  await shot('console-member-refund-form');
+  await page.getByTestId('action-refund').click();
+  const confirm = page.getByTestId('confirm-refund');
+  await expect(confirm).toContainText(`Refund ${money(200)} of ${money(order.amount)} on order ${order.id}`);
+  await expect(confirm).toContainText(/\d+ credits are taken back\./);
+  await shot('console-member-refund');
+  await page.getByTestId('confirm-refund-yes').click();
+  await expect(page.getByTestId('member-action-done')).toContainText(`${money(200)} refunded;`);
+  await expect(orders.getByRole('table')).toContainText(`${money(200)} refunded`);
+  await expect(orders.getByTestId('refund-left')).toHaveText(`Left to refund: ${money(order.amount - 200)} of ${money(order.amount)}`);
+  // The member's own records show the part.
+  await member.page.goto(`/transactions/${order.id}`);
+  await expect(member.page.getByTestId('order-status')).toHaveText('Partly refunded');
+  await expect(member.page.getByTestId('order-refunded')).toContainText(`${money(200)} of ${money(order.amount)} has been refunded to you.`);
+  await member.close();
 });
 
 test('the flagged-members queue and a member\'s page fit a phone', async ({ browser, page, shot }, info) => {

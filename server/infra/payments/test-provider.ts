@@ -41,6 +41,8 @@ export function createTestProvider(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
 
   const provider: PaymentProvider & {
+    /** The refunds asked for, in order: what a provider's dashboard would list (tests read the amounts sent). */
+    refunds: { ref: string; amountCents: number; currency: string }[];
     checkout(ref: string): Promise<typeof testCheckouts.$inferSelect | null>;
     decide(ref: string, outcome: TestOutcome): Promise<typeof testCheckouts.$inferSelect | null>;
   } = {
@@ -108,8 +110,13 @@ export function createTestProvider(deps: { db: Db; clock: Clock }) {
       return cancelled.length > 0;
     },
 
-    // Simulated money: there is nothing to send back.
-    async refundPayment() {},
+    refunds: [],
+
+    // Simulated money: nothing is sent back, the refund is only noted. Kept in memory, not in a table: the refund is
+    // asked for inside the booking's transaction, which holds the embedded database's only connection.
+    async refundPayment(ref, amountCents, currency) {
+      provider.refunds.push({ ref, amountCents, currency });
+    },
 
     async checkout(ref) {
       const [row] = await db.select().from(testCheckouts).where(eq(testCheckouts.id, ref));
