@@ -1,5 +1,5 @@
 /**
- * Part refunds (decision 065): how much money an amount typed by staff is, and how many of an order's credits a
+ * Part refunds (decision 066): how much money an amount typed by staff is, and how many of an order's credits a
  * refund takes back.
  */
 

@@ -369,7 +369,7 @@ export const orders = pgTable('orders', {
   withdrawalConsentAt: timestamp({ withTimezone: true }),
   /** Refunded by the operator or the system (within the site's refund_days); the order stays completed. */
   refundedAt: timestamp({ withTimezone: true }),
-  /** Cents returned so far, in parts (decision 065); refundedAt is set once it reaches amountCents. */
+  /** Cents returned so far, in parts (decision 066); refundedAt is set once it reaches amountCents. */
   refundedCents: integer().notNull().default(0),
   /** The reason of the latest refund (of a part, or of the whole). */
   refundReason: text(),
@@ -382,7 +382,7 @@ export const orders = pgTable('orders', {
 ]);
 
 /**
- * One refund of an order, whole or a part (decision 065). The key the console form or the command line sends makes
+ * One refund of an order, whole or a part (decision 066). The key the console form or the command line sends makes
  * a resent request answer the first refund instead of refunding again.
  */
 export const orderRefunds = pgTable('order_refunds', {

@@ -5,7 +5,7 @@ import { createTestApp, DATABASE_KINDS, memberActor, signUp, type TestApp, type 
 import { createStaff, SYSTEM } from '../../tests/helpers/staff.ts';
 
 /**
- * Refunds in parts (decision 065): parts add up to the whole, each goes to the provider with its own amount, takes back
+ * Refunds in parts (decision 066): parts add up to the whole, each goes to the provider with its own amount, takes back
  * its share of the credits and writes its audit row; a refund over what is left, or a resent one, changes nothing.
  */
 describe.each(DATABASE_KINDS)('order refunds in parts on %s', (kind) => {

@@ -48,7 +48,7 @@ function plan({ order, refundDays }: Located, requested: number | null, now: Dat
 }
 
 /**
- * Refunds of completed orders, whole or in parts (decisions 032 and 065), for finance staff of the member's site, the
+ * Refunds of completed orders, whole or in parts (decisions 032 and 066), for finance staff of the member's site, the
  * command line and the system. Each part is one transaction: the order's refunded amount, a refund row, a 'refund'
  * ledger row taking back the part's share of the credits, the audit row, and last the provider returning the money.
  */

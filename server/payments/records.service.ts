@@ -30,7 +30,7 @@ function toTransactionOrder(row: OrderRow): TransactionOrder {
 function toLedgerEntry(row: typeof creditLedger.$inferSelect): LedgerEntry {
   return {
     id: row.id, delta: row.delta, balance_after: row.balanceAfter, reason: row.reason, created_at: row.createdAt.toISOString(),
-    // A part refund's reference is `<order>/<refund>` (decision 065); a whole refund's before parts existed, the order.
+    // A part refund's reference is `<order>/<refund>` (decision 066); a whole refund's before parts existed, the order.
     order_id: row.reason === 'purchase' || row.reason === 'refund' ? row.reference.split('/')[0] : null,
   };
 }
