@@ -7,11 +7,14 @@ import { auditLog, conversations, creditLedger, memberBans, messages, profiles, 
 import { seedDemoSite } from '../seed/seed.ts';
 import { LOCK_FILE, lockDataDir } from '../db/data-dir-lock.ts';
 import { cliDatabase, type CliDatabase } from '../../tests/helpers/cli.ts';
+import { banCommand } from './ban-cli.ts';
+import { staffCreateCommand } from './staff-create-cli.ts';
 import { DATABASE_KINDS, testClock } from '../../tests/helpers/test-app.ts';
 
 /**
  * `npm run members:ban` against a real configured database: bad arguments and unknown members change nothing;
  * a fake profile is banned, taken out of reach, and what another member spent on messages to it comes back, once.
+ * The cases run the command in-process; the lock-file refusal runs it as its own process, as an operator would.
  */
 describe.each(DATABASE_KINDS)('npm run members:ban on %s', (kind) => {
   let target: CliDatabase | undefined;
@@ -36,10 +39,10 @@ describe.each(DATABASE_KINDS)('npm run members:ban on %s', (kind) => {
     const before = await balance(sender.id);
     await database.close();
 
-    const run = (...args: string[]) => target!.cli('server/cli/ban-cli.ts', ...args);
+    const run = (...args: string[]) => target!.run(banCommand, ...args);
     const cli = (...args: string[]) => run('--staff', 'mod@example.com', ...args);
-    expect(await target.cli('server/cli/staff-create-cli.ts', '--email', 'mod@example.com', '--name', 'Mo', '--role', 'moderator')).toMatchObject({ code: 0 });
-    expect(await target.cli('server/cli/staff-create-cli.ts', '--email', 'money@example.com', '--name', 'Fi', '--role', 'finance')).toMatchObject({ code: 0 });
+    expect(await target.run(staffCreateCommand, '--email', 'mod@example.com', '--name', 'Mo', '--role', 'moderator')).toMatchObject({ code: 0 });
+    expect(await target.run(staffCreateCommand, '--email', 'money@example.com', '--name', 'Fi', '--role', 'finance')).toMatchObject({ code: 0 });
 
     // Without a named staff member, with an unknown one, or one without the role: nothing happens.
     expect(await run(String(fake.id), 'fake')).toMatchObject({ code: 2, out: expect.stringContaining('Usage') });
@@ -86,7 +89,7 @@ describe.each(DATABASE_KINDS)('npm run members:ban on %s', (kind) => {
       expect(existsSync(join(held.dir, 'db'))).toBe(false);
       // A lock whose process is gone is stale: the command opens the database (and finds no such staff member).
       writeFileSync(join(held.dir, LOCK_FILE), '2147483646\n');
-      expect(await held.cli('server/cli/ban-cli.ts', '--staff', 'mod@example.com', '1', 'fake')).toMatchObject({ code: 1, out: expect.stringContaining('No active staff member') });
+      expect(await held.run(banCommand, '--staff', 'mod@example.com', '1', 'fake')).toMatchObject({ code: 1, out: expect.stringContaining('No active staff member') });
       // A server takes a stale lock over and releases it when done.
       const lock = lockDataDir(held.dir);
       expect(readFileSync(join(held.dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.pid));

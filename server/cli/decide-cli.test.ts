@@ -4,11 +4,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { auditLog, notices, outbox, staffMembers } from '../db/schema.ts';
 import { seedDemoSite } from '../seed/seed.ts';
 import { cliDatabase, type CliDatabase } from '../../tests/helpers/cli.ts';
+import { decideCommand } from './decide-cli.ts';
+import { staffCreateCommand } from './staff-create-cli.ts';
 import { DATABASE_KINDS, testClock } from '../../tests/helpers/test-app.ts';
 
 /**
  * `npm run notices:decide` against a real configured database, as a named moderator: the decision is stored with its
  * audit row naming them, and the outcome mail waits in the outbox for the server (the command has no mailer of its own).
+ * The refusals run the command in-process; the decision itself runs as its own process, as an operator would.
  */
 describe.each(DATABASE_KINDS)('npm run notices:decide on %s', (kind) => {
   let target: CliDatabase | undefined;
@@ -27,10 +30,10 @@ describe.each(DATABASE_KINDS)('npm run notices:decide on %s', (kind) => {
     });
     await database.close();
 
-    const run = (...args: string[]) => target!.cli('server/cli/decide-cli.ts', ...args);
+    const run = (...args: string[]) => target!.run(decideCommand, ...args);
     const cli = (...args: string[]) => run('--staff', 'mod@example.com', ...args);
-    expect(await target.cli('server/cli/staff-create-cli.ts', '--email', 'mod@example.com', '--name', 'Mo', '--role', 'moderator')).toMatchObject({ code: 0 });
-    expect(await target.cli('server/cli/staff-create-cli.ts', '--email', 'help@example.com', '--name', 'Su', '--role', 'support')).toMatchObject({ code: 0 });
+    expect(await target.run(staffCreateCommand, '--email', 'mod@example.com', '--name', 'Mo', '--role', 'moderator')).toMatchObject({ code: 0 });
+    expect(await target.run(staffCreateCommand, '--email', 'help@example.com', '--name', 'Su', '--role', 'support')).toMatchObject({ code: 0 });
 
     // Without a named staff member, with an unknown one, or one without the role: nothing changes.
     expect(await run(reference, 'removed', 'Gone')).toMatchObject({ code: 2, out: expect.stringContaining('Usage') });
@@ -38,7 +41,7 @@ describe.each(DATABASE_KINDS)('npm run notices:decide on %s', (kind) => {
     expect(await run('--staff', 'help@example.com', reference, 'removed', 'Gone')).toMatchObject({ code: 1, out: expect.stringContaining('not_found') });
     expect(await cli(reference, 'removed')).toMatchObject({ code: 2, out: expect.stringContaining('Usage') });
     expect(await cli('ZZZZ-ZZZZ-ZZZZ', 'removed', 'Gone')).toMatchObject({ code: 1, out: expect.stringContaining('not_found') });
-    expect(await cli(reference.toLowerCase(), 'removed', 'The', 'listing', 'was', 'taken', 'down.')).toMatchObject({
+    expect(await target.cli('server/cli/decide-cli.ts', '--staff', 'mod@example.com', reference.toLowerCase(), 'removed', 'The', 'listing', 'was', 'taken', 'down.')).toMatchObject({
       code: 0, out: expect.stringContaining(`Notice ${reference}: removed`),
     });
     expect(await cli(reference, 'no_action', 'Again')).toMatchObject({ code: 1, out: expect.stringContaining('notice_already_decided') });

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { openDatabase } from '../../server/db/client.ts';
+import type { Command } from '../../server/cli/cli-services.ts';
 import { ROOT_DIR } from '../../server/paths.ts';
 import { clonePostgresTemplate, type DatabaseKind } from './test-app.ts';
 
-const run = promisify(execFile);
+const execute = promisify(execFile);
 
 export interface CliDatabase {
   /** The data directory (photos, PGlite's files). */
@@ -18,6 +19,11 @@ export interface CliDatabase {
   open: () => ReturnType<typeof openDatabase>;
   /** Runs `npm run <script>`'s file with these arguments: its exit code and everything it printed. */
   cli: (script: string, ...args: string[]) => Promise<{ code: number; out: string }>;
+  /**
+   * Runs the same command in this process (its exported function, with this database's configuration): what a spawned
+   * `cli` proves about the process itself (argv, exit code, output streams, the lock file) is proven once per tool.
+   */
+  run: (command: Command, ...args: string[]) => Promise<{ code: number; out: string }>;
   drop: () => Promise<void>;
 }
 
@@ -36,12 +42,17 @@ export async function cliDatabase(kind: DatabaseKind, prefix: string): Promise<C
     env = { DATA_DIR: dir, DATABASE_URL: clone.url };
     open = () => openDatabase({ url: clone.url });
   }
-  const cli = (script: string, ...args: string[]) => run(process.execPath, ['--import', 'tsx', script, ...args], {
-    cwd: ROOT_DIR, env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env },
-  }).then((r) => ({ code: 0, out: r.stdout + r.stderr }), (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }));
+  const commandEnv = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env };
+  const cli = (script: string, ...args: string[]) => execute(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT_DIR, env: commandEnv })
+    .then((r) => ({ code: 0, out: r.stdout + r.stderr }), (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }));
+  const run = async (command: Command, ...args: string[]) => {
+    const lines: string[] = [];
+    const code = await command(args, { out: (line) => lines.push(`${line}\n`), err: (line) => lines.push(`${line}\n`), env: commandEnv });
+    return { code, out: lines.join('') };
+  };
   const drop = async () => {
     await dropClone();
     rmSync(dir, { recursive: true, force: true });
   };
-  return { dir, env, open, cli, drop };
+  return { dir, env, open, cli, run, drop };
 }
