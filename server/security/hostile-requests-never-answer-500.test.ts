@@ -199,28 +199,6 @@ function requestFor(route: Route) {
 
 interface Route { method: string; path: string }
 
-/** How many (route, identity) properties run at once against the one app: requests wait on the database and on password hashing. */
-const CONCURRENCY = 6;
-
-/**
- * Runs `check` for every route as a visitor and as a member, CONCURRENCY at a time. Each property keeps its own seed and
- * its own failures (`mine`, gathered into `failures` when it ends), so running them side by side sends the same cases.
- */
-async function forEachRouteAndIdentity<R>(
-  routes: R[], failures: string[], check: (route: R, index: number, signedIn: boolean, mine: string[]) => Promise<void>,
-) {
-  const jobs = routes.flatMap((route, index) => [false, true].map((signedIn) => ({ route, index, signedIn })));
-  let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < jobs.length) {
-      const { route, index, signedIn } = jobs[next++];
-      const mine: string[] = [];
-      await check(route, index, signedIn, mine);
-      failures.push(...mine);
-    }
-  }));
-}
-
 function apiRoutes(t: TestApp): Route[] {
   const seen = new Map<string, Route>();
   for (const r of t.app.routes) {
@@ -235,6 +213,7 @@ const HTML_ENDPOINTS = new Set(['/api/unsubscribe.php']);
 
 async function run(t: TestApp, kind: DatabaseKind) {
   const { user } = await signUp(t);
+  let token = await t.services.accounts.createSession(user.id, t.siteId, 'fuzz');
   const routes = apiRoutes(t);
   // Every area's endpoints are found (a broken route listing would make this test pass vacuously).
   expect(routes.length).toBeGreaterThan(35);
@@ -242,54 +221,56 @@ async function run(t: TestApp, kind: DatabaseKind) {
   let ip = 0;
   const failures: string[] = [];
 
-  await forEachRouteAndIdentity(routes, failures, async (route, index, signedIn, mine) => {
-    let token = signedIn ? await t.services.accounts.createSession(user.id, t.siteId, 'fuzz') : '';
-    await fc.assert(
-      fc.asyncProperty(requestFor(route), async (r) => {
-        cases++;
-        const cookies = [signedIn ? `${AUTH_COOKIE}=${token}` : '', r.headers.extraCookie ?? ''].filter(Boolean).join('; ');
-        const h: Record<string, string> = { host: r.host };
-        for (const [k, v] of Object.entries(r.headers)) if (v !== undefined && k !== 'extraCookie') h[k] = v;
-        if (cookies) h.cookie = cookies;
-        const hasBody = route.method !== 'GET' && route.method !== 'HEAD' && r.body !== undefined;
-        // A fresh address each time, so that a sign-up gets past "e-mail taken" to what it stores.
-        const sentBody = r.body?.replace('fuzz@example.org', `fuzz${cases}@example.org`);
-        if (hasBody && r.contentType !== undefined) h['content-type'] = r.contentType;
-        const url = `http://${r.host}${route.path}${r.query ? `?${r.query}` : ''}`;
-        ip = (ip + 1) % 60000;
-        let res: Response;
-        try {
-          res = await t.app.request(url, { method: route.method, headers: h, body: hasBody ? sentBody : undefined }, {
-            incoming: { socket: { remoteAddress: `10.${(ip >> 8) & 255}.${ip & 255}.7` } },
-          });
-        } catch (error) {
-          mine.push(`${route.method} ${route.path} threw ${(error as Error).stack?.slice(0, 600)}`);
-          return false;
-        }
-        const text = await res.text();
-        const cut = (v: unknown) => JSON.stringify(v)?.slice(0, 120);
-        const sent = `query ${cut(r.query)}, body ${cut(r.body)}, type ${cut(r.contentType)}, host ${cut(r.host)}, headers ${cut(Object.fromEntries(Object.entries(r.headers).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v).slice(0, 40)])))}`;
-        const label = `${route.method} ${route.path} (${signedIn ? 'member' : 'visitor'}) -> ${res.status} ${text.slice(0, 160)} <- ${sent}`;
-        if (res.status >= 500) {
-          mine.push(label);
-          return false;
-        }
-        if (res.status >= 400 && !HTML_ENDPOINTS.has(route.path)) {
-          if (!isErrorShape(text)) {
-            mine.push(`no JSON error shape: ${label}`);
+  for (const route of routes) {
+    for (const signedIn of [false, true]) {
+      const known = failures.length;
+      await fc.assert(
+        fc.asyncProperty(requestFor(route), async (r) => {
+          cases++;
+          const cookies = [signedIn ? `${AUTH_COOKIE}=${token}` : '', r.headers.extraCookie ?? ''].filter(Boolean).join('; ');
+          const h: Record<string, string> = { host: r.host };
+          for (const [k, v] of Object.entries(r.headers)) if (v !== undefined && k !== 'extraCookie') h[k] = v;
+          if (cookies) h.cookie = cookies;
+          const hasBody = route.method !== 'GET' && route.method !== 'HEAD' && r.body !== undefined;
+          // A fresh address each time, so that a sign-up gets past "e-mail taken" to what it stores.
+          const sentBody = r.body?.replace('fuzz@example.org', `fuzz${cases}@example.org`);
+          if (hasBody && r.contentType !== undefined) h['content-type'] = r.contentType;
+          const url = `http://${r.host}${route.path}${r.query ? `?${r.query}` : ''}`;
+          ip = (ip + 1) % 60000;
+          let res: Response;
+          try {
+            res = await t.app.request(url, { method: route.method, headers: h, body: hasBody ? sentBody : undefined }, {
+              incoming: { socket: { remoteAddress: `10.${(ip >> 8) & 255}.${ip & 255}.7` } },
+            });
+          } catch (error) {
+            failures.push(`${route.method} ${route.path} threw ${(error as Error).stack?.slice(0, 600)}`);
             return false;
           }
-        }
-        // Log-out, deletion or a password change may end the member's session: start a new one.
-        if (signedIn && !(await t.services.accounts.sessionUserId(token, t.siteId))) token = await t.services.accounts.createSession(user.id, t.siteId, 'fuzz');
-        return true;
-      }),
-      { numRuns: RUNS[kind], seed: SEED + index * 2 + Number(signedIn), endOnFailure: true },
-    ).catch((error: Error) => {
-      // The failing case is already in `mine`; anything else (a thrown error) is reported here.
-      if (mine.length === 0) mine.push(`${route.method} ${route.path}: ${error.message.slice(0, 1500)}`);
-    });
-  });
+          const text = await res.text();
+          const cut = (v: unknown) => JSON.stringify(v)?.slice(0, 120);
+          const sent = `query ${cut(r.query)}, body ${cut(r.body)}, type ${cut(r.contentType)}, host ${cut(r.host)}, headers ${cut(Object.fromEntries(Object.entries(r.headers).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v).slice(0, 40)])))}`;
+          const label = `${route.method} ${route.path} (${signedIn ? 'member' : 'visitor'}) -> ${res.status} ${text.slice(0, 160)} <- ${sent}`;
+          if (res.status >= 500) {
+            failures.push(label);
+            return false;
+          }
+          if (res.status >= 400 && !HTML_ENDPOINTS.has(route.path)) {
+            if (!isErrorShape(text)) {
+              failures.push(`no JSON error shape: ${label}`);
+              return false;
+            }
+          }
+          // Log-out, deletion or a password change may end the member's session: start a new one.
+          if (signedIn && !(await t.services.accounts.sessionUserId(token, t.siteId))) token = await t.services.accounts.createSession(user.id, t.siteId, 'fuzz');
+          return true;
+        }),
+        { numRuns: RUNS[kind], seed: SEED + routes.indexOf(route) * 2 + Number(signedIn), endOnFailure: true },
+      ).catch((error: Error) => {
+        // The failing case is already in `failures`; anything else (a thrown error) is reported here.
+        if (failures.length === known) failures.push(`${route.method} ${route.path}: ${error.message.slice(0, 1500)}`);
+      });
+    }
+  }
   return { cases, failures, routes: routes.length };
 }
 
@@ -418,6 +399,7 @@ async function pageBody(r: { fields: Record<string, string>; encoding: Encoding;
 
 async function runPages(t: TestApp, kind: DatabaseKind) {
   const { user } = await signUp(t);
+  let token = await t.services.accounts.createSession(user.id, t.siteId, 'fuzz');
   const routes = (await pageBuild()).routes.filter((r) => r.hasAction);
   // Every page that takes a form is found (a broken route listing would make this test pass vacuously).
   expect(routes.map((r) => r.id)).toEqual(expect.arrayContaining(['login', 'signup', 'complaints', 'reset-password', 'reset-password-do', 'signup-matches', 'members-id-signup']));
@@ -427,60 +409,62 @@ async function runPages(t: TestApp, kind: DatabaseKind) {
   const failures: string[] = [];
   const ours = (host: string) => new Set(['http://localhost', 'http://localhost:3000', `http://${host.toLowerCase()}`]);
 
-  await forEachRouteAndIdentity(routes, failures, async (route, index, signedIn, mine) => {
-    let token = signedIn ? await t.services.accounts.createSession(user.id, t.siteId, 'fuzz') : '';
-    await fc.assert(
-      fc.asyncProperty(pageRequestFor(route, t.demoUserId), async (r) => {
-        cases++;
-        const cookies = [signedIn ? `${AUTH_COOKIE}=${token}` : '', r.headers.extraCookie ?? ''].filter(Boolean).join('; ');
-        const h: Record<string, string> = { host: r.host };
-        for (const [k, v] of Object.entries(r.headers)) if (v !== undefined && k !== 'extraCookie') h[k] = v;
-        if (cookies) h.cookie = cookies;
-        const fields = Object.fromEntries(Object.entries(r.fields).map(([k, v]) => [k, v.replace('fuzz@example.org', `fuzz${cases}.page@example.org`)]));
-        const { body, type } = await pageBody({ ...r, fields });
-        if (type !== undefined) h['content-type'] = type;
-        const path = r.data ? (r.path === '/' ? '/_.data' : `${r.path}.data`) : r.path;
-        const url = `http://${r.host}${path}${r.query ? `?${r.query}` : ''}`;
-        ip = (ip + 1) % 60000;
-        let res: Response;
-        try {
-          res = await t.app.request(url, { method: 'POST', headers: h, body }, { incoming: { socket: { remoteAddress: `10.${(ip >> 8) & 255}.${ip & 255}.9` } } });
-        } catch (error) {
-          mine.push(`POST ${path} threw ${(error as Error).stack?.slice(0, 600)}`);
-          return false;
-        }
-        const text = await res.text();
-        const cut = (v: unknown) => JSON.stringify(v)?.slice(0, 160);
-        const sent = `url ${cut(url)}, fields ${cut(fields)}, ${r.encoding}/${r.breakage}, type ${cut(type)}, origin ${cut(r.headers.origin)}`;
-        const label = `POST ${path} (${route.id}, ${signedIn ? 'member' : 'visitor'}) -> ${res.status} ${text.slice(0, 160)} <- ${sent}`;
-        if (res.status >= 500) {
-          mine.push(label);
-          return false;
-        }
-        const contentType = res.headers.get('content-type') ?? '';
-        if (res.status >= 400 && contentType.includes('json')) {
-          if (!isErrorShape(text)) {
-            mine.push(`no JSON error shape: ${label}`);
+  for (const route of routes) {
+    for (const signedIn of [false, true]) {
+      const known = failures.length;
+      await fc.assert(
+        fc.asyncProperty(pageRequestFor(route, t.demoUserId), async (r) => {
+          cases++;
+          const cookies = [signedIn ? `${AUTH_COOKIE}=${token}` : '', r.headers.extraCookie ?? ''].filter(Boolean).join('; ');
+          const h: Record<string, string> = { host: r.host };
+          for (const [k, v] of Object.entries(r.headers)) if (v !== undefined && k !== 'extraCookie') h[k] = v;
+          if (cookies) h.cookie = cookies;
+          const fields = Object.fromEntries(Object.entries(r.fields).map(([k, v]) => [k, v.replace('fuzz@example.org', `fuzz${cases}.page@example.org`)]));
+          const { body, type } = await pageBody({ ...r, fields });
+          if (type !== undefined) h['content-type'] = type;
+          const path = r.data ? (r.path === '/' ? '/_.data' : `${r.path}.data`) : r.path;
+          const url = `http://${r.host}${path}${r.query ? `?${r.query}` : ''}`;
+          ip = (ip + 1) % 60000;
+          let res: Response;
+          try {
+            res = await t.app.request(url, { method: 'POST', headers: h, body }, { incoming: { socket: { remoteAddress: `10.${(ip >> 8) & 255}.${ip & 255}.9` } } });
+          } catch (error) {
+            failures.push(`POST ${path} threw ${(error as Error).stack?.slice(0, 600)}`);
             return false;
           }
-        } else if (res.status >= 400 && !/text\/html|text\/x-script/.test(contentType)) {
-          mine.push(`neither a page nor a JSON error: ${label}`);
-          return false;
-        }
-        // A redirect (or React Router's redirect for a .data request) stays on this site.
-        const location = res.headers.get('location') ?? res.headers.get('x-remix-redirect');
-        if (location !== null && (!URL.canParse(location, url) || !ours(r.host).has(new URL(location, url).origin) || /^[/\\]{2}/.test(location))) {
-          mine.push(`redirect off the site (${location}): ${label}`);
-          return false;
-        }
-        if (signedIn && !(await t.services.accounts.sessionUserId(token, t.siteId))) token = await t.services.accounts.createSession(user.id, t.siteId, 'fuzz');
-        return true;
-      }),
-      { numRuns: PAGE_RUNS[kind], seed: SEED + 7919 + index * 2 + Number(signedIn), endOnFailure: true },
-    ).catch((error: Error) => {
-      if (mine.length === 0) mine.push(`POST ${route.path} (${route.id}): ${error.message.slice(0, 1500)}`);
-    });
-  });
+          const text = await res.text();
+          const cut = (v: unknown) => JSON.stringify(v)?.slice(0, 160);
+          const sent = `url ${cut(url)}, fields ${cut(fields)}, ${r.encoding}/${r.breakage}, type ${cut(type)}, origin ${cut(r.headers.origin)}`;
+          const label = `POST ${path} (${route.id}, ${signedIn ? 'member' : 'visitor'}) -> ${res.status} ${text.slice(0, 160)} <- ${sent}`;
+          if (res.status >= 500) {
+            failures.push(label);
+            return false;
+          }
+          const contentType = res.headers.get('content-type') ?? '';
+          if (res.status >= 400 && contentType.includes('json')) {
+            if (!isErrorShape(text)) {
+              failures.push(`no JSON error shape: ${label}`);
+              return false;
+            }
+          } else if (res.status >= 400 && !/text\/html|text\/x-script/.test(contentType)) {
+            failures.push(`neither a page nor a JSON error: ${label}`);
+            return false;
+          }
+          // A redirect (or React Router's redirect for a .data request) stays on this site.
+          const location = res.headers.get('location') ?? res.headers.get('x-remix-redirect');
+          if (location !== null && (!URL.canParse(location, url) || !ours(r.host).has(new URL(location, url).origin) || /^[/\\]{2}/.test(location))) {
+            failures.push(`redirect off the site (${location}): ${label}`);
+            return false;
+          }
+          if (signedIn && !(await t.services.accounts.sessionUserId(token, t.siteId))) token = await t.services.accounts.createSession(user.id, t.siteId, 'fuzz');
+          return true;
+        }),
+        { numRuns: PAGE_RUNS[kind], seed: SEED + 7919 + routes.indexOf(route) * 2 + Number(signedIn), endOnFailure: true },
+      ).catch((error: Error) => {
+        if (failures.length === known) failures.push(`POST ${route.path} (${route.id}): ${error.message.slice(0, 1500)}`);
+      });
+    }
+  }
   return { cases, failures, routes: routes.length };
 }
 
