@@ -10,8 +10,8 @@ export function HeldBy({ by, until, me }: { by: number | null; until: string | n
   if (by === null || until === null) return <span className="text-body-secondary">{t('console.queues.free')}</span>;
   const time = formatDateTime(until, language as Language);
   return by === me
-    ? <span className="badge text-bg-success" data-testid="held-by-me">{t('console.queues.held_by_you', { time })}</span>
-    : <span className="badge text-bg-warning" data-testid="held-by-other">{t('console.queues.held_by', { id: by, time })}</span>;
+    ? <span className="badge text-bg-success text-wrap text-start" data-testid="held-by-me">{t('console.queues.held_by_you', { time })}</span>
+    : <span className="badge text-bg-warning text-wrap text-start" data-testid="held-by-other">{t('console.queues.held_by', { id: by, time })}</span>;
 }
 
 /** The button that opens (claims) an item: a form, so that it works without JavaScript. */
