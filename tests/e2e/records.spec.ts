@@ -73,6 +73,8 @@ test('a free member sees the premium offer, buys with the withdrawal consent and
 });
 
 test('the payment status page: checking, pending (finish or cancel), failed card (retry or PayPal), failed and cancelled', async ({ page, shot }, info) => {
+  // Eight screens, each with its accessibility check: longer than one minute on a busy machine.
+  test.slow();
   await member(page, 'status', info.project.name);
   const open = await placeOrder(page, 'ideal');
   await page.goto(`/credits/${open.id}`);

@@ -61,6 +61,8 @@ test('the log-in page\'s sign-up link opens the modal on larger screens and the 
 });
 
 test('every step: account with did-you-mean, photo upload with progress, about me, push, complete', { tag: '@phone' }, async ({ page, shot }, info) => {
+  // Every step of the sign-up with its screenshots and accessibility checks: longer than one minute on a busy machine.
+  test.slow();
   const mobile = info.project.name === 'mobile';
   await openSignup(page, mobile);
   await shot('signup-0-account');
