@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCALE_COOKIE } from '#common/languages.ts';
 import { STAFF_COOKIE } from '#common/staff.ts';
 import { auditLog, staffSessions } from '../db/schema.ts';
+import { pageRequests } from '../../tests/helpers/page-requests.ts';
 import { createStaff, type TestStaff } from '../../tests/helpers/staff.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 import { base32Decode, hotp, totpStep } from './totp.ts';
@@ -15,28 +16,21 @@ import { STAFF_SESSION_IDLE_MS, STAFF_SESSION_LIFETIME_MS } from './staff-sign-i
 describe.each(DATABASE_KINDS)('staff sessions and tokens over HTTP on %s', (kind) => {
   let t: TestApp;
   let admin: TestStaff;
-  let ip = 0;
   beforeAll(async () => {
     t = await createTestApp(kind, { profiles: 0, pages: true });
     admin = await createStaff(t, { roles: ['admin'], name: 'Ada Admin' });
   }, 300_000);
   afterAll(() => t.close());
+  const { page, postForm } = pageRequests(() => t);
 
   const codeAt = (secret: string) => hotp(base32Decode(secret), totpStep(t.clock()));
-  /** A page's form, posted as a browser posts it, over http or https. */
-  const postForm = (path: string, fields: Record<string, string>, options: { cookie?: string; https?: boolean } = {}) =>
-    t.app.request(`${options.https ? 'https' : 'http'}://localhost${path}`, {
-      method: 'POST', body: new URLSearchParams(fields).toString(),
-      headers: { host: 'localhost', 'content-type': 'application/x-www-form-urlencoded', ...(options.cookie ? { cookie: options.cookie } : {}) },
-    }, { incoming: { socket: { remoteAddress: `192.0.2.${++ip}` } } });
-  const page = (path: string, cookie?: string) => t.app.request(`http://localhost${path}`, { headers: { host: 'localhost', ...(cookie ? { cookie } : {}) } });
   const challengeIn = (html: string) => /name="challenge" value="([^"]+)"/.exec(html)?.[1];
 
   async function signIn(staff: TestStaff, code: string, https = false) {
-    const first = await postForm('/console/login', { intent: 'password', email: staff.email, password: staff.password }, { https });
+    const first = await postForm('/console/login', { intent: 'password', email: staff.email, password: staff.password }, undefined, https);
     const challenge = challengeIn(await first.text());
     expect(challenge).toBeDefined();
-    return postForm('/console/login', { intent: 'code', challenge: challenge!, code }, { https });
+    return postForm('/console/login', { intent: 'code', challenge: challenge!, code }, undefined, https);
   }
 
   it('signs in with password and TOTP code, sets the console cookie (HttpOnly, SameSite=Strict, 12 h; Secure over https) and shows the console', async () => {
@@ -156,7 +150,7 @@ describe.each(DATABASE_KINDS)('staff sessions and tokens over HTTP on %s', (kind
   it('signs out: the session ends, its cookie goes, the audit log says so', async () => {
     const staff = await createStaff(t, { roles: ['support'] });
     const { cookie } = await staff.cookie();
-    const out = await postForm('/console/sign-out', {}, { cookie });
+    const out = await postForm('/console/sign-out', {}, cookie);
     expect(out.status).toBe(302);
     expect(out.headers.get('location')).toBe('/console/login');
     expect(out.headers.getSetCookie().find((c) => c.startsWith(`${STAFF_COOKIE}=`))).toMatch(/Max-Age=0/);

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderRefunds, orders } from '../db/schema.ts';
+import { pageRequests } from '../../tests/helpers/page-requests.ts';
 import { createStaff, type TestStaff } from '../../tests/helpers/staff.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp, type TestClient } from '../../tests/helpers/test-app.ts';
 
@@ -12,19 +13,13 @@ import { createTestApp, DATABASE_KINDS, signUp, type TestApp, type TestClient } 
 describe.each(DATABASE_KINDS)('a part refund from the member\'s console page on %s', (kind) => {
   let t: TestApp;
   let finance: TestStaff;
-  let ip = 0;
   beforeAll(async () => {
     t = await createTestApp(kind, { profiles: 0, pages: true });
     finance = await createStaff(t, { roles: ['finance', 'support'], name: 'Fiona Finance' });
   }, 300_000);
   afterAll(() => t.close());
+  const { postForm, textOf } = pageRequests(() => t);
 
-  const postForm = (path: string, fields: Record<string, string>, cookie: string) =>
-    t.app.request(`http://localhost${path}`, {
-      method: 'POST', body: new URLSearchParams(fields).toString(),
-      headers: { host: 'localhost', 'content-type': 'application/x-www-form-urlencoded', cookie },
-    }, { incoming: { socket: { remoteAddress: `192.0.2.${++ip}` } } });
-  const textOf = async (res: Response) => (await res.text()).replaceAll('<!-- -->', '');
   const paidOrder = async (client: TestClient, key: string) => {
     const packages = (await client.get('/api/packages.php')).body.packages;
     const created = await client.post('/api/order.php', { package_id: packages[0].id, paymentmethod: 'ideal', withdrawal_consent: true }, { 'idempotency-key': key });

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberReports, moderationDecisions, photos, profiles, textReviews } from '../db/schema.ts';
+import { pageRequests } from '../../tests/helpers/page-requests.ts';
 import { createStaff, type TestStaff } from '../../tests/helpers/staff.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
@@ -13,22 +14,14 @@ describe.each(DATABASE_KINDS)('the moderation queues\' pages without JavaScript 
   let t: TestApp;
   let first: TestStaff;
   let second: TestStaff;
-  let ip = 0;
   beforeAll(async () => {
     t = await createTestApp(kind, { profiles: 0, pages: true });
     first = await createStaff(t, { roles: ['moderator'], name: 'Mona Moderator' });
     second = await createStaff(t, { roles: ['moderator'], siteIds: [t.siteId] });
   }, 300_000);
   afterAll(() => t.close());
+  const { page, postForm, textOf } = pageRequests(() => t);
 
-  const postForm = (path: string, fields: Record<string, string>, cookie: string) =>
-    t.app.request(`http://localhost${path}`, {
-      method: 'POST', body: new URLSearchParams(fields).toString(),
-      headers: { host: 'localhost', 'content-type': 'application/x-www-form-urlencoded', cookie },
-    }, { incoming: { socket: { remoteAddress: `192.0.2.${++ip}` } } });
-  const page = (path: string, cookie: string) => t.app.request(`http://localhost${path}`, { headers: { host: 'localhost', cookie } });
-  /** A page's HTML without the markers React puts between a text's parts. */
-  const textOf = async (res: Response) => (await res.text()).replaceAll('<!-- -->', '');
 
   it('claims on opening, shows the hold to another moderator, and decides only after the confirmation', async () => {
     const [reporter, target] = [await signUp(t), await signUp(t, { name: 'Queued' })];
