@@ -65,6 +65,8 @@ test('two members chat live: message, unread badge, read receipt and typing, wit
 });
 
 test('gifts, photos, the word filter and removing a conversation, between two members', async ({ page, browser, shot }, info) => {
+  // Two members, a purchase, a gift and an upload: a long journey.
+  test.slow();
   // B: confirmed, filters one word, waits in the chats.
   const bContext = await browser.newContext();
   const b = await bContext.newPage();

@@ -155,7 +155,9 @@ test('more photos need an account, then premium', async ({ page, shot, browser }
   await expect(page.getByTestId('profile-notice')).toContainText('Premium members see all photos.');
   await shot('profile-07-premium-needed');
 
-  // Visitors' messages: log in or sign up.
+  // Visitors' messages: log in or sign up. The members' page is left first: its live channel, losing the session
+  // under it, would send it to the log-in page in the middle of the next navigation.
+  await page.goto('about:blank');
   await page.context().clearCookies();
   await page.goto(`/members/${ownerInfo.id}`);
   await acceptEntryWarning(page);
