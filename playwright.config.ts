@@ -9,7 +9,8 @@ import { sitePort } from './tests/e2e/site-port.ts';
 export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'test-results',
-  timeout: 60_000,
+  // The longest journeys take half a minute on a quiet two-core machine, and twice that while it is busy.
+  timeout: 90_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   // Two sites side by side keep a two-core machine busy while one of them waits; more cores, more workers.
