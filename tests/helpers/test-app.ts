@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -56,8 +56,8 @@ export async function freshDatabase(kind: DatabaseKind): Promise<Database & { dr
   };
 }
 
-/** A new PostgreSQL database cloned from the migrated template (milliseconds), and how to drop it. */
-export async function clonePostgresTemplate(): Promise<{ url: string; drop(): Promise<void> }> {
+/** A new PostgreSQL database cloned from the migrated template (or `template`) in milliseconds, and how to drop it. */
+export async function clonePostgresTemplate(template?: string): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const info = inject('pgTemplate');
   if (!info) throw new Error('PostgreSQL is not available');
   const name = `${info.template}_${process.pid}_${++counter}_${Date.now() % 100000}`;
@@ -70,10 +70,65 @@ export async function clonePostgresTemplate(): Promise<{ url: string; drop(): Pr
       await client.end();
     }
   };
-  await admin(`CREATE DATABASE ${name} TEMPLATE ${info.template}`);
+  await admin(`CREATE DATABASE ${name} TEMPLATE ${template ?? info.template}`);
   const url = new URL(info.baseUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  return { name, url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+interface SeedOptions { profileCount: number; freeMessages: number }
+type Seeded = Awaited<ReturnType<typeof seedDemoSite>>;
+/** A seeded database kept per worker: a PGlite snapshot or a PostgreSQL template, with the photos its rows name. */
+interface SeededCopy { kind: DatabaseKind; snapshot?: Blob; template?: string; photosDir: string; seeded: Seeded }
+const seededCopies = new Map<string, Promise<SeededCopy>>();
+
+/**
+ * A fresh database seeded as the demo site with these options, and its photos in `photosDir`. The seed (its photos
+ * drawn and encoded) runs once per worker and options; every later test app starts from a copy of that database,
+ * which takes a fraction of seeding again. The seed is deterministic (its clock and random numbers are fixed).
+ */
+async function seededDatabase(kind: DatabaseKind, seed: SeedOptions, photosDir: string) {
+  const key = `${kind}:${seed.profileCount}:${seed.freeMessages}`;
+  let copy = seededCopies.get(key);
+  if (!copy) {
+    copy = seedCopy(kind, seed);
+    seededCopies.set(key, copy);
+    copy.catch(() => seededCopies.delete(key));
+  }
+  const { snapshot, template, photosDir: seedPhotos, seeded } = await copy;
+  cpSync(seedPhotos, photosDir, { recursive: true });
+  if (snapshot) {
+    const database = await openDatabase({ dataDir: null, snapshot });
+    return { database: { ...database, drop: async () => database.close() }, seeded };
+  }
+  const clone = await clonePostgresTemplate(template);
+  const database = await openDatabase({ url: clone.url });
+  return { database: { ...database, drop: async () => { await database.close(); await clone.drop(); } }, seeded };
+}
+
+async function seedCopy(kind: DatabaseKind, seed: SeedOptions): Promise<SeededCopy> {
+  const photosDir = mkdtempSync(join(tmpdir(), 'amora-seed-photos-'));
+  process.once('exit', () => rmSync(photosDir, { recursive: true, force: true }));
+  if (kind === 'pglite') {
+    const database = await freshDatabase(kind);
+    try {
+      const seeded = await seedDemoSite(database.db, { photosDir, clock: testClock(), ...seed });
+      const client = (database.db as unknown as { $client: PGlite }).$client;
+      return { kind, snapshot: await client.dumpDataDir('none'), photosDir, seeded };
+    } finally {
+      await database.drop();
+    }
+  }
+  // A template database must have no connections while it is copied: seeded, then closed, then only cloned. The
+  // global teardown drops it with the other databases named after the migrated template.
+  const clone = await clonePostgresTemplate();
+  const database = await openDatabase({ url: clone.url });
+  try {
+    const seeded = await seedDemoSite(database.db, { photosDir, clock: testClock(), ...seed });
+    return { kind, template: clone.name, photosDir, seeded };
+  } finally {
+    await database.close();
+  }
 }
 
 /** A clock tests can move. */
@@ -117,11 +172,10 @@ export async function createTestApp(
     pages?: boolean;
   } = {},
 ): Promise<TestApp> {
-  const database = await freshDatabase(kind);
   const clock = testClock();
   const photosDir = mkdtempSync(join(tmpdir(), 'amora-photos-'));
   // Free messages are off unless a test turns them on: most tests are about what messages cost.
-  const seeded = await seedDemoSite(database.db, { photosDir, clock, profileCount: options.profiles ?? 30, freeMessages: options.freeMessages ?? 0 });
+  const { database, seeded } = await seededDatabase(kind, { profileCount: options.profiles ?? 30, freeMessages: options.freeMessages ?? 0 }, photosDir);
   // With outbox, the dev viewers are on (DEV_TOOLS=1) unless the test's env says otherwise, as for local work.
   const env = loadEnv({ NODE_ENV: 'test', ...(options.outbox ? { DEV_TOOLS: '1' } : {}), ...options.env, ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {}) });
   // With smtpUrl, mail really goes over SMTP (to a test server); with outbox, to the dev outbox (and its
