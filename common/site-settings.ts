@@ -27,7 +27,7 @@ export const SIGNUP_MODES = ['all', 'with_trafficsource', 'none'] as const;
 export const LOGGED_OUT_SEARCH_MODES = ['all', 'none'] as const;
 export const PHOTO_MODERATION_MODES = ['after', 'before'] as const;
 export const SEARCH_FIELDS = ['gender', 'country', 'age'] as const;
-export const PROFILE_FIELDS = [...ATTRIBUTE_KEYS, 'interests'] as [string, ...string[]];
+export const PROFILE_FIELDS: [string, ...string[]] = ['interests', ...ATTRIBUTE_KEYS];
 export const PAYMENT_PROVIDERS = ['test', 'mollie'] as const;
 
 /** #rgb or #rrggbb in any case, stored as lower-case #rrggbb (the database checks that form). */
@@ -136,8 +136,8 @@ export const SITE_SECTIONS = {
 export const siteSettingsSchema = z.object({
   name: required(60),
   domain,
-  domainLanguage: z.string({ error: 'errors.invalid_input' }).trim()
-    .refine((v) => v === '' || /^[a-z]{2}_[A-Z]{2}$/.test(v), 'errors.invalid_input').transform((v) => v || null),
+  domainLanguage: z.preprocess((v) => v ?? '', z.string({ error: 'errors.invalid_input' }).trim()
+    .refine((v) => v === '' || /^[a-z]{2}_[A-Z]{2}$/.test(v), 'errors.invalid_input').transform((v) => v || null)),
   companyId: idSchema(),
   countries: ticked(COUNTRIES as [string, ...string[]]).refine((list) => list.length > 0, 'errors.country_required'),
   indexTitle: text(120),
