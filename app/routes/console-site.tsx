@@ -91,12 +91,12 @@ export default function ConsoleSite() {
 
   /** The preview follows the colours and the name as they are typed; a colour that is no colour keeps the last good one. */
   const follow = (event: React.FormEvent<HTMLFormElement>) => {
-    const read = (name: string) => (event.currentTarget.elements.namedItem(name) as HTMLInputElement | null)?.value ?? '';
+    // Read now: the event's form is gone by the time React runs the update.
+    const { elements } = event.currentTarget;
+    const read = (name: string) => (elements.namedItem(name) as HTMLInputElement | null)?.value ?? '';
+    const typed = { name: read('name'), primary: previewColour(read('themePrimary')), secondary: previewColour(read('themeSecondary')), dark: previewColour(read('themeDark')) };
     setLook((old) => ({
-      name: read('name'),
-      primary: previewColour(read('themePrimary')) ?? old.primary,
-      secondary: previewColour(read('themeSecondary')) ?? old.secondary,
-      dark: previewColour(read('themeDark')) ?? old.dark,
+      name: typed.name, primary: typed.primary ?? old.primary, secondary: typed.secondary ?? old.secondary, dark: typed.dark ?? old.dark,
     }));
   };
 

@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, desc, eq, inArray } from 'drizzle-orm';
 import { minimumCostsText, siteSettingsSchema, type SiteSettings } from '#common/site-settings.ts';
 import { can, type Actor, type StaffActor } from '../actor.ts';
 import type { Db } from '../db/client.ts';
@@ -109,7 +109,7 @@ export function createConsoleSites(deps: { db: Db; audit: AuditLog; invalidateSi
     /** A new site's form: the default site's settings, without its name and domain (admins of every site). */
     async newSiteForm(actor: Actor) {
       const staff = consoleAdmin(actor, null);
-      const [base] = await db.select().from(sites).orderBy(asc(sites.isDefault), asc(sites.id)).limit(1);
+      const [base] = await db.select().from(sites).orderBy(desc(sites.isDefault), asc(sites.id)).limit(1);
       const values = base ? { ...formOf(base), name: '', domain: '' } : null;
       return { values, companies: await companyChoices(staff, null) };
     },

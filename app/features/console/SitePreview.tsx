@@ -35,9 +35,11 @@ export function SitePreview({ look }: { look: PreviewLook }) {
     const paint = (element: HTMLElement | null, colour: string, text = true) => {
       if (!element) return;
       const shade = accessibleShade(colour);
-      element.style.backgroundColor = text ? shade : '';
-      element.style.borderColor = text ? shade : '';
-      element.style.color = text ? contrastText(shade) : shade;
+      // Bootstrap's colour utilities (bg-dark, text-white) are !important: the sample's own colours must be too.
+      const set = (property: string, value: string) => (value ? element.style.setProperty(property, value, 'important') : element.style.removeProperty(property));
+      set('background-color', text ? shade : '');
+      set('border-color', text ? shade : '');
+      set('color', text ? contrastText(shade) : shade);
     };
     paint(bar.current, look.dark);
     paint(button.current, look.primary);
