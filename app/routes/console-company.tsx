@@ -54,7 +54,6 @@ export default function ConsoleCompany() {
   const { t } = useTranslation();
   const company = useLoaderData<typeof loader>();
   const details = useAppForm(companySchema, { intent: 'company', defaultValue: company.values });
-  const account = useAppForm(paymentAccountSchema, { intent: 'account', defaultValue: { provider: company.account?.provider ?? 'test' } });
   const saved = details.done as { changed: string[] } | undefined;
   return (
     <>
@@ -71,30 +70,40 @@ export default function ConsoleCompany() {
           </AppForm>
         </div>
       </section>
-      <section className="card" aria-labelledby="company-account">
-        <div className="card-body">
-          <h2 id="company-account" className="h5 card-title">{t('console.company.account')}</h2>
-          <p data-testid="company-account-now">
-            {company.account
-              ? t('console.company.account_now', { provider: t(`console.company.providers.${company.account.provider}`), end: company.account.keyEnd ?? '—' })
-              : t('console.company.account_none')}
-          </p>
-          {account.done !== undefined && <Alert variant="success" data-testid="company-account-saved">{t('console.company.account_saved')}</Alert>}
-          <AppForm form={account.form} intent="account" data-testid="company-account-form">
-            <FormError form={account.form} />
-            <div className="row">
-              <FormField id="account-provider" as="select" className="col-12 col-md-4 mb-3" label={t('console.company.provider')} field={account.fields.provider}>
-                {PAYMENT_PROVIDERS.map((p) => <option key={p} value={p}>{t(`console.company.providers.${p}`)}</option>)}
-              </FormField>
-              <FormField
-                id="account-key" type="password" autoComplete="off" className="col-12 col-md-8 mb-3" label={t('console.company.fields.apiKey')}
-                description={t('console.company.key_help')} field={account.fields.apiKey}
-              />
-            </div>
-            <button type="submit" className="btn btn-primary" disabled={account.busy} data-testid="company-account-save">{t('console.company.account_save')}</button>
-          </AppForm>
-        </div>
-      </section>
+      {/* Made anew when the stored account changes, so that the form starts from it again. */}
+      <PaymentAccountForm key={`${company.account?.provider}:${company.account?.keyEnd}`} account={company.account} />
     </>
+  );
+}
+
+/** The payment account of the company's sites: what is stored (the key by its last four characters), and a change. */
+function PaymentAccountForm({ account: stored }: { account: { provider: string; keyEnd: string | null } | null }) {
+  const { t } = useTranslation();
+  const account = useAppForm(paymentAccountSchema, { intent: 'account', defaultValue: { provider: stored?.provider ?? 'test' } });
+  return (
+    <section className="card" aria-labelledby="company-account">
+      <div className="card-body">
+        <h2 id="company-account" className="h5 card-title">{t('console.company.account')}</h2>
+        <p data-testid="company-account-now">
+          {stored
+            ? t('console.company.account_now', { provider: t(`console.company.providers.${stored.provider}`), end: stored.keyEnd ?? '—' })
+            : t('console.company.account_none')}
+        </p>
+        {account.done !== undefined && <Alert variant="success" data-testid="company-account-saved">{t('console.company.account_saved')}</Alert>}
+        <AppForm form={account.form} intent="account" data-testid="company-account-form">
+          <FormError form={account.form} />
+          <div className="row">
+            <FormField id="account-provider" as="select" className="col-12 col-md-4 mb-3" label={t('console.company.provider')} field={account.fields.provider}>
+              {PAYMENT_PROVIDERS.map((p) => <option key={p} value={p}>{t(`console.company.providers.${p}`)}</option>)}
+            </FormField>
+            <FormField
+              id="account-key" type="password" autoComplete="off" className="col-12 col-md-8 mb-3" label={t('console.company.fields.apiKey')}
+              description={t('console.company.key_help')} field={account.fields.apiKey}
+            />
+          </div>
+          <button type="submit" className="btn btn-primary" disabled={account.busy} data-testid="company-account-save">{t('console.company.account_save')}</button>
+        </AppForm>
+      </div>
+    </section>
   );
 }

@@ -75,6 +75,7 @@ test('an admin edits a site\'s name and colours, sees them on the member page, a
   await expect(page.getByTestId('company-account-saved')).toBeVisible();
   await expect(page.getByTestId('company-account-now')).toHaveText('Payments of its sites go through Mollie (key ending in EFGH).');
   await expect(page.getByLabel('API key')).toHaveValue('');
+  await expect(page.getByLabel('Payment provider')).toHaveValue('mollie');
   expect(await page.content()).not.toContain(key.slice(5, -4));
   await shot('console-company');
   await page.reload();
