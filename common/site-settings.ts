@@ -171,7 +171,6 @@ export const siteSettingsSchema = z.object({
   fictionalIcon: text(40),
 });
 
-export type SiteSettingsInput = z.input<typeof siteSettingsSchema>;
 export type SiteSettings = z.output<typeof siteSettingsSchema>;
 
 /** A list typed as words separated by commas or lines (trade names, VAT numbers). */
@@ -195,7 +194,6 @@ export const companySchema = z.object({
   deleteDiscount: whole(0, 90),
 });
 
-export type CompanyInput = z.input<typeof companySchema>;
 export type CompanyValues = z.output<typeof companySchema>;
 
 /**
@@ -207,5 +205,3 @@ export const paymentAccountSchema = z.object({
   apiKey: z.preprocess((v) => (v === undefined || v === null ? '' : v), z.string({ error: 'errors.payment_key_invalid' }).trim()
     .refine((v) => v === '' || MOLLIE_API_KEY.test(v), 'errors.payment_key_invalid')),
 });
-
-export type PaymentAccountInput = z.input<typeof paymentAccountSchema>;
