@@ -1,4 +1,5 @@
 import { asc, desc, eq, inArray } from 'drizzle-orm';
+import type { z } from 'zod';
 import { minimumCostsText, siteSettingsSchema, type SiteSettings } from '#common/site-settings.ts';
 import { can, type Actor, type StaffActor } from '../actor.ts';
 import type { Db } from '../db/client.ts';
@@ -23,7 +24,7 @@ export function consoleAdmin(actor: Actor, siteId: number | null): StaffActor {
  * A form's value checked by its shared schema, or 400 with each bad field's message key beside its name (the page
  * shows them where the browser would have): the same check as the form's before sending.
  */
-export function parseOr400<T>(schema: { safeParse(input: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, input: unknown): T {
+export function parseOr400<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const fields: Record<string, string> = {};
