@@ -50,6 +50,8 @@ import { createAuditLog } from './staff/audit.ts';
 import { createStaffPasskeys } from './staff/staff-passkeys.ts';
 import { createStaffService } from './staff/staff.service.ts';
 import { createConsoleService } from './staff/console.service.ts';
+import { createConsoleCompanies } from './staff/console-companies.ts';
+import { createConsoleSites } from './staff/console-sites.ts';
 import { createConversationReading } from './support/conversation-reading.ts';
 import { createStaffTokens } from './staff/staff-tokens.ts';
 import { createPushService, type VapidKeys } from './push/push.service.ts';
@@ -174,10 +176,14 @@ export function createServices(deps: {
     records,
     audit,
     staff: createStaffService({ db, clock, audit, cookies, limits: rateLimits }),
-    console: createConsoleService({
-      db, clock, audit, tokens: createStaffTokens({ db, clock, audit }), passkeys: createStaffPasskeys({ db, clock, audit, cookies }),
-      support, conversations: createConversationReading({ db, audit }), flags, bans, records, moderation, texts, photoQueue, photos, chat,
-    }),
+    console: {
+      ...createConsoleService({
+        db, clock, audit, tokens: createStaffTokens({ db, clock, audit }), passkeys: createStaffPasskeys({ db, clock, audit, cookies }),
+        support, conversations: createConversationReading({ db, audit }), flags, bans, records, moderation, texts, photoQueue, photos, chat,
+      }),
+      ...createConsoleSites({ db, audit, invalidateSites: settings.invalidateSites }),
+      ...createConsoleCompanies({ db, audit, invalidateSites: settings.invalidateSites }),
+    },
     rateLimitStore,
     sharedCache,
     rateLimits,

@@ -45,6 +45,8 @@ import type { createPageBounces } from './tracking/page-bounces.ts';
 import type { AuditLog } from './staff/audit.ts';
 import type { createStaffService } from './staff/staff.service.ts';
 import type { ConsoleService } from './staff/console.service.ts';
+import type { ConsoleSites } from './staff/console-sites.ts';
+import type { ConsoleCompanies } from './staff/console-companies.ts';
 
 /**
  * The bag of services that services.ts wires once per process (or per test), declared here, below the entry
@@ -99,7 +101,7 @@ export interface Services {
   audit: AuditLog;
   staff: ReturnType<typeof createStaffService>;
   /** Every screen and action of the operator console (the authorization test enumerates them). */
-  console: ConsoleService;
+  console: ConsoleService & ConsoleSites & ConsoleCompanies;
   rateLimitStore: RateLimitStore;
   sharedCache: SharedCache;
   /** Every limit of infra/limits.ts; the per-IP ones are applied by the routes. */

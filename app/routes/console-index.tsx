@@ -17,6 +17,7 @@ export default function ConsoleIndex() {
       <h1 className="h3">{t('console.overview.title')}</h1>
       <p>{t('console.overview.welcome', { name: layout.name })}</p>
       <ul>
+        {layout.siteAdmin && <li><Link to="/console/sites">{t('console.nav.sites')}</Link>: {t('console.overview.sites')}</li>}
         {layout.siteAdmin && <li><Link to="/console/transparency">{t('console.nav.transparency')}</Link>: {t('console.overview.transparency')}</li>}
         {layout.isAdmin && <li><Link to="/console/audit">{t('console.nav.audit')}</Link>: {t('console.overview.audit')}</li>}
         <li><Link to="/console/account">{t('console.nav.account')}</Link>: {t('console.overview.account')}</li>

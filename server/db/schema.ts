@@ -71,6 +71,8 @@ export const sites = pgTable('sites', {
   visibleProfileFields: jsonb().$type<string[]>().notNull().default([]),
   visibleProfileNotes: boolean().notNull().default(false),
   searchFields: jsonb().$type<string[]>().notNull().default(['gender', 'country', 'age']),
+  /** The interests members of the site choose from (INTERESTS' keys, in their order); empty: every one. */
+  interests: jsonb().$type<string[]>().notNull().default([]),
   /** 'after': new photos show at once and are reviewed afterwards; 'before': they wait for approval. */
   photoModeration: text().$type<'before' | 'after'>().notNull().default('after'),
   createdAt: createdAt(),

@@ -1,4 +1,5 @@
 import { asc, eq, or, sql } from 'drizzle-orm';
+import { MOLLIE_API_KEY } from '#common/site-settings.ts';
 import type { Db } from '../db/client.ts';
 import { companies, paymentAccounts, sites } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
@@ -15,7 +16,6 @@ export interface SiteProvider {
 const METHODS_TTL_MS = 5 * 60_000;
 
 /** Mollie API keys: test_ or live_ followed by 30 letters and digits. */
-export const MOLLIE_API_KEY = /^(test|live)_[A-Za-z0-9]{30,}$/;
 
 /** A key shown to the operator: its mode and last 4 characters only. */
 export function maskApiKey(key: string | null): string {

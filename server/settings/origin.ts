@@ -1,17 +1,10 @@
+import { isLocalHostname } from '#common/site-settings.ts';
 import type { Env } from '../env.ts';
+
+export { isLocalHostname };
 
 /** What a site's canonical origin depends on. */
 export type OriginConfig = Pick<Env, 'PUBLIC_URL' | 'PORT'>;
-
-/**
- * Names that never reach the public: localhost and its subdomains, the reserved `.test` top-level
- * domain, and loopback addresses. A deployment made only of these is a developer's machine.
- */
-export function isLocalHostname(hostname: string): boolean {
-  const h = hostname.trim().toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
-  return h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.test')
-    || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1' || /^::ffff:127(\.\d{1,3}){3}$/.test(h);
-}
 
 /**
  * The one place that says where a site lives: every link the server builds (mails, payment return and

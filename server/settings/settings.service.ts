@@ -179,7 +179,7 @@ export function createSettingsService(deps: {
         visible_profile_notes: site.visibleProfileNotes,
         search_fields: site.searchFields,
         company_id: site.companyId,
-        interests: [...INTERESTS],
+        interests: site.interests.length ? INTERESTS.filter((i) => site.interests.includes(i)) : [...INTERESTS],
       };
     },
 

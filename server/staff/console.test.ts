@@ -4,7 +4,7 @@ import type { StaffRoleName } from '#common/staff.ts';
 import { STAFF_ROLES } from '#common/staff.ts';
 import type { Actor, MemberActor, StaffActor } from '../actor.ts';
 import {
-  appeals, auditLog, conversations, creditPackages, memberFlags, memberReports, messages, moderationDecisions, notices, orders, photos, staffPasskeys,
+  appeals, auditLog, companies, conversations, creditPackages, memberFlags, memberReports, messages, moderationDecisions, notices, orders, photos, staffPasskeys,
   textReviews, users,
 } from '../db/schema.ts';
 import { banInTx } from '../moderation/bans.service.ts';
@@ -146,7 +146,40 @@ const CASES: Record<ConsoleUseCase, Case> = {
     call: async (s, a, _staff, m) => s.console.moderatePhoto(a, { kind: 'profile', id: await photoOf(s, m), decision: 'approve' }),
     role: 'moderator', audits: 'photo.approve', elsewhere: '404 not_found',
   },
+  siteList: { call: (s, a) => s.console.siteList(a), role: 'admin', audits: null, siteAdmin: true, narrows: true },
+  siteSettings: { call: (s, a, _staff, m) => s.console.siteSettings(a, m.siteId), role: 'admin', audits: null, siteAdmin: true },
+  newSiteForm: { call: (s, a) => s.console.newSiteForm(a), role: 'admin', audits: null },
+  createSite: {
+    call: async (s, a, _staff, m) => s.console.createSite(a, { ...(await siteFormOf(s, m.siteId)), name: 'Case site', domain: `case-${Math.random().toString(36).slice(2)}.test` }),
+    role: 'admin', audits: 'site.create',
+  },
+  updateSite: {
+    call: async (s, a, _staff, m) => s.console.updateSite(a, m.siteId, { ...(await siteFormOf(s, m.siteId)), indexTitle: `Case ${Math.random()}` }),
+    role: 'admin', audits: 'site.update', siteAdmin: true,
+  },
+  companyList: { call: (s, a) => s.console.companyList(a), role: 'admin', audits: null },
+  company: { call: async (s, a) => s.console.company(a, await companyOf(s)), role: 'admin', audits: null },
+  createCompany: { call: (s, a) => s.console.createCompany(a, COMPANY), role: 'admin', audits: 'company.create' },
+  updateCompany: { call: async (s, a) => s.console.updateCompany(a, await companyOf(s), { ...COMPANY, city: 'Utrecht' }), role: 'admin', audits: 'company.update' },
+  setPaymentAccount: {
+    call: async (s, a) => s.console.setPaymentAccount(a, await companyOf(s), { provider: 'mollie', apiKey: `test_${'a'.repeat(30)}` }),
+    role: 'admin', audits: 'company.payment_account',
+  },
 };
+
+/** A company's details as the console's form sends them. */
+const COMPANY = { name: 'Case B.V.', address: 'Keizersgracht 1', city: 'Amsterdam', country: 'NL', kvk: '12345678', vatNumbers: 'NL001234567B01', tradenames: 'Case', supportPhone: '', deleteDiscount: '0' };
+
+/** A fresh company (one per call). */
+async function companyOf(s: Services): Promise<number> {
+  const [row] = await s.db.insert(companies).values({ name: 'Case', address: 'Street 1', kvk: '1', city: 'Amsterdam', country: 'NL' }).returning({ id: companies.id });
+  return row.id;
+}
+
+/** The site's settings as its console form holds them (read as an admin of every site; reading writes nothing). */
+async function siteFormOf(s: Services, siteId: number) {
+  return (await s.console.siteSettings({ kind: 'staff', staffId: 0, roles: ['admin'], siteIds: null, companyIds: null }, siteId)).values;
+}
 
 /**
  * A claim for ten minutes by `holder` when it is staff (written directly: the claim's own audit row would be a second

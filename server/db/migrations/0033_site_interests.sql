@@ -1,0 +1,1 @@
+ALTER TABLE "sites" ADD COLUMN "interests" jsonb DEFAULT '[]'::jsonb NOT NULL;
