@@ -1,10 +1,16 @@
 import { z } from 'zod';
 import { wordFilterSchema } from './chat.ts';
-/** The 8 e-mail categories (spec section 1), named for what a member receives. All are on by default. */
+/**
+ * The 8 e-mail categories (spec section 1), named for what a member receives. What a member does here is mailed to
+ * them unless they turn it off; marketing is off until they turn it on (decision 068).
+ */
 export const EMAIL_CATEGORIES = [
   'new_message', 'new_like', 'new_match', 'profile_visit', 'gift', 'photo_approved', 'special_offers', 'newsletter',
 ] as const;
 export type EmailCategory = (typeof EMAIL_CATEGORIES)[number];
+
+/** Advertising mail: sent only to members who opted in (GDPR Art. 6(1)(a), ePrivacy Art. 13). */
+export const MARKETING_CATEGORIES = ['special_offers', 'newsletter'] as const satisfies readonly EmailCategory[];
 
 /** PUT /api/notifications.php: only what is given changes. */
 export const notificationsUpdateSchema = z.object({

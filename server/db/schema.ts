@@ -1,4 +1,5 @@
 import { STAFF_ROLES, type StaffRoleName } from '../../common/staff.ts';
+import { MARKETING_CATEGORIES } from '../../common/notifications.ts';
 import { sql } from 'drizzle-orm';
 import type { FlagKind } from '../../common/moderation-flags.ts';
 import type { BanReason } from '../../common/reports.ts';
@@ -110,7 +111,8 @@ export const users = pgTable('users', {
   /** Words and phrases this member never wants to read: matching messages are hidden and cost the sender nothing. */
   wordFilter: jsonb().$type<string[]>().notNull().default([]),
   /** E-mail categories switched off by the member (all are on by default). */
-  emailOptOut: jsonb().$type<string[]>().notNull().default([]),
+  /** The e-mail categories the member does not want; a new member has not opted in to marketing (decision 068). */
+  emailOptOut: jsonb().$type<string[]>().notNull().default([...MARKETING_CATEGORIES]),
   pushState: text().$type<'unknown' | 'subscribed' | 'not_subscribed' | 'denied'>().notNull().default('unknown'),
   pushSubscription: jsonb().$type<{ endpoint: string; keys: { p256dh: string; auth: string } } | null>(),
   deletedAt: timestamp({ withTimezone: true }),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { EMAIL_CATEGORIES } from '#common/notifications.ts';
+import { EMAIL_CATEGORIES, MARKETING_CATEGORIES } from '#common/notifications.ts';
 import { mailEvents, photos, users } from '../db/schema.ts';
 import { SYSTEM } from '../../tests/helpers/staff.ts';
 import { addCredits } from '../credits/ledger.ts';
@@ -30,13 +30,13 @@ describe.each(DATABASE_KINDS)('e-mail notifications on %s', (kind) => {
     return { a, b };
   };
 
-  it('lists the 8 categories, all on, and saves switches on the server', async () => {
+  it('lists the 8 categories, marketing off until the member opts in, and saves switches on the server', async () => {
     const { a } = await pair();
     const res = await a.client.get('/api/notifications.php');
     expect(Object.keys(res.body.email)).toEqual([...EMAIL_CATEGORIES]);
-    expect(Object.values(res.body.email).every(Boolean)).toBe(true);
-    const put = await a.client.put('/api/notifications.php', { email: { newsletter: false, new_like: false }, invisible: true });
-    expect(put.body).toMatchObject({ email: { newsletter: false, new_like: false, new_message: true }, invisible: true });
+    expect(res.body.email).toEqual(Object.fromEntries(EMAIL_CATEGORIES.map((c) => [c, !(MARKETING_CATEGORIES as readonly string[]).includes(c)])));
+    const put = await a.client.put('/api/notifications.php', { email: { newsletter: true, new_like: false }, invisible: true });
+    expect(put.body).toMatchObject({ email: { newsletter: true, special_offers: false, new_like: false, new_message: true }, invisible: true });
     expect((await a.client.put('/api/notifications.php', { email: { nonsense: false } })).status).toBe(400);
     expect((await t.client().get('/api/notifications.php')).status).toBe(403);
   });
@@ -66,7 +66,7 @@ describe.each(DATABASE_KINDS)('e-mail notifications on %s', (kind) => {
     expect(one.status).toBe(200);
     const after = (await b.client.get('/api/notifications.php')).body.email;
     expect(after.new_message).toBe(false);
-    expect(Object.entries(after).filter(([, on]) => !on).map(([c]) => c)).toEqual(['new_message']);
+    expect(Object.entries(after).filter(([, on]) => !on).map(([c]) => c)).toEqual(['new_message', ...MARKETING_CATEGORIES]);
 
     const count = smtp.to(b.user.email).length;
     await a.client.post('/api/messages.php', { profile_id: b.user.id, text: 'again' }, { 'idempotency-key': 'notify-msg-002' });

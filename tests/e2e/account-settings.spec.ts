@@ -23,15 +23,22 @@ test('activation link from the mail, notification settings, invisible mode, e-ma
   await openNav(page, 'account-dropdown');
   await page.getByTestId('nav-settings').click();
   await expect(page).toHaveURL(/\/notifications$/);
+  // Advertising mail is off until the member asks for it; mail about their own activity is on.
   const newsletter = page.locator('#email-newsletter');
-  await expect(newsletter).toBeChecked();
-  await newsletter.uncheck();
+  await expect(newsletter).not.toBeChecked();
+  await expect(page.locator('#email-special_offers')).not.toBeChecked();
+  await expect(page.locator('#email-new_message')).toBeChecked();
+  await newsletter.check();
+  await expect(page.getByTestId('settings-saved')).toBeVisible();
+  await page.locator('#email-new_like').uncheck();
   await expect(page.getByTestId('settings-saved')).toBeVisible();
   await page.locator('#invisible').check();
   await expect(page.getByTestId('settings-saved')).toBeVisible();
   await shot('account-settings');
   await page.reload();
-  await expect(page.locator('#email-newsletter')).not.toBeChecked();
+  await expect(page.locator('#email-newsletter')).toBeChecked();
+  await expect(page.locator('#email-special_offers')).not.toBeChecked();
+  await expect(page.locator('#email-new_like')).not.toBeChecked();
   await expect(page.locator('#email-new_message')).toBeChecked();
   await expect(page.locator('#invisible')).toBeChecked();
 
