@@ -59,14 +59,15 @@ export interface SearchFilters {
 }
 
 /**
- * Relaxation steps for similar results, tried in order when few members match:
- * 1 a wider age range, 2 also any region, 3 also any country. The gender is the member's wish and stays.
+ * Relaxation steps for similar results, tried in order when few members match, each relaxing what its heading says
+ * and nothing else: 1 a wider age range ("With a wider age range"), 2 any region ("Also from other regions"), 3 any
+ * country ("Also from other countries"). Levels 2 and 3 keep the member's ages; the gender is their wish and stays.
  */
 export const SIMILAR_LEVELS = [1, 2, 3] as const;
 export type SimilarLevel = (typeof SIMILAR_LEVELS)[number];
 
 export function relaxFilters(f: SearchFilters, level: SimilarLevel): SearchFilters {
-  const widen = 10;
+  const widen = level === 1 ? 10 : 0;
   return {
     gender: f.gender,
     min_age: Math.max(MIN_AGE, f.min_age - widen),
