@@ -17,7 +17,7 @@ function reused<T extends Formatter>(key: string, make: () => T): T {
 }
 
 // One money formatter for pages and server-made texts (a console action's answer).
-export { formatMoney } from '#common/i18n-format.ts';
+export { formatCount, formatMoney } from '#common/i18n-format.ts';
 
 export function formatTime(iso: string, lang: Language): string {
   const d = new Date(iso);

@@ -11,7 +11,7 @@ import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/transactions';
 import { requestContext } from '../context.ts';
 import { orNotFound, requireMemberActor } from '#server/http/page-guards.server.ts';
-import { formatDateTime, formatDelta, formatMoney } from '../lib/format.ts';
+import { formatCount, formatDateTime, formatDelta, formatMoney } from '../lib/format.ts';
 import { useUser } from '../lib/user.ts';
 import { SpendCapCard } from '../features/records/SpendCapCard.tsx';
 
@@ -204,7 +204,7 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
             <Card className="shadow-sm text-center" data-testid="transactions-balance">
               <Card.Body>
                 <div className="text-muted small">{t('transactions.balance')}</div>
-                <div className="display-6 fw-bold">{user.credits}</div>
+                <div className="display-6 fw-bold">{formatCount(user.credits, lang)}</div>
                 <Link to={user.paid_user ? '/credits/repeat-order' : '/credits'} className="btn btn-secondary btn-sm mt-2">{t('transactions.buy_credits')}</Link>
               </Card.Body>
             </Card>

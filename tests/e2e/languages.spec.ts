@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures.ts';
+import { asNewVisitor } from './account-helpers.ts';
 
 const LANGUAGES = ['en', 'nl', 'de', 'it', 'fr', 'es', 'pl', 'da', 'fi', 'nb', 'sv'] as const;
 const ISO: Record<string, string> = { en: 'en-GB', nl: 'nl-NL', de: 'de-DE', it: 'it-IT', fr: 'fr-FR', es: 'es-ES', pl: 'pl-PL', da: 'da-DK', fi: 'fi-FI', nb: 'nb-NO', sv: 'sv-SE' };
@@ -85,4 +86,18 @@ test.describe('the translation table is a cached file, not page data', () => {
     expect(await page.locator('body').innerText()).not.toMatch(/\b(nav|footer|index|errors|entry_warning)\.[a-z_]+\b/);
     expect(errors.filter((e) => /hydrat|translations/i.test(e))).toEqual([]);
   });
+});
+
+test('in German, counts are grouped and long country names stay whole on the cards', async ({ page, baseURL }) => {
+  await page.context().addCookies([{ name: 'locale', value: 'de', url: baseURL! }]);
+  await asNewVisitor(page);
+  // The largest bundle: "1.000", as a German reader writes a thousand.
+  await page.goto('/pricing');
+  await expect(page.getByTestId('package-credits').last()).toHaveText('1.000');
+  // Members in the United Kingdom: "Vereinigtes Königreich" is wider than a card on a phone.
+  await page.goto('/members?country=GB');
+  const countries = page.getByTestId('profile-card').getByTestId('profile-card-country');
+  await expect(countries.first()).toHaveText('Vereinigtes Königreich');
+  const cut = await countries.evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent));
+  expect(cut).toEqual([]);
 });

@@ -5,7 +5,7 @@ import Row from 'react-bootstrap/Row';
 import { useTranslation } from '../../lib/i18n.ts';
 import type { CreditPackage, PackagePrice } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
-import { formatMoney } from '../../lib/format.ts';
+import { formatCount, formatMoney } from '../../lib/format.ts';
 import { discountLabel } from './discount-label.ts';
 
 /**
@@ -34,7 +34,7 @@ export function PackageList({ packages, messageCredits, action, prices, note, hi
                 {highlighted
                   ? <Badge bg="primary" className="align-self-center mb-2 text-wrap" data-testid="package-highlight">{highlight.label}</Badge>
                   : p.popular && <Badge bg="secondary" className="align-self-center mb-2">{t('credits.popular')}</Badge>}
-                <div className="display-6 fw-bold">{p.credits}</div>
+                <div className="display-6 fw-bold" data-testid="package-credits">{formatCount(p.credits, lang)}</div>
                 <div className="text-muted mb-2">{t('credits.credits', { count: p.credits })}</div>
                 {price?.original_amount ? (
                   <>
