@@ -50,6 +50,7 @@ import { createAuditLog } from './staff/audit.ts';
 import { createStaffPasskeys } from './staff/staff-passkeys.ts';
 import { createStaffService } from './staff/staff.service.ts';
 import { createConsoleService } from './staff/console.service.ts';
+import { createAnswering } from './staff/answering.ts';
 import { createConversationReading } from './support/conversation-reading.ts';
 import { createStaffTokens } from './staff/staff-tokens.ts';
 import { createPushService, type VapidKeys } from './push/push.service.ts';
@@ -178,6 +179,7 @@ export function createServices(deps: {
       db, clock, audit, tokens: createStaffTokens({ db, clock, audit }), passkeys: createStaffPasskeys({ db, clock, audit, cookies }),
       support, conversations: createConversationReading({ db, audit }), flags, bans, records, moderation, texts, photoQueue, photos, chat,
     }),
+    answering: createAnswering({ db, clock, audit, chat, profiles }),
     rateLimitStore,
     sharedCache,
     rateLimits,

@@ -45,6 +45,7 @@ import type { createPageBounces } from './tracking/page-bounces.ts';
 import type { AuditLog } from './staff/audit.ts';
 import type { createStaffService } from './staff/staff.service.ts';
 import type { ConsoleService } from './staff/console.service.ts';
+import type { Answering } from './staff/answering.ts';
 
 /**
  * The bag of services that services.ts wires once per process (or per test), declared here, below the entry
@@ -100,6 +101,8 @@ export interface Services {
   staff: ReturnType<typeof createStaffService>;
   /** Every screen and action of the operator console (the authorization test enumerates them). */
   console: ConsoleService;
+  /** Staff answering as fictional profiles, and their response times. */
+  answering: Answering;
   rateLimitStore: RateLimitStore;
   sharedCache: SharedCache;
   /** Every limit of infra/limits.ts; the per-IP ones are applied by the routes. */
