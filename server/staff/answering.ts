@@ -13,7 +13,7 @@ import type { AuditLog } from './audit.ts';
 
 const DAY_MS = 86_400_000;
 /** The longest period the response-time figures cover. */
-const MAX_DAYS = 366;
+const MAX_DAYS = 5 * 366;
 /** The messages of an opened conversation shown to the answering staff member (the newest ones). */
 const SHOWN_MESSAGES = 50;
 
