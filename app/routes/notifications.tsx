@@ -157,6 +157,17 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
               data-testid="read-receipts-switch"
               label={<><span className="fw-semibold">{t('notifications.privacy.read_receipts')}</span><br /><small className="text-muted">{t('notifications.privacy.read_receipts_help')}</small></>}
             />
+            <Form.Check
+              key={`hide-fictional-${settings.hide_fictional}`}
+              type="switch"
+              id="hide-fictional"
+              name="hide_fictional"
+              className="mt-3"
+              defaultChecked={settings.hide_fictional}
+              onChange={send}
+              data-testid="hide-fictional-switch"
+              label={<><span className="fw-semibold">{t('notifications.privacy.hide_fictional')}</span><br /><small className="text-muted">{t('notifications.privacy.hide_fictional_help')}</small></>}
+            />
             {!hydrated && <Button type="submit" variant="outline-primary" className="mt-3" data-testid="settings-save">{t('notifications.save')}</Button>}
           </Card.Body>
         </Card>
