@@ -51,6 +51,7 @@ import { createStaffPasskeys } from './staff/staff-passkeys.ts';
 import { createStaffService } from './staff/staff.service.ts';
 import { createConsoleService } from './staff/console.service.ts';
 import { createAnswering } from './staff/answering.ts';
+import { createFictionalProfiles } from './staff/fictional-profiles.ts';
 import { createConversationReading } from './support/conversation-reading.ts';
 import { createStaffTokens } from './staff/staff-tokens.ts';
 import { createPushService, type VapidKeys } from './push/push.service.ts';
@@ -180,6 +181,7 @@ export function createServices(deps: {
       support, conversations: createConversationReading({ db, audit }), flags, bans, records, moderation, texts, photoQueue, photos, chat,
     }),
     answering: createAnswering({ db, clock, audit, chat, profiles }),
+    fictionalProfiles: createFictionalProfiles({ db, clock, audit, photos }),
     rateLimitStore,
     sharedCache,
     rateLimits,

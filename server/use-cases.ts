@@ -46,6 +46,7 @@ import type { AuditLog } from './staff/audit.ts';
 import type { createStaffService } from './staff/staff.service.ts';
 import type { ConsoleService } from './staff/console.service.ts';
 import type { Answering } from './staff/answering.ts';
+import type { FictionalProfiles } from './staff/fictional-profiles.ts';
 
 /**
  * The bag of services that services.ts wires once per process (or per test), declared here, below the entry
@@ -103,6 +104,8 @@ export interface Services {
   console: ConsoleService;
   /** Staff answering as fictional profiles, and their response times. */
   answering: Answering;
+  /** Staff creating and editing fictional profiles. */
+  fictionalProfiles: FictionalProfiles;
   rateLimitStore: RateLimitStore;
   sharedCache: SharedCache;
   /** Every limit of infra/limits.ts; the per-IP ones are applied by the routes. */
