@@ -33,7 +33,6 @@ export const fictionalProfileSchema = (today: Date) => z.object({
   notes: textSchema({ max: 5000, multiline: true, tooLong: 'errors.field_too_long' }).default(''),
 });
 
-export type FictionalProfileInput = z.input<ReturnType<typeof fictionalProfileSchema>>;
 export type FictionalProfileFields = z.output<ReturnType<typeof fictionalProfileSchema>>;
 
 /** The sexuality a "looking for" answer stands for. */

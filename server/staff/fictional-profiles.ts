@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
-import { fictionalProfileSchema, sexualityFor, type FictionalProfileFields, type FictionalProfileInput } from '#common/fictional-profiles.ts';
+import { fictionalProfileSchema, sexualityFor, type FictionalProfileFields } from '#common/fictional-profiles.ts';
 import { requireRole, type Actor } from '../actor.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { fictionalNotes, photos, profiles, sites, users } from '../db/schema.ts';
@@ -53,7 +53,7 @@ const profileValues = (f: FictionalProfileFields) => ({
 export function createFictionalProfiles(deps: { db: Db; clock: Clock; audit: AuditLog; photos: Pick<ReturnType<typeof createPhotosService>, 'upload'> }) {
   const { db, clock, audit } = deps;
 
-  const parse = (input: FictionalProfileInput) => {
+  const parse = (input: Record<string, unknown>) => {
     const parsed = fictionalProfileSchema(clock()).safeParse(input);
     if (!parsed.success) {
       const details = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
@@ -96,7 +96,7 @@ export function createFictionalProfiles(deps: { db: Db; clock: Clock; audit: Aud
     profile: async (actor: Actor, id: number): Promise<FictionalProfile> => (await owned(actor, id)).profile,
 
     /** A new fictional profile of the site: an active account nobody can sign in to, its profile and its notes. */
-    async create(actor: Actor, siteId: number, input: FictionalProfileInput, from: From = {}): Promise<{ id: number }> {
+    async create(actor: Actor, siteId: number, input: Record<string, unknown>, from: From = {}): Promise<{ id: number }> {
       const staff = requireRole(actor, 'support', siteId);
       const fields = parse(input);
       const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.id, siteId));
@@ -116,7 +116,7 @@ export function createFictionalProfiles(deps: { db: Db; clock: Clock; audit: Aud
     },
 
     /** Changes a fictional profile's fields and notes. */
-    async update(actor: Actor, id: number, input: FictionalProfileInput, from: From = {}): Promise<FictionalProfile> {
+    async update(actor: Actor, id: number, input: Record<string, unknown>, from: From = {}): Promise<FictionalProfile> {
       const { profile: before, staff } = await owned(actor, id);
       const fields = parse(input);
       const now = clock();
