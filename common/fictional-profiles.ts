@@ -1,14 +1,11 @@
 import { z } from 'zod';
 import { COUNTRIES, GENDERS, MIN_AGE } from './constants.ts';
 import { textSchema } from './input.ts';
-import { BODY_TYPES, EYE_COLORS, HAIR_COLORS, RELATIONSHIP_STATUSES, SIGNUP_REASONS, TATTOOS } from './profile.ts';
+import { DESCRIBED_ATTRIBUTES } from './profile.ts';
 import { aboutSchema, ageOn, isValidIsoDate, nameSchema } from './schemas.ts';
 
 /** Whom a fictional profile looks for: it decides the profile's sexuality as a member's answer would. */
 export const LOOKING_FOR = ['male', 'female', 'both'] as const;
-
-/** The attributes staff choose for a fictional profile ('' for none). */
-const choice = <T extends readonly string[]>(values: T) => z.union([z.enum(values), z.literal('')]).default('').transform((v) => (v === '' ? null : v));
 
 /**
  * The console's form for a fictional profile (create and edit), the same schema in the browser and the use case.
@@ -23,12 +20,7 @@ export const fictionalProfileSchema = (today: Date) => z.object({
   looking_for: z.enum(LOOKING_FOR, { error: 'errors.invalid_input' }),
   country: z.string().refine((c) => COUNTRIES.includes(c), 'errors.country_required'),
   region: textSchema({ max: 100, tooLong: 'errors.region_invalid' }).default('').transform((v) => v || null),
-  hair_color: choice(HAIR_COLORS),
-  eye_color: choice(EYE_COLORS),
-  body_type: choice(BODY_TYPES),
-  relationship_status: choice(RELATIONSHIP_STATUSES),
-  tattoos: choice(TATTOOS),
-  signup_reason: choice(SIGNUP_REASONS),
+  ...DESCRIBED_ATTRIBUTES,
   about: aboutSchema.default(''),
   notes: textSchema({ max: 5000, multiline: true, tooLong: 'errors.field_too_long' }).default(''),
 });

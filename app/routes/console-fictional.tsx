@@ -24,6 +24,9 @@ export async function action({ context, request }: Route.ActionArgs) {
   return answeringAction(context.get(requestContext), request);
 }
 
+/** The figures' columns after the site's name. */
+const FIGURE_COLUMNS = ['answered', 'median', 'p90', 'waiting'] as const;
+
 export default function ConsoleFictional() {
   const { t, i18n: { language } } = useTranslation();
   const lang = language as Language;
@@ -47,31 +50,20 @@ export default function ConsoleFictional() {
           <FormField id="answering-to" name="to" type="date" className="col-6 col-md-2" controlClassName="form-control-sm" label={t('console.transparency.to')} defaultValue={figures.to} required />
           <div className="col-auto"><button type="submit" className="btn btn-primary btn-sm" disabled={busy}>{t('console.transparency.apply')}</button></div>
         </Form>
-        <div className="table-responsive">
-          <table className="table table-sm align-middle" data-testid="answering-figures">
-            <caption className="visually-hidden">{t('console.fictional.figures')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('console.transparency.site')}</th>
-                <th scope="col" className="text-end">{t('console.fictional.answered')}</th>
-                <th scope="col" className="text-end">{t('console.fictional.median')}</th>
-                <th scope="col" className="text-end">{t('console.fictional.p90')}</th>
-                <th scope="col" className="text-end">{t('console.fictional.waiting')}</th>
+        <div className="table-responsive"><table className="table table-sm align-middle" data-testid="answering-figures">
+          <caption className="visually-hidden">{t('console.fictional.figures')}</caption>
+          <thead>
+            <tr>{['console.transparency.site', ...FIGURE_COLUMNS.map((c) => `console.fictional.${c}`)].map((key, i) => <th key={key} scope="col" className={i ? 'text-end' : undefined}>{t(key)}</th>)}</tr>
+          </thead>
+          <tbody>
+            {figures.sites.map((s) => (
+              <tr key={s.site_id} data-site={s.site_id}>
+                <th scope="row" className="fw-normal">{s.site_name}</th>
+                {[number.format(s.answered), minutes(s.median_seconds), minutes(s.p90_seconds), number.format(s.waiting)].map((v, i) => <td key={FIGURE_COLUMNS[i]} className="text-end">{v}</td>)}
               </tr>
-            </thead>
-            <tbody>
-              {figures.sites.map((s) => (
-                <tr key={s.site_id} data-site={s.site_id}>
-                  <th scope="row" className="fw-normal">{s.site_name}</th>
-                  <td className="text-end">{number.format(s.answered)}</td>
-                  <td className="text-end">{minutes(s.median_seconds)}</td>
-                  <td className="text-end">{minutes(s.p90_seconds)}</td>
-                  <td className="text-end">{number.format(s.waiting)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </table></div>
       </section>
 
       <h2 className="h5">{t('console.fictional.waiting_conversations')}</h2>
