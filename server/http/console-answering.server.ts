@@ -38,8 +38,8 @@ export async function answeringPage(ctx: RequestContext, request: Request) {
 
 /**
  * The workspace's posts: `claim` holds a conversation and opens it; `answer` sends the text as the fictional profile
- * and shows the conversation again with it. Bad input and refusals answer 400 (409 for another's claim) with a
- * translated message and change nothing.
+ * and shows the conversation again with it. Bad input and refusals answer with the refusal's status (403, 404, 409
+ * for another's claim, 400) and a translated message, and change nothing.
  */
 export async function answeringAction(ctx: RequestContext, request: Request) {
   const staff = await requireConsoleStaff(ctx);
@@ -58,6 +58,6 @@ export async function answeringAction(ctx: RequestContext, request: Request) {
   } catch (error) {
     if (error instanceof Response) throw error;
     const refusal = consoleErrorText(ctx, lang, error, []);
-    return data({ error: refusal.message }, isAppError(error) && error.status === 409 ? 409 : 400);
+    return data({ error: refusal.message }, isAppError(error) ? error.status : 400);
   }
 }
