@@ -19,16 +19,18 @@ describe.each(DATABASE_KINDS)('hiding fictional profiles on %s', (kind) => {
     const member = await signUp(t, { name: 'Manfred', gender: 'male' });
     await t.database.db.insert(likes).values({ likerId: fictional.user.id, likedId: member.user.id });
 
-    const look = async () => ({
-      search: ids((await member.client.get('/api/members.php')).body),
-      deck: ids((await member.client.get('/api/swipe-game.php')).body),
-      overlay: (await member.client.get('/api/auto-like.php')).body,
-    });
+    const look = async () => {
+      const [search, deck, overlay] = await Promise.all(['/api/members.php', '/api/swipe-game.php', '/api/auto-like.php'].map(async (path) => (await member.client.get(path)).body));
+      return { search: ids(search), deck: ids(deck), overlay, cards: [...search.profiles, ...deck.profiles] as { id: number; fictional: boolean }[] };
+    };
     expect((await member.client.get('/api/notifications.php')).body.hide_fictional).toBe(false);
     const shown = await look();
     expect(shown.search).toEqual(expect.arrayContaining([fictional.user.id, real.user.id]));
     expect(shown.deck).toContain(fictional.user.id);
     expect(JSON.stringify(shown.overlay)).toContain(`"id":${fictional.user.id}`);
+    // Each surface carries the marking the member's pages show (FictionalNotice), and only on the fictional profile.
+    expect(shown.cards.filter((p) => p.fictional).map((p) => p.id)).toEqual([fictional.user.id, fictional.user.id]);
+    expect(JSON.stringify(shown.overlay)).toContain('"fictional":true');
 
     const put = await member.client.put('/api/notifications.php', { hide_fictional: true });
     expect(put.status).toBe(200);
