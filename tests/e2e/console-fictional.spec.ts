@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { expect, test } from './fixtures.ts';
 import { asStaff } from './console-staff.ts';
 import { activate, asNewVisitor, paidOrder, signUpByApi } from './account-helpers.ts';
@@ -29,6 +30,11 @@ test('staff create a fictional profile, the member meets it marked, staff answer
   await page.getByTestId('fictional-save').click();
   await expect(page.getByTestId('fictional-saved')).toBeVisible();
   const fictionalId = Number(page.url().match(/profiles\/(\d+)/)![1]);
+  // A photo, through the members' photo pipeline.
+  const photo = await sharp({ create: { width: 480, height: 600, channels: 3, background: '#2a7f9e' } }).jpeg().toBuffer();
+  await page.getByLabel('Add a photo').setInputFiles({ name: 'fenna.jpg', mimeType: 'image/jpeg', buffer: photo });
+  await page.getByTestId('fictional-photo-upload').click();
+  await expect(page.getByTestId('fictional-photos').locator('img')).toHaveCount(1);
 
   // The member: activated, with credits, meets the profile marked on its page and on the search card.
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
