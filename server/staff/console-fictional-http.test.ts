@@ -13,12 +13,11 @@ import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests
  */
 describe.each(DATABASE_KINDS)('the fictional profiles\' console pages on %s', (kind) => {
   let t: TestApp;
-  let support: TestStaff;
-  let moderator: TestStaff;
+  /** Support of the test's site, and a moderator of every site (who has no business here). */
+  let [support, moderator]: TestStaff[] = [];
   beforeAll(async () => {
     t = await createTestApp(kind, { profiles: 0, pages: true });
-    support = await createStaff(t, { roles: ['support'], siteIds: [t.siteId] });
-    moderator = await createStaff(t, { roles: ['moderator'] });
+    [support, moderator] = await Promise.all([createStaff(t, { roles: ['support'], siteIds: [t.siteId] }), createStaff(t, { roles: ['moderator'] })]);
   }, 300_000);
   afterAll(() => t.close());
   const { page, postForm, textOf } = pageRequests(() => t);

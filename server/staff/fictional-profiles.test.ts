@@ -25,9 +25,9 @@ describe.each(DATABASE_KINDS)('fictional profiles made by staff on %s', (kind) =
     const { id } = await t.services.fictionalProfiles.create(agent, t.siteId, input, { ip: '198.51.100.7' });
     const made = await t.services.fictionalProfiles.profile(agent, id);
     expect(made).toMatchObject({ site_id: t.siteId, name: 'Annika', gender: 'female', looking_for: 'male', hair_color: 'blonde', body_type: null, notes: 'Works in a bakery; two sisters.' });
-    const [row] = await t.database.db.select({ fictional: profiles.fictional, sexuality: profiles.sexuality, status: users.status, email: users.email })
+    const [row] = await t.database.db.select({ fictional: profiles.fictional, sexuality: profiles.sexuality, status: users.status, email: users.email, optOut: users.emailOptOut })
       .from(profiles).innerJoin(users, eq(users.id, profiles.userId)).where(eq(profiles.userId, id));
-    expect(row).toMatchObject({ fictional: true, sexuality: 'hetero', status: 'active' });
+    expect(row).toMatchObject({ fictional: true, sexuality: 'hetero', status: 'active', optOut: expect.arrayContaining(['new_message', 'new_like']) });
     // Nobody signs in as it, whatever the password.
     const login = await t.client().post('/api/user.php', { email: row.email, password: '!fictional' });
     expect(login.status).toBeGreaterThanOrEqual(400);

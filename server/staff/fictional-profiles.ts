@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { fictionalProfileSchema, sexualityFor, type FictionalProfileFields } from '#common/fictional-profiles.ts';
+import { EMAIL_CATEGORIES } from '#common/notifications.ts';
 import { requireRole, type Actor } from '../actor.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { fictionalNotes, photos, profiles, sites, users } from '../db/schema.ts';
@@ -105,6 +106,8 @@ export function createFictionalProfiles(deps: { db: Db; clock: Clock; audit: Aud
       return db.transaction(async (tx) => {
         const [user] = await tx.insert(users).values({
           siteId, email: `fictional-${randomUUID()}@fictional.invalid`, passwordHash: NO_SIGN_IN, status: 'active', activatedAt: now, signupDate: now,
+          // Its messages are answered in the console: no mail goes to the address, which reaches nobody.
+          emailOptOut: [...EMAIL_CATEGORIES],
         }).returning({ id: users.id });
         await tx.insert(profiles).values({ userId: user.id, ...profileValues(fields), fictional: true, createdAt: now });
         await tx.insert(fictionalNotes).values({ userId: user.id, notes: fields.notes, updatedAt: now });
