@@ -88,6 +88,9 @@ export default [
       route('members/:id', 'routes/console-member.tsx', { id: 'console-member' }),
       route('members/:id/conversations/:conversation', 'routes/console-member-conversation.tsx', { id: 'console-member-conversation' }),
       route('flags', 'routes/console-flags.tsx', { id: 'console-flags' }),
+      route('fictional', 'routes/console-fictional.tsx', { id: 'console-fictional' }),
+      route('fictional/profiles', 'routes/console-fictional-profiles.tsx', { id: 'console-fictional-profiles' }),
+      route('fictional/profiles/:id', 'routes/console-fictional-profile.tsx', { id: 'console-fictional-profile' }),
       route('queues', 'routes/console-queues.tsx', { id: 'console-queues' }, [
         route('reports', 'routes/console-queue-reports.tsx', { id: 'console-queue-reports' }),
         route('notices', 'routes/console-queue-notices.tsx', { id: 'console-queue-notices' }),

@@ -17,6 +17,7 @@ export const notificationsUpdateSchema = z.object({
   email: z.partialRecord(z.enum(EMAIL_CATEGORIES), z.boolean()).optional(),
   invisible: z.boolean().optional(),
   read_receipts: z.boolean().optional(),
+  hide_fictional: z.boolean().optional(),
   word_filter: wordFilterSchema.optional(),
 });
 export type NotificationsUpdate = z.infer<typeof notificationsUpdateSchema>;
@@ -31,6 +32,7 @@ export const notificationSwitchesSchema = z.object({
   ),
   invisible: z.boolean({ error: 'errors.invalid_input' }).default(false),
   read_receipts: z.boolean({ error: 'errors.invalid_input' }).default(false),
+  hide_fictional: z.boolean({ error: 'errors.invalid_input' }).default(false),
 });
 
 /**
@@ -48,6 +50,8 @@ export interface NotificationSettings {
   invisible: boolean;
   /** Read receipts both ways (off: neither shown to others nor seen). */
   read_receipts: boolean;
+  /** Fictional profiles left out of search, the swipe deck and the like overlay (the site's default until the member chooses). */
+  hide_fictional: boolean;
   /** Words and phrases whose messages are hidden from this member (and cost their sender nothing). */
   word_filter: string[];
 }

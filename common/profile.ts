@@ -43,6 +43,16 @@ function choice<T extends readonly [string, ...string[]]>(values: T) {
   return z.preprocess((v) => (v === '' || v === undefined ? null : v), z.enum(values, { error: 'errors.invalid_choice' }).nullable());
 }
 
+/** The described attributes after gender and sexuality, each an optional choice: the profile form's and the console's fictional profiles'. */
+export const DESCRIBED_ATTRIBUTES = {
+  hair_color: choice(HAIR_COLORS),
+  eye_color: choice(EYE_COLORS),
+  body_type: choice(BODY_TYPES),
+  relationship_status: choice(RELATIONSHIP_STATUSES),
+  tattoos: choice(TATTOOS),
+  signup_reason: choice(SIGNUP_REASONS),
+};
+
 /** The display name is the member's e-mail address: refused, the name is shown to everyone. */
 export function nameIsEmail(name: string, email: string): boolean {
   return name.toLowerCase() === email.trim().toLowerCase();
@@ -58,12 +68,7 @@ export function profileSchema(email?: string) {
       name: nameSchema,
       gender: z.enum(GENDERS, { error: 'errors.gender_required' }),
       sexuality: choice(SEXUALITIES),
-      hair_color: choice(HAIR_COLORS),
-      eye_color: choice(EYE_COLORS),
-      body_type: choice(BODY_TYPES),
-      relationship_status: choice(RELATIONSHIP_STATUSES),
-      tattoos: choice(TATTOOS),
-      signup_reason: choice(SIGNUP_REASONS),
+      ...DESCRIBED_ATTRIBUTES,
       interests: z.array(z.enum(INTERESTS, { error: 'errors.invalid_choice' }), { error: 'errors.invalid_choice' })
         .max(INTERESTS.length, 'errors.invalid_choice')
         .transform((list) => [...new Set(list)]),

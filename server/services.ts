@@ -52,6 +52,8 @@ import { createStaffService } from './staff/staff.service.ts';
 import { createConsoleService } from './staff/console.service.ts';
 import { createConsoleCompanies } from './staff/console-companies.ts';
 import { createConsoleSites } from './staff/console-sites.ts';
+import { createAnswering } from './staff/answering.ts';
+import { createFictionalProfiles } from './staff/fictional-profiles.ts';
 import { createConversationReading } from './support/conversation-reading.ts';
 import { createStaffTokens } from './staff/staff-tokens.ts';
 import { createPushService, type VapidKeys } from './push/push.service.ts';
@@ -184,6 +186,8 @@ export function createServices(deps: {
       ...createConsoleSites({ db, audit, invalidateSites: settings.invalidateSites }),
       ...createConsoleCompanies({ db, audit, invalidateSites: settings.invalidateSites }),
     },
+    answering: createAnswering({ db, clock, audit, chat, profiles }),
+    fictionalProfiles: createFictionalProfiles({ db, clock, audit, photos }),
     rateLimitStore,
     sharedCache,
     rateLimits,

@@ -47,6 +47,8 @@ import type { createStaffService } from './staff/staff.service.ts';
 import type { ConsoleService } from './staff/console.service.ts';
 import type { ConsoleSites } from './staff/console-sites.ts';
 import type { ConsoleCompanies } from './staff/console-companies.ts';
+import type { Answering } from './staff/answering.ts';
+import type { FictionalProfiles } from './staff/fictional-profiles.ts';
 
 /**
  * The bag of services that services.ts wires once per process (or per test), declared here, below the entry
@@ -102,6 +104,10 @@ export interface Services {
   staff: ReturnType<typeof createStaffService>;
   /** Every screen and action of the operator console (the authorization test enumerates them). */
   console: ConsoleService & ConsoleSites & ConsoleCompanies;
+  /** Staff answering as fictional profiles, and their response times. */
+  answering: Answering;
+  /** Staff creating and editing fictional profiles. */
+  fictionalProfiles: FictionalProfiles;
   rateLimitStore: RateLimitStore;
   sharedCache: SharedCache;
   /** Every limit of infra/limits.ts; the per-IP ones are applied by the routes. */

@@ -53,6 +53,7 @@ export default function ConsoleLayout() {
                 </NavLink>
               )}
               {support && <NavLink to="/console/members" className={link} data-testid="console-nav-members">{t('console.nav.members')}</NavLink>}
+              {support && <NavLink to="/console/fictional" className={link} data-testid="console-nav-fictional">{t('console.nav.fictional')}</NavLink>}
               {siteAdmin && <NavLink to="/console/sites" className={link} data-testid="console-nav-sites">{t('console.nav.sites')}</NavLink>}
               {siteAdmin && <NavLink to="/console/transparency" className={link} data-testid="console-nav-transparency">{t('console.nav.transparency')}</NavLink>}
               {isAdmin && <NavLink to="/console/audit" className={link} data-testid="console-nav-audit">{t('console.nav.audit')}</NavLink>}

@@ -77,6 +77,9 @@ function DisabledReasons({ reasons, email, onChange }: { reasons: string[]; emai
 }
 
 /** Settings (spec route "notifications"): e-mail categories, privacy and the account. */
+/** The privacy switches, in the order shown; each saves as soon as it changes. */
+const PRIVACY_SWITCHES = ['invisible', 'read_receipts', 'hide_fictional'] as const;
+
 export default function Notifications({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
@@ -136,27 +139,22 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
         <Card as="section" className="mb-4" aria-labelledby="privacy-heading">
           <Card.Body>
             <h2 className="h5" id="privacy-heading">{t('notifications.privacy.heading')}</h2>
-            <Form.Check
-              key={`invisible-${settings.invisible}`}
-              type="switch"
-              id="invisible"
-              name="invisible"
-              defaultChecked={settings.invisible}
-              onChange={send}
-              data-testid="invisible-switch"
-              label={<><span className="fw-semibold">{t('notifications.privacy.invisible')}</span><br /><small className="text-muted">{t('notifications.privacy.invisible_help')}</small></>}
-            />
-            <Form.Check
-              key={`read-receipts-${settings.read_receipts}`}
-              type="switch"
-              id="read-receipts"
-              name="read_receipts"
-              className="mt-3"
-              defaultChecked={settings.read_receipts}
-              onChange={send}
-              data-testid="read-receipts-switch"
-              label={<><span className="fw-semibold">{t('notifications.privacy.read_receipts')}</span><br /><small className="text-muted">{t('notifications.privacy.read_receipts_help')}</small></>}
-            />
+            {PRIVACY_SWITCHES.map((name, i) => {
+              const dashed = name.replace('_', '-');
+              return (
+                <Form.Check
+                  key={`${dashed}-${settings[name]}`}
+                  type="switch"
+                  id={dashed}
+                  name={name}
+                  className={i ? 'mt-3' : undefined}
+                  defaultChecked={settings[name]}
+                  onChange={send}
+                  data-testid={`${dashed}-switch`}
+                  label={<><span className="fw-semibold">{t(`notifications.privacy.${name}`)}</span><br /><small className="text-muted">{t(`notifications.privacy.${name}_help`)}</small></>}
+                />
+              );
+            })}
             {!hydrated && <Button type="submit" variant="outline-primary" className="mt-3" data-testid="settings-save">{t('notifications.save')}</Button>}
           </Card.Body>
         </Card>

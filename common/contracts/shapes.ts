@@ -232,6 +232,8 @@ export const notificationSettingsSchema = component('NotificationSettings', z.st
   invisible: z.boolean(),
   /** Read receipts both ways (off: neither shown to others nor seen). */
   read_receipts: z.boolean(),
+  /** Fictional profiles left out of search, the swipe deck and the like overlay. */
+  hide_fictional: z.boolean(),
   /** Words and phrases whose messages are hidden from this member (and cost their sender nothing). */
   word_filter: z.array(z.string()),
 }));

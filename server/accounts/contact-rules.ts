@@ -128,6 +128,16 @@ export function createContactRules(deps: { db: Db; clock: Clock; meetingSites: (
     async listed(actor: Actor): Promise<SQL> {
       return listedFor(actor, await pool(actor), deps.clock());
     },
+    /**
+     * The condition that keeps fictional profiles out of a member's search, swipe deck and like overlay when they
+     * chose so (or their site hides them until they choose); undefined when they see them. Visitors see them.
+     */
+    async fictionalShown(actor: Actor): Promise<SQL | undefined> {
+      if (actor.kind !== 'member') return undefined;
+      const [row] = await db.select({ hide: sql<boolean>`coalesce(${users.hideFictional}, ${sites.hideFictionalDefault})` })
+        .from(users).innerJoin(sites, eq(sites.id, users.siteId)).where(eq(users.id, actor.userId));
+      return row?.hide ? sql`not ${profiles.fictional}` : undefined;
+    },
     /** Viewing a profile, liking it: a block either way, or a member of a site the viewer's does not meet, is not there (404). */
     async assertCanSee(viewerId: number | null, profileId: number): Promise<void> {
       if (viewerId && viewerId !== profileId && (await apart(viewerId, profileId))) throw notFound();

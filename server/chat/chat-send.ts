@@ -28,6 +28,12 @@ export interface SendInput {
   idempotencyKey: string;
 }
 
+/**
+ * A fictional profile's answer written by staff (answering.ts): it costs nothing, carries the staff member's id
+ * (never shown to the member) and `record` writes its audit row in the send's transaction.
+ */
+export interface StaffAnswer { staffId: number; record(tx: Tx, messageId: number): Promise<void> }
+
 /** The settings of a site that price and limit the chat. */
 export type ChatSite = Pick<Site, 'messageCredits' | 'giftCredits' | 'photoCredits' | 'minimumMessageCosts' | 'messageLength' | 'freeMessages'>;
 
@@ -58,6 +64,7 @@ export function createChatSend(deps: {
    */
   async function sendStatement(q: Db | Tx, s: {
     senderId: number; recipientId: number; content: MessageContent; text: string; filtered: boolean; cost: number; idempotencyKey: string;
+    answeredBy: number | null;
     photo: { filename: string; thumbFilename: string; width: number; height: number } | null; now: Date;
   }) {
     const { senderId, recipientId, content, filtered, cost, photo, now } = s;
@@ -87,9 +94,9 @@ export function createChatSend(deps: {
         from conv where ${photo !== null}::boolean
         returning id
       ), m as (
-        insert into ${messages} (conversation_id, sender_id, kind, body, gift_id, chat_photo_id, filtered, credits_spent, idempotency_key, created_at)
+        insert into ${messages} (conversation_id, sender_id, kind, body, gift_id, chat_photo_id, filtered, credits_spent, idempotency_key, answered_by, created_at)
         select conv.id, ${senderId}::int, ${content.kind}::text, ${s.text}::text, ${giftId}::int, (select id from photo), ${filtered}::boolean,
-          ${cost}::int, ${s.idempotencyKey}::text, ${now}::timestamptz
+          ${cost}::int, ${s.idempotencyKey}::text, ${s.answeredBy}::int, ${now}::timestamptz
         from conv
         returning id, conversation_id, chat_photo_id
       ), ledger as (
@@ -192,7 +199,7 @@ export function createChatSend(deps: {
      * recipient's word filter matches is stored for the sender only, costs nothing and notifies no one. A text's
      * answer says how many free messages its sender has left.
      */
-    async send(actor: Actor, input: SendInput): Promise<{ message: ChatMessage; credits: number; duplicate: boolean; freeMessagesLeft?: number }> {
+    async send(actor: Actor, input: SendInput, answering?: StaffAnswer): Promise<{ message: ChatMessage; credits: number; duplicate: boolean; freeMessagesLeft?: number }> {
       const { userId: senderId, siteId } = requireMember(actor);
       const { recipientId, idempotencyKey, content } = input;
       const text = content.kind === 'text' ? content.text.trim() : '';
@@ -219,12 +226,13 @@ export function createChatSend(deps: {
       const photo = content.kind === 'photo' ? await deps.photos.store(content.photo) : null;
       const send = async (q: Db | Tx, cost: number) => {
         const now = clock();
-        const row = await sendStatement(q, { senderId, recipientId, content, text, filtered, cost, idempotencyKey, photo, now });
+        const answeredBy = answering?.staffId ?? null;
+        const row = await sendStatement(q, { senderId, recipientId, content, text, filtered, cost, idempotencyKey, answeredBy, photo, now });
         if (!row) throw new AppError(402, 'insufficient_credits', { needed: cost });
         const message: MessageRow = {
           id: Number(row.id), conversationId: Number(row.conversation_id), senderId, kind: content.kind, body: text,
           giftId: content.kind === 'gift' ? content.giftId : null, chatPhotoId: row.chat_photo_id === null ? null : Number(row.chat_photo_id),
-          filtered, removedAt: null, creditsSpent: cost, idempotencyKey, createdAt: now,
+          filtered, removedAt: null, creditsSpent: cost, idempotencyKey, answeredBy, createdAt: now,
         };
         return { row: message, credits: Number(cost > 0 ? row.spent : row.balance), now };
       };
@@ -232,7 +240,14 @@ export function createChatSend(deps: {
         // A member who has bought credits and set no spend cap sends in one statement, which is atomic
         // by itself. The free allowance (a lock on the sender and counting) and a spend cap (checked after
         // the charge is booked) need a transaction around it.
-        const result = paid && !checks.capped
+        const result = answering
+          // A fictional profile's answer costs nothing; it and its audit row are one transaction.
+          ? await db.transaction(async (tx) => {
+            const sent = await send(tx, 0);
+            await answering.record(tx, sent.row.id);
+            return sent;
+          })
+          : paid && !checks.capped
           ? await send(db, filtered ? 0 : price)
           : await db.transaction(async (tx) => {
             const free = content.kind === 'text' && !paid && (await useFreeMessage(tx, senderId, recipientId, site.freeMessages));

@@ -69,6 +69,8 @@ export const sites = pgTable('sites', {
   fictionalWarning: text().notNull().default(''),
   fictionalSingular: text().notNull().default(''),
   fictionalPlural: text().notNull().default(''),
+  /** Whether a new member's search, swipe deck and like overlay leave fictional profiles out until they choose. */
+  hideFictionalDefault: boolean().notNull().default(false),
   visibleProfileFields: jsonb().$type<string[]>().notNull().default([]),
   visibleProfileNotes: boolean().notNull().default(false),
   searchFields: jsonb().$type<string[]>().notNull().default(['gender', 'country', 'age']),
@@ -130,6 +132,8 @@ export const users = pgTable('users', {
    * ends by itself: every check compares it with the clock, so nothing has to lift it.
    */
   suspendedUntil: timestamp({ withTimezone: true }),
+  /** The member's choice to leave fictional profiles out of search, the swipe deck and the like overlay; null: the site's default. */
+  hideFictional: boolean(),
 }, (t) => [
   // An account belongs to one site: the same address may hold an account on each site (decision 051).
   uniqueIndex('users_site_email_unique').on(t.siteId, sql`lower(${t.email})`),
@@ -309,6 +313,8 @@ export const messages = pgTable('messages', {
   removedAt: timestamp({ withTimezone: true }),
   creditsSpent: integer().notNull().default(0),
   idempotencyKey: text(),
+  /** The staff member who wrote this answer of a fictional profile (answering.ts); no member's answer ever carries it. */
+  answeredBy: integer().references(() => staffMembers.id),
   createdAt: createdAt(),
 }, (t) => [
   index('messages_conversation').on(t.conversationId, t.id),
@@ -1000,3 +1006,17 @@ export interface FlagEvidence {
   count?: number;
   at: string;
 }
+
+/** A conversation with a fictional profile held by one staff member while they write its answer (answering.ts). */
+export const fictionalAnswerClaims = pgTable('fictional_answer_claims', {
+  conversationId: integer().primaryKey().references(() => conversations.id, { onDelete: 'cascade' }),
+  staffId: integer().notNull().references(() => staffMembers.id),
+  until: timestamp({ withTimezone: true }).notNull(),
+});
+
+/** Staff's notes on a fictional profile (its story, what it said before); members never see them. */
+export const fictionalNotes = pgTable('fictional_notes', {
+  userId: integer().primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  notes: text().notNull().default(''),
+  updatedAt: timestamp({ withTimezone: true }).notNull(),
+});

@@ -46,7 +46,7 @@ function birthRange(today: Date, minAge: number, maxAge: number) {
   return { after: `${y - maxAge - 1}${md}`, onOrBefore: `${y - minAge}${md}` };
 }
 
-export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesService; contactRules: Pick<ContactRules, 'pool'> }) {
+export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesService; contactRules: Pick<ContactRules, 'pool' | 'fictionalShown'> }) {
   const { db, clock } = deps;
 
   async function me(userId: number) {
@@ -90,7 +90,8 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
       const rows = await listed(member, await deps.contactRules.pool(member), [
         notExists(db.select({ x: swipePasses.userId }).from(swipePasses).where(and(eq(swipePasses.userId, userId), eq(swipePasses.profileId, profiles.userId)))),
         ...(gender ? [eq(profiles.gender, gender)] : []),
-      ])
+        await deps.contactRules.fictionalShown(member),
+      ].filter((c) => c !== undefined))
         .orderBy(sql`(${photos.status} = 'active') is true desc`, sql`${users.lastActiveAt} desc nulls last`, desc(profiles.createdAt), desc(profiles.userId))
         .limit(DECK_SIZE);
       const today = clock();

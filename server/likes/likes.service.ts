@@ -90,7 +90,7 @@ export function createLikesService(deps: { db: Db; clock: Clock; events: EventBu
       const member = requireMember(actor);
       const { userId } = member;
       const since = new Date(clock().getTime() - AUTO_LIKE_WINDOW_MS);
-      const [row] = await listProfiles(and(eq(likes.likedId, userId), eq(likes.isNew, true), gte(likes.createdAt, since), await shown(member)), 'likerId').limit(1);
+      const [row] = await listProfiles(and(eq(likes.likedId, userId), eq(likes.isNew, true), gte(likes.createdAt, since), await shown(member), await deps.contactRules.fictionalShown(member)), 'likerId').limit(1);
       if (!row) return null;
       const [back] = await db.select({ x: likes.likerId }).from(likes).where(and(eq(likes.likerId, userId), eq(likes.likedId, row.id)));
       return { ...toProfileSummary(row as ProfileRow, clock()), like_new: true, match: Boolean(back) };

@@ -51,14 +51,16 @@ export function createNotificationsService(deps: {
   async function settings(userId: number): Promise<NotificationSettings> {
     const [u] = await db.select({
       optOut: users.emailOptOut, disabled: users.notificationsDisabled, invisible: users.invisible, readReceipts: users.readReceipts, wordFilter: users.wordFilter,
+      hideFictional: sql<boolean>`coalesce(${users.hideFictional}, ${sites.hideFictionalDefault})`,
     })
-      .from(users).where(eq(users.id, userId));
+      .from(users).innerJoin(sites, eq(sites.id, users.siteId)).where(eq(users.id, userId));
     if (!u) throw new AppError(404, 'not_found');
     return {
       email: Object.fromEntries(EMAIL_CATEGORIES.map((c) => [c, !u.optOut.includes(c)])) as Record<EmailCategory, boolean>,
       notifications_disabled: u.disabled,
       invisible: u.invisible,
       read_receipts: u.readReceipts,
+      hide_fictional: u.hideFictional,
       word_filter: u.wordFilter,
     };
   }
@@ -178,6 +180,7 @@ export function createNotificationsService(deps: {
         emailOptOut: EMAIL_CATEGORIES.filter((c) => !email[c]),
         ...(input.invisible === undefined ? {} : { invisible: input.invisible }),
         ...(input.read_receipts === undefined ? {} : { readReceipts: input.read_receipts }),
+        ...(input.hide_fictional === undefined ? {} : { hideFictional: input.hide_fictional }),
         ...(input.word_filter ? { wordFilter: input.word_filter } : {}),
       }).where(eq(users.id, userId));
       return settings(userId);

@@ -101,14 +101,14 @@ export interface SearchResult extends SearchPage {
 export const BROAD_FOR_MS = 60_000;
 
 /** The shared-cache key of one filter combination's "more than the cap". */
-export function broadFilterKey(f: SearchFilters, siteId: number | null): string {
+export function broadFilterKey(f: SearchFilters, siteId: number | null, fictionalHidden = false): string {
   // A fixed field order, so that equal filters give one key whichever way the input was built. Per site: each site
-  // searches the members of the sites it meets (decision 051).
-  return `search:broad:${siteId ?? ''}:${JSON.stringify([f.gender ?? null, f.country ?? null, f.countryregion ?? null, f.min_age, f.max_age])}`;
+  // searches the members of the sites it meets (decision 051); and apart for members who hide fictional profiles.
+  return `search:broad:${siteId ?? ''}:${fictionalHidden ? 'nf:' : ''}${JSON.stringify([f.gender ?? null, f.country ?? null, f.countryregion ?? null, f.min_age, f.max_age])}`;
 }
 
 export function createSearchService(deps: {
-  db: Db; clock: Clock; memo: SharedCache; contactRules: Pick<ContactRules, 'listed'>;
+  db: Db; clock: Clock; memo: SharedCache; contactRules: Pick<ContactRules, 'listed' | 'fictionalShown'>;
   /** The actor's site: whether visitors may search, the filters it offers, its niche and countries. */
   site: (siteId: number) => Promise<Site>;
 }) {
@@ -125,7 +125,10 @@ export function createSearchService(deps: {
   }
 
   /** Who may appear at all: the rule every list of members shares (contact-rules), with the sites the actor's meets. */
-  const visibility = (actor: Actor) => deps.contactRules.listed(actor);
+  const visibility = async (actor: Actor) => {
+    const [listed, fictional] = await Promise.all([deps.contactRules.listed(actor), deps.contactRules.fictionalShown(actor)]);
+    return { where: fictional ? and(listed, fictional)! : listed, fictionalHidden: fictional !== undefined };
+  };
 
   function pageQuery(where: SQL, cursorText: string | undefined) {
     const cursor = decodeCursor(cursorText);
@@ -175,8 +178,8 @@ export function createSearchService(deps: {
    * counted on one is not counted again on the next one the load balancer picks. Small result sets
    * are always counted exactly.
    */
-  async function firstPageCount(filters: SearchFilters, siteId: number | null, where: SQL): Promise<{ n: number; capped: boolean }> {
-    const key = broadFilterKey(filters, siteId);
+  async function firstPageCount(filters: SearchFilters, siteId: number | null, where: SQL, fictionalHidden: boolean): Promise<{ n: number; capped: boolean }> {
+    const key = broadFilterKey(filters, siteId, fictionalHidden);
     if (await memo.get(key)) return { n: SEARCH_COUNT_CAP, capped: true };
     const count = await cappedCount(where);
     if (count.capped) await memo.set(key, true, BROAD_FOR_MS);
@@ -196,7 +199,7 @@ export function createSearchService(deps: {
   async function search(actor: Actor, input: SearchInput): Promise<SearchResult> {
     const today = clock();
     const filters = filtersOf(input);
-    const visible = await visibility(actor);
+    const { where: visible, fictionalHidden } = await visibility(actor);
     const siteId = 'siteId' in actor ? actor.siteId : null;
     const strict = matchPredicate(filters, today);
     const firstPage = !decodeCursor(input.cursor);
@@ -212,7 +215,7 @@ export function createSearchService(deps: {
     const where = and(visible, strict)!;
     if (!firstPage) return { ...(await page(where, input.cursor, today)), numResults: null, numResults_capped: false, similar_results: null, similar_numResults: null };
 
-    const [result, count] = await Promise.all([page(where, input.cursor, today), firstPageCount(filters, siteId, where)]);
+    const [result, count] = await Promise.all([page(where, input.cursor, today), firstPageCount(filters, siteId, where, fictionalHidden)]);
     let similarResults: SimilarResults | null = null;
     let similarNum: number | null = null;
     if (count.n < SIMILAR_RESULTS_THRESHOLD) {
@@ -246,7 +249,7 @@ export function createSearchService(deps: {
 
     /** The query plans (EXPLAIN) of a search's page and count queries, for tests and the benchmark. */
     async explain(actor: Actor, input: SearchInput, options: { seqscan?: boolean } = {}): Promise<{ page: string; count: string }> {
-      const where = and(await visibility(actor), matchPredicate(filtersOf(input), clock()))!;
+      const where = and((await visibility(actor)).where, matchPredicate(filtersOf(input), clock()))!;
       return db.transaction(async (tx) => {
         // Without sequential scans the planner shows whether an index can serve the query at all.
         if (options.seqscan === false) await tx.execute(sql`set local enable_seqscan = off`);
