@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { expect, test } from './fixtures.ts';
 import { asStaff } from './console-staff.ts';
-import { activate, asNewVisitor, paidOrder, signUpByApi } from './account-helpers.ts';
+import { activate, asNewVisitor, newMember, paidOrder, signUpByApi } from './account-helpers.ts';
 
 /**
  * Fictional profiles end to end at 1280 px: staff make one in the console, a member meets it marked as fictional,
@@ -80,4 +80,49 @@ test('staff create a fictional profile, the member meets it marked, staff answer
   await member.goto(search);
   await expect(member.getByTestId('profile-card').filter({ hasText: name })).toHaveCount(0);
   await context.close();
+});
+
+test('a member staff mark fictional is marked in the like overlay and in the swipe deck', async ({ browser, page }, info) => {
+  test.slow();
+  // The viewer: a woman looking for men, as members sign up by default.
+  const viewer = await newMember(browser, 'fictional-viewer', info.project.name);
+  // Xander: a man with an approved photo (the deck deals members with a photo first, the most recently active first).
+  const xContext = await browser.newContext();
+  const x = await xContext.newPage();
+  const headers = await asNewVisitor(x);
+  const signedUp = await x.request.post('/api/signup.php', {
+    headers, data: { email: `fictional-x.${info.project.name}.${Date.now()}@example.org`, name: 'Xander', password: 'first password', date_of_birth: '1985-05-05', gender: 'male', country: 'NL' },
+  });
+  expect(signedUp.status(), await signedUp.text()).toBe(201);
+  const xId = ((await signedUp.json()) as { user: { id: number } }).user.id;
+  const jpeg = await sharp({ create: { width: 480, height: 600, channels: 3, background: '#7a4f9e' } }).jpeg().toBuffer();
+  const uploaded = await x.request.post('/api/photos.php', { multipart: { photo: { name: 'x.jpg', mimeType: 'image/jpeg', buffer: jpeg } } });
+  expect(uploaded.status()).toBe(201);
+  const approved = await x.request.post('/api/moderation.php', {
+    data: { id: ((await uploaded.json()) as { photo: { id: number } }).photo.id, action: 'approve' }, headers: { authorization: `Bearer ${process.env.E2E_STAFF_TOKEN}` },
+  });
+  expect(approved.status()).toBe(200);
+
+  // A moderator marks him fictional from his console page, with a reason and a confirmation.
+  await asStaff(page, { width: 1280, height: 900 });
+  await page.goto(`/console/members/${xId}`);
+  await page.locator('#fictional-reason').fill('Run by the site team');
+  await page.getByTestId('action-mark_fictional').click();
+  await page.getByTestId('confirm-mark_fictional-yes').click();
+  await expect(page.getByTestId('action-unmark_fictional')).toBeVisible();
+
+  // He likes the viewer: the like overlay shows him marked.
+  expect((await x.request.post('/api/like.php', { data: { profile_id: viewer.id } })).status()).toBe(200);
+  await xContext.close();
+  await viewer.page.goto('/members');
+  const overlay = viewer.page.getByTestId('like-overlay');
+  await expect(overlay).toHaveAttribute('data-profile-id', String(xId));
+  await expect(overlay.getByTestId('fictional-mark')).toBeVisible();
+  await viewer.page.keyboard.press('Escape');
+
+  // The swipe deck deals him marked too.
+  await viewer.page.goto('/swipe-game');
+  const card = viewer.page.getByTestId('swipe-card').filter({ hasText: 'Xander' });
+  await expect(card.getByTestId('fictional-mark')).toBeVisible();
+  await viewer.close();
 });
