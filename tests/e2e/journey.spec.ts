@@ -98,6 +98,13 @@ test('sign up, search, like, chat, buy credits and become premium', { tag: '@pho
   await expect(page.getByTestId('send-error')).toHaveAttribute('data-code', 'insufficient_credits');
   await expect(page.getByTestId('message')).toHaveCount(3);
   await shot('05-insufficient-credits');
+  // A gift without the credits for it: the picker closes, so the same alert is in sight instead of behind it.
+  await page.getByTestId('open-gifts').click();
+  await page.locator('[data-testid="gift-choice"][data-slug="rose"]').click();
+  await expect(page.getByTestId('gift-picker')).toBeHidden();
+  await expect(page.getByTestId('send-error')).toHaveAttribute('data-code', 'insufficient_credits');
+  await expect(page.getByTestId('send-error')).toBeInViewport();
+  await expect(page.getByTestId('message')).toHaveCount(3);
 
   await page.getByTestId('buy-credits').click();
   // The link asks for the bundle that covers the message (the smallest), and the credits page marks it.

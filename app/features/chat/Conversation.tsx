@@ -183,8 +183,11 @@ export function Conversation({ page }: { page: ConversationPage }) {
     if (sent) setText('');
   };
 
+  // The picker closes whatever the answer: a refusal (too few credits, the spend cap) shows in the conversation,
+  // with its way on, where the picker would cover it.
   const sendGift = async (gift: GiftItem) => {
-    if (await paidSend(prices.gift, (key) => api<SendResult>('/api/gift.php', { method: 'POST', body: { profile_id: profile.id, gift_id: gift.id }, idempotencyKey: key }))) setGiftsOpen(false);
+    await paidSend(prices.gift, (key) => api<SendResult>('/api/gift.php', { method: 'POST', body: { profile_id: profile.id, gift_id: gift.id }, idempotencyKey: key }));
+    setGiftsOpen(false);
   };
 
   const sendPhoto = async (file: File | undefined) => {
