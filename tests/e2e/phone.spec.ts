@@ -25,7 +25,7 @@ async function likeAndWrite(browser: Browser, profileId: number, project: string
   await buyCredits(page);
   expect((await page.request.post('/api/like.php', { data: { profile_id: profileId } })).status()).toBe(200);
   const sent = await page.request.post('/api/messages.php', {
-    data: { profile_id: profileId, text: 'Hello from the phone test' }, headers: { ...headers, 'idempotency-key': `phone-msg-${Date.now()}` },
+    data: { profile_id: profileId, text: 'Hello from the phone test! I saw that you like hiking in the mountains and long walks along the beach at sunset.' }, headers: { ...headers, 'idempotency-key': `phone-msg-${Date.now()}` },
   });
   expect(sent.status(), await sent.text()).toBe(201);
   await context.close();
@@ -71,6 +71,15 @@ test('phones: a bottom tab bar keeps the unread and new-likes badges in sight; t
   await page.getByTestId('tab-chats').click();
   await expect(page).toHaveURL(/\/chats/);
   await expect(page.getByTestId('chat-item')).toHaveCount(1);
+  // The conversation's row fits the screen: its time, unread count and delete button are in sight.
+  const width = page.viewportSize()!.width;
+  const row = page.getByTestId('chat-list').locator('li').first();
+  expect((await row.boundingBox())!.width).toBeLessThanOrEqual(width);
+  for (const part of [page.getByTestId('chat-unread'), row.getByRole('button', { name: 'Delete conversation' }), row.locator('small').first()]) {
+    const box = (await part.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(width);
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 });
 
 test('phones: visitors get no tab bar', { tag: '@phone' }, async ({ page }) => {
