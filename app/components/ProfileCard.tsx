@@ -15,7 +15,7 @@ export function ProfileCard({ profile, priority = false }: { profile: ProfileSum
       <ProfilePhoto profile={profile} priority={priority} />
       <div className="card-body p-2">
         <div className="fw-semibold text-truncate"><OnlineDot online={profile.online} />{profile.name}, {profile.age}</div>
-        <div className="small text-muted lh-sm text-break" data-testid="profile-card-country">{countryName(profile.country, i18n.language as Language)}</div>
+        <div className="small text-muted text-break" data-testid="profile-card-country">{countryName(profile.country, i18n.language as Language)}</div>
         {profile.fictional && <FictionalNotice compact />}
       </div>
     </Link>
