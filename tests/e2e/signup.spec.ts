@@ -124,6 +124,8 @@ test('every step: account with did-you-mean, photo upload with progress, about m
   } else {
     await expect(page.getByTestId('alert-activation')).toBeVisible();
   }
+  // The first list follows the answer "looking for women", without a reload.
+  await expect(page.locator('#search-gender')).toHaveValue('female');
 });
 
 test('a guessable password: the server\'s reason shows under the password field, and no account is made until a good one', { tag: '@phone' }, async ({ page, shot }, info) => {
