@@ -80,6 +80,7 @@ export default [
       route('account', 'routes/console-account.tsx', { id: 'console-account' }),
       route('audit', 'routes/console-audit.tsx', { id: 'console-audit' }),
       route('transparency', 'routes/console-transparency.tsx', { id: 'console-transparency' }),
+      route('reports', 'routes/console-reports.tsx', { id: 'console-reports' }),
       route('members', 'routes/console-members.tsx', { id: 'console-members' }),
       route('members/:id', 'routes/console-member.tsx', { id: 'console-member' }),
       route('members/:id/conversations/:conversation', 'routes/console-member-conversation.tsx', { id: 'console-member-conversation' }),
