@@ -61,12 +61,10 @@ function BarChart({ label, buckets, series, testId }: { label: string; buckets: 
 function Table({ caption, head, rows, csv, testId }: { caption: string; head: string[]; rows: (string | number)[][]; csv: string; testId: string }) {
   const { t } = useTranslation();
   return (
-    <div className="table-responsive">
+    <div className="table-responsive mb-3">
+      <div className="d-flex justify-content-end"><a href={csv} className="btn btn-outline-primary btn-sm" download data-testid={`${testId}-csv`}>{t('console.reports.export')}</a></div>
       <table className="table table-sm align-middle" data-testid={testId}>
-        <caption className="caption-top text-body d-flex justify-content-between align-items-center">
-          <span className="fw-semibold">{caption}</span>
-          <a href={csv} className="btn btn-outline-primary btn-sm" download data-testid={`${testId}-csv`}>{t('console.reports.export')}</a>
-        </caption>
+        <caption className="caption-top text-body fw-semibold">{caption}</caption>
         <thead><tr>{head.map((h, i) => <th key={h} scope="col" className={i ? 'text-end' : undefined}>{h}</th>)}</tr></thead>
         <tbody>
           {rows.length === 0 && <tr><td colSpan={head.length} className="text-body-secondary">{t('console.reports.none')}</td></tr>}
