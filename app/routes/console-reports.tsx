@@ -1,9 +1,10 @@
-import { Form, useLoaderData, useNavigation } from 'react-router';
+import { useLoaderData } from 'react-router';
 import { DASHBOARD_BUCKETS, dashboardQuerySchema, type Dashboard, type DashboardQuery } from '#common/contracts/dashboard.ts';
 import { consoleErrorText, consoleLanguage, orForbidden, requireConsoleStaff } from '#server/http/console-pages.server.ts';
 import type { Route } from './+types/console-reports';
 import { requestContext } from '../context.ts';
 import { FormField } from '../components/FormField.tsx';
+import { PeriodForm } from '../features/console/PeriodForm.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/seo.ts';
 
@@ -78,7 +79,6 @@ function Table({ caption, head, rows, csv, testId }: { caption: string; head: st
 export default function ConsoleReports() {
   const { t, i18n: { language } } = useTranslation();
   const { report, sites, error } = useLoaderData<typeof loader>();
-  const busy = useNavigation().state !== 'idle';
   const number = new Intl.NumberFormat(language);
   const amount = (row: Money) => new Intl.NumberFormat(language, { style: 'currency', currency: row.currency }).format(row.cents / 100);
   const percent = (part: number, whole: number) => (whole ? new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 }).format(part / whole) : '–');
@@ -102,20 +102,14 @@ export default function ConsoleReports() {
       <h1 className="h3">{t('console.reports.title')}</h1>
       <p className="text-body-secondary">{t('console.reports.intro')}</p>
       {error && <div className="alert alert-warning" role="alert">{error}</div>}
-      <Form method="get" className="row g-2 align-items-end mb-3" aria-label={t('console.reports.period')} data-testid="reports-filters">
-        <FormField id="reports-from" name="from" type="date" className="col-6 col-md-2" controlClassName="form-control-sm" label={t('console.reports.from')} defaultValue={report.from} required />
-        <FormField id="reports-to" name="to" type="date" className="col-6 col-md-2" controlClassName="form-control-sm" label={t('console.reports.to')} defaultValue={report.to} required />
+      <PeriodForm
+        idPrefix="reports" from={report.from} to={report.to} siteId={report.site_id} sites={sites}
+        labels={{ period: t('console.reports.period'), from: t('console.reports.from'), to: t('console.reports.to'), site: t('console.reports.site'), allSites: t('console.reports.all_sites'), apply: t('console.reports.apply') }}
+      >
         <FormField as="select" id="reports-bucket" name="bucket" className="col-6 col-md-2" controlClassName="form-select-sm" label={t('console.reports.bucket')} defaultValue={report.bucket}>
           {DASHBOARD_BUCKETS.map((bucket) => <option key={bucket} value={bucket}>{t(`console.reports.buckets.${bucket}`)}</option>)}
         </FormField>
-        <FormField as="select" id="reports-site" name="site" className="col-6 col-md-3" controlClassName="form-select-sm" label={t('console.reports.site')} defaultValue={report.site_id ?? ''}>
-          <option value="">{t('console.reports.all_sites')}</option>
-          {sites.map((site) => <option key={site.id} value={site.id}>{site.name} ({site.domain})</option>)}
-        </FormField>
-        <div className="col-auto">
-          <button type="submit" className="btn btn-primary btn-sm" disabled={busy} data-testid="reports-apply">{t('console.reports.apply')}</button>
-        </div>
-      </Form>
+      </PeriodForm>
       <p role="status" data-testid="reports-period">{t('console.reports.showing', { from: day(report.from), to: day(report.to) })}</p>
       <dl className="row small" data-testid="reports-totals">
         <dt className="col-6 col-md-3">{t('console.reports.columns.signups')}</dt><dd className="col-6 col-md-3">{number.format(totals.signups)}</dd>
