@@ -2,6 +2,7 @@ import { and, count, eq, inArray, min, sql, sum, type AnyColumn, type SQL } from
 import type { Dashboard, DashboardBucket, DashboardQuery } from '#common/contracts/dashboard.ts';
 import { DASHBOARD_TABLES } from '#common/contracts/dashboard.ts';
 import { csvFile } from '#common/csv.ts';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { conversations, creditPackages, messages, orderRefunds, orders, pageBounces, payments, profiles, sessions, sites, users } from '../db/schema.ts';
 import { AppError } from '../infra/errors.ts';
@@ -53,7 +54,8 @@ export async function dashboardFigures(db: Db, period: Period, bucket: Dashboard
   const paid = and(eq(orders.status, 'completed'), within(orders.completedAt, period), memberSites);
   // The other member of a message's conversation, and whether their profile is fictional.
   const recipient = sql`case when ${conversations.userLow} = ${messages.senderId} then ${conversations.userHigh} else ${conversations.userLow} end`;
-  const fictional = sql<boolean>`coalesce((select ${profiles.fictional} from ${profiles} where ${profiles.userId} = ${recipient}), false)`;
+  const recipientProfile = alias(profiles, 'recipient');
+  const fictional = sql<boolean>`coalesce(${recipientProfile.fictional}, false)`;
   const firstOrders = db.select({ userId: orders.userId, first: min(orders.completedAt).as('first') }).from(orders)
     .innerJoin(users, eq(users.id, orders.userId)).where(and(eq(orders.status, 'completed'), memberSites)).groupBy(orders.userId).as('first_orders');
   const firstDone = sql`"first_orders"."first"`;
@@ -81,6 +83,7 @@ export async function dashboardFigures(db: Db, period: Period, bucket: Dashboard
       gifts: count(sql`case when ${messages.kind} = 'gift' then 1 end`),
       giftsToFictional: count(sql`case when ${messages.kind} = 'gift' and ${fictional} then 1 end`),
     }).from(messages).innerJoin(users, eq(users.id, messages.senderId)).innerJoin(conversations, eq(conversations.id, messages.conversationId))
+      .leftJoin(recipientProfile, sql`${recipientProfile.userId} = ${recipient}`)
       .where(and(within(messages.createdAt, period), memberSites)).groupBy(sql`1`),
     db.select({ bucket: bucketKey(activity.at, bucket), count: sql<number>`count(distinct ${activity.userId})`.mapWith(Number) }).from(activity).groupBy(sql`1`),
     db.select({ count: sql<number>`count(distinct ${activity.userId})`.mapWith(Number) }).from(activity),
