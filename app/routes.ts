@@ -84,6 +84,7 @@ export default [
       route('sites/:id', 'routes/console-site.tsx', { id: 'console-site' }),
       route('companies', 'routes/console-companies.tsx', { id: 'console-companies' }),
       route('companies/:id', 'routes/console-company.tsx', { id: 'console-company' }),
+      route('reports', 'routes/console-reports.tsx', { id: 'console-reports' }),
       route('members', 'routes/console-members.tsx', { id: 'console-members' }),
       route('members/:id', 'routes/console-member.tsx', { id: 'console-member' }),
       route('members/:id/conversations/:conversation', 'routes/console-member-conversation.tsx', { id: 'console-member-conversation' }),

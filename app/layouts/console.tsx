@@ -15,7 +15,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const flags = has('moderator') ? Object.values((await ctx.services.console.flags(staff)).counts).reduce((a, b) => a + b, 0) : null;
   // And the moderation queues' items together (each queue's own count is on its tab).
   const queues = has('moderator') ? Object.values(await ctx.services.console.queueCounts(staff)).reduce((a, b) => a + b, 0) : null;
-  return { name: account.name, roles: account.roles, isAdmin: account.roles.includes('admin') && account.siteIds === null, siteAdmin: account.roles.includes('admin'), support: has('support'), flags, queues };
+  return { name: account.name, roles: account.roles, isAdmin: account.roles.includes('admin') && account.siteIds === null, siteAdmin: account.roles.includes('admin'), support: has('support'), finance: has('finance'), flags, queues };
 }
 
 export type ConsoleLayoutData = Awaited<ReturnType<typeof loader>>;
@@ -23,7 +23,7 @@ export type ConsoleLayoutData = Awaited<ReturnType<typeof loader>>;
 /** The console's own frame: its navigation bar (not the member pages'), the staff member's name and roles, the page. */
 export default function ConsoleLayout() {
   const { t } = useTranslation();
-  const { name, roles, isAdmin, siteAdmin, support, flags, queues } = useLoaderData<typeof loader>();
+  const { name, roles, isAdmin, siteAdmin, support, finance, flags, queues } = useLoaderData<typeof loader>();
   const [expanded, setExpanded] = useState(false);
   const { pathname } = useLocation();
   const link = ({ isActive }: { isActive: boolean }) => `nav-link${isActive ? ' active' : ''}`;
@@ -55,6 +55,7 @@ export default function ConsoleLayout() {
               {support && <NavLink to="/console/members" className={link} data-testid="console-nav-members">{t('console.nav.members')}</NavLink>}
               {support && <NavLink to="/console/fictional" className={link} data-testid="console-nav-fictional">{t('console.nav.fictional')}</NavLink>}
               {siteAdmin && <NavLink to="/console/sites" className={link} data-testid="console-nav-sites">{t('console.nav.sites')}</NavLink>}
+              {finance && <NavLink to="/console/reports" className={link} data-testid="console-nav-reports">{t('console.nav.reports')}</NavLink>}
               {siteAdmin && <NavLink to="/console/transparency" className={link} data-testid="console-nav-transparency">{t('console.nav.transparency')}</NavLink>}
               {isAdmin && <NavLink to="/console/audit" className={link} data-testid="console-nav-audit">{t('console.nav.audit')}</NavLink>}
               <NavLink to="/console/account" className={link} data-testid="console-nav-account">{t('console.nav.account')}</NavLink>

@@ -1,10 +1,10 @@
-import { Form, useLoaderData, useNavigation } from 'react-router';
+import { useLoaderData } from 'react-router';
 import { transparencyQuerySchema, type TransparencyReport } from '#common/contracts/staff.ts';
 import { consoleErrorText, consoleLanguage, orForbidden, requireConsoleStaff } from '#server/http/console-pages.server.ts';
 import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/console-transparency';
 import { requestContext } from '../context.ts';
-import { FormField } from '../components/FormField.tsx';
+import { PeriodForm } from '../features/console/PeriodForm.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/seo.ts';
 
@@ -85,7 +85,6 @@ export default function ConsoleTransparency() {
   const { t, i18n: { language } } = useTranslation();
   const lang = language as Language;
   const { report, sites, error } = useLoaderData<typeof loader>();
-  const busy = useNavigation().state !== 'idle';
   const number = new Intl.NumberFormat(lang);
   const percent = (part: number, whole: number) => (whole ? new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 1 }).format(part / whole) : '–');
   const day = (iso: string) => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
@@ -96,18 +95,11 @@ export default function ConsoleTransparency() {
       <h1 className="h3">{t('console.transparency.title')}</h1>
       <p className="text-body-secondary">{t('console.transparency.intro')}</p>
       {error && <div className="alert alert-warning" role="alert">{error}</div>}
-      <Form method="get" className="row g-2 align-items-end mb-3" aria-label={t('console.transparency.period')} data-testid="transparency-filters">
-        <FormField id="transparency-from" name="from" type="date" className="col-6 col-md-2" controlClassName="form-control-sm" label={t('console.transparency.from')} defaultValue={report.from} required />
-        <FormField id="transparency-to" name="to" type="date" className="col-6 col-md-2" controlClassName="form-control-sm" label={t('console.transparency.to')} defaultValue={report.to} required />
-        <FormField as="select" id="transparency-site" name="site" className="col-12 col-md-3" controlClassName="form-select-sm" label={t('console.transparency.site')} defaultValue={report.site_id ?? ''}>
-          <option value="">{t('console.transparency.all_sites')}</option>
-          {sites.map((site) => <option key={site.id} value={site.id}>{site.name} ({site.domain})</option>)}
-        </FormField>
-        <div className="col-auto d-flex gap-2">
-          <button type="submit" className="btn btn-primary btn-sm" disabled={busy} data-testid="transparency-apply">{t('console.transparency.apply')}</button>
-          <a href={`/api/transparency-report.csv?${query}`} className="btn btn-outline-primary btn-sm" download data-testid="transparency-export">{t('console.transparency.export')}</a>
-        </div>
-      </Form>
+      <PeriodForm
+        idPrefix="transparency" from={report.from} to={report.to} siteId={report.site_id} sites={sites}
+        labels={{ period: t('console.transparency.period'), from: t('console.transparency.from'), to: t('console.transparency.to'), site: t('console.transparency.site'), allSites: t('console.transparency.all_sites'), apply: t('console.transparency.apply') }}
+        actions={<a href={`/api/transparency-report.csv?${query}`} className="btn btn-outline-primary btn-sm" download data-testid="transparency-export">{t('console.transparency.export')}</a>}
+      />
       <p role="status" data-testid="transparency-period">{t('console.transparency.showing', { from: day(report.from), to: day(report.to) })}</p>
 
       <div className="row g-4">

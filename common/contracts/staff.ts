@@ -3,6 +3,7 @@ import { contracts, staffAuth } from './contract.ts';
 import { GROUND_KEYS, REPORT_REASONS, RESTRICTIONS } from '../reports.ts';
 import { NOTICE_REASONS } from '../notices.ts';
 import { id, idParam, isoDateTime } from './shapes.ts';
+import { dashboardCsvQuerySchema, dashboardQuerySchema, dashboardSchema } from './dashboard.ts';
 
 /** A day as the console's date fields send it (YYYY-MM-DD); empty means no bound. */
 const day = z.preprocess((v) => (v === '' ? undefined : v), z.iso.date().optional());
@@ -133,6 +134,18 @@ export const staffContracts = contracts({
     method: 'get', path: '/api/transparency-report.csv', auth: staffAuth('admin'), summary: 'The DSA transparency report as CSV',
     description: `${siteAdmins} The same figures, one row per figure: section, item, count.`,
     query: transparencyQuerySchema,
+    responses: { 200: { description: 'The CSV file (UTF-8, with a header row).', contentType: 'text/csv' } },
+  },
+  dashboard: {
+    method: 'get', path: '/api/reports-dashboard.php', auth: staffAuth('finance'), summary: 'The reports dashboard\'s figures for a period',
+    description: 'Finance and admins, for the sites they may see. Sign-ups, activations, first purchases, messages, gifts, active members and page bounces per day, week or month; revenue, refunds and chargebacks per currency in cents.',
+    query: dashboardQuerySchema,
+    responses: { 200: { description: 'The figures of the period.', schema: dashboardSchema } },
+  },
+  dashboardCsv: {
+    method: 'get', path: '/api/reports-dashboard.csv', auth: staffAuth('finance'), summary: 'One table of the reports dashboard as CSV',
+    description: 'Finance and admins, for the sites they may see. The table named by `table`, with a header row.',
+    query: dashboardCsvQuerySchema,
     responses: { 200: { description: 'The CSV file (UTF-8, with a header row).', contentType: 'text/csv' } },
   },
 });

@@ -9,6 +9,8 @@ import type { Clock } from '../infra/clock.ts';
 import type { AuditLog } from './audit.ts';
 import { auditLogCsv, auditLogPage } from './audit-log-reader.ts';
 import { periodOf, transparencyCsv, transparencyFigures } from '../reports/transparency.ts';
+import { dashboardCsvQuerySchema, dashboardQuerySchema, type DashboardQuery } from '#common/contracts/dashboard.ts';
+import { dashboardCsv, dashboardFigures, dashboardPeriod } from '../reports/dashboard.ts';
 import type { createStaffPasskeys, RelyingParty } from './staff-passkeys.ts';
 import type { createStaffTokens } from './staff-tokens.ts';
 import type { FlagPage, FlagsService } from '../moderation/flags.service.ts';
@@ -87,6 +89,17 @@ export function createConsoleService(deps: {
     return transparencyFigures(db, periodOf(days, clock()), site !== undefined ? [site] : staff.siteIds, site ?? null);
   }
 
+  /**
+   * The reports dashboard (finance and admins): of one site they may see, or of every site they may see when no site
+   * is named. Aggregates only, so reading it writes no audit row.
+   */
+  async function dashboard(actor: Actor, query: Partial<DashboardQuery> = {}) {
+    const staff = consoleStaff(actor);
+    const { site, bucket, ...days } = dashboardQuerySchema.parse(query);
+    if (site !== undefined ? !can(staff, 'finance', site) : !staff.roles.some((role) => role === 'finance' || role === 'admin')) throw new AppError(403, 'forbidden');
+    return dashboardFigures(db, dashboardPeriod({ ...days, bucket }, clock()), bucket, site !== undefined ? [site] : staff.siteIds, site ?? null);
+  }
+
   return {
     /** The signed-in staff member's own account: the console's bar and language. */
     async account(actor: Actor): Promise<ConsoleAccount> {
@@ -161,6 +174,13 @@ export function createConsoleService(deps: {
     },
 
     transparencyReport,
+    dashboard,
+    /** One table of the reports dashboard as CSV. */
+    async dashboardCsv(actor: Actor, query: Partial<DashboardQuery> & { table?: string } = {}): Promise<{ filename: string; csv: string }> {
+      const { table, ...rest } = dashboardCsvQuerySchema.parse(query);
+      const report = await dashboard(actor, rest);
+      return { filename: `${table}-${report.site_id ?? 'all'}-${report.from}-${report.to}-${report.bucket}.csv`, csv: dashboardCsv(report, table) };
+    },
     /** The same figures as CSV. */
     async transparencyReportCsv(actor: Actor, query: Partial<TransparencyQuery> = {}): Promise<{ filename: string; csv: string }> {
       const report = await transparencyReport(actor, query);

@@ -69,6 +69,8 @@ const CASES: Record<ConsoleUseCase, Case> = {
   sites: { call: (s, a) => s.console.sites(a), role: null, audits: null },
   transparencyReport: { call: (s, a, _staff, m) => s.console.transparencyReport(a, { site: m.siteId }), role: 'admin', audits: null, siteAdmin: true },
   transparencyReportCsv: { call: (s, a, _staff, m) => s.console.transparencyReportCsv(a, { site: m.siteId }), role: 'admin', audits: null, siteAdmin: true },
+  dashboard: { call: (s, a, _staff, m) => s.console.dashboard(a, { site: m.siteId }), role: 'finance', audits: null },
+  dashboardCsv: { call: (s, a, _staff, m) => s.console.dashboardCsv(a, { site: m.siteId, table: 'activity' }), role: 'finance', audits: null },
   findMembers: { call: (s, a) => s.console.findMembers(a, { query: 'Tester' }), role: 'support', audits: 'member.search', narrows: true },
   member: { call: (s, a, _staff, m) => s.console.member(a, m.userId), role: 'support', audits: 'member.open' },
   adjustCredits: {

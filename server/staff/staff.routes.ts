@@ -12,4 +12,9 @@ export const staffRoutes = new ApiRoutes()
   .endpoint(staffContracts.transparencyReportCsv, async (c, { query, staff }) => {
     const { filename, csv } = await c.get('ctx').services.console.transparencyReportCsv(staff, query);
     return c.body(csv, 200, { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${filename}"` });
+  })
+  .endpoint(staffContracts.dashboard, async (c, { query, staff }) => c.json(await c.get('ctx').services.console.dashboard(staff, query)))
+  .endpoint(staffContracts.dashboardCsv, async (c, { query, staff }) => {
+    const { filename, csv } = await c.get('ctx').services.console.dashboardCsv(staff, query);
+    return c.body(csv, 200, { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${filename}"` });
   });
