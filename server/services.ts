@@ -50,6 +50,7 @@ import { createAuditLog } from './staff/audit.ts';
 import { createStaffPasskeys } from './staff/staff-passkeys.ts';
 import { createStaffService } from './staff/staff.service.ts';
 import { createConsoleService } from './staff/console.service.ts';
+import { createConsoleCatalogue } from './staff/console-catalogue.ts';
 import { createConsoleCompanies } from './staff/console-companies.ts';
 import { createConsoleSites } from './staff/console-sites.ts';
 import { createConversationReading } from './support/conversation-reading.ts';
@@ -183,6 +184,7 @@ export function createServices(deps: {
       }),
       ...createConsoleSites({ db, audit, invalidateSites: settings.invalidateSites }),
       ...createConsoleCompanies({ db, audit, invalidateSites: settings.invalidateSites }),
+      ...createConsoleCatalogue({ db, audit }),
     },
     rateLimitStore,
     sharedCache,
