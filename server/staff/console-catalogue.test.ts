@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, creditPackagePrices, creditPackages, orders } from '../db/schema.ts';
 import { createStaff, type TestStaff } from '../../tests/helpers/staff.ts';
+import { pageRequests } from '../../tests/helpers/page-requests.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
 const refusal = (work: Promise<unknown>) =>
@@ -12,8 +13,9 @@ const PACKAGE = { credits: '40', popular: false, sort: '7', active: 'on', prices
 describe.each(DATABASE_KINDS)('the console\'s credit packages on %s', (kind) => {
   let t: TestApp;
   let finance: TestStaff;
+  const requests = pageRequests(() => t);
   beforeAll(async () => {
-    t = await createTestApp(kind, { profiles: 0 });
+    t = await createTestApp(kind, { profiles: 0, pages: true });
     finance = await createStaff(t, { roles: ['finance'] });
   });
   afterAll(() => t.close());
@@ -113,5 +115,17 @@ describe.each(DATABASE_KINDS)('the console\'s credit packages on %s', (kind) => 
     const [audit] = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'package.deactivate'));
     expect(audit).toMatchObject({ objectId: String(used.id), before: { active: true }, after: { active: false } });
     expect((await member.client.get('/api/packages.php')).body.packages.map((p: { id: number }) => p.id)).not.toContain(used.id);
+  });
+
+  it('shows the packages page to finance staff, with prices and "about N messages", and refuses support staff', async () => {
+    await t.services.console.createPackage(finance.actor, { ...PACKAGE, credits: '777', prices: { EUR: '7777' } });
+    const page = await requests.page('/console/packages', (await finance.cookie()).cookie);
+    expect(page.status).toBe(200);
+    const text = await requests.textOf(page);
+    expect(text).toContain('Credit packages');
+    expect(text).toMatch(/777<\/th>/);
+    expect(text).toContain('77.77');
+    const support = await createStaff(t, { roles: ['support'] });
+    expect((await requests.page('/console/packages', (await support.cookie()).cookie)).status).toBe(403);
   });
 });
