@@ -82,6 +82,7 @@ export default [
       route('transparency', 'routes/console-transparency.tsx', { id: 'console-transparency' }),
       route('sites', 'routes/console-sites.tsx', { id: 'console-sites' }),
       route('sites/:id', 'routes/console-site.tsx', { id: 'console-site' }),
+      route('packages', 'routes/console-packages.tsx', { id: 'console-packages' }),
       route('companies', 'routes/console-companies.tsx', { id: 'console-companies' }),
       route('companies/:id', 'routes/console-company.tsx', { id: 'console-company' }),
       route('reports', 'routes/console-reports.tsx', { id: 'console-reports' }),

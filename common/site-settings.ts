@@ -67,7 +67,7 @@ const logoUrl = z.string({ error: 'errors.url_invalid' }).trim().max(300, 'error
 }, 'errors.url_invalid');
 
 /** A whole number from a form field ('' is missing, not 0) or from JSON. */
-const whole = (min: number, max: number) => z.preprocess(
+export const whole = (min: number, max: number) => z.preprocess(
   (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.trim()) : v),
   z.coerce.number({ error: 'errors.number_out_of_range' }).int('errors.number_out_of_range').min(min, 'errors.number_out_of_range').max(max, 'errors.number_out_of_range'),
 );
@@ -83,7 +83,7 @@ export const siteLookFields = {
 };
 
 /** A check box: ticked sends 'on' (a form) or true (JSON); unticked sends nothing. */
-const flag = z.preprocess((v) => v === true || v === 'on' || v === 'true', z.boolean());
+export const flag = z.preprocess((v) => v === true || v === 'on' || v === 'true', z.boolean());
 /** Ticked boxes of one question: each a value of `values`, none an empty list. */
 const ticked = <T extends readonly [string, ...string[]]>(values: T) =>
   z.preprocess((v) => (v === undefined || v === '' ? [] : v), z.array(z.enum(values, 'errors.invalid_choice')).transform((list) => [...new Set(list)]));

@@ -46,6 +46,7 @@ import type { AuditLog } from './staff/audit.ts';
 import type { createStaffService } from './staff/staff.service.ts';
 import type { ConsoleService } from './staff/console.service.ts';
 import type { ConsoleSites } from './staff/console-sites.ts';
+import type { ConsoleCatalogue } from './staff/console-catalogue.ts';
 import type { ConsoleCompanies } from './staff/console-companies.ts';
 import type { Answering } from './staff/answering.ts';
 import type { FictionalProfiles } from './staff/fictional-profiles.ts';
@@ -103,7 +104,7 @@ export interface Services {
   audit: AuditLog;
   staff: ReturnType<typeof createStaffService>;
   /** Every screen and action of the operator console (the authorization test enumerates them). */
-  console: ConsoleService & ConsoleSites & ConsoleCompanies;
+  console: ConsoleService & ConsoleSites & ConsoleCompanies & ConsoleCatalogue;
   /** Staff answering as fictional profiles, and their response times. */
   answering: Answering;
   /** Staff creating and editing fictional profiles. */

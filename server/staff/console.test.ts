@@ -4,7 +4,7 @@ import type { StaffRoleName } from '#common/staff.ts';
 import { STAFF_ROLES } from '#common/staff.ts';
 import type { Actor, MemberActor, StaffActor } from '../actor.ts';
 import {
-  appeals, auditLog, companies, conversations, creditPackages, memberFlags, memberReports, messages, moderationDecisions, notices, orders, photos, staffPasskeys,
+  appeals, auditLog, companies, conversations, creditPackagePrices, creditPackages, memberFlags, memberReports, messages, moderationDecisions, notices, orders, photos, staffPasskeys,
   textReviews, users,
 } from '../db/schema.ts';
 import { banInTx } from '../moderation/bans.service.ts';
@@ -167,7 +167,21 @@ const CASES: Record<ConsoleUseCase, Case> = {
     call: async (s, a) => s.console.setPaymentAccount(a, await companyOf(s), { provider: 'mollie', apiKey: `test_${'a'.repeat(30)}` }),
     role: 'admin', audits: 'company.payment_account',
   },
+  packageList: { call: (s, a, _staff, m) => s.console.packageList(a, m.siteId), role: 'finance', audits: null },
+  createPackage: { call: (s, a) => s.console.createPackage(a, PACKAGE), role: 'finance', audits: 'package.create' },
+  updatePackage: { call: async (s, a) => s.console.updatePackage(a, await packageOf(s), { ...PACKAGE, credits: '25' }), role: 'finance', audits: 'package.update' },
+  removePackage: { call: async (s, a) => s.console.removePackage(a, await packageOf(s)), role: 'finance', audits: 'package.delete' },
 };
+
+/** A credit package as the console's form sends it. */
+const PACKAGE = { credits: '20', popular: 'on', sort: '5', active: 'on', prices: { EUR: '1999', GBP: '' } };
+
+/** A fresh credit package (one per call), written without the console. */
+async function packageOf(s: Services): Promise<number> {
+  const [row] = await s.db.insert(creditPackages).values({ credits: 20, popular: true, sort: 5 }).returning({ id: creditPackages.id });
+  await s.db.insert(creditPackagePrices).values({ packageId: row.id, currency: 'EUR', amountCents: 1999 });
+  return row.id;
+}
 
 /** A company's details as the console's form sends them. */
 const COMPANY = { name: 'Case B.V.', address: 'Keizersgracht 1', city: 'Amsterdam', country: 'NL', kvk: '12345678', vatNumbers: 'NL001234567B01', tradenames: 'Case', supportPhone: '', deleteDiscount: '0' };

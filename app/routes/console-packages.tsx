@@ -1,0 +1,56 @@
+import { useLoaderData } from 'react-router';
+import { formatMoney } from '#common/i18n-format.ts';
+import { orForbidden, requireConsoleStaff } from '#server/http/console-pages.server.ts';
+import type { Route } from './+types/console-packages';
+import { requestContext } from '../context.ts';
+import { useTranslation } from '../lib/i18n.ts';
+import { pageMeta } from '../lib/seo.ts';
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, { titleKey: 'console.packages.title', noindex: true });
+}
+
+/** The credit packages with their prices, as a site sells them (finance or admin of the site: `?site=`, else this one). */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const ctx = context.get(requestContext);
+  const staff = await requireConsoleStaff(ctx);
+  const site = Number(new URL(request.url).searchParams.get('site') ?? ctx.site.id);
+  return { packages: await orForbidden(ctx.services.console.packageList(staff, Number.isSafeInteger(site) ? site : 0)) };
+}
+
+export default function ConsolePackages() {
+  const { t, i18n } = useTranslation();
+  const { packages } = useLoaderData<typeof loader>();
+  const lang = i18n.language;
+  return (
+    <>
+      <h1 className="h3 mb-3">{t('console.packages.title')}</h1>
+      {packages.length === 0 ? <p>{t('console.packages.none')}</p> : (
+        <table className="table table-sm align-middle" data-testid="console-packages">
+          <thead>
+            <tr>
+              <th scope="col">{t('console.packages.credits')}</th>
+              <th scope="col">{t('console.packages.messages')}</th>
+              <th scope="col">{t('console.packages.prices')}</th>
+              <th scope="col">{t('console.packages.popular')}</th>
+              <th scope="col">{t('console.packages.active')}</th>
+              <th scope="col">{t('console.packages.orders')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {packages.map((p) => (
+              <tr key={p.id} data-package={p.id}>
+                <th scope="row" className="fw-normal">{p.credits}</th>
+                <td>{p.aboutMessages ?? ''}</td>
+                <td>{Object.entries(p.prices).map(([currency, cents]) => formatMoney(cents, currency, lang)).join(' · ')}</td>
+                <td>{p.popular ? '✓' : ''}</td>
+                <td>{p.active ? '✓' : t('console.packages.inactive')}</td>
+                <td>{p.orders}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
