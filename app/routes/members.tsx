@@ -18,6 +18,9 @@ import type { Geocode } from '../features/search/geolocation.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { FormField } from '../components/FormField.tsx';
 
+/** The search's own parameters: an address naming none of them starts from the member's defaults. */
+const SEARCH_FILTERS = ['gender', 'country', 'countryregion', 'min_age', 'max_age', 'cursor', 'similar'];
+
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   // The page shows its first page of results: paging goes through GET /api/members.php.
@@ -25,8 +28,9 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   // The page shows results whatever the address bar says: a region the rules refuse is left out, as the form would.
   const parsed = searchSchema.safeParse(query);
   const filters = parsed.success ? parsed.data : searchSchema.parse({ ...query, countryregion: undefined });
-  // A first visit names no filters: the search starts where the actor's defaults say (their country, the site's niche).
-  const fresh = url.searchParams.size === 0;
+  // A first visit names no filters: the search starts where the actor's defaults say (their country, the site's niche,
+  // who they are looking for). Other parameters (the sign-up's `signup-complete`, tracking) are no filters.
+  const fresh = !SEARCH_FILTERS.some((name) => url.searchParams.has(name));
   const network = ctx.query.network ?? null;
   const { filters: input, result: page } = await ctx.services.search
     .find(ctx.actor, fresh ? { network, requestCountry: ctx.geoipCountry } : { filters, network })
