@@ -63,6 +63,19 @@ export function requireRole(actor: Actor, role: StaffRoleName, siteId: number | 
   return actor;
 }
 
+/** A staff member (never a job) with `role` on site `siteId` (null: every site), or 403: the console's screens. */
+export function requireStaffRole(actor: Actor, role: StaffRoleName, siteId: number | null): StaffActor {
+  if (actor.kind !== 'staff' || !can(actor, role, siteId)) throw new AppError(403, 'forbidden');
+  return actor;
+}
+
+/** A staff member (never a job) with `role` on at least one site, or 403: console lists narrowed to their sites. */
+export function requireStaffRoleSomewhere(actor: Actor, role: StaffRoleName): StaffActor {
+  const staff = requireRoleSomewhere(actor, role);
+  if (staff.kind !== 'staff') throw new AppError(403, 'forbidden');
+  return staff;
+}
+
 /**
  * Staff with `role` on at least one site (or a job), or 403: for lists, which the use case then narrows to
  * `sitesOf(actor)`.

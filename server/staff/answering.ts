@@ -1,7 +1,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { ATTRIBUTE_KEYS } from '#common/profile.ts';
-import { can, type Actor, type StaffActor } from '../actor.ts';
+import { can, requireStaffRoleSomewhere, type Actor, type StaffActor } from '../actor.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { conversations, fictionalAnswerClaims, fictionalNotes, messages, profiles, sites, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
@@ -46,11 +46,7 @@ export const figuresQuerySchema = z.object({ from: day, to: day });
 const answerSchema = z.object({ text: z.string().trim().min(1).max(10_000), idempotencyKey: z.string().min(16).max(100) });
 
 /** Staff who answer for fictional profiles: `support` (or `admin`) of at least one site, or 403. */
-function answeringStaff(actor: Actor): StaffActor {
-  if (actor.kind !== 'staff' || !(actor.roles.includes('support') || actor.roles.includes('admin'))) throw new AppError(403, 'forbidden');
-  if (actor.siteIds !== null && !actor.siteIds.length) throw new AppError(403, 'forbidden');
-  return actor;
-}
+const answeringStaff = (actor: Actor): StaffActor => requireStaffRoleSomewhere(actor, 'support');
 
 /** The sites whose fictional profiles the staff member answers for: a condition on `column`. */
 const inSites = (staff: StaffActor, column: SQL): SQL =>

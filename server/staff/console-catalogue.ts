@@ -1,6 +1,6 @@
 import { asc, count, eq, inArray } from 'drizzle-orm';
 import { aboutMessages, packageFormSchema, type PackageForm } from '#common/catalogue.ts';
-import { can, type Actor, type StaffActor } from '../actor.ts';
+import { requireStaffRole, type Actor, type StaffActor } from '../actor.ts';
 import type { Db } from '../db/client.ts';
 import { creditPackagePrices, creditPackages, directDebitRequests, orders, sites } from '../db/schema.ts';
 import { AppError } from '../infra/errors.ts';
@@ -14,10 +14,7 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
  * Finance (or admin) on `siteId`; null: on every site. Packages are shared by every site (the schema has no site
  * column), so changing one needs finance of every site; reading a site's list needs finance of that site.
  */
-function consoleFinance(actor: Actor, siteId: number | null): StaffActor {
-  if (actor.kind !== 'staff' || !can(actor, 'finance', siteId)) throw new AppError(403, 'forbidden');
-  return actor;
-}
+const consoleFinance = (actor: Actor, siteId: number | null): StaffActor => requireStaffRole(actor, 'finance', siteId);
 
 /** A package with its prices, as stored (what the audit row's before and after hold). */
 async function packageOf(tx: Pick<Db, 'select'>, id: number): Promise<PackageForm | null> {

@@ -1,7 +1,7 @@
 import { asc, desc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { minimumCostsText, siteSettingsSchema, type SiteSettings } from '#common/site-settings.ts';
-import { can, type Actor, type StaffActor } from '../actor.ts';
+import { can, requireStaffRole, type Actor, type StaffActor } from '../actor.ts';
 import type { Db } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { companies, sites } from '../db/schema.ts';
@@ -15,10 +15,7 @@ type SiteRow = typeof sites.$inferSelect;
 export type SiteForm = Record<keyof SiteSettings, string | boolean | string[]>;
 
 /** Admin on `siteId` (null: of every site), or 403. */
-export function consoleAdmin(actor: Actor, siteId: number | null): StaffActor {
-  if (actor.kind !== 'staff' || !can(actor, 'admin', siteId)) throw new AppError(403, 'forbidden');
-  return actor;
-}
+export const consoleAdmin = (actor: Actor, siteId: number | null): StaffActor => requireStaffRole(actor, 'admin', siteId);
 
 /**
  * A form's value checked by its shared schema, or 400 with each bad field's message key beside its name (the page

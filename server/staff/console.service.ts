@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { auditLogQuerySchema, transparencyQuerySchema, type AuditLogQuery, type TransparencyQuery } from '#common/contracts/staff.ts';
 import type { StaffRoleName } from '#common/staff.ts';
 import { AppError } from '../infra/errors.ts';
-import { can, type Actor, type StaffActor } from '../actor.ts';
+import { can, requireStaffRole, type Actor, type StaffActor } from '../actor.ts';
 import type { Db } from '../db/client.ts';
 import { sites, staffApiTokens, staffMembers, staffSessions } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
@@ -33,11 +33,7 @@ function consoleStaff(actor: Actor): StaffActor {
 }
 
 /** Staff with `role` on site `siteId` (null: every site), or 403. */
-function consoleRole(actor: Actor, role: StaffRoleName, siteId: number | null): StaffActor {
-  const staff = consoleStaff(actor);
-  if (!can(staff, role, siteId)) throw new AppError(403, 'forbidden');
-  return staff;
-}
+const consoleRole = requireStaffRole;
 
 export interface ConsoleAccount {
   id: number;
