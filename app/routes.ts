@@ -83,6 +83,7 @@ export default [
       route('sites', 'routes/console-sites.tsx', { id: 'console-sites' }),
       route('sites/:id', 'routes/console-site.tsx', { id: 'console-site' }),
       route('packages', 'routes/console-packages.tsx', { id: 'console-packages' }),
+      route('packages/:id', 'routes/console-package.tsx', { id: 'console-package' }),
       route('companies', 'routes/console-companies.tsx', { id: 'console-companies' }),
       route('companies/:id', 'routes/console-company.tsx', { id: 'console-company' }),
       route('reports', 'routes/console-reports.tsx', { id: 'console-reports' }),

@@ -128,4 +128,34 @@ describe.each(DATABASE_KINDS)('the console\'s credit packages on %s', (kind) => 
     const support = await createStaff(t, { roles: ['support'] });
     expect((await requests.page('/console/packages', (await support.cookie()).cookie)).status).toBe(403);
   });
+
+  it('the package form takes prices as money in the console\'s language, shows each bad field beside it, and asks before removing', async () => {
+    const { cookie } = await finance.cookie();
+    const before = await t.database.db.$count(creditPackages);
+    const bad = await requests.postForm('/console/packages/new', { intent: 'package', credits: '0', sort: '0', active: 'on', 'prices.EUR': '19,9999' }, cookie);
+    expect(bad.status).toBe(400);
+    const text = await requests.textOf(bad);
+    expect(text).toContain('package-credits-error');
+    expect(text).toContain('package-prices-error');
+    expect(await t.database.db.$count(creditPackages)).toBe(before);
+
+    const made = await requests.postForm('/console/packages/new', { intent: 'package', credits: '120', sort: '3', active: 'on', 'prices.EUR': '1.299,50', 'prices.GBP': '19.99', 'prices.PLN': '' }, cookie);
+    expect(made.status).toBe(302);
+    const id = Number(/\/console\/packages\/(\d+)\?saved=1/.exec(made.headers.get('location') ?? '')?.[1]);
+    expect((await t.services.console.packageList(finance.actor, t.siteId)).find((p) => p.id === id)).toMatchObject({ credits: 120, prices: { EUR: 129950, GBP: 1999 } });
+    const edit = await requests.textOf(await requests.page(`/console/packages/${id}`, cookie));
+    expect(edit).toContain('value="1299.50"');
+    expect(edit).toContain('data-testid="package-remove"');
+
+    expect((await requests.postForm(`/console/packages/${id}`, { intent: 'package', credits: '130', sort: '3', active: 'on', 'prices.EUR': '15' }, cookie)).status).toBe(200);
+    expect((await t.services.console.packageList(finance.actor, t.siteId)).find((p) => p.id === id)).toMatchObject({ credits: 130, prices: { EUR: 1500 } });
+
+    const support = await createStaff(t, { roles: ['support'] });
+    expect((await requests.postForm(`/console/packages/${id}`, { intent: 'remove' }, (await support.cookie()).cookie)).status).toBe(403);
+    expect((await requests.page('/console/packages/new', (await support.cookie()).cookie)).status).toBe(403);
+    const removed = await requests.postForm(`/console/packages/${id}`, { intent: 'remove' }, cookie);
+    expect(removed.headers.get('location')).toBe('/console/packages?removed=deleted');
+    expect(await t.database.db.$count(creditPackages, eq(creditPackages.id, id))).toBe(0);
+    expect((await requests.page('/console/packages/99999999999', cookie)).status).toBe(404);
+  });
 });

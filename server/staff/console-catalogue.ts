@@ -62,6 +62,20 @@ export function createConsoleCatalogue(deps: { db: Db; audit: AuditLog }) {
       }));
     },
 
+    /**
+     * What the package form starts from: the stored package (null for a new one) and the site's message price, for
+     * "about N messages" beside the credits. Only those who may change packages (finance of every site) get it.
+     */
+    async packageEditor(actor: Actor, siteId: number, packageId: number | null): Promise<{ values: PackageForm | null; messageCredits: number }> {
+      consoleFinance(actor, null);
+      const [site] = await db.select({ messageCredits: sites.messageCredits }).from(sites).where(eq(sites.id, siteId));
+      if (!site) throw new AppError(404, 'not_found');
+      if (packageId === null) return { values: null, messageCredits: site.messageCredits };
+      const values = await packageOf(db, packageId);
+      if (!values) throw new AppError(404, 'not_found');
+      return { values, messageCredits: site.messageCredits };
+    },
+
     /** Adds a package with its prices (finance of every site). */
     async createPackage(actor: Actor, input: unknown, from: StaffRequest = { ip: null }): Promise<{ id: number }> {
       const staff = consoleFinance(actor, null);

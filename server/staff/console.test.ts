@@ -168,6 +168,7 @@ const CASES: Record<ConsoleUseCase, Case> = {
     role: 'admin', audits: 'company.payment_account',
   },
   packageList: { call: (s, a, _staff, m) => s.console.packageList(a, m.siteId), role: 'finance', audits: null },
+  packageEditor: { call: async (s, a, _staff, m) => s.console.packageEditor(a, m.siteId, await packageOf(s)), role: 'finance', audits: null },
   createPackage: { call: (s, a) => s.console.createPackage(a, PACKAGE), role: 'finance', audits: 'package.create' },
   updatePackage: { call: async (s, a) => s.console.updatePackage(a, await packageOf(s), { ...PACKAGE, credits: '25' }), role: 'finance', audits: 'package.update' },
   removePackage: { call: async (s, a) => s.console.removePackage(a, await packageOf(s)), role: 'finance', audits: 'package.delete' },
