@@ -84,6 +84,8 @@ export default [
       route('sites/:id', 'routes/console-site.tsx', { id: 'console-site' }),
       route('packages', 'routes/console-packages.tsx', { id: 'console-packages' }),
       route('packages/:id', 'routes/console-package.tsx', { id: 'console-package' }),
+      route('discounts', 'routes/console-discounts.tsx', { id: 'console-discounts' }),
+      route('discounts/:id', 'routes/console-discount.tsx', { id: 'console-discount' }),
       route('companies', 'routes/console-companies.tsx', { id: 'console-companies' }),
       route('companies/:id', 'routes/console-company.tsx', { id: 'console-company' }),
       route('reports', 'routes/console-reports.tsx', { id: 'console-reports' }),

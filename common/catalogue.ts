@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { COUNTRY_CURRENCY } from './constants.ts';
+import { COUNTRIES, COUNTRY_CURRENCY } from './constants.ts';
+import { MAX_DISCOUNT_BP } from './discounts.ts';
 import { languageIso } from './languages.ts';
 import { flag, whole } from './site-settings.ts';
 
@@ -11,8 +12,11 @@ import { flag, whole } from './site-settings.ts';
 /** The currencies members pay in (one per known country). */
 export const CURRENCIES = [...new Set(Object.values(COUNTRY_CURRENCY))].sort();
 
-/** A price per currency in integer cents; '' (or absent) is no price in that currency. */
-const prices = z.record(z.string(), z.unknown(), { error: 'errors.invalid_input' }).transform((record, ctx) => {
+/**
+ * An amount per currency in integer cents; '' (or absent) is none in that currency. `required`: at least one (a
+ * package's prices); otherwise none at all is fine (a discount code's minimum order values).
+ */
+const perCurrency = (required: boolean) => z.record(z.string(), z.unknown(), { error: 'errors.invalid_input' }).transform((record, ctx) => {
   const out: Record<string, number> = {};
   for (const [currency, raw] of Object.entries(record)) {
     if (!CURRENCIES.includes(currency)) {
@@ -27,12 +31,13 @@ const prices = z.record(z.string(), z.unknown(), { error: 'errors.invalid_input'
     }
     out[currency] = cents.data;
   }
-  if (!Object.keys(out).length) {
+  if (required && !Object.keys(out).length) {
     ctx.addIssue({ code: 'custom', message: 'errors.field_required' });
     return z.NEVER;
   }
   return out;
 });
+const prices = perCurrency(true);
 
 export const packageFormSchema = z.object({
   credits: whole(1, 100_000),
@@ -65,18 +70,71 @@ export function moneyText(cents: number, lang: string): string {
   return new Intl.NumberFormat(languageIso(lang), { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }).format(cents / 100);
 }
 
+/** Amounts per currency as typed ("29,99"), in cents before `schema` checks them. */
+const typedMoney = <S extends z.ZodType>(schema: S) => z.preprocess(
+  (record) => (record && typeof record === 'object' ? Object.fromEntries(Object.entries(record).map(([c, v]) => [c, moneyCents(v)])) : record),
+  schema,
+);
+
 /**
  * The console's package form: the same schema, with prices typed as money in the staff member's language (turned
  * into cents before the check), so the rules and messages are packageFormSchema's.
  */
-export const packageMoneyFormSchema = packageFormSchema.extend({
-  prices: z.preprocess(
-    (record) => (record && typeof record === 'object' ? Object.fromEntries(Object.entries(record).map(([c, v]) => [c, moneyCents(v)])) : record),
-    prices,
-  ),
-});
+export const packageMoneyFormSchema = packageFormSchema.extend({ prices: typedMoney(prices) });
 
 /** "About N messages" for a package on a site whose message costs `messageCredits` (null when messages are free). */
 export function aboutMessages(credits: number, messageCredits: number): number | null {
   return messageCredits > 0 ? Math.floor(credits / messageCredits) : null;
+}
+
+/** The discount codes the console makes and edits: codes members type, and a site's welcome code (applied by itself). */
+export const DISCOUNT_KINDS = ['code', 'welcome'] as const;
+
+/** A day of the validity window (YYYY-MM-DD, UTC); '' is none. */
+const day = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+  z.string({ error: 'errors.invalid_input' }).regex(/^\d{4}-\d{2}-\d{2}$/, 'errors.invalid_input')
+    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'errors.invalid_input')
+    .nullable(),
+);
+
+/**
+ * A discount code as the console edits it (issue 27): one schema for the form and the use case. The percentage is
+ * typed as a person writes it ("12,5") and kept in basis points; the minimum order per currency in cents (typed as
+ * money; a code with minimums is valid only in the currencies it names); one country or every one; the validity
+ * window in whole UTC days, the last day included.
+ */
+export const discountFormSchema = z.object({
+  code: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string({ error: 'errors.discount_code_invalid' })
+    .regex(/^[A-Za-z0-9_-]{2,32}$/, 'errors.discount_code_invalid').transform((c) => c.toUpperCase())),
+  kind: z.enum(DISCOUNT_KINDS, { error: 'errors.invalid_choice' }),
+  /** For every site (null site), not only the one the console is working on. */
+  everySite: flag,
+  percentBp: z.preprocess(moneyCents, whole(1, MAX_DISCOUNT_BP)),
+  minimums: typedMoney(perCurrency(false)),
+  country: z.preprocess((v) => (v === '' || v === undefined ? null : v), z.enum(COUNTRIES, { error: 'errors.invalid_choice' }).nullable()),
+  oncePerMember: flag,
+  startsOn: day,
+  endsOn: day,
+  active: flag,
+}).superRefine((form, ctx) => {
+  if (form.startsOn && form.endsOn && form.endsOn < form.startsOn) ctx.addIssue({ code: 'custom', path: ['endsOn'], message: 'errors.date_order' });
+});
+
+export type DiscountForm = z.output<typeof discountFormSchema>;
+
+/** The window's days as stored moments: from the first day's start until the end of the last day (UTC). */
+export function discountWindow(form: Pick<DiscountForm, 'startsOn' | 'endsOn'>): { startsAt: Date | null; expiresAt: Date | null } {
+  return {
+    startsAt: form.startsOn ? new Date(`${form.startsOn}T00:00:00Z`) : null,
+    expiresAt: form.endsOn ? new Date(Date.parse(`${form.endsOn}T00:00:00Z`) + 86_400_000) : null,
+  };
+}
+
+/** The stored moments as the window's days (an end at midnight is the day before's end). */
+export function discountDays(startsAt: Date | null, expiresAt: Date | null): { startsOn: string | null; endsOn: string | null } {
+  return {
+    startsOn: startsAt ? startsAt.toISOString().slice(0, 10) : null,
+    endsOn: expiresAt ? new Date(expiresAt.getTime() - 1).toISOString().slice(0, 10) : null,
+  };
 }

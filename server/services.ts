@@ -51,6 +51,7 @@ import { createStaffPasskeys } from './staff/staff-passkeys.ts';
 import { createStaffService } from './staff/staff.service.ts';
 import { createConsoleService } from './staff/console.service.ts';
 import { createConsoleCatalogue } from './staff/console-catalogue.ts';
+import { createConsoleDiscounts } from './staff/console-discounts.ts';
 import { createConsoleCompanies } from './staff/console-companies.ts';
 import { createConsoleSites } from './staff/console-sites.ts';
 import { createAnswering } from './staff/answering.ts';
@@ -187,6 +188,7 @@ export function createServices(deps: {
       ...createConsoleSites({ db, audit, invalidateSites: settings.invalidateSites }),
       ...createConsoleCompanies({ db, audit, invalidateSites: settings.invalidateSites }),
       ...createConsoleCatalogue({ db, audit }),
+      ...createConsoleDiscounts({ db, audit, clock }),
     },
     answering: createAnswering({ db, clock, audit, chat, profiles }),
     fictionalProfiles: createFictionalProfiles({ db, clock, audit, photos }),

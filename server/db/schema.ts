@@ -449,6 +449,8 @@ export const discountCodes = pgTable('discount_codes', {
   validity: text().$type<'once-per-user' | 'unlimited'>().notNull().default('once-per-user'),
   userId: integer().references(() => users.id, { onDelete: 'cascade' }),
   active: boolean().notNull().default(true),
+  /** The validity window: from `startsAt` (null: from its creation) until `expiresAt` (null: no end). */
+  startsAt: timestamp({ withTimezone: true }),
   expiresAt: timestamp({ withTimezone: true }),
   createdAt: createdAt(),
 }, (t) => [

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { requireMember, type Actor } from '../actor.ts';
-import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import type { CreditPackage, DiscountCodeRecord, PackagePrice, WelcomeBonusRecord } from '#common/api-types.ts';
 import { currencyForCountry, PAYMENT_METHODS } from '#common/constants.ts';
 import { discountedCents, TIME_BONUS_CODE, TIME_BONUS_SECONDS, timeBonusSecondsLeft } from '#common/discounts.ts';
@@ -74,6 +74,8 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
       if (timeBonusSecondsLeft(m.signupDate, now.getTime()) <= 0) throw new AppError(410, 'discount_expired');
       expiresAt = new Date(m.signupDate.getTime() + TIME_BONUS_SECONDS * 1000);
     }
+    // A code whose validity window has not begun is no code yet, to a member.
+    if (row.startsAt && row.startsAt > now) throw new AppError(404, 'discount_not_found');
     if (!row.active || (row.expiresAt && row.expiresAt <= now)) throw new AppError(410, 'discount_expired');
     if (row.kind === 'welcome' && m.paidUser) throw new AppError(409, 'discount_new_members_only');
     if (row.country && row.country !== m.country) throw new AppError(422, 'discount_wrong_country');
@@ -102,7 +104,7 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
     if (m.paidUser) return { timeBonus: null, welcome: null };
     const [welcomeRow] = await q.select().from(discountCodes)
       .where(and(eq(discountCodes.kind, 'welcome'), eq(discountCodes.siteId, m.siteId), eq(discountCodes.active, true),
-        or(isNull(discountCodes.expiresAt), gt(discountCodes.expiresAt, clock()))))
+        or(isNull(discountCodes.startsAt), lte(discountCodes.startsAt, clock())), or(isNull(discountCodes.expiresAt), gt(discountCodes.expiresAt, clock()))))
       .orderBy(desc(discountCodes.id)).limit(1);
     return { timeBonus: await findTimeBonus(q, m), welcome: welcomeRow ? await optional(check(q, m, welcomeRow)) : null };
   }

@@ -4,7 +4,7 @@ import type { StaffRoleName } from '#common/staff.ts';
 import { STAFF_ROLES } from '#common/staff.ts';
 import type { Actor, MemberActor, StaffActor } from '../actor.ts';
 import {
-  appeals, auditLog, companies, conversations, creditPackagePrices, creditPackages, memberFlags, memberReports, messages, moderationDecisions, notices, orders, photos, staffPasskeys,
+  appeals, auditLog, companies, conversations, creditPackagePrices, creditPackages, discountCodes, memberFlags, memberReports, messages, moderationDecisions, notices, orders, photos, staffPasskeys,
   textReviews, users,
 } from '../db/schema.ts';
 import { banInTx } from '../moderation/bans.service.ts';
@@ -172,6 +172,11 @@ const CASES: Record<ConsoleUseCase, Case> = {
   createPackage: { call: (s, a) => s.console.createPackage(a, PACKAGE), role: 'finance', audits: 'package.create' },
   updatePackage: { call: async (s, a) => s.console.updatePackage(a, await packageOf(s), { ...PACKAGE, credits: '25' }), role: 'finance', audits: 'package.update' },
   removePackage: { call: async (s, a) => s.console.removePackage(a, await packageOf(s)), role: 'finance', audits: 'package.delete' },
+  discountList: { call: (s, a, _staff, m) => s.console.discountList(a, m.siteId), role: 'finance', audits: null },
+  discountEditor: { call: async (s, a, _staff, m) => s.console.discountEditor(a, m.siteId, await discountOf(s, m)), role: 'finance', audits: null },
+  createDiscount: { call: (s, a, _staff, m) => s.console.createDiscount(a, m.siteId, { ...DISCOUNT, code: `NEW${m.userId}` }), role: 'finance', audits: 'discount.create' },
+  updateDiscount: { call: async (s, a, _staff, m) => s.console.updateDiscount(a, m.siteId, await discountOf(s, m), { ...DISCOUNT, code: `CASE${m.userId}`, percentBp: '15' }), role: 'finance', audits: 'discount.update' },
+  deactivateDiscount: { call: async (s, a, _staff, m) => s.console.deactivateDiscount(a, m.siteId, await discountOf(s, m)), role: 'finance', audits: 'discount.deactivate' },
 };
 
 /** A credit package as the console's form sends it. */
@@ -181,6 +186,17 @@ const PACKAGE = { credits: '20', popular: 'on', sort: '5', active: 'on', prices:
 async function packageOf(s: Services): Promise<number> {
   const [row] = await s.db.insert(creditPackages).values({ credits: 20, popular: true, sort: 5 }).returning({ id: creditPackages.id });
   await s.db.insert(creditPackagePrices).values({ packageId: row.id, currency: 'EUR', amountCents: 1999 });
+  return row.id;
+}
+
+/** A discount code as the console's form sends it (10%, once per member). */
+const DISCOUNT = { code: 'CASE', kind: 'code', percentBp: '10', minimums: {}, country: '', oncePerMember: 'on', startsOn: '', endsOn: '', active: 'on' };
+
+/** The member's site's code CASE<member id> (made once, then found again). */
+async function discountOf(s: Services, m: MemberActor): Promise<number> {
+  const [found] = await s.db.select({ id: discountCodes.id }).from(discountCodes).where(eq(discountCodes.code, `CASE${m.userId}`));
+  if (found) return found.id;
+  const [row] = await s.db.insert(discountCodes).values({ siteId: m.siteId, code: `CASE${m.userId}`, percentBp: 1000 }).returning({ id: discountCodes.id });
   return row.id;
 }
 
