@@ -50,6 +50,8 @@ export const COUNTRY_TIME_ZONE: Record<string, string> = {
 
 /** Spec section 9: likes per day in the swipe game. */
 export const SWIPE_LIKES_PER_DAY = 4;
+/** Likes a visitor gives on the swipe lander before signing up: kept in the browser, given on sign-up (at most this many). */
+export const MAX_PENDING_LIKES = 20;
 
 export function currencyForCountry(country: string | null | undefined): string {
   return (country && COUNTRY_CURRENCY[country]) || 'EUR';

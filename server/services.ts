@@ -150,7 +150,7 @@ export function createServices(deps: {
     blocks,
     profiles,
     accounts,
-    signup: createSignupService({ db, clock, events, site: settings.site, accounts, chat }),
+    signup: createSignupService({ db, clock, events, site: settings.site, accounts, likes, chat }),
     push: createPushService({ db, clock, vapid: deps.vapid, logger }),
     mail,
     lifecycle,

@@ -4,6 +4,7 @@ import { DELETE_REASONS } from '../notifications.ts';
 import { loginSchema, mailChangeSchema, passwordResetRequestSchema, reactivateSchema, signupSchema } from '../schemas.ts';
 import { TRACKING_KEYS, type TrackingKey } from '../tracking.ts';
 import { checkedByUseCase, contracts } from './contract.ts';
+import { MAX_PENDING_LIKES } from '../constants.ts';
 import { apiUserSchema, id, idParam, isoDateTime, notificationSettingsSchema, okSchema } from './shapes.ts';
 
 const language = z.enum(LANGUAGE_CODES as [Language, ...Language[]]);
@@ -36,6 +37,12 @@ export function signupBody(today: Date) {
     /** A first message to this member, sent once the account exists. */
     profile_id: z.union([idParam, z.null(), z.literal('')]).optional(),
     signup_message: z.string().optional(),
+    /**
+     * Members the visitor liked before the account existed (the swipe lander keeps them in the browser): each becomes
+     * a like of the new member through the like use case, which drops any that is not there for them. A form sends one
+     * field per id (a single one arrives as a string).
+     */
+    pending_likes: z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(idParam).max(MAX_PENDING_LIKES)).optional(),
   }));
 }
 /** A sign-up as the shared schema gives it: the account, tracking parameters and a first message. */
@@ -144,12 +151,12 @@ export const accountContracts = contracts({
   },
   signUp: {
     method: 'post', path: '/api/signup.php', summary: 'Sign up',
-    description: 'Creates the member and signs them in. A first message to profile_id is sent once the account exists; without enough credits it comes back as a draft.',
+    description: 'Creates the member and signs them in. A first message to profile_id is sent once the account exists; without enough credits it comes back as a draft. The pending_likes (likes given before the account existed) become likes of the new member; liked names those that did (any other is dropped).',
     body: signupBodySchema,
     responses: {
       201: {
-        description: 'The new member, and what became of the first message.',
-        schema: z.strictObject({ user: apiUserSchema, signup_message: signupMessageResultSchema.optional() }),
+        description: 'The new member, what became of the first message, and the pending likes given.',
+        schema: z.strictObject({ user: apiUserSchema, signup_message: signupMessageResultSchema.optional(), liked: z.array(id).optional() }),
       },
     },
   },

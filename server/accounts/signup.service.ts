@@ -1,5 +1,5 @@
 import { trackingFrom, type Tracking } from '#common/tracking.ts';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { ApiUser } from '#common/api-types.ts';
 import type { SignupBody } from '#common/contracts/accounts.ts';
 import { messageKey } from '#common/forms.ts';
@@ -18,7 +18,7 @@ import { hashPassword } from './passwords.ts';
 import { assertAcceptablePassword } from './password-policy.ts';
 import { actorFor, requireMember, type Actor } from '../actor.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { hiddenProfile, meetsSite, siteOf } from './contact-rules.ts';
+import { hiddenProfile, listedTo, meetsSite, siteOf } from './contact-rules.ts';
 import type { SendInput } from '../chat/chat-send.ts';
 
 /** Spec section 4: signups = all; with_trafficsource only with a (stored) network; anything else is invite-only. */
@@ -50,6 +50,8 @@ export function createSignupService(deps: {
   /** The site a visitor signs up on: whether it takes sign-ups, its credits for new members, its message length. */
   site: (siteId: number) => Promise<Site>;
   accounts: { createSession(userId: number, siteId: number, userAgent?: string): Promise<string>; apiUser(userId: number): Promise<ApiUser | null> };
+  /** The likes a visitor gave before signing up, given as any like is (who may be liked is that use case's rule). */
+  likes: { like(actor: Actor, likedId: number, options: { source: 'lander' }): Promise<unknown> };
   /** The first message, sent as any message is (its price, its refusals). */
   chat: { send(actor: Actor, input: SendInput): Promise<{ message: { conversation_id: number }; credits: number }> };
 }) {
@@ -132,6 +134,29 @@ export function createSignupService(deps: {
   }
 
   /** The first message of a sign-up, checked before the account is made: the message rule, the site's length, a recipient who is there. */
+  /**
+   * The visitor's likes from before the account (the swipe lander), given by the new member through the like use case:
+   * one that is not there for them (no such member, deleted, hidden, blocked, of a site theirs does not meet, themselves)
+   * is dropped without failing the sign-up. A new member has no likes yet, so none of these is a match.
+   */
+  async function givePendingLikes(site: Site, userId: number, ids: readonly number[]): Promise<number[]> {
+    // Only members a visitor of this site could have been shown: listed (active, not invisible, not suspended), of a site it meets.
+    const listed = await db.select({ id: users.id }).from(users).innerJoin(profiles, eq(profiles.userId, users.id))
+      .where(and(inArray(users.id, [...new Set(ids)]), listedTo(userId, meetsSite(site.id, users.siteId), clock())));
+    const shown = new Set(listed.map((r) => r.id));
+    const actor = actorFor(site.id, userId);
+    const liked: number[] = [];
+    for (const id of ids.filter((x, i) => shown.has(x) && ids.indexOf(x) === i)) {
+      try {
+        await deps.likes.like(actor, id, { source: 'lander' });
+        liked.push(id);
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+      }
+    }
+    return liked;
+  }
+
   async function firstMessage(site: Site, form: SignupBody): Promise<{ profileId: number; text: string } | null> {
     if (typeof form.profile_id !== 'number' || !form.signup_message?.trim()) return null;
     const checked = messageSchema.safeParse({ text: form.signup_message });
@@ -165,11 +190,12 @@ export function createSignupService(deps: {
      * account exists; it costs what any message of theirs costs, and without enough credits it comes back as a draft.
      * An address in use answers 409 email_taken (offer log-in) or account_deleted (offer reactivation).
      */
-    async signUp(actor: Actor, input: SignUpInput): Promise<{ user: ApiUser; session: string; signup_message?: SignupMessageResult }> {
+    async signUp(actor: Actor, input: SignUpInput): Promise<{ user: ApiUser; session: string; signup_message?: SignupMessageResult; liked?: number[] }> {
       const { site, tracking } = await openSite(actor, input);
       const message = await firstMessage(site, input.form);
       const userId = await createMember(site, input.form, input.language, tracking);
       const session = await deps.accounts.createSession(userId, site.id, input.userAgent);
+      const liked = input.form.pending_likes?.length ? await givePendingLikes(site, userId, input.form.pending_likes) : undefined;
       let signupMessage: SignupMessageResult | undefined;
       if (message) {
         try {
@@ -185,7 +211,7 @@ export function createSignupService(deps: {
       }
       const user = await deps.accounts.apiUser(userId);
       if (!user) throw authenticationRequired();
-      return { user, session, ...(signupMessage ? { signup_message: signupMessage } : {}) };
+      return { user, session, ...(signupMessage ? { signup_message: signupMessage } : {}), ...(liked ? { liked } : {}) };
     },
 
     async touch(actor: Actor): Promise<void> {

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { TRACKING_COOKIE } from '#common/constants.ts';
-import { creditLedger, messages, profiles, users } from '../db/schema.ts';
+import { creditLedger, likes, messages, profiles, users } from '../db/schema.ts';
 import type { SitePatch } from '../settings/settings.service.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
@@ -140,6 +140,35 @@ describe.each(DATABASE_KINDS)('sign-up on %s', (kind) => {
     const res = await t.client().post('/api/signup.php', form(address, { profile_id: 999999, signup_message: 'Hello' }));
     expect(res.status).toBe(404);
     expect(await userBy(address)).toBeUndefined();
+  });
+
+  it('gives the likes the visitor gave on the swipe lander as the new member\'s, dropping any that is not there for them; none is a match', async () => {
+    const demos = await t.database.db.select({ id: users.id }).from(users).where(sql`${users.email} like 'member%@demo.amora.invalid'`).orderBy(users.id);
+    const [liked, hidden] = [demos[1].id, demos[2].id];
+    await t.database.db.update(users).set({ invisible: true }).where(eq(users.id, hidden));
+    const gone = await signUp(t);
+    await t.database.db.update(users).set({ status: 'deleted', deletedAt: t.clock() }).where(eq(users.id, gone.user.id));
+    const address = email();
+    const res = await t.client().post('/api/signup.php', form(address, { pending_likes: [liked, String(liked), hidden, gone.user.id, 999999] }));
+    expect(res.status).toBe(201);
+    expect(res.body.liked).toEqual([liked]);
+    const me = await userBy(address);
+    const given = await t.database.db.select().from(likes).where(eq(likes.likerId, me.id));
+    expect(given.map((l) => [l.likedId, l.source])).toEqual([[liked, 'lander']]);
+    // The liked member sees a like, not a match: nobody liked the new member.
+    const overlay = await t.services.likes.autoLike({ kind: 'member', userId: liked, siteId: t.siteId });
+    expect(overlay).toMatchObject({ id: me.id, match: false });
+    await t.database.db.update(users).set({ invisible: false }).where(eq(users.id, hidden));
+  });
+
+  it('refuses malformed pending likes with 400, creating no account', async () => {
+    for (const pending of [['0'], [-1], ['1e3'], 'abc', Array.from({ length: 21 }, (_, i) => i + 1), [{ id: 1 }]]) {
+      const address = email();
+      const res = await t.client().post('/api/signup.php', form(address, { pending_likes: pending }));
+      expect(res.status, JSON.stringify(pending)).toBe(400);
+      expect(res.body.error.code).toBeTypeOf('string');
+      expect(await userBy(address)).toBeUndefined();
+    }
   });
 
   it('saves the sign-up steps\' profile fields through PUT /api/signup-profile.php', async () => {

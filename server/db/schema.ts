@@ -214,8 +214,8 @@ export const likes = pgTable('likes', {
   likerId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
   likedId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
   isNew: boolean().notNull().default(true),
-  /** Where the like was given: a profile page, the swipe game (4 a day) or the match finder. */
-  source: text().$type<'profile' | 'swipe' | 'match_finder'>().notNull().default('profile'),
+  /** Where the like was given: a profile page, the swipe game (4 a day), the match finder, or the swipe lander before sign-up. */
+  source: text().$type<'profile' | 'swipe' | 'match_finder' | 'lander'>().notNull().default('profile'),
   createdAt: createdAt(),
 }, (t) => [
   primaryKey({ columns: [t.likerId, t.likedId] }),

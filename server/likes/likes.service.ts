@@ -12,7 +12,8 @@ import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/p
 /** The likes lists apply the listing rule without a viewer: blocks and the site pool come from `shown` (above all, per member). */
 const LIST_VIEWER: Actor = { kind: 'system', job: 'likes lists' };
 
-export type LikeSource = 'profile' | 'swipe' | 'match_finder';
+/** Where a like was given; 'lander': on the swipe lander before the account existed, given at sign-up. */
+export type LikeSource = 'profile' | 'swipe' | 'match_finder' | 'lander';
 
 /** The overlay shows likes of the last week; older ones wait in the likes list. */
 const AUTO_LIKE_WINDOW_MS = 7 * 24 * 3_600_000;

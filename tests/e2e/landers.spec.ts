@@ -147,7 +147,7 @@ test('video: a member filmed with a camera move and shipped film grain; the cloc
   await expectSignup(page, info, page.getByTestId('lander-signup'), true);
 });
 
-test('tinderswipe: a drag passes on a card, a like is a match that signs up with that member', { tag: '@phone' }, async ({ page, shot }, info) => {
+test('tinderswipe: a drag passes on a card, a like (no match: nobody liked the visitor) signs up with that member', { tag: '@phone' }, async ({ page, shot }, info) => {
   await page.goto(`/landers/tinderswipe?${TRACKING}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Swipe, match, chat');
   await expectPhotosLoaded(page, '[data-testid="swipe-card"] img');
@@ -164,8 +164,8 @@ test('tinderswipe: a drag passes on a card, a like is a match that signs up with
   await expect(cards.last().locator('img')).not.toHaveAttribute('alt', first!);
   const second = await cards.last().locator('img').getAttribute('alt');
   await page.getByTestId('swipe-like').click();
-  await expect(page.getByTestId('swipe-match')).toContainText(`You and ${second} could hit it off`);
-  await shot('lander-tinderswipe-match');
+  await expect(page.getByTestId('swipe-liked')).toContainText(`Sign up so that ${second} sees your like`);
+  await shot('lander-tinderswipe-liked');
   await expectSignup(page, info, page.getByTestId('lander-signup'), true);
 });
 
@@ -198,7 +198,7 @@ test('tinderswipe holds its code too: a card swiped before the code runs follows
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
   // Passed (a drag to the left): the next member is on top, and there is no match.
   await expect(cards.last().locator('img')).not.toHaveAttribute('alt', first!);
-  await expect(page.getByTestId('swipe-match')).toHaveCount(0);
+  await expect(page.getByTestId('swipe-liked')).toHaveCount(0);
   expect(await shift()).toBe(0);
 });
 

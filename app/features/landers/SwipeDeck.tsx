@@ -5,13 +5,15 @@ import type { ProfileSummary } from '#common/api-types.ts';
 import { LanderPhoto, memberSignupHref, signupHref, usePlace } from './shared.tsx';
 import { Icon } from './icons.tsx';
 import { useFocusTrap } from '../../lib/focus-trap.ts';
+import { addPendingLike } from './pending-likes.ts';
 
 /** How far (px) a card must be dragged to count as a decision. */
 const DECIDE_AT = 90;
 
 /**
- * A stack of member cards to swipe: right (or the heart) likes, left (or the cross) passes. The first
- * like is a match that leads into sign-up with that member; after the last card, sign-up is the way on.
+ * A stack of member cards to swipe: right (or the heart) likes, left (or the cross) passes. A visitor has no account,
+ * so a like is no match: it is kept in this browser (pending-likes.ts) and becomes a real like at sign-up, which the
+ * dialog after it says ("Sign up so that Anna sees your like"); after the last card, sign-up is the way on.
  * Before the page's code runs, the held-page loader moves the top card (data-held-swipe) and turns a swipe
  * into a click on the button of its side (data-swipe), see app/lib/hydrate-on-interaction.ts.
  */
@@ -21,21 +23,24 @@ export function SwipeDeck({ profiles, search }: { profiles: ProfileSummary[]; se
   const [top, setTop] = useState(0);
   const [drag, setDrag] = useState(0);
   const [leaving, setLeaving] = useState<1 | -1 | null>(null);
-  const [match, setMatch] = useState<ProfileSummary | null>(null);
+  const [liked, setLiked] = useState<ProfileSummary | null>(null);
   const start = useRef<number | null>(null);
-  // The match dialog takes the focus and keeps it (Tab cycles inside) until the visitor goes on swiping.
-  const matchDialog = useRef<HTMLDivElement>(null);
-  useFocusTrap(matchDialog, Boolean(match));
+  // The like dialog takes the focus and keeps it (Tab cycles inside) until the visitor goes on swiping.
+  const likedDialog = useRef<HTMLDivElement>(null);
+  useFocusTrap(likedDialog, Boolean(liked));
   useEffect(() => {
-    if (match) matchDialog.current?.querySelector<HTMLElement>('a, button')?.focus();
-  }, [match]);
+    if (liked) likedDialog.current?.querySelector<HTMLElement>('a, button')?.focus();
+  }, [liked]);
   const [dragging, setDragging] = useState(false);
 
   const decide = (direction: 1 | -1) => {
     if (leaving || top >= profiles.length) return;
     setLeaving(direction);
     setTimeout(() => {
-      if (direction === 1) setMatch(profiles[top]);
+      if (direction === 1) {
+        addPendingLike(profiles[top].id);
+        setLiked(profiles[top]);
+      }
       setLeaving(null);
       setDrag(0);
       setTop((i) => i + 1);
@@ -105,16 +110,15 @@ export function SwipeDeck({ profiles, search }: { profiles: ProfileSummary[]; se
           <Icon name="heart" size={30} filled />
         </button>
       </div>
-      {match && (
-        <div ref={matchDialog} className="swipe-match" role="dialog" aria-modal="true" aria-labelledby="swipe-match-title" data-testid="swipe-match">
+      {liked && (
+        <div ref={likedDialog} className="swipe-match" role="dialog" aria-modal="true" aria-labelledby="swipe-liked-title" data-testid="swipe-liked">
           <div className="swipe-match-faces">
-            <span className="swipe-you">{t('landers.tinderswipe.you')}</span>
-            <LanderPhoto profile={match} size="thumb" eager alt={match.name} />
+            <LanderPhoto profile={liked} size="thumb" eager alt={liked.name} />
           </div>
-          <h2 id="swipe-match-title">{t('landers.tinderswipe.match_title')}</h2>
-          <p>{t('landers.tinderswipe.match_text', { name: match.name })}</p>
-          <Link to={memberSignupHref(match.id, search)} className="btn btn-lg swipe-cta" data-testid="lander-signup">{t('landers.tinderswipe.match_cta', { name: match.name })}</Link>
-          <button type="button" className="swipe-keep" onClick={() => setMatch(null)}>{t('landers.tinderswipe.keep_swiping')}</button>
+          <h2 id="swipe-liked-title">{t('landers.tinderswipe.liked_title', { name: liked.name })}</h2>
+          <p>{t('landers.tinderswipe.liked_text', { name: liked.name })}</p>
+          <Link to={memberSignupHref(liked.id, search)} className="btn btn-lg swipe-cta" data-testid="lander-signup">{t('landers.tinderswipe.liked_cta')}</Link>
+          <button type="button" className="swipe-keep" onClick={() => setLiked(null)}>{t('landers.tinderswipe.keep_swiping')}</button>
         </div>
       )}
     </div>

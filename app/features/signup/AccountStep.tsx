@@ -20,6 +20,7 @@ import { useRootData } from '../../lib/root-data.ts';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
 import { LoginOffer, ReactivateOffer, SIGNUP_OFFER_ID } from './SignupOffers.tsx';
 import { useSignupCountries } from './signup-countries.ts';
+import { clearPendingLikes, readPendingLikes } from '../landers/pending-likes.ts';
 
 type SignupMessage = { status: 'sent'; conversation_id: number } | { status: 'draft' | 'failed'; code: string };
 /** The first message to a member sent with the sign-up: what became of it, and its text. */
@@ -66,12 +67,16 @@ export function AccountStep({ profile, variant, onStarted, onDone }: {
   // The modal posts to /signup from whatever page it is on; the sign-up pages to their own action.
   const action = variant === 'modal' ? '/signup' : undefined;
 
+  // Likes given on the swipe lander before the account existed go along and become the new member's (stored in this browser).
+  const [pendingLikes, setPendingLikes] = useState<number[]>([]);
+  useEffect(() => setPendingLikes(readPendingLikes()), []);
   const result = done as SignupResult | undefined;
   const reported = useRef<SignupResult | null>(null);
   const messageText = String(fields.signup_message.initialValue ?? '');
   useEffect(() => {
     if (!result || reported.current === result) return;
     reported.current = result;
+    clearPendingLikes();
     onDone(result.user, result.signup_message ? { result: result.signup_message, text: messageText } : null);
   }, [result, messageText, onDone]);
 
@@ -102,6 +107,7 @@ export function AccountStep({ profile, variant, onStarted, onDone }: {
         {/* With JavaScript the next steps follow in place; without it the action signs in and moves on. */}
         {hydrated && <input type="hidden" name="steps" value="in-place" />}
         {tracking.map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />)}
+        {pendingLikes.map((id) => <input key={id} type="hidden" name="pending_likes" value={id} />)}
         {profile && (
           <div className="d-flex gap-3 align-items-start mb-3" data-testid="signup-member">
             <input type="hidden" name="profile_id" value={profile.id} />
