@@ -85,6 +85,8 @@ export default [
       route('packages', 'routes/console-packages.tsx', { id: 'console-packages' }),
       route('packages/:id', 'routes/console-package.tsx', { id: 'console-package' }),
       route('discounts', 'routes/console-discounts.tsx', { id: 'console-discounts' }),
+      route('gifts', 'routes/console-gifts.tsx', { id: 'console-gifts' }),
+      route('gifts/:id', 'routes/console-gift.tsx', { id: 'console-gift' }),
       route('discounts/:id', 'routes/console-discount.tsx', { id: 'console-discount' }),
       route('companies', 'routes/console-companies.tsx', { id: 'console-companies' }),
       route('companies/:id', 'routes/console-company.tsx', { id: 'console-company' }),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { COUNTRIES, COUNTRY_CURRENCY } from './constants.ts';
 import { MAX_DISCOUNT_BP } from './discounts.ts';
-import { languageIso } from './languages.ts';
+import { LANGUAGE_CODES, languageIso, type Language } from './languages.ts';
+import { textSchema } from './input.ts';
 import { flag, whole } from './site-settings.ts';
 
 /**
@@ -138,3 +139,20 @@ export function discountDays(startsAt: Date | null, expiresAt: Date | null): { s
     endsOn: expiresAt ? new Date(expiresAt.getTime() - 1).toISOString().slice(0, 10) : null,
   };
 }
+
+/** A gift's name in one language: what the gift picker shows under its image. */
+const giftName = textSchema({ min: 1, max: 40, tooShort: 'errors.field_required', tooLong: 'errors.field_too_long' });
+
+/**
+ * A gift as the console edits it (issue 27): its name in every language the product speaks, what sending it costs
+ * (empty: the site's gift price), its place in the picker and whether it is offered. The image is uploaded beside the
+ * form and checked by its content like a member photo.
+ */
+export const giftFormSchema = z.object({
+  names: z.object(Object.fromEntries(LANGUAGE_CODES.map((lang) => [lang, giftName])) as Record<Language, typeof giftName>, { error: 'errors.field_required' }),
+  credits: z.preprocess((v) => (v === '' || v === undefined ? null : v), whole(0, 10_000).nullable()),
+  sort: whole(-1000, 1000),
+  active: flag,
+});
+
+export type GiftForm = z.output<typeof giftFormSchema>;

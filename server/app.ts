@@ -14,7 +14,7 @@ import { accountsRoutes, setLocaleCookie } from './accounts/accounts.routes.ts';
 import { CHAT_PHOTO_PATH, chatRoutes } from './chat/chat.routes.ts';
 import type { Env } from './env.ts';
 import type { AppEnv, RequestContext } from './http/context.ts';
-import { requestBodyLimit } from './http/body-limit.ts';
+import { isGiftUpload, requestBodyLimit, uploadBodyLimit } from './http/body-limit.ts';
 import { resolveLanguage } from './http/language.ts';
 import { seoRoutes } from './seo/seo.routes.ts';
 import { appShellRoutes } from './app-shell/app-shell.routes.ts';
@@ -35,6 +35,8 @@ import { settingsRoutes } from './settings/settings.routes.ts';
 import { cdnOrigin } from './settings/site-look.ts';
 import { siteStylesheetRoutes } from './settings/site-stylesheet.routes.ts';
 import { photoRoutes } from './photos/photo-files.routes.ts';
+import { giftImageRoutes } from './chat/gift-images.routes.ts';
+import { GIFT_IMAGE_PATH } from './chat/chat-messages.ts';
 import { lifecycleRoutes } from './accounts/lifecycle.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { devViewerGate } from './dev-tools/dev-tools.ts';
@@ -174,6 +176,7 @@ export function createApp(deps: AppDeps) {
   });
 
   app.route('/photos', photoRoutes(services));
+  app.route(GIFT_IMAGE_PATH, giftImageRoutes(services));
   // The dev viewers exist only with DEV_TOOLS=1, and never together with SMTP: a configuration that sends real mail has
   // no outbox to show. The mails hold sign-in links and the text messages payment codes, so only the operator on this
   // machine may read them, and nobody on a public deployment (devViewerGate).
@@ -258,7 +261,9 @@ export function createApp(deps: AppDeps) {
   });
   app.use(firstTouchTracking);
   // After the context (the 413 speaks the member's language), before anything reads a body.
-  app.use(requestBodyLimit((method, path) => method === 'POST' && (path === PHOTO_UPLOAD_PATH || path === CHAT_PHOTO_PATH)));
+  app.use(requestBodyLimit((method, path) => method === 'POST' && (path === PHOTO_UPLOAD_PATH || path === CHAT_PHOTO_PATH || isGiftUpload(path))));
+  // The console's gift form carries an image: its own ceiling, counted as it streams in.
+  app.use('/console/gifts/*', uploadBodyLimit);
 
   const api = new Hono<AppEnv>();
   api.use((c, next) => keepHeader(c, next, 'Cache-Control', 'no-store'));

@@ -52,6 +52,7 @@ import { createStaffService } from './staff/staff.service.ts';
 import { createConsoleService } from './staff/console.service.ts';
 import { createConsoleCatalogue } from './staff/console-catalogue.ts';
 import { createConsoleDiscounts } from './staff/console-discounts.ts';
+import { createConsoleGifts, createGiftImages } from './staff/console-gifts.ts';
 import { createConsoleCompanies } from './staff/console-companies.ts';
 import { createConsoleSites } from './staff/console-sites.ts';
 import { createAnswering } from './staff/answering.ts';
@@ -189,7 +190,9 @@ export function createServices(deps: {
       ...createConsoleCompanies({ db, audit, invalidateSites: settings.invalidateSites }),
       ...createConsoleCatalogue({ db, audit }),
       ...createConsoleDiscounts({ db, audit, clock }),
+      ...createConsoleGifts({ db, audit, storage }),
     },
+    giftImages: createGiftImages({ db, storage }),
     answering: createAnswering({ db, clock, audit, chat, profiles }),
     fictionalProfiles: createFictionalProfiles({ db, clock, audit, photos }),
     rateLimitStore,

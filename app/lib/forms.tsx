@@ -65,6 +65,8 @@ export function useAppForm<S extends z.ZodType>(schema: S, options: {
 export function AppForm({ form, intent, children, fetcher, revalidate, ...rest }: {
   form: FormMetadata<Values>; intent?: string; children?: React.ReactNode; className?: string; 'data-testid'?: string;
   action?: string; fetcher?: FetcherWithComponents<unknown>; revalidate?: boolean; onInput?: React.FormEventHandler<HTMLFormElement>;
+  /** `multipart/form-data` for a form that uploads a file beside its fields. */
+  encType?: 'multipart/form-data';
 }) {
   const Component = fetcher ? fetcher.Form : Form;
   return (

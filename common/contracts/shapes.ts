@@ -133,8 +133,12 @@ export const chatSummarySchema = component('ChatSummary', z.strictObject({
 export const giftSchema = component('Gift', z.strictObject({
   id,
   slug: z.string(),
-  /** The image's path on the site (public/gifts/<slug>.svg). */
+  /** The image's path on the site (public/gifts/<slug>.svg, or /gift-images/<file> for a gift made in the console). */
   image: z.string(),
+  /** A gift made in the console: its name per language (a built-in gift's name is the translation gifts.<slug>). */
+  names: z.record(z.string(), z.string()).optional(),
+  /** What sending it costs when the gift has its own price (else the site's gift price). */
+  credits: z.number().int().nonnegative().optional(),
 }));
 
 export const chatMessageSchema = component('ChatMessage', z.strictObject({

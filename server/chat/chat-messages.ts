@@ -12,12 +12,20 @@ import type { ProfilesService } from '../profiles/profiles.service.ts';
 export type MessageRow = typeof messages.$inferSelect;
 type ChatPhotoRow = typeof chatPhotos.$inferSelect;
 
-const giftImage = (slug: string) => `/gifts/${slug}.svg`;
-export const toGift = (row: { id: number; slug: string }): Gift => ({ id: row.id, slug: row.slug, image: giftImage(row.slug) });
+/** What a gift shows: a built-in one's name is the translation gifts.<slug> and its image ships with the app. */
+export type GiftRow = { id: number; slug: string; names: Record<string, string>; image: string | null; credits: number | null };
+/** A gift's columns as the chat shows it. */
+export const giftColumns = { id: gifts.id, slug: gifts.slug, names: gifts.names, image: gifts.image, credits: gifts.credits };
+/** Where a gift made in the console serves its image from (server/chat/gift-images.routes.ts). */
+export const GIFT_IMAGE_PATH = '/gift-images';
+export const toGift = (row: GiftRow): Gift => ({
+  id: row.id, slug: row.slug, image: row.image ? `${GIFT_IMAGE_PATH}/${row.image}` : `/gifts/${row.slug}.svg`,
+  ...(Object.keys(row.names).length ? { names: row.names } : {}), ...(row.credits !== null ? { credits: row.credits } : {}),
+});
 
 /** What a message row needs to be shown: its gift and photo, looked up once per page of messages. */
 interface Attachments {
-  gifts: Map<number, { id: number; slug: string }>;
+  gifts: Map<number, GiftRow>;
   photos: Map<number, ChatPhotoRow>;
 }
 
@@ -57,7 +65,7 @@ export function createConversations(deps: {
     const giftIds = [...new Set(rows.flatMap((r) => (r.giftId ? [r.giftId] : [])))];
     const photoIds = [...new Set(rows.flatMap((r) => (r.chatPhotoId ? [r.chatPhotoId] : [])))];
     const [giftRows, photoRows] = await Promise.all([
-      giftIds.length ? db.select({ id: gifts.id, slug: gifts.slug }).from(gifts).where(inArray(gifts.id, giftIds)) : [],
+      giftIds.length ? db.select(giftColumns).from(gifts).where(inArray(gifts.id, giftIds)) : [],
       photoIds.length ? db.select().from(chatPhotos).where(inArray(chatPhotos.id, photoIds)) : [],
     ]);
     return { gifts: new Map(giftRows.map((g) => [g.id, g])), photos: new Map(photoRows.map((p) => [p.id, p])) };

@@ -217,11 +217,14 @@ export function createChatSend(deps: {
       if (!checks.status || !checks.profile_status || checks.status === 'deleted' || checks.profile_status === 'disabled' || checks.suspended) throw notFound();
       deps.contactRules.assertMessageAllowed({ blocked: checks.blocked, recipientStatus: checks.status });
       if (checks.same_text >= SAME_TEXT_RECIPIENTS) throw new AppError(429, 'same_text_throttled', { count: SAME_TEXT_RECIPIENTS });
+      // A gift with its own price costs that; the others cost the site's gift price.
+      let giftCredits: number | null = null;
       if (content.kind === 'gift') {
-        const [gift] = await db.select({ id: gifts.id }).from(gifts).where(and(eq(gifts.id, content.giftId), eq(gifts.active, true)));
+        const [gift] = await db.select({ id: gifts.id, credits: gifts.credits }).from(gifts).where(and(eq(gifts.id, content.giftId), eq(gifts.active, true)));
         if (!gift) throw new AppError(404, 'gift_not_found');
+        giftCredits = gift.credits;
       }
-      const price = chatCosts(site, checks.sender_country)[PRICE[content.kind]];
+      const price = giftCredits ?? chatCosts(site, checks.sender_country)[PRICE[content.kind]];
       const filtered = content.kind === 'text' && matchesWordFilter(text, checks.word_filter ?? []);
       const photo = content.kind === 'photo' ? await deps.photos.store(content.photo) : null;
       const send = async (q: Db | Tx, cost: number) => {

@@ -5,7 +5,7 @@ import { requireMember, type Actor } from '../actor.ts';
 import type { Db } from '../db/client.ts';
 import { gifts, profiles } from '../db/schema.ts';
 import type { ChatSite } from './chat-send.ts';
-import { toGift } from './chat-messages.ts';
+import { giftColumns, toGift } from './chat-messages.ts';
 
 /** The gift catalogue and what the chat's paid actions cost a member, as their site and country price them. */
 export function createChatTerms(deps: {
@@ -19,7 +19,7 @@ export function createChatTerms(deps: {
 
   /** The gift catalogue, in its order. */
   async function catalogue(): Promise<Gift[]> {
-    const rows = await db.select({ id: gifts.id, slug: gifts.slug }).from(gifts).where(eq(gifts.active, true)).orderBy(asc(gifts.sort), asc(gifts.id));
+    const rows = await db.select(giftColumns).from(gifts).where(eq(gifts.active, true)).orderBy(asc(gifts.sort), asc(gifts.id));
     return rows.map(toGift);
   }
 

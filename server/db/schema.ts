@@ -274,12 +274,20 @@ export const chatListVersions = pgTable('chat_list_versions', {
 });
 export const chatListVersion = pgSequence('chat_list_version');
 
-/** The gift catalogue: names are translated (chat:gifts.<slug>), images ship in public/gifts/<slug>.svg. */
+/**
+ * The gift catalogue. The built-in gifts' names are translated (gifts.<slug>) and their images ship in
+ * public/gifts/<slug>.svg; a gift made in the console has its name per language in `names` and its image (WebP, checked
+ * and re-encoded like a member photo) in the photo storage under `image`. `credits`: what sending it costs; null is the
+ * site's gift_credits. A gift is never deleted (messages name it): it is retired (`active` false).
+ */
 export const gifts = pgTable('gifts', {
   id: serial().primaryKey(),
   slug: text().notNull().unique(),
   sort: integer().notNull().default(0),
   active: boolean().notNull().default(true),
+  names: jsonb().$type<Record<string, string>>().notNull().default({}),
+  image: text().unique(),
+  credits: integer(),
 });
 
 /** A photo sent in a conversation: only its two members may fetch it; moderation may reject it afterwards. */

@@ -8,7 +8,17 @@ export const JSON_BODY_LIMIT = 64 * 1024;
 /** Form posts to pages (React Router actions). */
 export const PAGE_BODY_LIMIT = 64 * 1024;
 
+/** The console's gift form with its image (a gift's image is an icon; a photo's 15 MB are not needed). */
+export const GIFT_UPLOAD_BODY_LIMIT = 4 * 1024 * 1024;
+
 const tooLarge = () => new AppError(413, 'payload_too_large');
+
+/** The console's gift pages, whose form posts an image. */
+export const isGiftUpload = (path: string) => /^\/console\/gifts\/[^/]+$/.test(path);
+
+/** The ceiling of the gift form's posts (requestBodyLimit leaves them to this one). */
+export const uploadBodyLimit: MiddlewareHandler<AppEnv> = (c, next) =>
+  c.req.method === 'POST' ? bodyLimit({ maxSize: GIFT_UPLOAD_BODY_LIMIT, onError: () => { throw tooLarge(); } })(c, next) : next();
 
 /**
  * Every request body has a ceiling. A declared Content-Length above it is refused before any byte is

@@ -43,12 +43,16 @@ function formOf(site: SiteRow): SiteForm {
   return values;
 }
 
+/** A value as JSON with every object's keys in order: a JSON column gives its keys back in its own order. */
+const canonical = (value: unknown): string => JSON.stringify(value, (_key, v: unknown) =>
+  (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
+
 /** The fields whose value changed, before and after (what the audit row keeps). */
 export function changes(before: object, after: object): { before: Record<string, unknown>; after: Record<string, unknown> } {
   const out = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown> };
   for (const [key, value] of Object.entries(after)) {
     const old = (before as Record<string, unknown>)[key];
-    if (JSON.stringify(old) !== JSON.stringify(value)) {
+    if (canonical(old) !== canonical(value)) {
       out.before[key] = old;
       out.after[key] = value;
     }

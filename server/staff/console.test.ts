@@ -1,10 +1,12 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LANGUAGE_CODES } from '#common/languages.ts';
 import type { StaffRoleName } from '#common/staff.ts';
 import { STAFF_ROLES } from '#common/staff.ts';
 import type { Actor, MemberActor, StaffActor } from '../actor.ts';
 import {
-  appeals, auditLog, companies, conversations, creditPackagePrices, creditPackages, discountCodes, memberFlags, memberReports, messages, moderationDecisions, notices, orders, photos, staffPasskeys,
+  appeals, auditLog, companies, conversations, creditPackagePrices, creditPackages, discountCodes, gifts, memberFlags, memberReports, messages, moderationDecisions, notices, orders, photos, staffPasskeys,
   textReviews, users,
 } from '../db/schema.ts';
 import { banInTx } from '../moderation/bans.service.ts';
@@ -172,6 +174,11 @@ const CASES: Record<ConsoleUseCase, Case> = {
   createPackage: { call: (s, a) => s.console.createPackage(a, PACKAGE), role: 'finance', audits: 'package.create' },
   updatePackage: { call: async (s, a) => s.console.updatePackage(a, await packageOf(s), { ...PACKAGE, credits: '25' }), role: 'finance', audits: 'package.update' },
   removePackage: { call: async (s, a) => s.console.removePackage(a, await packageOf(s)), role: 'finance', audits: 'package.delete' },
+  giftList: { call: (s, a) => s.console.giftList(a), role: 'finance', audits: null, narrows: true },
+  giftEditor: { call: async (s, a) => s.console.giftEditor(a, await giftOf(s)), role: 'finance', audits: null },
+  createGift: { call: async (s, a) => s.console.createGift(a, GIFT, await giftPng()), role: 'finance', audits: 'gift.create' },
+  updateGift: { call: async (s, a, _staff, m) => s.console.updateGift(a, await giftOf(s), { ...GIFT, credits: String(m.userId % 1000) }, null), role: 'finance', audits: 'gift.update' },
+  retireGift: { call: async (s, a) => s.console.retireGift(a, await giftOf(s, true)), role: 'finance', audits: 'gift.retire' },
   discountList: { call: (s, a, _staff, m) => s.console.discountList(a, m.siteId), role: 'finance', audits: null },
   discountEditor: { call: async (s, a, _staff, m) => s.console.discountEditor(a, m.siteId, await discountOf(s, m)), role: 'finance', audits: null },
   createDiscount: { call: (s, a, _staff, m) => s.console.createDiscount(a, m.siteId, { ...DISCOUNT, code: `NEW${m.userId}` }), role: 'finance', audits: 'discount.create' },
@@ -186,6 +193,18 @@ const PACKAGE = { credits: '20', popular: 'on', sort: '5', active: 'on', prices:
 async function packageOf(s: Services): Promise<number> {
   const [row] = await s.db.insert(creditPackages).values({ credits: 20, popular: true, sort: 5 }).returning({ id: creditPackages.id });
   await s.db.insert(creditPackagePrices).values({ packageId: row.id, currency: 'EUR', amountCents: 1999 });
+  return row.id;
+}
+
+/** A gift as the console's form sends it: a name in every language, the site's gift price. */
+const GIFT = { names: Object.fromEntries(LANGUAGE_CODES.map((l) => [l, `Case ${l}`])), credits: '', sort: '0', active: 'on' };
+const giftPng = () => sharp({ create: { width: 32, height: 32, channels: 4, background: '#e33' } }).png().toBuffer();
+
+/** A gift (a fresh one that is offered when `fresh`, else the first one). */
+async function giftOf(s: Services, fresh = false): Promise<number> {
+  const [found] = fresh ? [] : await s.db.select({ id: gifts.id }).from(gifts).orderBy(gifts.id).limit(1);
+  if (found) return found.id;
+  const [row] = await s.db.insert(gifts).values({ slug: `case-${Math.random().toString(36).slice(2)}` }).returning({ id: gifts.id });
   return row.id;
 }
 

@@ -186,7 +186,7 @@ export function Conversation({ page }: { page: ConversationPage }) {
   // The picker closes whatever the answer: a refusal (too few credits, the spend cap) shows in the conversation,
   // with its way on, where the picker would cover it.
   const sendGift = async (gift: GiftItem) => {
-    await paidSend(prices.gift, (key) => api<SendResult>('/api/gift.php', { method: 'POST', body: { profile_id: profile.id, gift_id: gift.id }, idempotencyKey: key }));
+    await paidSend(gift.credits ?? prices.gift, (key) => api<SendResult>('/api/gift.php', { method: 'POST', body: { profile_id: profile.id, gift_id: gift.id }, idempotencyKey: key }));
     setGiftsOpen(false);
   };
 
@@ -271,7 +271,7 @@ export function Conversation({ page }: { page: ConversationPage }) {
         </div>
       </div>
       <GiftPicker
-        show={giftsOpen} gifts={gifts} name={profile.name} priceLabel={priceLabel(prices.gift)} busy={sending}
+        show={giftsOpen} gifts={gifts} name={profile.name} price={prices.gift} priceLabel={priceLabel} busy={sending}
         onPick={(g) => void sendGift(g)} onClose={() => setGiftsOpen(false)}
       />
       <ReportSheet

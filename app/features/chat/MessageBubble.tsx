@@ -5,6 +5,7 @@ import type { ChatMessage } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
 import { formatTime } from '../../lib/format.ts';
 import { reportHref } from '../reports/report-target.ts';
+import { giftName } from './gift-name.ts';
 
 /**
  * One message: a text, a gift with its picture, or a photo (opens full size); read state on mine. Theirs carry a
@@ -21,7 +22,7 @@ export function MessageBubble({ message: m, otherName, profileId, onReport }: {
       {m.kind === 'gift' && m.gift && (
         <figure className="chat-gift mb-0" data-testid="gift-message">
           <img src={m.gift.image} alt="" width={96} height={96} />
-          <figcaption>{t(`gifts.${m.gift.slug}`)}</figcaption>
+          <figcaption>{giftName(m.gift, i18n.language, t)}</figcaption>
         </figure>
       )}
       {m.kind === 'photo' && (m.photo ? (
