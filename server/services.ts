@@ -60,8 +60,7 @@ import { createStaffTokens } from './staff/staff-tokens.ts';
 import { createPushService, type VapidKeys } from './push/push.service.ts';
 import { loadEnv, type Env } from './env.ts';
 import { createLandersService } from './landers/landers.service.ts';
-import { createPageTokens, loadPageTokens, type PageTokenTable } from './landers/page-tokens.ts';
-import { join } from 'node:path';
+import { createPageTokens } from './landers/page-tokens.ts';
 import type { Services } from './use-cases.ts';
 
 /** Every service, wired once per process (or per test) with its dependencies passed in. */
@@ -88,8 +87,6 @@ export function createServices(deps: {
   live?: LiveBus;
   /** Where text messages (payment codes) go; without it they are kept in memory (tests). */
   sms?: SmsSender;
-  /** The sites' short paths (`/{token}`); by default content/page-tokens.json. */
-  pageTokens?: PageTokenTable;
 }): Services {
   const { db, clock, storage } = deps;
   const rateLimitStore = deps.rateLimitStore ?? databaseStore(db);
@@ -156,7 +153,7 @@ export function createServices(deps: {
     notifications,
     search,
     landers: createLandersService({ search: search.search, site: settings.site, profiles }),
-    pageTokens: createPageTokens(deps.pageTokens ?? loadPageTokens(join(CONTENT_DIR, 'page-tokens.json'))),
+    pageTokens: createPageTokens({ texts: settings.siteTexts }),
     geo: deps.geo ?? sharedGeo(),
     likes,
     viewProfile: createProfileView({ profiles, likes, events }),

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PAGE_SLUGS, type PageSlug } from '#common/site-content.ts';
 import { escapeHtml } from '../infra/html.ts';
 
-export const PAGE_SLUGS = ['terms', 'privacy', 'cookies', 'ban', 'return-policy', 'faq', 'service', 'complaints'] as const;
-export type PageSlug = (typeof PAGE_SLUGS)[number];
+export { PAGE_SLUGS, type PageSlug } from '#common/site-content.ts';
 
 export interface PageVars {
   site_name: string;
