@@ -51,6 +51,7 @@ import { createStaffPasskeys } from './staff/staff-passkeys.ts';
 import { createStaffService } from './staff/staff.service.ts';
 import { createConsoleService } from './staff/console.service.ts';
 import { createConsoleCatalogue } from './staff/console-catalogue.ts';
+import { createConsoleContent } from './staff/console-content.ts';
 import { createConsoleCompanies } from './staff/console-companies.ts';
 import { createConsoleSites } from './staff/console-sites.ts';
 import { createAnswering } from './staff/answering.ts';
@@ -133,6 +134,7 @@ export function createServices(deps: {
   const moderation = createModerationQueue({ db, clock, events, audit, statements });
   const texts = createTextReviews({ db, clock, events, audit, statements });
   const photoQueue = createPhotoQueue({ db, clock, audit });
+  const pages = createContentService({ contentDir: CONTENT_DIR });
   return {
     db,
     clock,
@@ -140,7 +142,7 @@ export function createServices(deps: {
     live,
     contactRules,
     settings,
-    content: createSitePages({ pages: createContentService({ contentDir: CONTENT_DIR }), site: settings.site, company: settings.companyInfo }),
+    content: createSitePages({ pages, site: settings.site, company: settings.companyInfo, texts: settings.siteTexts }),
     storage,
     photos,
     blocks,
@@ -184,6 +186,9 @@ export function createServices(deps: {
       ...createConsoleSites({ db, audit, invalidateSites: settings.invalidateSites }),
       ...createConsoleCompanies({ db, audit, invalidateSites: settings.invalidateSites }),
       ...createConsoleCatalogue({ db, audit }),
+      ...createConsoleContent({
+        db, clock, audit, invalidateSites: settings.invalidateSites, pages, site: settings.site, company: settings.companyInfo, mail,
+      }),
     },
     answering: createAnswering({ db, clock, audit, chat, profiles }),
     fictionalProfiles: createFictionalProfiles({ db, clock, audit, photos }),
