@@ -31,7 +31,8 @@ const optionalTracking = z.preprocess((v) => (typeof v === 'string' && v.trim() 
 
 /** A short path: its token, and either a lander (with an optional slug) or a static page, with tracking parameters. */
 export const pageTokenFormSchema = z.object({
-  token: z.string({ error: 'errors.token_invalid' }).trim().regex(URL_WORD, 'errors.token_invalid')
+  /** The token (`path`, so that forms echo it back: values of fields named like secrets never travel back). */
+  path: z.string({ error: 'errors.token_invalid' }).trim().regex(URL_WORD, 'errors.token_invalid')
     .refine((t) => !RESERVED_TOKENS.includes(t), 'errors.token_reserved'),
   /** 'lander:<name>' or 'page:<slug>': one choice in the form. */
   target: z.enum([...LANDER_NAMES.map((n) => `lander:${n}` as const), ...PAGE_SLUGS.map((p) => `page:${p}` as const)], 'errors.invalid_choice'),

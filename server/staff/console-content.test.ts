@@ -12,7 +12,7 @@ import { createTestApp, DATABASE_KINDS, type TestApp } from '../../tests/helpers
 const refusal = (work: Promise<unknown>) =>
   work.then(() => 'allowed', (e: { status?: number; code?: string; details?: Record<string, string> }) => ({ status: e.status, code: e.code, fields: e.details }));
 
-const TOKEN = { token: 'spring-flyer', target: 'lander:gallery', slug: 'women', network: 'flyer', sub1: 'spring' };
+const TOKEN = { path: 'spring-flyer', target: 'lander:gallery', slug: 'women', network: 'flyer', sub1: 'spring' };
 
 describe.each(DATABASE_KINDS)('the console\'s site texts on %s', (kind) => {
   let t: TestApp;
@@ -41,20 +41,20 @@ describe.each(DATABASE_KINDS)('the console\'s site texts on %s', (kind) => {
   it('add, change and remove a token with an audit row each, refusing bad input and changing nothing then', async () => {
     const before = await tokenRows();
     const bad: [unknown, string, string][] = [
-      [{ ...TOKEN, token: 'members' }, 'token', 'errors.token_reserved'],
-      [{ ...TOKEN, token: 'console' }, 'token', 'errors.token_reserved'],
-      [{ ...TOKEN, token: 'api' }, 'token', 'errors.token_reserved'],
-      [{ ...TOKEN, token: 'Spring Flyer' }, 'token', 'errors.token_invalid'],
-      [{ ...TOKEN, token: 'a/b' }, 'token', 'errors.token_invalid'],
-      [{ ...TOKEN, token: 'x'.repeat(100_000) }, 'token', 'errors.token_invalid'],
-      [{ ...TOKEN, token: 12 }, 'token', 'errors.token_invalid'],
+      [{ ...TOKEN, path: 'members' }, 'path', 'errors.token_reserved'],
+      [{ ...TOKEN, path: 'console' }, 'path', 'errors.token_reserved'],
+      [{ ...TOKEN, path: 'api' }, 'path', 'errors.token_reserved'],
+      [{ ...TOKEN, path: 'Spring Flyer' }, 'path', 'errors.token_invalid'],
+      [{ ...TOKEN, path: 'a/b' }, 'path', 'errors.token_invalid'],
+      [{ ...TOKEN, path: 'x'.repeat(100_000) }, 'path', 'errors.token_invalid'],
+      [{ ...TOKEN, path: 12 }, 'path', 'errors.token_invalid'],
       [{ ...TOKEN, target: 'lander:nosuch' }, 'target', 'errors.invalid_choice'],
       [{ ...TOKEN, target: 'page:secret' }, 'target', 'errors.invalid_choice'],
       [{ ...TOKEN, target: 'page:faq' }, 'slug', 'errors.slug_not_taken'],
       [{ ...TOKEN, target: 'lander:tinderswipe' }, 'slug', 'errors.slug_not_taken'],
       [{ ...TOKEN, network: 'a\u0000b' }, 'network', 'errors.invalid_input'],
       [{ ...TOKEN, sub2: 'x'.repeat(101) }, 'sub2', 'errors.invalid_input'],
-      [{ ...TOKEN, token: 'nearby' }, 'token', 'errors.token_taken'],
+      [{ ...TOKEN, path: 'nearby' }, 'path', 'errors.token_taken'],
     ];
     for (const [input, field, message] of bad) {
       expect(await refusal(t.services.console.saveToken(admin.actor, t.siteId, null, input)), JSON.stringify(input).slice(0, 80))
@@ -69,13 +69,13 @@ describe.each(DATABASE_KINDS)('the console\'s site texts on %s', (kind) => {
     expect(created).toMatchObject({ staffId: admin.actor.staffId, objectId: `${t.siteId}/spring-flyer`, after: { token: 'spring-flyer', lander: 'gallery', slug: 'women', tracking: { network: 'flyer', sub1: 'spring' } } });
 
     // A change (here to a page, under a new token) is one audit row with the changed fields before and after.
-    const changed = await t.services.console.saveToken(admin.actor, t.siteId, 'spring-flyer', { token: 'spring-help', target: 'page:faq', network: 'flyer' });
+    const changed = await t.services.console.saveToken(admin.actor, t.siteId, 'spring-flyer', { path: 'spring-help', target: 'page:faq', network: 'flyer' });
     expect(changed.changed.sort()).toEqual(['lander', 'page', 'slug', 'token', 'tracking']);
     const [updated] = await audits('page_token.update');
     expect(updated.before).toMatchObject({ token: 'spring-flyer', lander: 'gallery', page: null });
     expect(updated.after).toMatchObject({ token: 'spring-help', lander: null, page: 'faq', tracking: { network: 'flyer' } });
     expect(await t.services.pageTokens.resolve(t.siteId, 'spring-flyer')).toBeNull();
-    expect(await t.services.console.saveToken(admin.actor, t.siteId, 'spring-help', { token: 'spring-help', target: 'page:faq', network: 'flyer' })).toEqual({ token: 'spring-help', changed: [] });
+    expect(await t.services.console.saveToken(admin.actor, t.siteId, 'spring-help', { path: 'spring-help', target: 'page:faq', network: 'flyer' })).toEqual({ token: 'spring-help', changed: [] });
     expect(await audits('page_token.update')).toHaveLength(1);
 
     await t.services.console.deleteToken(admin.actor, t.siteId, 'spring-help');
@@ -202,7 +202,7 @@ describe.each(DATABASE_KINDS)('the console\'s site texts on %s', (kind) => {
     const faq = () => second.content.sitePage(visitor(), { slug: 'faq', language: 'nl', requestCountry: null });
     const shipped = await faq();
 
-    await t.services.console.saveToken(admin.actor, t.siteId, null, { token: 'autumn', target: 'page:faq', sub1: 'autumn' });
+    await t.services.console.saveToken(admin.actor, t.siteId, null, { path: 'autumn', target: 'page:faq', sub1: 'autumn' });
     await t.services.console.savePageText(admin.actor, t.siteId, 'nl', 'faq', { markdown: '# Onze vragen\n\nAlles over herfst.' });
     // The second instance reads the shared version stamp at most once a second.
     t.clock.advance(1_000);

@@ -81,7 +81,7 @@ export function createConsoleContent(deps: {
     try {
       return await work();
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(409, 'invalid_input', {}, { token: 'errors.token_taken' });
+      if (isUniqueViolation(error)) throw new AppError(409, 'invalid_input', {}, { path: 'errors.token_taken' });
       throw error;
     }
   }
@@ -116,26 +116,26 @@ export function createConsoleContent(deps: {
       const form = parseOr400(pageTokenFormSchema, input);
       await requireSite(siteId);
       const values = rowOf(form);
-      const record = { actor: staff, role: 'admin' as const, objectType: 'page_token', objectId: `${siteId}/${form.token}`, ip: from.ip };
+      const record = { actor: staff, role: 'admin' as const, objectType: 'page_token', objectId: `${siteId}/${form.path}`, ip: from.ip };
       const changed = await uniqueToken(() => db.transaction(async (tx) => {
         if (original === null) {
-          await tx.insert(sitePageTokens).values({ siteId, token: form.token, ...values, updatedAt: deps.clock() });
-          await audit.record(tx, { ...record, action: 'page_token.create', after: { token: form.token, ...values } });
+          await tx.insert(sitePageTokens).values({ siteId, token: form.path, ...values, updatedAt: deps.clock() });
+          await audit.record(tx, { ...record, action: 'page_token.create', after: { token: form.path, ...values } });
           return ['token'];
         }
         const [before] = await tx.select().from(sitePageTokens)
           .where(and(eq(sitePageTokens.siteId, siteId), eq(sitePageTokens.token, original))).for('update');
         if (!before) throw notFound();
-        const diff = changes({ token: before.token, lander: before.lander, slug: before.slug, page: before.page, tracking: before.tracking }, { token: form.token, ...values });
+        const diff = changes({ token: before.token, lander: before.lander, slug: before.slug, page: before.page, tracking: before.tracking }, { token: form.path, ...values });
         const fields = Object.keys(diff.after);
         if (!fields.length) return fields;
-        await tx.update(sitePageTokens).set({ token: form.token, ...values, updatedAt: deps.clock() })
+        await tx.update(sitePageTokens).set({ token: form.path, ...values, updatedAt: deps.clock() })
           .where(and(eq(sitePageTokens.siteId, siteId), eq(sitePageTokens.token, original)));
         await audit.record(tx, { ...record, action: 'page_token.update', before: diff.before, after: diff.after });
         return fields;
       }));
       if (changed.length) await deps.invalidateSites();
-      return { token: form.token, changed };
+      return { token: form.path, changed };
     },
 
     /** One short path as its form shows it (admins of the site). */
