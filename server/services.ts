@@ -53,6 +53,7 @@ import { createConsoleService } from './staff/console.service.ts';
 import { createConsoleCatalogue } from './staff/console-catalogue.ts';
 import { createConsoleDiscounts } from './staff/console-discounts.ts';
 import { createConsoleGifts, createGiftImages } from './staff/console-gifts.ts';
+import { createConsoleContent } from './staff/console-content.ts';
 import { createConsoleCompanies } from './staff/console-companies.ts';
 import { createConsoleSites } from './staff/console-sites.ts';
 import { createAnswering } from './staff/answering.ts';
@@ -62,8 +63,7 @@ import { createStaffTokens } from './staff/staff-tokens.ts';
 import { createPushService, type VapidKeys } from './push/push.service.ts';
 import { loadEnv, type Env } from './env.ts';
 import { createLandersService } from './landers/landers.service.ts';
-import { createPageTokens, loadPageTokens, type PageTokenTable } from './landers/page-tokens.ts';
-import { join } from 'node:path';
+import { createPageTokens } from './landers/page-tokens.ts';
 import type { Services } from './use-cases.ts';
 
 /** Every service, wired once per process (or per test) with its dependencies passed in. */
@@ -90,8 +90,6 @@ export function createServices(deps: {
   live?: LiveBus;
   /** Where text messages (payment codes) go; without it they are kept in memory (tests). */
   sms?: SmsSender;
-  /** The sites' short paths (`/{token}`); by default content/page-tokens.json. */
-  pageTokens?: PageTokenTable;
 }): Services {
   const { db, clock, storage } = deps;
   const rateLimitStore = deps.rateLimitStore ?? databaseStore(db);
@@ -138,6 +136,7 @@ export function createServices(deps: {
   const moderation = createModerationQueue({ db, clock, events, audit, statements });
   const texts = createTextReviews({ db, clock, events, audit, statements });
   const photoQueue = createPhotoQueue({ db, clock, audit });
+  const pages = createContentService({ contentDir: CONTENT_DIR });
   return {
     db,
     clock,
@@ -145,7 +144,7 @@ export function createServices(deps: {
     live,
     contactRules,
     settings,
-    content: createSitePages({ pages: createContentService({ contentDir: CONTENT_DIR }), site: settings.site, company: settings.companyInfo }),
+    content: createSitePages({ pages, site: settings.site, company: settings.companyInfo, texts: settings.siteTexts }),
     storage,
     photos,
     blocks,
@@ -158,7 +157,7 @@ export function createServices(deps: {
     notifications,
     search,
     landers: createLandersService({ search: search.search, site: settings.site, profiles }),
-    pageTokens: createPageTokens(deps.pageTokens ?? loadPageTokens(join(CONTENT_DIR, 'page-tokens.json'))),
+    pageTokens: createPageTokens({ texts: settings.siteTexts }),
     geo: deps.geo ?? sharedGeo(),
     likes,
     viewProfile: createProfileView({ profiles, likes, events }),
@@ -191,6 +190,9 @@ export function createServices(deps: {
       ...createConsoleCatalogue({ db, audit }),
       ...createConsoleDiscounts({ db, audit, clock }),
       ...createConsoleGifts({ db, audit, storage }),
+      ...createConsoleContent({
+        db, clock, audit, invalidateSites: settings.invalidateSites, pages, site: settings.site, company: settings.companyInfo, mail,
+      }),
     },
     giftImages: createGiftImages({ db, storage }),
     answering: createAnswering({ db, clock, audit, chat, profiles }),

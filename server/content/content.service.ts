@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PAGE_SLUGS, type PageSlug } from '#common/site-content.ts';
 import { escapeHtml } from '../infra/html.ts';
 
-export const PAGE_SLUGS = ['terms', 'privacy', 'cookies', 'ban', 'return-policy', 'faq', 'service', 'complaints'] as const;
-export type PageSlug = (typeof PAGE_SLUGS)[number];
+export { PAGE_SLUGS, type PageSlug } from '#common/site-content.ts';
 
 export interface PageVars {
   site_name: string;
@@ -212,7 +212,31 @@ export function createContentService(options: { contentDir: string }) {
     }
   }
 
+  /** The file's text for a language (English when it has none): the default a site's own text replaces. */
+  async function source(lang: string, slug: PageSlug): Promise<string> {
+    try {
+      return await readFile(join(contentDir, lang, `${slug}.md`), 'utf8');
+    } catch (error) {
+      if (lang === FALLBACK_LANG || !isMissing(error)) throw error;
+      return readFile(join(contentDir, FALLBACK_LANG, `${slug}.md`), 'utf8');
+    }
+  }
+
   return {
+    source(lang: string, slug: PageSlug): Promise<string> {
+      if (!isPageSlug(slug) || !/^[a-z]{2,3}$/.test(lang)) throw new Error(`Unknown content page: ${lang}/${String(slug)}`);
+      return source(lang, slug);
+    },
+
+    /**
+     * A page's markdown as a site keeps it (decision 072), rendered as the files are: the same markdown subset, no raw
+     * HTML, only safe links, placeholders filled and escaped.
+     */
+    render(markdown: string, vars: PageVars): { title: string; html: string } {
+      const { title, html } = parsePage(markdown);
+      return { title: substitute(title, vars, false), html: substitute(html, vars, true) };
+    },
+
     /**
      * The page in lang (or English when it has no translation), or its regional variant for a visitor
      * from `country` when there is one (REGIONAL_VARIANTS). The title is plain text for the caller to

@@ -1030,3 +1030,42 @@ export const fictionalNotes = pgTable('fictional_notes', {
   notes: text().notNull().default(''),
   updatedAt: timestamp({ withTimezone: true }).notNull(),
 });
+
+/**
+ * A site's short paths (`/{token}`, decision 023; kept in the console since decision 072): each opens a lander (with an
+ * optional slug) or a static page with its own tracking parameters. Read through the site cache.
+ */
+export const sitePageTokens = pgTable('site_page_tokens', {
+  siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
+  token: text().notNull(),
+  lander: text(),
+  slug: text(),
+  page: text(),
+  tracking: jsonb().$type<Record<string, string>>().notNull().default({}),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  primaryKey({ columns: [t.siteId, t.token] }),
+  check('site_page_tokens_target', sql`(${t.lander} is null) <> (${t.page} is null)`),
+]);
+
+/** A site's own text of a static page in one language, instead of the file in content/ (decision 072). */
+export const sitePageTexts = pgTable('site_page_texts', {
+  siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
+  language: text().notNull(),
+  page: text().notNull(),
+  /** The page as markdown, its first line `# Title` as in the files. */
+  markdown: text().notNull(),
+  /** The terms' version date: set when the terms' text is saved, shown on the page as its date. */
+  versionDate: timestamp({ withTimezone: true }).notNull(),
+}, (t) => [primaryKey({ columns: [t.siteId, t.language, t.page] })]);
+
+/** A site's own wording of one mail in one language: each part left null keeps the translation (decision 072). */
+export const siteMailTexts = pgTable('site_mail_texts', {
+  siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
+  language: text().notNull(),
+  kind: text().notNull(),
+  subject: text(),
+  intro: text(),
+  button: text(),
+  note: text(),
+}, (t) => [primaryKey({ columns: [t.siteId, t.language, t.kind] })]);

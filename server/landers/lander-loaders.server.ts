@@ -42,8 +42,8 @@ export async function memberLanderPage(ctx: RequestContext, options: { id: strin
  * redirect, so that the parameters travel the way a campaign URL's do (into the first-touch cookie, the
  * sign-up links and the sign-up gating). Unknown tokens are a plain 404.
  */
-export function pageTokenRedirect(ctx: RequestContext, token: string | undefined, url: URL): never {
-  const entry = token ? ctx.services.pageTokens.resolve(ctx.site.domain, token) : null;
+export async function pageTokenRedirect(ctx: RequestContext, token: string | undefined, url: URL): Promise<never> {
+  const entry = token ? await ctx.services.pageTokens.resolve(ctx.site.id, token) : null;
   if (!entry) throw data(null, { status: 404 });
   const target = pageTokenTarget(entry, url.searchParams);
   // This response already sets the first-touch cookie: it must hold the token's parameters, not only the URL's.

@@ -16,6 +16,7 @@ import { landerMap, PIN_MAX, PIN_MIN } from './map.ts';
 import mapFrames from './map-frames.json' with { type: 'json' };
 import { createPageTokens, loadPageTokens, pageTokenTarget, type PageTokenTable } from './page-tokens.ts';
 import { CONTENT_DIR } from '../paths.ts';
+import { RESERVED_TOKENS } from '#common/site-content.ts';
 
 /** What a loader throws: a redirect Response, or React Router's data(null, { status }). */
 async function thrown(work: () => unknown): Promise<{ status: number; location: string | null }> {
@@ -51,14 +52,15 @@ describe('page tokens', () => {
     },
   };
 
-  it('resolve by the site domain; unknown tokens and other sites’ tokens are none', () => {
-    const tokens = createPageTokens(table);
-    expect(tokens.resolve('example.com', 'spring')?.lander).toBe('gallery');
-    expect(tokens.resolve('example.com', 'autumn')).toBeNull();
-    expect(tokens.resolve('other.example', 'spring')).toBeNull();
+  it('resolve by the site; unknown tokens and other sites’ tokens are none', async () => {
+    const stored = { spring: { lander: 'gallery', slug: 'women', page: null, tracking: { network: 'mail', sub1: 'spring' } } };
+    const tokens = createPageTokens({ texts: async (siteId) => ({ tokens: siteId === 1 ? stored : {}, pages: {} }) });
+    expect(await tokens.resolve(1, 'spring')).toEqual({ lander: 'gallery', slug: 'women', tracking: { network: 'mail', sub1: 'spring' } });
+    expect(await tokens.resolve(1, 'autumn')).toBeNull();
+    expect(await tokens.resolve(2, 'spring')).toBeNull();
     // Object prototype names are not tokens.
-    expect(tokens.resolve('example.com', 'constructor')).toBeNull();
-    expect(createPageTokens({}).resolve('__proto__', 'spring')).toBeNull();
+    expect(await tokens.resolve(1, 'constructor')).toBeNull();
+    expect(await tokens.resolve(1, '__proto__')).toBeNull();
   });
 
   it('lead to the lander or page with the token’s tracking; other parameters come along, the token’s win', () => {
@@ -109,6 +111,21 @@ describe('the route table', () => {
     expect(routeFor('/landers/gallery/women-nl')).toBe('landers-gallery');
     expect(routeFor('/landers/nosuch')).toBe('not-found');
     expect(routeFor('/landers/gallery/a/b')).toBe('not-found');
+  });
+
+  it('refuse as a token every first path word a route takes (the console would store a token nobody reaches)', () => {
+    const firstWords = new Set<string>();
+    const walk = (entries: RouteConfigEntry[], prefix: string) => {
+      for (const e of entries) {
+        const path = [prefix, e.path ?? ''].filter(Boolean).join('/');
+        const word = path.split('/')[0];
+        if (word && !word.startsWith(':') && word !== '*') firstWords.add(word);
+        if (e.children) walk(e.children, path);
+      }
+    };
+    walk(routes, '');
+    expect(firstWords.size).toBeGreaterThan(10);
+    for (const word of firstWords) expect(RESERVED_TOKENS, word).toContain(word);
   });
 });
 

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { isLanguage, type Language } from '#common/languages.ts';
 import type { Db } from '../db/client.ts';
-import { companies, sites } from '../db/schema.ts';
+import { companies, siteMailTexts, sites } from '../db/schema.ts';
 import { createTranslator, type Translator } from '../i18n/i18n.ts';
 import type { Logger } from '../infra/logger.ts';
 import { fromHeader, renderMail, type MailBrand } from '../infra/mail/templates.ts';
@@ -82,8 +82,11 @@ export function createMailService(deps: {
       };
       const lang: Language = isLanguage(input.lang) ? input.lang : 'en';
       translator ??= createTranslator();
+      const [own] = await db.select({ subject: siteMailTexts.subject, intro: siteMailTexts.intro, button: siteMailTexts.button, note: siteMailTexts.note })
+        .from(siteMailTexts).where(and(eq(siteMailTexts.siteId, site.id), eq(siteMailTexts.language, lang), eq(siteMailTexts.kind, input.kind)));
+      const wording = own ? Object.fromEntries(Object.entries(own).filter((e): e is [string, string] => Boolean(e[1]))) : undefined;
       const content = renderMail(await translator, {
-        kind: input.kind, lang, brand, params: input.params ?? {}, link: abs(input.link),
+        kind: input.kind, lang, brand, params: input.params ?? {}, link: abs(input.link), wording,
         unsubscribe: input.unsubscribe ? { ...input.unsubscribe, url: abs(input.unsubscribe.url) } : undefined,
       });
       await config.mailer.send({

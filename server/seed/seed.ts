@@ -11,6 +11,8 @@ import { ABOUT_TEXTS, DISCOUNT_CODES, FEMALE_NAMES, MALE_NAMES, PACKAGES, REGION
 import { addCredits } from '../credits/ledger.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import type { Clock } from '../infra/clock.ts';
+import { importPageTokens, loadPageTokens } from '../landers/page-tokens.ts';
+import { CONTENT_DIR } from '../paths.ts';
 
 // Every photo is processed once: libvips' operation cache (50 MB by default) would only hold memory.
 sharp.cache(false);
@@ -107,6 +109,7 @@ export async function seedDemoSite(db: Db, options: { photosDir: string; clock: 
     memberResell: true,
   }).returning();
 
+  await importPageTokens(db, loadPageTokens(join(CONTENT_DIR, 'page-tokens.json')));
   await db.insert(regions).values(Object.entries(REGIONS).flatMap(([country, list]) => list.map(([code, name]) => ({ country, code, name }))));
 
   for (const [i, p] of PACKAGES.entries()) {

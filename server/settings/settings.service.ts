@@ -7,7 +7,7 @@ import { regions, sites } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError } from '../infra/errors.ts';
 import type { SharedCache } from '../infra/shared-cache.ts';
-import { createSiteCache, type Site, type SiteCacheOptions } from './site-cache.ts';
+import { createSiteCache, type Site, type SiteCacheOptions, type SiteTexts } from './site-cache.ts';
 import { isPublicOrigin, siteOrigin, type OriginConfig } from './origin.ts';
 import { checkSiteLook } from './site-look.ts';
 import { siteStylesheet } from './site-stylesheet.ts';
@@ -69,6 +69,13 @@ export function createSettingsService(deps: {
       const resolved = await cache.byId(siteId);
       if (!resolved) throw new AppError(404, 'not_found');
       return resolved.site;
+    },
+
+    /** A site's own short paths and page texts (decision 072), from the site cache. */
+    async siteTexts(siteId: number): Promise<SiteTexts> {
+      const resolved = await cache.byId(siteId);
+      if (!resolved) throw new AppError(404, 'not_found');
+      return resolved.texts;
     },
 
     /** Every configured site's domain (from the site cache: sites added through updateSite count at once). */

@@ -1,17 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { companies, sites } from '../db/schema.ts';
+import { companies, sitePageTexts, sitePageTokens, sites } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { SharedCache } from '../infra/shared-cache.ts';
 
 export type Site = typeof sites.$inferSelect;
 export type Company = typeof companies.$inferSelect;
 
-/** A site with its company, as every request needs them. Frozen: it is shared by every request. */
+/** A short path as stored: a lander (with an optional slug) or a static page, with its tracking parameters. */
+export interface StoredPageToken {
+  lander: string | null;
+  slug: string | null;
+  page: string | null;
+  tracking: Record<string, string>;
+}
+
+/** A site's own texts the console keeps (decision 072): its short paths, and its page texts by `<language>/<page>`. */
+export interface SiteTexts {
+  tokens: Readonly<Record<string, StoredPageToken>>;
+  pages: Readonly<Record<string, { markdown: string; versionDate: Date }>>;
+}
+
+/** A site with its company and its own texts, as every request needs them. Frozen: it is shared by every request. */
 export interface ResolvedSite {
   site: Site;
   company: Company;
+  texts: SiteTexts;
 }
 
 /** The shared version stamp: a new random value after every settings change, on any instance. */
@@ -151,7 +166,16 @@ export function createSiteCache(deps: { db: Db; clock: Clock; shared: SharedCach
       const [row] = await db.select({ site: sites, company: companies }).from(sites)
         .innerJoin(companies, eq(companies.id, sites.companyId)).where(eq(sites.id, id));
       if (!row) return null;
-      const value = deepFreeze({ site: row.site, company: row.company });
+      const [tokens, pages] = await Promise.all([
+        db.select().from(sitePageTokens).where(eq(sitePageTokens.siteId, id)),
+        db.select().from(sitePageTexts).where(eq(sitePageTexts.siteId, id)),
+      ]);
+      // Read with Object.hasOwn only (a token such as `constructor` must not reach the prototype).
+      const texts: SiteTexts = {
+        tokens: Object.fromEntries(tokens.map((t) => [t.token, { lander: t.lander, slug: t.slug, page: t.page, tracking: t.tracking }])),
+        pages: Object.fromEntries(pages.map((p) => [`${p.language}/${p.page}`, { markdown: p.markdown, versionDate: p.versionDate }])),
+      };
+      const value = deepFreeze({ site: row.site, company: row.company, texts });
       if (gen === generation) {
         entries.delete(id);
         entries.set(id, { value, loadedAt: now() });

@@ -23,6 +23,13 @@ export interface MailContent {
   link: string;
   /** Category mails name their category and link to one-click unsubscribe. */
   unsubscribe?: { url: string; category: string };
+  /** The site's own wording of some parts in this language (decision 072), with the same placeholders. */
+  wording?: Partial<Record<'subject' | 'intro' | 'button' | 'note', string>>;
+}
+
+/** `{{name}}` filled from values (own keys only; an unknown name becomes empty, as the pages do). */
+function fill(text: string, values: Record<string, string | number>): string {
+  return text.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (_m, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : ''));
 }
 
 
@@ -31,10 +38,20 @@ export function renderMail(translator: Translator, content: MailContent): { subj
   const { lang, brand, link } = content;
   const base = { site: brand.siteName, ...content.params };
   const escaped = Object.fromEntries(Object.entries(base).map(([k, v]) => [k, escapeHtml(String(v))]));
-  const t = (key: string, html: boolean, extra: Record<string, string> = {}) =>
-    translator.t(lang, key, { ...(html ? escaped : base), ...extra });
   const k = `mail.${content.kind}`;
-  const has = (key: string) => translator.t(lang, key) !== key;
+  const own = (key: string) => {
+    const part = key.startsWith(`${k}.`) ? key.slice(k.length + 1) : '';
+    const text = Object.hasOwn(content.wording ?? {}, part) ? content.wording![part as keyof typeof content.wording] : undefined;
+    return text || null;
+  };
+  const t = (key: string, html: boolean, extra: Record<string, string> = {}) => {
+    const values = { ...(html ? escaped : base), ...extra };
+    const text = own(key);
+    // A site's own wording is staff's text, not markup: escaped in the HTML part, its line breaks kept.
+    if (text) return html ? fill(escapeHtml(text).replace(/\n/g, '<br>'), values) : fill(text, values);
+    return translator.t(lang, key, values);
+  };
+  const has = (key: string) => own(key) !== null || translator.t(lang, key) !== key;
   // Mails to people who may have no account (a notice's reporter) say why they get it in their own words.
   const reasonKey = has(`${k}.reason`) ? `${k}.reason` : 'mail.common.reason';
 
