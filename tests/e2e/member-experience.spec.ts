@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { asNewVisitor } from './account-helpers.ts';
+import sharp from 'sharp';
+import { asNewVisitor, newMember } from './account-helpers.ts';
 import { expect, test } from './fixtures.ts';
 
 async function fillAccount(page: Page, email: string) {
@@ -35,4 +36,28 @@ test('tinderswipe: a visitor\'s like is no match; it is kept and becomes a real 
   expect(likes.profiles.map((p) => p.id)).toEqual(stored);
   expect(likes.profiles[0].name).toBe(name);
   expect(await page.evaluate(() => localStorage.getItem('pending-likes'))).toBeNull();
+});
+
+test('landers show visitors no member who joined minutes ago, and the video lander shows a photo as a photo', async ({ page, browser }, info) => {
+  // A woman joins and adds a photo: shown at once to members (moderation after publication), not yet to visitors.
+  const joined = await newMember(browser, 'fresh-face', info.project.name);
+  const jpeg = await sharp({ create: { width: 600, height: 800, channels: 3, background: '#b46' } }).jpeg().toBuffer();
+  const upload = await joined.page.request.post('/api/photos.php', { multipart: { photo: { name: 'me.jpg', mimeType: 'image/jpeg', buffer: jpeg } } });
+  expect(upload.status(), await upload.text()).toBeLessThan(300);
+  await joined.close();
+
+  await asNewVisitor(page);
+  for (const lander of ['/landers/gallery/women-nl', '/landers/tinderswipe', '/landers/video/women-nl']) {
+    await page.goto(lander);
+    await expect(page.getByTestId('lander-profiles')).toBeVisible();
+    const links = await page.locator('[data-testid="lander-profiles"] a, [data-testid="lander-profiles"] ~ * a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+    expect(links.some((href) => href.startsWith(`/members/${joined.id}/`)), `${lander} leaves the new member out`).toBe(false);
+  }
+  const search = await (await page.request.get('/api/members.php?gender=female&country=NL')).json() as { profiles: { id: number; main_image: unknown }[] };
+  expect(search.profiles.find((p) => p.id === joined.id)?.main_image, 'the open search still finds her, with her photo').toBeTruthy();
+
+  // On the video lander: a photo, labelled so; nothing plays, counts or fills.
+  await expect(page.getByTestId('video-tag')).toHaveText('Photo');
+  await expect(page.locator('.video-bar, .video-clock, [data-testid="video-play"], .video-grain')).toHaveCount(0);
+  expect(await page.locator('.video-screen img').evaluate((img) => img.getAnimations().length)).toBe(0);
 });
