@@ -21,6 +21,7 @@ import { attributeValueLabel } from '../features/profile/labels.ts';
 import { toId } from '#common/ids.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { OnlineDot } from '../components/OnlineDot.tsx';
+import { announceMatch } from '../features/likes/use-like-overlay.ts';
 import { ReportSheet } from '../features/reports/ReportSheet.tsx';
 import { reportHref, type ReportTarget } from '../features/reports/report-target.ts';
 
@@ -68,7 +69,11 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
 
   const toggleLike = () => {
     if (!signedIn) return setNotice('login_like');
-    void call(() => api('/api/like.php', { method: profile.liked ? 'DELETE' : 'POST', body: { profile_id: profile.id } }));
+    void call(async () => {
+      if (profile.liked) return api('/api/like.php', { method: 'DELETE', body: { profile_id: profile.id } });
+      const { match } = await api<{ match: boolean }>('/api/like.php', { method: 'POST', body: { profile_id: profile.id } });
+      if (match) announceMatch(profile);
+    });
   };
   const block = () => {
     setConfirmBlock(false);

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { asNewVisitor, newMember } from './account-helpers.ts';
+import { asNewVisitor, newMember, signUpByApi } from './account-helpers.ts';
 import { expect, test } from './fixtures.ts';
 
 async function fillAccount(page: Page, email: string) {
@@ -60,4 +60,50 @@ test('landers show visitors no member who joined minutes ago, and the video land
   await expect(page.getByTestId('video-tag')).toHaveText('Photo');
   await expect(page.locator('.video-bar, .video-clock, [data-testid="video-play"], .video-grain')).toHaveCount(0);
   expect(await page.locator('.video-screen img').evaluate((img) => img.getAnimations().length)).toBe(0);
+});
+
+test('a match is a moment for both: the member whose like completes it and the one who liked first get the full overlay', { tag: '@phone' }, async ({ page, browser, shot }, info) => {
+  // Kim (this page) and a member who liked her first, each in a browser of their own.
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'match-kim', info.project.name);
+  const kim = ((await (await page.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
+  const first = await newMember(browser, 'match-first', info.project.name);
+  const firstName = ((await (await first.page.request.get('/api/user.php')).json()) as { user: { profile: { name: string } } }).user.profile.name;
+  expect((await first.page.request.post('/api/like.php', { data: { profile_id: kim } })).status()).toBe(200);
+  // The first liker is on the search page, connected live.
+  await first.page.goto('/members');
+  await expect(first.page.locator('html')).toHaveAttribute('data-live', 'open');
+
+  await page.goto(`/members/${first.id}`);
+  await page.getByTestId('like-button').click();
+  const overlay = page.getByTestId('like-overlay');
+  await expect(overlay).toBeVisible();
+  await expect(overlay.getByRole('heading')).toHaveText(`It's a match with ${firstName}!`);
+  await expect(overlay.getByTestId('like-overlay-action')).toHaveText('Send a message');
+  await shot('match-overlay-completer');
+
+  // The other member gets it live, with the same action.
+  const theirs = first.page.getByTestId('like-overlay');
+  await expect(theirs).toBeVisible();
+  await expect(theirs.getByRole('heading')).toHaveText(`It's a match with Kim!`);
+  await theirs.getByTestId('like-overlay-action').click();
+  await expect(first.page).toHaveURL(new RegExp(`/members/${kim}/chat$`));
+
+  await overlay.getByTestId('like-overlay-action').click();
+  await expect(page).toHaveURL(new RegExp(`/members/${first.id}/chat$`));
+  await first.close();
+});
+
+test('a member who was away when their like became a match gets the overlay on their next page', async ({ page, browser }, info) => {
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'match-away', info.project.name);
+  const me = ((await (await page.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
+  const other = await newMember(browser, 'match-back', info.project.name);
+  expect((await page.request.post('/api/like.php', { data: { profile_id: other.id } })).status()).toBe(200);
+  expect(await (await other.page.request.post('/api/like.php', { data: { profile_id: me } })).json()).toEqual({ match: true });
+  await other.close();
+  await page.goto('/members');
+  const overlay = page.getByTestId('like-overlay');
+  await expect(overlay.getByRole('heading')).toHaveText(/^It's a match with /);
+  await expect(overlay.getByTestId('like-overlay-action')).toHaveText('Send a message');
 });
