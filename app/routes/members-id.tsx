@@ -175,8 +175,11 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
               ) : (
                 <Button variant="primary" onClick={() => setNotice('login_chat')} data-testid="message-button">{t('profile.message')}</Button>
               )}
-              {/* There is no gift catalogue yet: members do not see a gift button; visitors learn that gifts need an account. */}
-              {!signedIn && (
+              {/* Spec section 2: gift beside like and message. A member picks one in the conversation's gift picker (its price
+                  shown there), which starts the conversation or adds to it; visitors learn that gifts need an account. */}
+              {signedIn ? (
+                <Link to={`/members/${profile.id}/chat?gift=1`} className="btn btn-outline-primary" data-testid="gift-button">{t('member_profile.gift')}</Link>
+              ) : (
                 <Button variant="outline-primary" onClick={() => setNotice('login_gift')} data-testid="gift-button">{t('member_profile.gift')}</Button>
               )}
               {signedIn && (

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { asNewVisitor, newMember, signUpByApi } from './account-helpers.ts';
+import { asNewVisitor, demoMembers, newMember, paidOrder, signUpByApi } from './account-helpers.ts';
 import { expect, test } from './fixtures.ts';
 
 async function fillAccount(page: Page, email: string) {
@@ -106,4 +106,58 @@ test('a member who was away when their like became a match gets the overlay on t
   const overlay = page.getByTestId('like-overlay');
   await expect(overlay.getByRole('heading')).toHaveText(/^It's a match with /);
   await expect(overlay.getByTestId('like-overlay-action')).toHaveText('Send a message');
+});
+
+test('the profile\'s gift action opens the gift picker for that member, with its price; the gift starts the conversation', { tag: '@phone' }, async ({ page, shot }, info) => {
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'gift-giver', info.project.name);
+  await paidOrder(page, `gift-${info.project.name}-${Date.now()}`);
+  // A confirmed member (nobody may write to an unconfirmed one): one of the demo members.
+  const [{ id }] = await demoMembers(page.request);
+  const { profile: other } = (await (await page.request.get(`/api/profile.php?id=${id}`)).json()) as { profile: { id: number; name: string } };
+
+  await page.goto(`/members/${other.id}`);
+  const actions = page.getByTestId('like-button').locator('..');
+  await expect(actions.getByTestId('gift-button')).toBeVisible();
+  await actions.getByTestId('gift-button').click();
+  await expect(page).toHaveURL(new RegExp(`/members/${other.id}/chat$`));
+  const picker = page.getByTestId('gift-picker');
+  await expect(picker).toBeVisible();
+  await expect(picker).toContainText(`A gift for ${other.name}`);
+  await expect(picker).toContainText(/Each gift costs \d+ credits/);
+  await shot('profile-gift-picker');
+  await picker.getByTestId('gift-choice').first().click();
+  await expect(picker).toBeHidden();
+  await expect(page.getByTestId('gift-message')).toHaveCount(1);
+  await expect(page.getByTestId('send-error')).toHaveCount(0);
+  // A reload shows the conversation, not the picker again.
+  await page.reload();
+  await expect(page.getByTestId('gift-message')).toHaveCount(1);
+  await expect(page.getByTestId('gift-picker')).toHaveCount(0);
+});
+
+test('the match overlay marks the conversation being started until the chat has opened', async ({ page, browser }, info) => {
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'starting', info.project.name);
+  const me = ((await (await page.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
+  const other = await newMember(browser, 'starting-other', info.project.name);
+  expect((await other.page.request.post('/api/like.php', { data: { profile_id: me } })).status()).toBe(200);
+  await other.close();
+  await page.goto(`/members/${other.id}`);
+  // The conversation's data is held back, so that the moment in between can be seen.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  await page.route(`**/members/${other.id}/chat.data*`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByTestId('like-button').click();
+  const overlay = page.getByTestId('like-overlay');
+  await overlay.getByTestId('like-overlay-action').click();
+  await expect(overlay).toHaveAttribute('data-starting', 'true');
+  await expect(overlay.getByTestId('like-overlay-action')).toBeDisabled();
+  await expect(overlay.getByTestId('like-overlay-action')).toHaveText('Opening your chat with Kim…');
+  release();
+  await expect(page).toHaveURL(new RegExp(`/members/${other.id}/chat$`));
+  await expect(overlay).toHaveCount(0);
 });

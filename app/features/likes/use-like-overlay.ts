@@ -105,10 +105,23 @@ export function useLikeOverlay(signedIn: boolean) {
     return () => window.removeEventListener(MATCH_WINDOW_EVENT, onMatch);
   }, [signedIn]);
 
-  const close = useCallback(() => setProfile(null), []);
-  const select = useCallback((profileId: number) => {
+  // Spec section 4: a flag marks a conversation being started. "Send a message" keeps the overlay up, its action
+  // saying so, until the conversation has opened; a second tap starts nothing more.
+  const [starting, setStarting] = useState(false);
+  const close = useCallback(() => {
     setProfile(null);
-    void navigate(overlayTarget({ id: profileId, match: Boolean(profile?.match) }));
-  }, [navigate, profile]);
-  return { profile, close, select };
+    setStarting(false);
+  }, []);
+  const select = useCallback((profileId: number) => {
+    const match = Boolean(profile?.match);
+    if (!match) {
+      close();
+      void navigate(overlayTarget({ id: profileId, match }));
+      return;
+    }
+    if (starting) return;
+    setStarting(true);
+    void Promise.resolve(navigate(overlayTarget({ id: profileId, match }))).finally(close);
+  }, [navigate, profile, starting, close]);
+  return { profile, starting, close, select };
 }
