@@ -129,7 +129,7 @@ export const SITE_SECTIONS = {
   access: ['signups', 'loggedOutSearch', 'loggedOutSearchTrafficsource', 'enableSiteEntryPopup', 'memberResell'],
   support: ['supportEmail', 'supportPhone'],
   credits: ['messageCredits', 'signupCredits', 'freeMessages', 'photoCredits', 'giftCredits', 'messageLength', 'refundDays', 'minimumMessageCosts'],
-  profiles: ['visibleProfileFields', 'visibleProfileNotes', 'searchFields', 'interests', 'photoModeration'],
+  profiles: ['visibleProfileFields', 'visibleProfileNotes', 'searchFields', 'interests', 'photoModeration', 'visitorNewMemberDays'],
   fictional: ['fictionalSingular', 'fictionalPlural', 'fictionalWarning', 'fictionalIcon'],
 } as const;
 
@@ -165,6 +165,7 @@ export const siteSettingsSchema = z.object({
   searchFields: ticked(SEARCH_FIELDS),
   interests: ticked(INTERESTS),
   photoModeration: z.enum(PHOTO_MODERATION_MODES, 'errors.invalid_choice'),
+  visitorNewMemberDays: whole(0, 365),
   fictionalSingular: text(60),
   fictionalPlural: text(60),
   fictionalWarning: text(500, true),

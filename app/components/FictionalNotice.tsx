@@ -9,14 +9,17 @@ export function FictionalIcon() {
   return <span className="fictional-icon" aria-hidden="true">{icon || '✱'}</span>;
 }
 
-/** Marks a fictional profile with the site's icon and warning (its own text, or ours when it has none). */
-export function FictionalNotice({ compact = false }: { compact?: boolean }) {
+/**
+ * Marks a fictional profile with the site's icon and warning (its own text, or ours when it has none). `onDark`: in the
+ * text colour around it (a lander's dark or photo background), instead of the muted grey.
+ */
+export function FictionalNotice({ compact = false, onDark = false }: { compact?: boolean; onDark?: boolean }) {
   const { t } = useTranslation();
   const { settings } = useRootData();
   const label = settings.fictional_singular || t('profile.fictional');
   if (compact) {
     return (
-      <div className="small text-secondary fictional-mark" data-testid="fictional-mark" title={settings.fictional_warning || t('member_profile.fictional_warning')}>
+      <div className={`small fictional-mark ${onDark ? 'fictional-on-dark' : 'text-secondary'}`} data-testid="fictional-mark" title={settings.fictional_warning || t('member_profile.fictional_warning')}>
         <FictionalIcon /> {label}
       </div>
     );

@@ -72,7 +72,7 @@ const CHECKS: Partial<Record<Field, readonly string[]>> = {
 };
 const FLAGS: readonly Field[] = ['enableSiteEntryPopup', 'memberResell', 'visibleProfileNotes'];
 const TEXTAREAS: readonly Field[] = ['description', 'fictionalWarning', 'minimumMessageCosts'];
-const NUMBERS: readonly Field[] = ['messageCredits', 'signupCredits', 'freeMessages', 'photoCredits', 'giftCredits', 'messageLength', 'refundDays'];
+const NUMBERS: readonly Field[] = ['messageCredits', 'signupCredits', 'freeMessages', 'photoCredits', 'giftCredits', 'messageLength', 'refundDays', 'visitorNewMemberDays'];
 
 /**
  * Every setting of a site (spec section 3) in sections, with a preview of a member page in the unsaved colours. The

@@ -8,6 +8,7 @@ import { LanderLogin, LanderPhoto, memberSignupHref, signupHref } from '../featu
 import { Icon, type IconName } from '../features/landers/icons.tsx';
 import '../features/landers/alonetonight.scss';
 import { pageMeta } from '../lib/seo.ts';
+import { FictionalNotice } from '../components/FictionalNotice.tsx';
 
 export const handle: LanderHandle = { lander: 'alonetonight' };
 
@@ -45,6 +46,7 @@ export default function AloneTonightLander({ loaderData }: Route.ComponentProps)
                 <Link to={memberSignupHref(p.id, search)} data-testid="lander-profile">
                   <span className="night-avatar"><LanderPhoto profile={p} size="thumb" eager={i < 5} /></span>
                   <span className="night-name">{p.name}, {p.age}</span>
+                  {p.fictional && <FictionalNotice compact onDark />}
                 </Link>
               </li>
             ))}

@@ -7,6 +7,7 @@ import type { LanderHandle } from '../layouts/lander.tsx';
 import { LanderLogin, LanderPhoto, memberSignupHref, signupHref } from '../features/landers/shared.tsx';
 import '../features/landers/collagelanding.scss';
 import { pageMeta } from '../lib/seo.ts';
+import { FictionalNotice } from '../components/FictionalNotice.tsx';
 
 export const handle: LanderHandle = { lander: 'collagelanding' };
 
@@ -41,6 +42,7 @@ export default function CollageLander({ loaderData }: Route.ComponentProps) {
               <Link to={memberSignupHref(p.id, search)} className="collage-snap" data-testid="lander-profile">
                 <LanderPhoto profile={p} size="thumb" eager={i < PHONE_SNAPSHOTS} />
                 <span>{p.name}, {p.age}</span>
+                {p.fictional && <FictionalNotice compact />}
               </Link>
             </li>
           ))}

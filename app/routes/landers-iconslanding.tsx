@@ -8,6 +8,7 @@ import { LanderLogin, LanderPhoto, memberSignupHref, signupHref } from '../featu
 import { Icon, type IconName } from '../features/landers/icons.tsx';
 import '../features/landers/iconslanding.scss';
 import { pageMeta } from '../lib/seo.ts';
+import { FictionalNotice } from '../components/FictionalNotice.tsx';
 
 export const handle: LanderHandle = { lander: 'iconslanding' };
 
@@ -54,6 +55,7 @@ export default function IconsLander({ loaderData }: Route.ComponentProps) {
           {profiles.map((p) => (
             <Link key={p.id} to={memberSignupHref(p.id, search)} className="icons-moon" data-testid="lander-profile" aria-label={`${p.name}, ${p.age}`}>
               <LanderPhoto profile={p} size="thumb" eager alt="" />
+              {p.fictional && <span className="icons-fictional"><FictionalNotice compact onDark /></span>}
             </Link>
           ))}
         </div>

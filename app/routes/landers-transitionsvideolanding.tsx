@@ -8,6 +8,7 @@ import { LanderLogin, LanderPhoto, memberSignupHref, signupHref, usePlace } from
 import { Icon } from '../features/landers/icons.tsx';
 import '../features/landers/transitionsvideolanding.scss';
 import { pageMeta } from '../lib/seo.ts';
+import { FictionalNotice } from '../components/FictionalNotice.tsx';
 
 export const handle: LanderHandle = { lander: 'transitionsvideolanding' };
 
@@ -46,6 +47,7 @@ export default function TransitionsVideoLander({ loaderData }: Route.ComponentPr
               <span className="reel-caption">
                 <strong>{p.name}, {p.age}</strong>
                 <span><Icon name="pin" size={14} /> {place(p)}</span>
+                {p.fictional && <FictionalNotice compact onDark />}
               </span>
             </Link>
           ))}

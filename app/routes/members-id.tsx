@@ -21,6 +21,7 @@ import { attributeValueLabel } from '../features/profile/labels.ts';
 import { toId } from '#common/ids.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { OnlineDot } from '../components/OnlineDot.tsx';
+import { announceMatch } from '../features/likes/use-like-overlay.ts';
 import { ReportSheet } from '../features/reports/ReportSheet.tsx';
 import { reportHref, type ReportTarget } from '../features/reports/report-target.ts';
 
@@ -68,7 +69,11 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
 
   const toggleLike = () => {
     if (!signedIn) return setNotice('login_like');
-    void call(() => api('/api/like.php', { method: profile.liked ? 'DELETE' : 'POST', body: { profile_id: profile.id } }));
+    void call(async () => {
+      if (profile.liked) return api('/api/like.php', { method: 'DELETE', body: { profile_id: profile.id } });
+      const { match } = await api<{ match: boolean }>('/api/like.php', { method: 'POST', body: { profile_id: profile.id } });
+      if (match) announceMatch(profile);
+    });
   };
   const block = () => {
     setConfirmBlock(false);
@@ -170,8 +175,11 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
               ) : (
                 <Button variant="primary" onClick={() => setNotice('login_chat')} data-testid="message-button">{t('profile.message')}</Button>
               )}
-              {/* There is no gift catalogue yet: members do not see a gift button; visitors learn that gifts need an account. */}
-              {!signedIn && (
+              {/* Spec section 2: gift beside like and message. A member picks one in the conversation's gift picker (its price
+                  shown there), which starts the conversation or adds to it; visitors learn that gifts need an account. */}
+              {signedIn ? (
+                <Link to={`/members/${profile.id}/chat?gift=1`} className="btn btn-outline-primary" data-testid="gift-button">{t('member_profile.gift')}</Link>
+              ) : (
                 <Button variant="outline-primary" onClick={() => setNotice('login_gift')} data-testid="gift-button">{t('member_profile.gift')}</Button>
               )}
               {signedIn && (

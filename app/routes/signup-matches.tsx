@@ -8,6 +8,7 @@ import { requestContext } from '../context.ts';
 import { signupAction } from '#server/accounts/signup-form.server.ts';
 import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
 import { SignupFlow } from '../features/signup/SignupFlow.tsx';
+import { FictionalNotice } from '../components/FictionalNotice.tsx';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
@@ -37,6 +38,7 @@ export default function SignupMatches({ loaderData }: Route.ComponentProps) {
             <div className="text-center small">
               <ProfilePhoto profile={p} className="rounded w-100" />
               <div className="text-truncate mt-1">{p.name}, {p.age}</div>
+              {p.fictional && <FictionalNotice compact />}
             </div>
           </Col>
         ))}

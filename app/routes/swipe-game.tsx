@@ -13,6 +13,7 @@ import { countryName } from '../lib/format.ts';
 import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
 import { FictionalNotice } from '../components/FictionalNotice.tsx';
 import { pageMeta } from '../lib/seo.ts';
+import { announceMatch } from '../features/likes/use-like-overlay.ts';
 
 interface Deck { profiles: ProfileSummary[]; likes_left: number; likes_per_day: number; resets_at: string }
 
@@ -42,7 +43,7 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const [cards, setCards] = useState<ProfileSummary[]>(loaderData.profiles);
   const [state, setState] = useState({ likes_left: loaderData.likes_left, resets_at: loaderData.resets_at });
-  const [notice, setNotice] = useState<{ variant: 'success' | 'warning' | 'danger'; text: string; chatWith?: number } | null>(null);
+  const [notice, setNotice] = useState<{ variant: 'warning' | 'danger'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [canUndo, setCanUndo] = useState(false);
   const [drag, setDrag] = useState<{ startX: number; dx: number } | null>(null);
@@ -68,7 +69,8 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
     try {
       const res = await api<{ match?: boolean; likes_left?: number; resets_at?: string }>('/api/swipe-game.php', { method: 'POST', body: { profile_id: card.id, action } });
       if (res.likes_left !== undefined && res.resets_at) setState({ likes_left: res.likes_left, resets_at: res.resets_at });
-      setNotice(res.match ? { variant: 'success', text: t('swipe.match', { name: card.name }), chatWith: card.id } : null);
+      setNotice(null);
+      if (res.match) announceMatch(card);
       setCanUndo(action === 'pass');
       setCards((list) => list.slice(1));
       if (cards.length - 1 <= REFILL_AT) void refill();
@@ -141,7 +143,6 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
       {notice && (
         <Alert variant={notice.variant} data-testid="swipe-notice" onClose={() => setNotice(null)} dismissible>
           {notice.text}
-          {notice.chatWith && <> <Alert.Link to={`/members/${notice.chatWith}/chat`}>{t('swipe.send_message')}</Alert.Link></>}
         </Alert>
       )}
       {card ? (

@@ -78,6 +78,11 @@ export const sites = pgTable('sites', {
   interests: jsonb().$type<string[]>().notNull().default([]),
   /** 'after': new photos show at once and are reviewed afterwards; 'before': they wait for approval. */
   photoModeration: text().$type<'before' | 'after'>().notNull().default('after'),
+  /**
+   * Visitors (landers, the logged-out pages) meet a member only once their profile is this many days old, and only
+   * with a photo a moderator approved: a member who joined minutes ago is not yet the site's shop window.
+   */
+  visitorNewMemberDays: integer().notNull().default(7),
   createdAt: createdAt(),
 }, (t) => [
   check('sites_niche_range', sql`${t.niche} between 1 and 7`),

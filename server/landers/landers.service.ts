@@ -43,13 +43,14 @@ export interface Showcase {
   capped: boolean;
 }
 
-type Search = (actor: Actor, input: { gender?: 'male' | 'female'; country?: string; min_age: number; max_age: number; cursor?: string }) => Promise<SearchResult>;
+type Search = (actor: Actor, input: { gender?: 'male' | 'female'; country?: string; min_age: number; max_age: number; cursor?: string }, options: { shopWindow: true }) => Promise<SearchResult>;
 
 /**
- * Which members a lander shows. Landers go through the member search as a visitor, so they show exactly
- * whom the search shows a visitor of the site: active, not invisible, not deleted accounts of the sites it meets
- * (decision 051); no SQL of their own.
+ * Which members a lander shows. Landers go through the member search as a visitor, in the site's shop window: active,
+ * not invisible, not deleted accounts of the sites it meets (decision 051), with a photo a moderator approved, not
+ * newer than the site's visitorNewMemberDays (decision 072); no SQL of their own.
  */
+const SHOP_WINDOW = { shopWindow: true } as const;
 /** New members without a photo come first in the search: this many pages are looked through for faces. */
 const PAGES_AT_MOST = 6;
 
@@ -63,12 +64,12 @@ export function createLandersService(deps: {
   /** Pages through the search (newest first) until `count` members with a photo are found, a few pages at most. */
   async function withPhotos(visitor: Actor, input: Parameters<Search>[1], count: number, skip: Set<number>) {
     const found: ProfileSummary[] = [];
-    let page = await deps.search(visitor, input);
+    let page = await deps.search(visitor, input, SHOP_WINDOW);
     const first = page;
     for (let n = 1; ; n++) {
       found.push(...page.profiles.filter((p) => withPhoto(p) && !skip.has(p.id)).slice(0, count - found.length));
       if (found.length >= count || !page.next_cursor || n >= PAGES_AT_MOST) break;
-      page = await deps.search(visitor, { ...input, cursor: page.next_cursor });
+      page = await deps.search(visitor, { ...input, cursor: page.next_cursor }, SHOP_WINDOW);
     }
     return { found, first };
   }

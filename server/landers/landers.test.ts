@@ -159,6 +159,33 @@ describe.each(DATABASE_KINDS)('landers on %s', (kind) => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('show visitors the shop window: no member newer than the site\'s period, none whose photo no moderator approved; the home page too', async () => {
+    const demos = (await landerPage(ctx(), { search: '', count: 100 })).profiles.map((p) => p.id);
+    const [fresh, unreviewed] = demos;
+    const joined = (days: number) => new Date(t.clock().getTime() - days * 86_400_000);
+    await t.database.db.update(profiles).set({ createdAt: joined(6) }).where(eq(profiles.userId, fresh));
+    await t.database.db.update(photos).set({ reviewed: false }).where(eq(photos.userId, unreviewed));
+    const shown = async () => (await landerPage(ctx(), { search: '', count: 100 })).profiles.map((p) => p.id);
+    const home = async () => (await t.services.search.showcase(ctx().actor)).profiles.map((p) => p.id);
+    try {
+      for (const ids of [await shown(), await home()]) {
+        expect(ids).not.toContain(fresh);
+        expect(ids).not.toContain(unreviewed);
+      }
+      // The period is the site's: at 5 days the six-day-old member is shown; the unreviewed photo still is not.
+      await t.services.settings.updateSite(t.siteId, { visitorNewMemberDays: 5 });
+      expect(await shown()).toContain(fresh);
+      expect(await shown()).not.toContain(unreviewed);
+      // A member sees everyone the search shows, new or not.
+      const member = await t.services.search.search(actorFor(t.siteId, t.demoUserId), { min_age: 18, max_age: 99 });
+      expect(member.numResults).toBeGreaterThanOrEqual(demos.length);
+    } finally {
+      await t.services.settings.updateSite(t.siteId, { visitorNewMemberDays: 7 });
+      await t.database.db.update(photos).set({ reviewed: true }).where(eq(photos.userId, unreviewed));
+      await t.database.db.update(profiles).set({ createdAt: joined(20) }).where(eq(profiles.userId, fresh));
+    }
+  });
+
   it('keep the query string for the sign-up links', async () => {
     const page = await landerPage(ctx(), { search: '?network=partner&sub1=spring', count: 4 });
     expect(page.search).toBe('?network=partner&sub1=spring');

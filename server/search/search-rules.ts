@@ -53,7 +53,7 @@ export interface FindInput {
 export function createSearchRules<R>(deps: {
   db: Db;
   site: (siteId: number) => Promise<SearchSite>;
-  search: (actor: Actor, input: SearchInput) => Promise<R>;
+  search: (actor: Actor, input: SearchInput, options?: { shopWindow?: boolean }) => Promise<R>;
 }) {
   const { db } = deps;
 
@@ -93,10 +93,13 @@ export function createSearchRules<R>(deps: {
       return { filters, result: await deps.search(actor, filters) };
     },
 
-    /** Who the site is about (its niche's search), shown to visitors on the home and sign-up pages whatever search allows. */
+    /**
+     * Who the site is about (its niche's search), shown to visitors on the home and sign-up pages whatever search allows:
+     * the shop window (approved photos, not new members, decision 072).
+     */
     async showcase(actor: Actor): Promise<R> {
       const site = await siteFor(actor);
-      return deps.search(actor, searchSchema.parse(nicheSearchDefaults(site.niche)));
+      return deps.search(actor, searchSchema.parse(nicheSearchDefaults(site.niche)), { shopWindow: true });
     },
   };
 }

@@ -77,6 +77,11 @@ export function relaxFilters(f: SearchFilters, level: SimilarLevel): SearchFilte
   };
 }
 
+export interface SearchOptions {
+  /** The site's shop window for visitors (landers, home and sign-up pages): see `visibility`. */
+  shopWindow?: boolean;
+}
+
 export interface SearchPage {
   profiles: ProfileSummary[];
   /** Counted on the first page only; capped at SEARCH_COUNT_CAP (then numResults_capped is true). */
@@ -101,10 +106,11 @@ export interface SearchResult extends SearchPage {
 export const BROAD_FOR_MS = 60_000;
 
 /** The shared-cache key of one filter combination's "more than the cap". */
-export function broadFilterKey(f: SearchFilters, siteId: number | null, fictionalHidden = false): string {
+export function broadFilterKey(f: SearchFilters, siteId: number | null, fictionalHidden = false, shopWindow = false): string {
   // A fixed field order, so that equal filters give one key whichever way the input was built. Per site: each site
-  // searches the members of the sites it meets (decision 051); and apart for members who hide fictional profiles.
-  return `search:broad:${siteId ?? ''}:${fictionalHidden ? 'nf:' : ''}${JSON.stringify([f.gender ?? null, f.country ?? null, f.countryregion ?? null, f.min_age, f.max_age])}`;
+  // searches the members of the sites it meets (decision 051); and apart for members who hide fictional profiles, and
+  // for the shop window (which shows fewer).
+  return `search:broad:${siteId ?? ''}:${fictionalHidden ? 'nf:' : ''}${shopWindow ? 'sw:' : ''}${JSON.stringify([f.gender ?? null, f.country ?? null, f.countryregion ?? null, f.min_age, f.max_age])}`;
 }
 
 export function createSearchService(deps: {
@@ -124,11 +130,27 @@ export function createSearchService(deps: {
     return and(...parts)!;
   }
 
-  /** Who may appear at all: the rule every list of members shares (contact-rules), with the sites the actor's meets. */
-  const visibility = async (actor: Actor) => {
+  /**
+   * Who may appear at all: the rule every list of members shares (contact-rules), with the sites the actor's meets.
+   * The site's shop window (landers, the home and sign-up pages a visitor sees, decision 072) shows a visitor fewer:
+   * members whose main photo a moderator approved and whose profile is older than the site's visitorNewMemberDays.
+   */
+  const visibility = async (actor: Actor, shopWindow = false) => {
     const [listed, fictional] = await Promise.all([deps.contactRules.listed(actor), deps.contactRules.fictionalShown(actor)]);
-    return { where: fictional ? and(listed, fictional)! : listed, fictionalHidden: fictional !== undefined };
+    const parts = [listed, fictional];
+    const window = shopWindow && actor.kind === 'visitor';
+    if (window) parts.push(await visitorsMay(actor.siteId));
+    return { where: and(...parts)!, fictionalHidden: fictional !== undefined, shopWindow: window };
   };
+
+  async function visitorsMay(siteId: number): Promise<SQL> {
+    const { visitorNewMemberDays } = await deps.site(siteId);
+    const joinedBy = new Date(clock().getTime() - visitorNewMemberDays * 86_400_000);
+    return and(
+      sql`${profiles.createdAt} <= ${joinedBy.toISOString()}::timestamptz`,
+      sql`exists (select 1 from ${photos} where ${photos.id} = ${profiles.mainPhotoId} and ${photos.status} = 'active' and ${photos.reviewed})`,
+    )!;
+  }
 
   function pageQuery(where: SQL, cursorText: string | undefined) {
     const cursor = decodeCursor(cursorText);
@@ -178,8 +200,8 @@ export function createSearchService(deps: {
    * counted on one is not counted again on the next one the load balancer picks. Small result sets
    * are always counted exactly.
    */
-  async function firstPageCount(filters: SearchFilters, siteId: number | null, where: SQL, fictionalHidden: boolean): Promise<{ n: number; capped: boolean }> {
-    const key = broadFilterKey(filters, siteId, fictionalHidden);
+  async function firstPageCount(filters: SearchFilters, siteId: number | null, where: SQL, seen: { fictionalHidden: boolean; shopWindow: boolean }): Promise<{ n: number; capped: boolean }> {
+    const key = broadFilterKey(filters, siteId, seen.fictionalHidden, seen.shopWindow);
     if (await memo.get(key)) return { n: SEARCH_COUNT_CAP, capped: true };
     const count = await cappedCount(where);
     if (count.capped) await memo.set(key, true, BROAD_FOR_MS);
@@ -196,10 +218,10 @@ export function createSearchService(deps: {
    * (excluding the exact matches), with their own cursor. `similar` asks for a further page of those. The actor's
    * site decides whose members appear (decision 051); a member searches as a member of their own site.
    */
-  async function search(actor: Actor, input: SearchInput): Promise<SearchResult> {
+  async function search(actor: Actor, input: SearchInput, options: SearchOptions = {}): Promise<SearchResult> {
     const today = clock();
     const filters = filtersOf(input);
-    const { where: visible, fictionalHidden } = await visibility(actor);
+    const { where: visible, ...seen } = await visibility(actor, options.shopWindow);
     const siteId = 'siteId' in actor ? actor.siteId : null;
     const strict = matchPredicate(filters, today);
     const firstPage = !decodeCursor(input.cursor);
@@ -215,7 +237,7 @@ export function createSearchService(deps: {
     const where = and(visible, strict)!;
     if (!firstPage) return { ...(await page(where, input.cursor, today)), numResults: null, numResults_capped: false, similar_results: null, similar_numResults: null };
 
-    const [result, count] = await Promise.all([page(where, input.cursor, today), firstPageCount(filters, siteId, where, fictionalHidden)]);
+    const [result, count] = await Promise.all([page(where, input.cursor, today), firstPageCount(filters, siteId, where, seen)]);
     let similarResults: SimilarResults | null = null;
     let similarNum: number | null = null;
     if (count.n < SIMILAR_RESULTS_THRESHOLD) {

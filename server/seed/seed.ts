@@ -122,6 +122,7 @@ export async function seedDemoSite(db: Db, options: { photosDir: string; clock: 
     expiresAt: d.expired ? new Date(now.getTime() - 86_400_000) : null, createdAt: now,
   })));
 
+  const DEMO_MEMBERS_JOINED_BEFORE_MS = 14 * 86_400_000;
   // Demo profiles cannot log in: their password hash is not a valid argon2 string.
   const countries = COUNTRIES;
   for (let i = 0; i < count; i++) {
@@ -132,7 +133,9 @@ export async function seedDemoSite(db: Db, options: { photosDir: string; clock: 
     const regionList = REGIONS[country] ?? [];
     const age = 18 + Math.floor(rand() * 50);
     const birth = new Date(Date.UTC(now.getUTCFullYear() - age - 1, Math.floor(rand() * 12), 1 + Math.floor(rand() * 28)));
-    const created = new Date(now.getTime() - (count - i) * 3_600_000);
+    // An hour apart, the newest a fortnight ago: the demo's members joined before a site's new-member period for
+    // visitors (sites.visitorNewMemberDays), so that a fresh start shows them on the landers too.
+    const created = new Date(now.getTime() - DEMO_MEMBERS_JOINED_BEFORE_MS - (count - i) * 3_600_000);
     const [user] = await db.insert(users).values({
       siteId: site.id, email: `member${i + 1}@demo.amora.invalid`, passwordHash: '!demo', status: 'active', signupDate: created,
     }).returning({ id: users.id });

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { asNewVisitor } from './account-helpers.ts';
+import sharp from 'sharp';
+import { asNewVisitor, demoMembers, newMember, paidOrder, signUpByApi } from './account-helpers.ts';
 import { expect, test } from './fixtures.ts';
 
 async function fillAccount(page: Page, email: string) {
@@ -35,4 +36,128 @@ test('tinderswipe: a visitor\'s like is no match; it is kept and becomes a real 
   expect(likes.profiles.map((p) => p.id)).toEqual(stored);
   expect(likes.profiles[0].name).toBe(name);
   expect(await page.evaluate(() => localStorage.getItem('pending-likes'))).toBeNull();
+});
+
+test('landers show visitors no member who joined minutes ago, and the video lander shows a photo as a photo', async ({ page, browser }, info) => {
+  // A woman joins and adds a photo: shown at once to members (moderation after publication), not yet to visitors.
+  const joined = await newMember(browser, 'fresh-face', info.project.name);
+  const jpeg = await sharp({ create: { width: 600, height: 800, channels: 3, background: '#b46' } }).jpeg().toBuffer();
+  const upload = await joined.page.request.post('/api/photos.php', { multipart: { photo: { name: 'me.jpg', mimeType: 'image/jpeg', buffer: jpeg } } });
+  expect(upload.status(), await upload.text()).toBeLessThan(300);
+  await joined.close();
+
+  await asNewVisitor(page);
+  for (const lander of ['/landers/gallery/women-nl', '/landers/tinderswipe', '/landers/video/women-nl']) {
+    await page.goto(lander);
+    await expect(page.getByTestId('lander-profiles')).toBeVisible();
+    const links = await page.locator('[data-testid="lander-profiles"] a, [data-testid="lander-profiles"] ~ * a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+    expect(links.some((href) => href.startsWith(`/members/${joined.id}/`)), `${lander} leaves the new member out`).toBe(false);
+  }
+  const search = await (await page.request.get('/api/members.php?gender=female&country=NL')).json() as { profiles: { id: number; main_image: unknown }[] };
+  expect(search.profiles.find((p) => p.id === joined.id)?.main_image, 'the open search still finds her, with her photo').toBeTruthy();
+
+  // On the video lander: a photo, labelled so; nothing plays, counts or fills.
+  await expect(page.getByTestId('video-tag')).toHaveText('Photo');
+  await expect(page.locator('.video-bar, .video-clock, [data-testid="video-play"], .video-grain')).toHaveCount(0);
+  expect(await page.locator('.video-screen img').evaluate((img) => img.getAnimations().length)).toBe(0);
+});
+
+test('a match is a moment for both: the member whose like completes it and the one who liked first get the full overlay', { tag: '@phone' }, async ({ page, browser, shot }, info) => {
+  // Kim (this page) and a member who liked her first, each in a browser of their own.
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'match-kim', info.project.name);
+  const kim = ((await (await page.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
+  const first = await newMember(browser, 'match-first', info.project.name);
+  const firstName = ((await (await first.page.request.get('/api/user.php')).json()) as { user: { profile: { name: string } } }).user.profile.name;
+  expect((await first.page.request.post('/api/like.php', { data: { profile_id: kim } })).status()).toBe(200);
+  // The first liker is on the search page, connected live.
+  await first.page.goto('/members');
+  await expect(first.page.locator('html')).toHaveAttribute('data-live', 'open');
+
+  await page.goto(`/members/${first.id}`);
+  await page.getByTestId('like-button').click();
+  const overlay = page.getByTestId('like-overlay');
+  await expect(overlay).toBeVisible();
+  await expect(overlay.getByRole('heading')).toHaveText(`It's a match with ${firstName}!`);
+  await expect(overlay.getByTestId('like-overlay-action')).toHaveText('Send a message');
+  await shot('match-overlay-completer');
+
+  // The other member gets it live, with the same action.
+  const theirs = first.page.getByTestId('like-overlay');
+  await expect(theirs).toBeVisible();
+  await expect(theirs.getByRole('heading')).toHaveText(`It's a match with Kim!`);
+  await theirs.getByTestId('like-overlay-action').click();
+  await expect(first.page).toHaveURL(new RegExp(`/members/${kim}/chat$`));
+
+  await overlay.getByTestId('like-overlay-action').click();
+  await expect(page).toHaveURL(new RegExp(`/members/${first.id}/chat$`));
+  await first.close();
+});
+
+test('a member who was away when their like became a match gets the overlay on their next page', async ({ page, browser }, info) => {
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'match-away', info.project.name);
+  const me = ((await (await page.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
+  const other = await newMember(browser, 'match-back', info.project.name);
+  expect((await page.request.post('/api/like.php', { data: { profile_id: other.id } })).status()).toBe(200);
+  expect(await (await other.page.request.post('/api/like.php', { data: { profile_id: me } })).json()).toEqual({ match: true });
+  await other.close();
+  await page.goto('/members');
+  const overlay = page.getByTestId('like-overlay');
+  await expect(overlay.getByRole('heading')).toHaveText(/^It's a match with /);
+  await expect(overlay.getByTestId('like-overlay-action')).toHaveText('Send a message');
+});
+
+test('the profile\'s gift action opens the gift picker for that member, with its price; the gift starts the conversation', { tag: '@phone' }, async ({ page, shot }, info) => {
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'gift-giver', info.project.name);
+  await paidOrder(page, `gift-${info.project.name}-${Date.now()}`);
+  // A confirmed member (nobody may write to an unconfirmed one): one of the demo members.
+  const [{ id }] = await demoMembers(page.request);
+  const { profile: other } = (await (await page.request.get(`/api/profile.php?id=${id}`)).json()) as { profile: { id: number; name: string } };
+
+  await page.goto(`/members/${other.id}`);
+  const actions = page.getByTestId('like-button').locator('..');
+  await expect(actions.getByTestId('gift-button')).toBeVisible();
+  await actions.getByTestId('gift-button').click();
+  await expect(page).toHaveURL(new RegExp(`/members/${other.id}/chat$`));
+  const picker = page.getByTestId('gift-picker');
+  await expect(picker).toBeVisible();
+  await expect(picker).toContainText(`A gift for ${other.name}`);
+  await expect(picker).toContainText(/Each gift costs \d+ credits/);
+  await shot('profile-gift-picker');
+  await picker.getByTestId('gift-choice').first().click();
+  await expect(picker).toBeHidden();
+  await expect(page.getByTestId('gift-message')).toHaveCount(1);
+  await expect(page.getByTestId('send-error')).toHaveCount(0);
+  // A reload shows the conversation, not the picker again.
+  await page.reload();
+  await expect(page.getByTestId('gift-message')).toHaveCount(1);
+  await expect(page.getByTestId('gift-picker')).toHaveCount(0);
+});
+
+test('the match overlay marks the conversation being started until the chat has opened', async ({ page, browser }, info) => {
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'starting', info.project.name);
+  const me = ((await (await page.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
+  const other = await newMember(browser, 'starting-other', info.project.name);
+  expect((await other.page.request.post('/api/like.php', { data: { profile_id: me } })).status()).toBe(200);
+  await other.close();
+  await page.goto(`/members/${other.id}`);
+  // The conversation's data is held back, so that the moment in between can be seen.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  await page.route(`**/members/${other.id}/chat.data*`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByTestId('like-button').click();
+  const overlay = page.getByTestId('like-overlay');
+  await overlay.getByTestId('like-overlay-action').click();
+  await expect(overlay).toHaveAttribute('data-starting', 'true');
+  await expect(overlay.getByTestId('like-overlay-action')).toBeDisabled();
+  await expect(overlay.getByTestId('like-overlay-action')).toHaveText('Opening your chat with Kim…');
+  release();
+  await expect(page).toHaveURL(new RegExp(`/members/${other.id}/chat$`));
+  await expect(overlay).toHaveCount(0);
 });

@@ -180,7 +180,8 @@ test('more photos need an account, then premium', async ({ page, shot, browser }
   await page.goto(`/members/${ownerInfo.id}`);
   await expect(page.getByTestId('gallery-photo')).toHaveCount(2);
   await expect(page.getByTestId('gallery-locked')).toHaveCount(0);
-  await expect(page.getByTestId('gift-button')).toHaveCount(0);
+  // Members give a gift from the profile: the conversation opens with the gift picker.
+  await expect(page.getByTestId('gift-button')).toHaveAttribute('href', `/members/${ownerInfo.id}/chat?gift=1`);
   await shot('profile-09-premium');
 });
 

@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { Alert } from '../../components/Alert.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Camera, Gift, Trash2 } from 'lucide-react';
 import type { ChatMessage, ChatPrices, ChatSummary, Gift as GiftItem, ProfileSummary } from '#common/api-types.ts';
 import { CHAT_HISTORY_LIMIT } from '#common/chat-prices.ts';
@@ -93,7 +93,19 @@ export function Conversation({ page }: { page: ConversationPage }) {
   // Opened after hydration: the server renders no modal.
   const [icebreaker, setIcebreaker] = useState(false);
   const startsEmpty = initialMessages.length === 0;
-  useEffect(() => setIcebreaker(startsEmpty), [startsEmpty]);
+  // The profile page's gift action opens the conversation with the gift picker (?gift=1): the gift starts the
+  // conversation or adds to it, exactly as the picker here does. The address loses the flag, so a reload does not reopen it.
+  const [params] = useSearchParams();
+  const giftFirst = params.get('gift') === '1' && gifts.length > 0;
+  useEffect(() => {
+    if (giftFirst) {
+      setGiftsOpen(true);
+      const url = new URL(window.location.href);
+      url.searchParams.delete('gift');
+      window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
+    }
+    setIcebreaker(startsEmpty && !giftFirst);
+  }, [startsEmpty, giftFirst]);
   // One key per paid action: the automatic retries of one send reuse it, so the server charges once.
   const keyRef = useRef<string | null>(null);
   const bottom = useRef<HTMLDivElement>(null);

@@ -6,6 +6,7 @@ import { LanderPhoto, memberSignupHref, signupHref, usePlace } from './shared.ts
 import { Icon } from './icons.tsx';
 import { useFocusTrap } from '../../lib/focus-trap.ts';
 import { addPendingLike } from './pending-likes.ts';
+import { FictionalNotice } from '../../components/FictionalNotice.tsx';
 
 /** How far (px) a card must be dragged to count as a decision. */
 const DECIDE_AT = 90;
@@ -97,6 +98,7 @@ export function SwipeDeck({ profiles, search }: { profiles: ProfileSummary[]; se
               <div className="swipe-info">
                 <strong>{p.name}, {p.age}</strong>
                 <span><Icon name="pin" size={14} /> {place(p)}</span>
+                {p.fictional && <FictionalNotice compact onDark />}
               </div>
             </article>
           );

@@ -6,6 +6,6 @@ const LikeOverlay = lazy(() => import('./LikeOverlay.tsx').then((m) => ({ defaul
 
 /** The overlay for a signed-in member, wherever they are: live likes and the automatic like call. */
 export function LikeOverlayHost({ signedIn }: { signedIn: boolean }) {
-  const { profile, close, select } = useLikeOverlay(signedIn);
-  return profile ? <Suspense fallback={null}><LikeOverlay profile={profile} onClose={close} onSelect={select} /></Suspense> : null;
+  const { profile, starting, close, select } = useLikeOverlay(signedIn);
+  return profile ? <Suspense fallback={null}><LikeOverlay profile={profile} starting={starting} onClose={close} onSelect={select} /></Suspense> : null;
 }

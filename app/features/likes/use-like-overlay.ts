@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useQueryClient } from '../../lib/query.ts';
 import { useLocation, useNavigate, useRevalidator, useSearchParams } from 'react-router';
+import type { ProfileSummary } from '#common/api-types.ts';
 import type { LiveEvent } from '#common/live.ts';
 import { api } from '../../lib/api.ts';
 import { LIVE_WINDOW_EVENT } from '../../lib/live.ts';
@@ -27,6 +28,17 @@ export function rememberOverlay(id: number) {
   } catch {
     // Private mode without storage: the overlay may come again, nothing worse.
   }
+}
+
+/** The window event by which a page announces the match the member just made (announceMatch). */
+const MATCH_WINDOW_EVENT = 'amora:match';
+
+/**
+ * The member's own like made a match (the profile page, the swipe game): they get the same full overlay as the member
+ * who liked first gets from the live like (or on their next page), with its "send a message" action.
+ */
+export function announceMatch(profile: ProfileSummary): void {
+  window.dispatchEvent(new CustomEvent<OverlayProfile>(MATCH_WINDOW_EVENT, { detail: { ...profile, match: true } }));
 }
 
 /** Where the automatic like call runs on arrival: the members area. */
@@ -81,10 +93,35 @@ export function useLikeOverlay(signedIn: boolean) {
     return () => window.removeEventListener(LIVE_WINDOW_EVENT, onLive);
   }, [signedIn, fetchAndShow]);
 
-  const close = useCallback(() => setProfile(null), []);
-  const select = useCallback((profileId: number) => {
+  // A match made here, by this member's like.
+  useEffect(() => {
+    if (!signedIn) return;
+    const onMatch = (e: Event) => {
+      const matched = (e as CustomEvent<OverlayProfile>).detail;
+      rememberOverlay(matched.id);
+      setProfile(matched);
+    };
+    window.addEventListener(MATCH_WINDOW_EVENT, onMatch);
+    return () => window.removeEventListener(MATCH_WINDOW_EVENT, onMatch);
+  }, [signedIn]);
+
+  // Spec section 4: a flag marks a conversation being started. "Send a message" keeps the overlay up, its action
+  // saying so, until the conversation has opened; a second tap starts nothing more.
+  const [starting, setStarting] = useState(false);
+  const close = useCallback(() => {
     setProfile(null);
-    void navigate(overlayTarget({ id: profileId, match: Boolean(profile?.match) }));
-  }, [navigate, profile]);
-  return { profile, close, select };
+    setStarting(false);
+  }, []);
+  const select = useCallback((profileId: number) => {
+    const match = Boolean(profile?.match);
+    if (!match) {
+      close();
+      void navigate(overlayTarget({ id: profileId, match }));
+      return;
+    }
+    if (starting) return;
+    setStarting(true);
+    void Promise.resolve(navigate(overlayTarget({ id: profileId, match }))).finally(close);
+  }, [navigate, profile, starting, close]);
+  return { profile, starting, close, select };
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "sites" ADD COLUMN "visitor_new_member_days" integer DEFAULT 7 NOT NULL;
