@@ -61,6 +61,9 @@ import { sameOrigin, sameSiteOrigins } from './http/origin.ts';
 import { appErrorText } from './http/error-text.ts';
 import { compress } from './http/compress.ts';
 import { openApiRoutes } from './http/openapi.routes.ts';
+import { operationsRoutes, routeLabel } from './http/operations.routes.ts';
+import type { Metrics } from './infra/metrics.ts';
+import type { Readiness } from './infra/readiness.ts';
 
 export interface AppDeps {
   services: Services;
@@ -75,6 +78,8 @@ export interface AppDeps {
   outbox?: { list(): OutboxEntry[]; read(id: string): OutboxEntry | null; dir: string };
   /** The dev SMS outbox, when no SMS gateway is configured: its viewer is served at /dev/sms (with DEV_TOOLS). */
   smsOutbox?: { list(): SmsOutboxEntry[]; dir: string };
+  /** /healthz, /readyz and /metrics (with METRICS_TOKEN), and the request metrics. */
+  operations?: { readiness: Readiness; metrics?: Metrics };
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -95,6 +100,17 @@ async function keepHeader(c: Context<AppEnv>, next: Next, name: string, value: s
 export function createApp(deps: AppDeps) {
   const { services, translator, env, logger } = deps;
   const app = new Hono<AppEnv>();
+  // First, before the site is resolved: /healthz must answer while the database does not, and probes are not counted.
+  if (deps.operations) app.route('/', operationsRoutes({ ...deps.operations, metricsToken: env.METRICS_TOKEN }));
+  const metrics = deps.operations?.metrics;
+  if (metrics) {
+    app.use(async (c, next) => {
+      const started = performance.now();
+      await next();
+      const { method, route } = routeLabel(c.req.method, c.req.routePath, c.req.path, c.res.status);
+      metrics.request(method, route, c.res.status, (performance.now() - started) / 1000);
+    });
+  }
   /** Whether this request really came over HTTPS (TLS here, or at the trusted proxy). */
   const isHttps = (c: Context<AppEnv>) => forwardedProto(c.req.header('x-forwarded-proto'), c.req.url.startsWith('https:') ? 'https' : 'http', env.TRUST_PROXY) === 'https';
 

@@ -72,7 +72,29 @@ const schema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_REGION: z.string().default('us-east-1'),
+  /**
+   * What this process runs (the command line's --role wins): web (HTTP and live sockets), worker (outbox delivery and
+   * scheduled jobs; HTTP only for /healthz, /readyz and /metrics on METRICS_PORT) or all (the embedded default).
+   */
+  AMORA_ROLE: z.enum(['web', 'worker', 'all'], 'must be web, worker or all').default('all'),
+  /**
+   * Whether this process migrates the database at start. Unset: the embedded database does, and on PostgreSQL only role
+   * all does; a fleet runs `npm run db:migrate` once instead (docs/deploy.md).
+   */
+  AMORA_MIGRATE: z.enum(['0', '1', 'true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === '1' || v === 'true')),
+  /** A second port that serves /metrics (and /healthz, /readyz) without a token; keep it off the public network. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** With it, /metrics on the main port answers a request that sends it as a bearer token; without it (or METRICS_PORT) /metrics does not exist. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(512, 'must be at most 512 characters').regex(/^\S+$/, 'must not contain spaces').optional(),
+  /**
+   * How often a worker looks for due outbox rows without being woken. On PostgreSQL a commit wakes the workers
+   * (LISTEN/NOTIFY), so this is only the fallback for retries and a lost notification.
+   */
+  OUTBOX_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
 }).superRefine((v, ctx) => {
+  if (v.METRICS_PORT !== undefined && v.METRICS_PORT === v.PORT) {
+    ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT' });
+  }
   if (v.SMS_URL && (!v.SMS_API_KEY || !v.SMS_FROM)) {
     ctx.addIssue({ code: 'custom', path: ['SMS_URL'], message: 'needs SMS_API_KEY and SMS_FROM as well' });
   }
@@ -82,6 +104,7 @@ const schema = z.object({
 });
 
 export type Env = z.infer<typeof schema>;
+export type Role = Env['AMORA_ROLE'];
 
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
   // An empty variable means "not set", as in most deployment tools.

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import type { ServerBuild } from 'react-router';
 import { createApp } from './app.ts';
-import { registerSubscribers } from './subscribers.ts';
+import { registerMetrics, registerSubscribers } from './subscribers.ts';
 import { hourSlot, purgeJobRuns, runOncePerSlot } from './jobs/schedule.ts';
 import { openDatabase } from './db/client.ts';
 import { isSeeded, seedDemoSite, DEMO_EMAIL, DEMO_PASSWORD } from './seed/seed.ts';
@@ -28,6 +28,9 @@ import { createHttpSmsSender, createOutboxSmsSender } from './infra/sms/sms.ts';
 import { startupWarnings } from './settings/startup-warnings.ts';
 import { devToolsNotice } from './dev-tools/dev-tools.ts';
 import { photoStorageFromEnv } from './infra/storage.ts';
+import { createMetrics } from './infra/metrics.ts';
+import { createReadiness } from './infra/readiness.ts';
+import { operationsOnlyApp } from './http/operations.routes.ts';
 
 /**
  * Accounts deleted more than 14 days ago (and other expired rows) are purged once an hour across
@@ -103,6 +106,11 @@ async function main() {
     // Members' open tabs may be connected to any instance: live events travel through Redis pub/sub.
     live: redis ? createRedisLiveBus({ publisher: redis, subscriber: redis.duplicate(), prefix: env.REDIS_PREFIX, logger }) : undefined,
   });
+  // /healthz, /readyz and /metrics: the orchestrator's probes and Prometheus (docs/deploy.md).
+  const readiness = createReadiness({ db: database.db, redis });
+  let liveSockets = () => 0;
+  const metrics = createMetrics({ db: database.db, pool: () => database.poolStats(), liveSockets: () => liveSockets() });
+  registerMetrics(services, metrics);
   const devTools = devToolsNotice({
     env, isPublic: await services.settings.isPublicDeployment(), viewers: [...(outbox ? ['/dev/outbox'] : []), ...(smsOutbox ? ['/dev/sms'] : [])],
   });
@@ -114,20 +122,24 @@ async function main() {
   // Once an hour across all instances: the first instance to claim the hour runs the purge.
   const purge = () => {
     const now = systemClock();
-    purging = runOncePerSlot(database.db, 'purge', hourSlot(now), now, () => Promise.all([
-      services.lifecycle.purgeDeletedAccounts()
-        .then((n) => { if (n) logger.info(`Purged ${n} account(s) deleted more than 14 days ago`); })
-        .catch((error: unknown) => logger.error('Purging deleted accounts failed:', error)),
-      // Ended rate-limit windows (Redis forgets its keys by itself).
-      services.rateLimitStore.purgeExpired(now)
-        .catch((error: unknown) => logger.error('Purging rate-limit counters failed:', error)),
-      services.sharedCache.purgeExpired(now)
-        .catch((error: unknown) => logger.error('Purging the shared cache failed:', error)),
-      // Direct-debit requests never confirmed keep no IBAN or number beyond a day.
-      services.directDebit.purgeUnconfirmed()
-        .catch((error: unknown) => logger.error('Purging direct-debit requests failed:', error)),
-      purgeJobRuns(database.db, now).catch((error: unknown) => logger.error('Purging job runs failed:', error)),
-    ])).catch((error: unknown) => logger.error('Scheduling the purge failed:', error));
+    let failed = false;
+    const step = (what: string, work: Promise<unknown>) => work.catch((error: unknown) => {
+      failed = true;
+      logger.error(`Purging ${what} failed:`, error);
+    });
+    purging = runOncePerSlot(database.db, 'purge', hourSlot(now), now, async () => {
+      await Promise.all([
+        step('deleted accounts', services.lifecycle.purgeDeletedAccounts()
+          .then((n) => { if (n) logger.info(`Purged ${n} account(s) deleted more than 14 days ago`); })),
+        // Ended rate-limit windows (Redis forgets its keys by itself).
+        step('rate-limit counters', services.rateLimitStore.purgeExpired(now)),
+        step('the shared cache', services.sharedCache.purgeExpired(now)),
+        // Direct-debit requests never confirmed keep no IBAN or number beyond a day.
+        step('direct-debit requests', services.directDebit.purgeUnconfirmed()),
+        step('job runs', purgeJobRuns(database.db, now)),
+      ]);
+      metrics.jobRun('purge', !failed);
+    }).catch((error: unknown) => logger.error('Scheduling the purge failed:', error));
   };
   purge();
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
@@ -160,7 +172,7 @@ async function main() {
   }
 
   const app = createApp({
-    services, translator, env, logger, outbox, smsOutbox,
+    services, translator, env, logger, outbox, smsOutbox, operations: { readiness, metrics },
     clientDir: dev || !existsSync(CLIENT_BUILD_DIR) ? undefined : CLIENT_BUILD_DIR,
     pages: getBuild ? pagesHandler(getBuild, env.NODE_ENV) : pagesUnavailable,
   });
@@ -180,11 +192,17 @@ async function main() {
     process.exit(1);
   });
   const live = attachLiveChannel({ server, services, logger, trustProxy: env.TRUST_PROXY });
+  liveSockets = () => live.size;
   server.listen(env.PORT, env.HOST, () => logger.info(`Amora listens on http://localhost:${env.PORT} (${database.kind})`));
+  // Prometheus scrapes /metrics here without a token: a port the load balancer does not expose.
+  const metricsServer = env.METRICS_PORT ? createServer(getRequestListener(operationsOnlyApp({ readiness, metrics, open: true }).fetch)) : undefined;
+  metricsServer?.listen(env.METRICS_PORT, env.HOST, () => logger.info(`Metrics on http://localhost:${env.METRICS_PORT}/metrics`));
 
   // Running requests finish, then the notifications they committed go out, then mail, then the database.
   createShutdown({
     server, logger, timeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    // From the signal on, /readyz fails, so a load balancer that still has this instance stops sending to it.
+    onStart: () => readiness.markShuttingDown(),
     upgraded: [{ name: 'live sockets', run: () => live.close() }],
     steps: [
       { name: 'background jobs', run: () => { clearInterval(purgeTimer); stopOutbox(); return purging; } },
@@ -200,6 +218,7 @@ async function main() {
       { name: 'database', run: async () => { await database.close(); lock?.release(); } },
       { name: 'live bus', run: () => services.live.close() },
       { name: 'redis', run: () => redis?.disconnect() },
+      { name: 'metrics port', run: () => new Promise<void>((resolve) => { if (metricsServer) metricsServer.close(() => resolve()); else resolve(); }) },
     ],
   }).listen();
 }

@@ -1,5 +1,6 @@
 import type { Translator } from './i18n/i18n.ts';
 import type { AppEvents } from './infra/events.ts';
+import type { Metrics } from './infra/metrics.ts';
 import { publishLiveEvents } from './live/live-events.ts';
 import { pushNotifications } from './push/push-notifications.ts';
 import type { Services } from './use-cases.ts';
@@ -33,4 +34,10 @@ export function registerSubscribers(services: Services, translator: Translator) 
   events.durable('appeal.decided', 'mail.appeal_decided', services.statements.mailAppealDecided);
 
   publishLiveEvents(events, services.live);
+}
+
+/** What the metrics count as it happens: messages sent through this instance, outbox rows it runs. */
+export function registerMetrics(services: Pick<Services, 'events'>, metrics: Metrics) {
+  services.events.on('message.sent', ({ kind }) => metrics.messageSent(kind ?? 'text'));
+  services.events.onDelivery((subscriber, ok) => metrics.delivery(subscriber, ok));
 }

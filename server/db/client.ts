@@ -21,6 +21,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** The pool's connections (PostgreSQL); null for PGlite, which has one connection and no pool. */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function openDatabase(options: { url?: string; dataDir?: string | n
       kind: 'postgres',
       migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_DIR }),
       close: () => pool.end(),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     };
   }
   if (options.dataDir) {
@@ -61,6 +64,7 @@ export async function openDatabase(options: { url?: string; dataDir?: string | n
     kind: 'pglite',
     migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_DIR }),
     close: () => client.close(),
+    poolStats: () => null,
   };
 }
 

@@ -60,6 +60,7 @@ export function createEventBus(deps: { db: Db; clock: Clock; logger: Pick<Logger
   let draining: Promise<number> | null = null;
   let wakeTimer: NodeJS.Timeout | undefined;
   let running = false;
+  let observe: ((subscriber: string, ok: boolean) => void) | undefined;
 
   function track(work: Promise<void>) {
     pending.add(work);
@@ -99,7 +100,9 @@ export function createEventBus(deps: { db: Db; clock: Clock; logger: Pick<Logger
         if (!handler) throw new Error(`no subscriber ${row.subscriber} for ${row.event}`);
         await (handler as Handler<EventName>)(row.payload as AppEvents[EventName]);
         delivered.push(row.id);
+        observe?.(row.subscriber, true);
       } catch (error) {
+        observe?.(row.subscriber, false);
         const dead = row.attempts >= OUTBOX_MAX_ATTEMPTS;
         logger.error(`event ${row.event} → ${row.subscriber} failed (attempt ${row.attempts}${dead ? ', given up' : ''}):`, error);
         await db.update(outbox).set({
@@ -185,6 +188,11 @@ export function createEventBus(deps: { db: Db; clock: Clock; logger: Pick<Logger
     },
 
     drain,
+
+    /** Told of every outbox row this process runs (metrics). */
+    onDelivery(observer: (subscriber: string, ok: boolean) => void) {
+      observe = observer;
+    },
 
     /** Keeps draining: at once after each emit, and every `pollMs` for retries and other instances' rows. */
     start(pollMs = 1_000) {

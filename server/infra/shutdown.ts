@@ -27,6 +27,8 @@ export interface ShutdownOptions {
    */
   upgraded?: ShutdownStep[];
   exit?: (code: number) => void;
+  /** Called once as the shutdown begins (readiness fails from then on). */
+  onStart?: () => void;
 }
 
 /**
@@ -105,6 +107,7 @@ export function createShutdown(options: ShutdownOptions) {
   async function run(reason: string): Promise<number> {
     const begin = performance.now();
     const since = () => `${Math.round(performance.now() - begin)} ms`;
+    options.onStart?.();
     logger.info(`shutdown: ${reason}; no new connections, ${runningRequests()} running request(s) may finish (up to ${timeoutMs} ms)`);
     let code = 0;
     const upgradedClosed = runSteps(options.upgraded ?? [], since).then((failed) => { if (failed) code = 1; });

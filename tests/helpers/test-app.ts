@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createApp } from '../../server/app.ts';
-import { registerSubscribers } from '../../server/subscribers.ts';
+import { registerMetrics, registerSubscribers } from '../../server/subscribers.ts';
+import { createMetrics, type Metrics } from '../../server/infra/metrics.ts';
+import { createReadiness, type Readiness } from '../../server/infra/readiness.ts';
 import { openDatabase, type Database } from '../../server/db/client.ts';
 import { seedDemoSite } from '../../server/seed/seed.ts';
 import { loadEnv } from '../../server/env.ts';
@@ -155,6 +157,8 @@ export interface TestApp {
   outbox?: ReturnType<typeof createOutboxMailer>;
   /** The dev SMS outbox, when created with { outbox: true }. */
   smsOutbox?: ReturnType<typeof createOutboxSmsSender>;
+  /** The operations endpoints' parts, when created with { operations: true }. */
+  operations?: { readiness: Readiness; metrics: Metrics };
   /** ip: the TCP peer's address (by default a loopback address of its own per client). */
   client(options?: { host?: string; headers?: Record<string, string>; ip?: string }): TestClient;
   close(): Promise<void>;
@@ -170,6 +174,8 @@ export async function createTestApp(
     profiles?: number; smtpUrl?: string; env?: Record<string, string>; logger?: Logger; outbox?: boolean; freeMessages?: number; contracts?: boolean;
     /** Serve the pages too (React Router, assembled in-process: tests/helpers/page-build.ts). */
     pages?: boolean;
+    /** Serve /healthz, /readyz and /metrics, and count requests. */
+    operations?: boolean;
   } = {},
 ): Promise<TestApp> {
   const clock = testClock();
@@ -186,15 +192,19 @@ export async function createTestApp(
   const services = createServices({ db: database.db, clock, storage: localStorage(photosDir), logger: createLogger('error'), mail, sms: smsOutbox, config: env });
   translator ??= createTranslator();
   registerSubscribers(services, await translator);
+  const operations = options.operations
+    ? { readiness: createReadiness({ db: database.db }), metrics: createMetrics({ db: database.db, pool: () => database.poolStats() }) }
+    : undefined;
+  if (operations) registerMetrics(services, operations.metrics);
   const stopOutbox = services.events.start(100);
   const app = createApp({
-    services, translator: await translator, env, logger: options.logger ?? createLogger('silent'), outbox, smsOutbox,
+    services, translator: await translator, env, logger: options.logger ?? createLogger('silent'), outbox, smsOutbox, operations,
     // The production mode: errors reach the log (and fail the test) and stay out of the pages, as in production.
     pages: options.pages ? pagesHandler(async () => (await pageBuild()).build, 'production') : undefined,
   });
   if (options.contracts !== false) checkContracts(app);
   return {
-    app, services, database, clock, siteId: seeded.siteId, demoUserId: seeded.demoUserId, photosDir, outbox, smsOutbox,
+    app, services, database, clock, siteId: seeded.siteId, demoUserId: seeded.demoUserId, photosDir, outbox, smsOutbox, operations,
     client: (o) => new TestClient(app, o?.host ?? 'localhost', o?.headers ?? {}, o?.ip),
     close: async () => {
       // Mail and push owed by the last requests finish before their database goes away.
