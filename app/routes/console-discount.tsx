@@ -72,8 +72,13 @@ export async function action({ context, params, request }: Route.ActionArgs) {
  * the use case checks; each bad field's message beside it. Deactivating asks first; a code is never deleted.
  */
 export default function ConsoleDiscount() {
-  const { t } = useTranslation();
   const loaded = useLoaderData<typeof loader>();
+  // A new one saved goes to its own address: the form starts again from what was stored.
+  return <ConsoleDiscountForm key={loaded.id ?? 'new'} loaded={loaded} />;
+}
+
+function ConsoleDiscountForm({ loaded }: { loaded: Awaited<ReturnType<typeof loader>> }) {
+  const { t } = useTranslation();
   const { form, fields, busy, done } = useAppForm(discountFormSchema, { intent: 'discount', defaultValue: loaded.values });
   const changed = (done as { changed?: string[] } | undefined)?.changed;
   const minimums = loaded.values.minimums as Record<string, string>;

@@ -67,8 +67,13 @@ export async function action({ context, params, request }: Route.ActionArgs) {
  * (empty: the site's gift price), its place in the picker and whether it is offered. Retiring asks first.
  */
 export default function ConsoleGift() {
-  const { t } = useTranslation();
   const loaded = useLoaderData<typeof loader>();
+  // A new one saved goes to its own address: the form starts again from what was stored.
+  return <ConsoleGiftForm key={loaded.id ?? 'new'} loaded={loaded} />;
+}
+
+function ConsoleGiftForm({ loaded }: { loaded: Awaited<ReturnType<typeof loader>> }) {
+  const { t } = useTranslation();
   const { form, fields, busy, done } = useAppForm(giftFormSchema, { intent: 'gift', defaultValue: loaded.values });
   // Each language's name as its own field (its error beside it, or the server's for the names as a whole).
   const stored = (loaded.values.names ?? {}) as Record<string, string>;

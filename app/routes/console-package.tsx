@@ -66,8 +66,13 @@ export async function action({ context, params, request }: Route.ActionArgs) {
  * schema the use case checks; each bad field shows its message beside it and nothing is stored. Removing asks first.
  */
 export default function ConsolePackage() {
-  const { t } = useTranslation();
   const loaded = useLoaderData<typeof loader>();
+  // A new one saved goes to its own address: the form starts again from what was stored.
+  return <ConsolePackageForm key={loaded.id ?? 'new'} loaded={loaded} />;
+}
+
+function ConsolePackageForm({ loaded }: { loaded: Awaited<ReturnType<typeof loader>> }) {
+  const { t } = useTranslation();
   const { form, fields, busy, done } = useAppForm(packageMoneyFormSchema, { intent: 'package', defaultValue: loaded.values });
   const [credits, setCredits] = useState(loaded.values.credits);
   const messages = /^\d{1,6}$/.test(credits.trim()) ? aboutMessages(Number(credits), loaded.messageCredits) : null;

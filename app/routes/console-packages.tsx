@@ -20,18 +20,20 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return {
     packages: await orForbidden(ctx.services.console.packageList(staff, Number.isSafeInteger(site) ? site : 0)),
     removed: removed === 'deleted' || removed === 'deactivated' ? removed : null,
+    // Packages are shared by every site: only finance of every site may change them (decision 071).
+    editable: staff.siteIds === null,
   };
 }
 
 export default function ConsolePackages() {
   const { t, i18n } = useTranslation();
-  const { packages, removed } = useLoaderData<typeof loader>();
+  const { packages, removed, editable } = useLoaderData<typeof loader>();
   const lang = i18n.language;
   return (
     <>
       <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
         <h1 className="h3 mb-0 me-auto">{t('console.packages.title')}</h1>
-        <Link to="/console/packages/new" className="btn btn-primary" data-testid="package-new">{t('console.package.new')}</Link>
+        {editable && <Link to="/console/packages/new" className="btn btn-primary" data-testid="package-new">{t('console.package.new')}</Link>}
       </div>
       {removed && <Alert variant="success" data-testid="package-removed">{t(`console.package.${removed}`)}</Alert>}
       {packages.length === 0 ? <p>{t('console.packages.none')}</p> : (
@@ -56,7 +58,7 @@ export default function ConsolePackages() {
                 <td>{p.popular ? '✓' : ''}</td>
                 <td>{p.active ? '✓' : t('console.packages.inactive')}</td>
                 <td>{p.orders}</td>
-                <td><Link to={`/console/packages/${p.id}`} data-testid="package-edit">{t('console.package.edit')}</Link></td>
+                <td>{editable && <Link to={`/console/packages/${p.id}`} data-testid="package-edit">{t('console.package.edit')}</Link>}</td>
               </tr>
             ))}
           </tbody>

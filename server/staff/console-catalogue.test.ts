@@ -153,6 +153,11 @@ describe.each(DATABASE_KINDS)('the console\'s credit packages on %s', (kind) => 
     const support = await createStaff(t, { roles: ['support'] });
     expect((await requests.postForm(`/console/packages/${id}`, { intent: 'remove' }, (await support.cookie()).cookie)).status).toBe(403);
     expect((await requests.page('/console/packages/new', (await support.cookie()).cookie)).status).toBe(403);
+    const oneSite = await createStaff(t, { roles: ['finance'], siteIds: [t.siteId] });
+    const theirs = await requests.textOf(await requests.page('/console/packages', (await oneSite.cookie()).cookie));
+    expect(theirs).toContain('Credit packages');
+    expect(theirs).not.toContain('data-testid="package-new"');
+    expect((await requests.page(`/console/packages/${id}`, (await oneSite.cookie()).cookie)).status).toBe(403);
     const removed = await requests.postForm(`/console/packages/${id}`, { intent: 'remove' }, cookie);
     expect(removed.headers.get('location')).toBe('/console/packages?removed=deleted');
     expect(await t.database.db.$count(creditPackages, eq(creditPackages.id, id))).toBe(0);

@@ -72,6 +72,13 @@ describe.each(DATABASE_KINDS)('the console\'s discount codes on %s', (kind) => {
     expect((await client.get('/api/discountcode.php?code=WINDOW')).body.error.code).toBe('discount_wrong_country');
     expect(await t.services.console.updateDiscount(finance.actor, t.siteId, id, { ...CODE, code: 'WINDOW', minimums: {}, startsOn: today, country: 'DE' })).toEqual({ changed: [] });
 
+    // A window that ends at another time than midnight (made elsewhere) stays as it is when other fields change.
+    const odd = new Date('2031-03-04T15:30:00Z');
+    await t.database.db.update(discountCodes).set({ expiresAt: odd }).where(eq(discountCodes.id, id));
+    expect(await t.services.console.updateDiscount(finance.actor, t.siteId, id, { ...CODE, code: 'WINDOW', minimums: {}, startsOn: today, endsOn: '2031-03-04', country: 'DE', percentBp: '20' }))
+      .toEqual({ changed: ['percentBp'] });
+    expect((await t.database.db.select().from(discountCodes).where(eq(discountCodes.id, id)))[0]).toMatchObject({ percentBp: 2000, expiresAt: odd });
+
     expect(await t.services.console.deactivateDiscount(finance.actor, t.siteId, id)).toEqual({ changed: true });
     expect(await t.services.console.deactivateDiscount(finance.actor, t.siteId, id)).toEqual({ changed: false });
     expect(await t.database.db.$count(auditLog, eq(auditLog.action, 'discount.deactivate'))).toBe(1);

@@ -117,7 +117,9 @@ export function createConsoleDiscounts(deps: { db: Db; audit: AuditLog; clock: (
         const diff = changes(formOf(row), values);
         const fields = Object.keys(diff.after);
         if (!fields.length) return { changed: fields };
-        await tx.update(discountCodes).set(rowOf(values, row.siteId ?? siteId)).where(eq(discountCodes.id, id));
+        // An unchanged window keeps its stored moments (a code made elsewhere may end at another time than midnight).
+        const window = 'startsOn' in diff.after || 'endsOn' in diff.after ? {} : { startsAt: row.startsAt, expiresAt: row.expiresAt };
+        await tx.update(discountCodes).set({ ...rowOf(values, row.siteId ?? siteId), ...window }).where(eq(discountCodes.id, id));
         await audit.record(tx, { actor: staff, role: 'finance', action: 'discount.update', objectType: 'discount_code', objectId: id, before: diff.before, after: diff.after, ip: from.ip });
         return { changed: fields };
       }));

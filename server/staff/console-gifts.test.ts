@@ -179,4 +179,22 @@ describe.each(DATABASE_KINDS)('the console\'s gifts on %s', (kind) => {
     expect((await t.database.db.select().from(gifts).where(eq(gifts.id, id)))[0]!.active).toBe(false);
     expect((await requests.page('/console/gifts/99999999999', cookie)).status).toBe(404);
   });
+
+  it('the gift form takes an image up to its own ceiling; larger posts are refused before anything is stored, other console pages keep theirs', async () => {
+    const { cookie } = await finance.cookie();
+    const before = await snapshot();
+    const big = (bytes: number) => {
+      const form = new FormData();
+      form.set('intent', 'gift');
+      form.set('image', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'big.png');
+      return form;
+    };
+    const post = (path: string, body: FormData) => t.app.request(`http://localhost${path}`, { method: 'POST', body, headers: { host: 'localhost', cookie } });
+    expect((await post('/console/gifts/new', big(5 * 1024 * 1024))).status).toBe(413);
+    // 200 KB passes the gift form's ceiling (and is then refused as no image), but not another page's.
+    const small = await post('/console/gifts/new', big(200 * 1024));
+    expect(small.status).toBe(400);
+    expect((await post('/console/packages/new', big(200 * 1024))).status).toBe(413);
+    expect(await snapshot()).toEqual(before);
+  });
 });

@@ -34,11 +34,12 @@ export async function signInToConsole(page: Page, code: string) {
 
 /**
  * The page acts as a staff member through a staff API token, which the console accepts as it accepts a session: the
- * admin of every site (default) or the second moderator (`moderator`), both made by tests/e2e/global-setup.ts.
+ * admin of every site (default), the second moderator (`moderator`) or finance staff of every site (`finance`), all
+ * made by tests/e2e/global-setup.ts.
  */
-export async function asStaff(page: Page, viewport?: { width: number; height: number }, who: 'admin' | 'moderator' = 'admin') {
-  const token = who === 'admin' ? process.env.E2E_STAFF_TOKEN : process.env.E2E_MODERATOR_TOKEN;
-  if (!token) throw new Error('E2E_STAFF_TOKEN or E2E_MODERATOR_TOKEN is not set: tests/e2e/global-setup.ts makes them');
+export async function asStaff(page: Page, viewport?: { width: number; height: number }, who: 'admin' | 'moderator' | 'finance' = 'admin') {
+  const token = { admin: process.env.E2E_STAFF_TOKEN, moderator: process.env.E2E_MODERATOR_TOKEN, finance: process.env.E2E_FINANCE_TOKEN }[who];
+  if (!token) throw new Error(`The ${who} token is not set: tests/e2e/global-setup.ts makes it`);
   if (viewport) await page.setViewportSize(viewport);
   await page.context().setExtraHTTPHeaders({ authorization: `Bearer ${token}` });
 }

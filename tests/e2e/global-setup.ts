@@ -106,9 +106,14 @@ async function createStaff(dataDir: string, databaseUrl = ''): Promise<void> {
   await runCli('server/cli/staff-create-cli.ts', ['--email', moderator, '--name', 'Mo Moderator', '--role', 'moderator'], dataDir, databaseUrl);
   const moderatorToken = /amora_st_\S+/.exec(await runCli('server/cli/staff-token-cli.ts', ['--staff', moderator, '--name', 'browser tests', '--scope', 'moderator'], dataDir, databaseUrl))?.[0];
   if (!moderatorToken) throw new Error('creating the browser tests\' second moderator failed');
+  // Finance staff of every site: the catalogue (packages, discount codes, gifts) is theirs to change.
+  const finance = 'fin.finance@example.org';
+  await runCli('server/cli/staff-create-cli.ts', ['--email', finance, '--name', 'Fin Finance', '--role', 'finance'], dataDir, databaseUrl);
+  const financeToken = /amora_st_\S+/.exec(await runCli('server/cli/staff-token-cli.ts', ['--staff', finance, '--name', 'browser tests', '--scope', 'finance'], dataDir, databaseUrl))?.[0];
+  if (!financeToken) throw new Error('creating the browser tests\' finance staff member failed');
   Object.assign(process.env, {
     E2E_STAFF_EMAIL: email, E2E_STAFF_PASSWORD: field('password'), E2E_STAFF_TOTP: field('TOTP secret'),
-    E2E_STAFF_RECOVERY: recovery.join(','), E2E_STAFF_TOKEN: token, E2E_MODERATOR_TOKEN: moderatorToken,
+    E2E_STAFF_RECOVERY: recovery.join(','), E2E_STAFF_TOKEN: token, E2E_MODERATOR_TOKEN: moderatorToken, E2E_FINANCE_TOKEN: financeToken,
   });
 }
 
