@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { asNewVisitor, demoMembers, newMember, paidOrder, signUpByApi } from './account-helpers.ts';
+import { activate, asNewVisitor, demoMembers, newMember, paidOrder, signUpByApi } from './account-helpers.ts';
 import { expect, test } from './fixtures.ts';
 
 async function fillAccount(page: Page, email: string) {
@@ -160,4 +160,49 @@ test('the match overlay marks the conversation being started until the chat has 
   release();
   await expect(page).toHaveURL(new RegExp(`/members/${other.id}/chat$`));
   await expect(overlay).toHaveCount(0);
+});
+
+test('swipe game on a phone: the daily-limit notice lies over the card and never pushes the buttons under the tab bar; every card has a photo', { tag: '@phone' }, async ({ page, browser, shot }, info) => {
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'swipe-limit', info.project.name);
+  // A woman without a photo, active just now (the deck deals the recently active first).
+  const faceless = await newMember(browser, 'swipe-faceless', info.project.name);
+  await faceless.close();
+  const deck = (await (await page.request.get('/api/swipe-game.php')).json()) as { profiles: { id: number; main_image: { status: string } | null }[] };
+  expect(deck.profiles.length).toBeGreaterThan(4);
+  expect(deck.profiles.map((p) => p.id)).not.toContain(faceless.id);
+  expect(deck.profiles.every((p) => p.main_image?.status === 'active')).toBe(true);
+  for (const p of deck.profiles.slice(0, 4)) {
+    expect((await page.request.post('/api/swipe-game.php', { data: { profile_id: p.id, action: 'like' } })).status()).toBe(200);
+  }
+  await page.goto('/swipe-game');
+  const like = page.getByTestId('swipe-like');
+  const tabBar = page.getByTestId('tab-bar');
+  const above = async () => {
+    const box = (await like.boundingBox())!;
+    if (await tabBar.isVisible()) expect(box.y + box.height, 'the like button is above the tab bar').toBeLessThanOrEqual((await tabBar.boundingBox())!.y);
+    else expect(box.y + box.height).toBeLessThanOrEqual(page.viewportSize()!.height);
+    return box;
+  };
+  const before = await above();
+  await like.click();
+  await expect(page.getByTestId('swipe-notice')).toContainText('You have used your 4 likes for today.');
+  await expect(page.getByTestId('swipe-notice')).toBeInViewport();
+  const after = await above();
+  expect(after.y, 'the buttons stay where they were').toBe(before.y);
+  await shot('swipe-limit-notice');
+  await expect(page.locator('[data-testid="swipe-card"] img')).toHaveCount(1);
+});
+
+test('the "Add a photo" alert opens the profile at the photo upload, with the focus on it', { tag: '@phone' }, async ({ page }, info) => {
+  const headers = await asNewVisitor(page);
+  const { email } = await signUpByApi(page, headers, 'add-photo', info.project.name);
+  await activate(page, email);
+  await page.goto('/members');
+  await page.getByTestId('alert-photo-link').click();
+  await expect(page).toHaveURL(/\/profile#photos$/);
+  const file = page.locator('#photo-file');
+  await expect(file).toBeFocused();
+  await expect(file).toBeInViewport();
+  await expect(page.getByTestId('photo-manager').getByRole('heading', { level: 2 })).toBeInViewport();
 });
