@@ -206,3 +206,38 @@ test('the "Add a photo" alert opens the profile at the photo upload, with the fo
   await expect(file).toBeInViewport();
   await expect(page.getByTestId('photo-manager').getByRole('heading', { level: 2 })).toBeInViewport();
 });
+
+test('a conversation whose partner deleted their account stays readable, marked "has left", with the composer off', { tag: '@phone' }, async ({ page, browser, shot }, info) => {
+  // The partner: confirmed (so that one may write to them), in a browser of their own.
+  const context = await browser.newContext();
+  const partner = await context.newPage();
+  const partnerHeaders = await asNewVisitor(partner);
+  const { email, password } = await signUpByApi(partner, partnerHeaders, 'leaving', info.project.name);
+  await activate(partner, email);
+  const partnerId = ((await (await partner.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
+
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'staying', info.project.name);
+  await paidOrder(page, `left-${info.project.name}-${Date.now()}`);
+  const sent = await page.request.post('/api/messages.php', { data: { profile_id: partnerId, text: 'See you on Friday?' }, headers: { 'idempotency-key': `left-${Date.now()}` } });
+  expect(sent.status(), await sent.text()).toBe(201);
+  const conversationId = ((await sent.json()) as { message: { conversation_id: number } }).message.conversation_id;
+
+  expect((await partner.request.delete('/api/user.php', { data: { password } })).status()).toBe(200);
+  await context.close();
+
+  await page.goto('/chats');
+  const item = page.getByTestId('chat-item').filter({ hasText: 'See you on Friday?' });
+  await expect(item.getByTestId('chat-left')).toHaveText('Has left');
+  const response = await page.goto(`/chats/${conversationId}`);
+  expect(response?.status()).toBe(200);
+  await expect(page.getByTestId('message')).toContainText('See you on Friday?');
+  await expect(page.getByTestId('member-left')).toContainText('has left and deleted their account');
+  await expect(page.getByTestId('message-input')).toBeDisabled();
+  await expect(page.getByTestId('send-button')).toBeDisabled();
+  await expect(page.getByTestId('open-gifts')).toBeDisabled();
+  await shot('chat-partner-left');
+  // By their member id too.
+  expect((await page.goto(`/members/${partnerId}/chat`))?.status()).toBe(200);
+  await expect(page.getByTestId('member-left')).toBeVisible();
+});
