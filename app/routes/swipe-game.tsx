@@ -140,8 +140,9 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
         <h1 className="h3 mb-0">{t('swipe.title')}</h1>
         <span className="text-muted small" data-testid="swipe-likes-left">{t('swipe.likes_left', { count: state.likes_left })}</span>
       </div>
+      {/* Over a card the notice lies on top of it, so that it never pushes the buttons down (under a phone's tab bar). */}
       {notice && (
-        <Alert variant={notice.variant} data-testid="swipe-notice" onClose={() => setNotice(null)} dismissible>
+        <Alert variant={notice.variant} className={card ? 'swipe-notice-over' : undefined} data-testid="swipe-notice" onClose={() => setNotice(null)} dismissible>
           {notice.text}
         </Alert>
       )}

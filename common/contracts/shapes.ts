@@ -128,6 +128,8 @@ export const chatSummarySchema = component('ChatSummary', z.strictObject({
   profile: profileSummarySchema,
   num_unread_messages: z.number().int().nonnegative(),
   last_message: z.strictObject({ kind: chatMessageKindSchema, text: z.string(), from_me: z.boolean(), created_at: isoDateTime }).nullable(),
+  /** The other member deleted their account: the conversation stays readable, and nothing more can be sent. */
+  left: z.boolean(),
 }));
 
 export const giftSchema = component('Gift', z.strictObject({

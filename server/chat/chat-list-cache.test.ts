@@ -131,7 +131,7 @@ describe.each(DATABASE_KINDS)('chat lists served again on %s', (kind) => {
       ['the block lifted', () => a.client.delete('/api/block.php', { profile_id: b.user.id }), (c) => expect(c).toHaveLength(1)],
       ['blocked by the other member', () => b.client.post('/api/block.php', { profile_id: a.user.id }), (c) => expect(c).toEqual([])],
       ['that block lifted', () => b.client.delete('/api/block.php', { profile_id: a.user.id }), (c) => expect(c).toHaveLength(1)],
-      ['the other account deleted', () => db.update(users).set({ status: 'deleted' }).where(eq(users.id, b.user.id)), (c) => expect(c).toEqual([])],
+      ['the other account deleted', () => db.update(users).set({ status: 'deleted' }).where(eq(users.id, b.user.id)), (c) => expect(c).toMatchObject([{ left: true, profile: { main_image: null, online: false } }])],
     ];
     for (const [change, make, check] of changes) {
       await chatsOnOther(a.client);

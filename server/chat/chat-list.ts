@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNull, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { ONLINE_MINUTES } from '#common/constants.ts';
 import type { Db } from '../db/client.ts';
 import { conversationMembers, conversations, messages, photos, profiles, users } from '../db/schema.ts';
@@ -41,16 +41,17 @@ export function createChatList(deps: { db: Db; clock: Clock }) {
         - (to_char(${today}::date, 'MMDD') < to_char(${profiles.birthDate}, 'MMDD'))::int,
       'gender', ${profiles.gender}, 'country', ${profiles.country}, 'region', ${profiles.region},
       'status', ${profiles.status}, 'fictional', ${profiles.fictional},
-      'online', coalesce(not ${users.invisible} and ${users.lastActiveAt} > ${onlineSince}::timestamptz, false),
-      'main_image', case when ${photos.status} = 'active' then json_build_object(
+      'online', coalesce(${users.status} <> 'deleted' and not ${users.invisible} and ${users.lastActiveAt} > ${onlineSince}::timestamptz, false),
+      'main_image', case when ${photos.status} = 'active' and ${users.status} <> 'deleted' then json_build_object(
         'filename', ${photos.filename}, 'thumb_filename', ${photos.thumbFilename}, 'status', ${photos.status}) end),
     'num_unread_messages', ${conversationMembers.unreadCount},
+    'left', ${users.status} = 'deleted',
     'last_message', case when ${lastMessage.kind} is not null then json_build_object(
       'kind', ${lastMessage.kind}, 'text', left(${lastMessage.body}, 140), 'from_me', ${lastMessage.senderId} = ${viewer},
       'created_at', ${iso(lastMessage.createdAt)}) end
   )::text`;
   // When the chat's online dot goes out (null: it is not on), so that a kept copy of the list is not served past it.
-  const offlineAt = sql<number | null>`case when not ${users.invisible} and ${users.lastActiveAt} > ${onlineSince}::timestamptz
+  const offlineAt = sql<number | null>`case when ${users.status} <> 'deleted' and not ${users.invisible} and ${users.lastActiveAt} > ${onlineSince}::timestamptz
     then extract(epoch from ${users.lastActiveAt}) * 1000 + ${ONLINE_MINUTES * 60_000}::int end`.mapWith(Number);
   const listQuery = db
     .select({ json: summaryJson, offlineAt })
@@ -61,7 +62,9 @@ export function createChatList(deps: { db: Db; clock: Clock }) {
     .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
     .leftJoinLateral(lastMessage, sql`true`)
     .where(and(
-      eq(conversationMembers.userId, viewer), eq(conversationMembers.hidden, false), ne(users.status, 'deleted'),
+      // A partner who deleted their account stays in the list, marked as gone ('left'): the conversation is the
+      // member's own, paid for, and stays readable (issue 29).
+      eq(conversationMembers.userId, viewer), eq(conversationMembers.hidden, false),
       // A block hides the conversation from both members' lists.
       notBlockedWith(viewer, profiles.userId),
     ))

@@ -56,8 +56,8 @@ function toMessage(row: MessageRow, viewerId: number, attachments: Attachments, 
  */
 export function createConversations(deps: {
   db: Db; events: EventBus; contactRules: ContactRules;
-  /** Opening a conversation from a profile: the profile as its viewer may see it. */
-  profiles: Pick<ProfilesService, 'detail'>;
+  /** Opening a conversation from a profile: the profile as its viewer may see it, or the partner who has left. */
+  profiles: Pick<ProfilesService, 'detail' | 'former'>;
 }) {
   const { db } = deps;
 
@@ -154,13 +154,16 @@ export function createConversations(deps: {
      * conversation pages alike): the profile as the actor may see it (a hidden or blocked one is "not
      * found"), and the conversation's messages, read as by `read`; no conversation yet: no messages.
      */
-    async openWith(actor: Actor, profileId: number, afterId = 0): Promise<{ profile: ProfileDetail; conversationId: number | null; truncated: boolean; messages: ChatMessage[] }> {
+    async openWith(actor: Actor, profileId: number, afterId = 0): Promise<{ profile: ProfileDetail; left: boolean; conversationId: number | null; truncated: boolean; messages: ChatMessage[] }> {
       const { userId } = requireMember(actor);
-      const profile = await deps.profiles.detail(actor, profileId);
       const convId = await findWith(userId, profileId);
-      if (!convId) return { profile, conversationId: null, truncated: false, messages: [] };
+      // A partner who deleted their account: the conversation (the member's own, paid for) stays readable, marked as
+      // left; without a conversation there is nothing of theirs to open.
+      const former = convId && (await membership(userId, convId)) ? await deps.profiles.former(profileId, convId) : null;
+      const profile = former ?? (await deps.profiles.detail(actor, profileId));
+      if (!convId) return { profile, left: false, conversationId: null, truncated: false, messages: [] };
       const { truncated, messages: page } = await read(actor, convId, afterId);
-      return { profile, conversationId: convId, truncated, messages: page };
+      return { profile, left: former !== null, conversationId: convId, truncated, messages: page };
     },
 
     /** Removes every conversation with this profile from the member's list (spec: removing by profile id). */

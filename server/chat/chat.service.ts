@@ -29,7 +29,7 @@ export function createChatService(deps: {
   /** Shared by every instance: which conversation each member is looking at. */
   presence: SharedCache;
   /** Opening a conversation from a profile: the profile as its viewer may see it. */
-  profiles: Pick<ProfilesService, 'detail'>;
+  profiles: Pick<ProfilesService, 'detail' | 'former'>;
   /** The actor's site: its prices, free messages, length limit and niche. */
   site: (siteId: number) => Promise<ChatSite & { niche: number }>;
   /** The bundles sold in a currency (payments.packages), for the chat's prices in money. */

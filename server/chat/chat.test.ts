@@ -98,6 +98,36 @@ describe.each(DATABASE_KINDS)('chat and credits on %s', (kind) => {
     expect(await balance(user.id)).toBe(50);
   });
 
+  it('keeps a conversation whose partner deleted their account readable, marked as left, and sends nothing more to them', async () => {
+    const a = await signUp(t);
+    const b = await signUp(t);
+    await give(a.user.id, 20, `grant-left-${a.user.id}`);
+    expect((await send(a.client, b.user.id, 'Are you still there?', `key-left-${a.user.id}`)).status).toBe(201);
+    await t.database.db.update(users).set({ status: 'deleted', deletedAt: t.clock() }).where(eq(users.id, b.user.id));
+
+    const list = (await a.client.get('/api/chats.php')).body.chats as { conversation: { id: number }; profile: { id: number; online: boolean; main_image: unknown }; left: boolean }[];
+    const row = list.find((c) => c.profile.id === b.user.id);
+    expect(row).toMatchObject({ left: true, profile: { online: false, main_image: null } });
+    expect(list.filter((c) => c.profile.id !== b.user.id).every((c) => c.left === false)).toBe(true);
+
+    const byConversation = await a.client.get(`/api/messages.php?conversation=${row!.conversation.id}`);
+    expect(byConversation.status).toBe(200);
+    expect(byConversation.body.messages.map((m: { text: string }) => m.text)).toEqual(['Are you still there?']);
+    const byProfile = await a.client.get(`/api/messages.php?profile=${b.user.id}`);
+    expect(byProfile.body.messages).toHaveLength(1);
+    const opened = await t.services.chat.openWith(actorFor(t.siteId, a.user.id), b.user.id);
+    expect(opened).toMatchObject({ left: true, conversationId: row!.conversation.id, profile: { id: b.user.id, name: b.user.profile.name, photos: [], about: '' } });
+
+    // Nothing more reaches them, and nothing is charged for trying.
+    const credits = await balance(a.user.id);
+    expect((await send(a.client, b.user.id, 'Hello?', `key-left2-${a.user.id}`)).status).toBe(404);
+    expect(await balance(a.user.id)).toBe(credits);
+    // Their profile is gone for everyone else, and for a member who never wrote to them.
+    expect((await a.client.get(`/api/profile.php?id=${b.user.id}`)).status).toBe(404);
+    const stranger = await signUp(t);
+    expect((await stranger.client.get(`/api/messages.php?profile=${b.user.id}`)).status).toBe(404);
+  });
+
   it('lists chats with unread counts; opening a conversation resets them; deleting hides it for one side', async () => {
     const a = await signUp(t);
     const b = await signUp(t);

@@ -81,7 +81,7 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
       .where(and(listedFor(actor, pool, clock()), notLikedBy(actor.userId), ...extra));
 
   return {
-    /** GET /api/swipe-game.php: the next cards (with a photo first, recently active first) and today's likes left. */
+    /** GET /api/swipe-game.php: the next cards (members with a photo only, recently active first) and today's likes left. */
     async swipeDeck(actor: Actor): Promise<{ profiles: ProfileSummary[]; likes_left: number; likes_per_day: number; resets_at: string }> {
       const member = requireMember(actor);
       const { userId } = member;
@@ -91,8 +91,10 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
         notExists(db.select({ x: swipePasses.userId }).from(swipePasses).where(and(eq(swipePasses.userId, userId), eq(swipePasses.profileId, profiles.userId)))),
         ...(gender ? [eq(profiles.gender, gender)] : []),
         await deps.contactRules.fictionalShown(member),
+        // A card is a face: members without a main photo that may be shown (active) are not dealt.
+        eq(photos.status, 'active'),
       ].filter((c) => c !== undefined))
-        .orderBy(sql`(${photos.status} = 'active') is true desc`, sql`${users.lastActiveAt} desc nulls last`, desc(profiles.createdAt), desc(profiles.userId))
+        .orderBy(sql`${users.lastActiveAt} desc nulls last`, desc(profiles.createdAt), desc(profiles.userId))
         .limit(DECK_SIZE);
       const today = clock();
       return { profiles: rows.map((r) => toProfileSummary(r as ProfileRow, today)), ...(await swipeState(member, self.country)) };

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { likes, profiles, users } from '../db/schema.ts';
+import { likes, photos, profiles, users } from '../db/schema.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp, type TestClient } from '../../tests/helpers/test-app.ts';
 
-type Card = { id: number; gender: string };
+type Card = { id: number; gender: string; main_image: { status: string } | null };
 
 describe.each(DATABASE_KINDS)('swipe game, match finder and the new-like overlay on %s', (kind) => {
   let t: TestApp;
@@ -12,11 +12,23 @@ describe.each(DATABASE_KINDS)('swipe game, match finder and the new-like overlay
   });
   afterAll(() => t.close());
 
-  /** A man looking for women, and `n` women for his deck. */
+  let photoNumber = 0;
+  /** Gives a member a main photo in `status` (the deck deals faces only). */
+  async function withPhoto(userId: number, status: 'active' | 'pending' | 'rejected' = 'active') {
+    const name = `deck-${kind}-${++photoNumber}`;
+    const [photo] = await t.database.db.insert(photos).values({ userId, filename: `${name}.webp`, thumbFilename: `${name}-t.webp`, status, width: 500, height: 600 }).returning({ id: photos.id });
+    await t.database.db.update(profiles).set({ mainPhotoId: photo.id }).where(eq(profiles.userId, userId));
+  }
+
+  /** A man looking for women, and `n` women with a photo for his deck. */
   async function player(n: number, country = 'NL') {
     const me = await signUp(t, { gender: 'male', country });
     const women = [];
-    for (let i = 0; i < n; i++) women.push((await signUp(t, { gender: 'female', country })).user);
+    for (let i = 0; i < n; i++) {
+      const woman = (await signUp(t, { gender: 'female', country })).user;
+      await withPhoto(woman.id);
+      women.push(woman);
+    }
     return { ...me, women };
   }
   const deck = async (client: TestClient) => (await client.get('/api/swipe-game.php')).body as { profiles: Card[]; likes_left: number; resets_at: string };
@@ -41,6 +53,19 @@ describe.each(DATABASE_KINDS)('swipe game, match finder and the new-like overlay
     expect((await deck(client)).profiles.every((p) => p.gender === 'female')).toBe(true);
     // Passing someone who may not be seen is refused like an unknown member.
     expect((await swipe(client, invisible.id, 'pass')).status).toBe(404);
+  });
+
+  it('deals no member without a photo that may be shown: none, one waiting for approval, or a rejected one', async () => {
+    const { client, women } = await player(1);
+    const without = (await signUp(t, { gender: 'female' })).user;
+    const pending = (await signUp(t, { gender: 'female' })).user;
+    const rejected = (await signUp(t, { gender: 'female' })).user;
+    await withPhoto(pending.id, 'pending');
+    await withPhoto(rejected.id, 'rejected');
+    const cards = (await deck(client)).profiles;
+    expect(cards.map((p) => p.id)).toContain(women[0].id);
+    for (const faceless of [without, pending, rejected]) expect(cards.map((p) => p.id)).not.toContain(faceless.id);
+    expect(cards.every((p) => p.main_image?.status === 'active')).toBe(true);
   });
 
   it('4 likes a day: the fifth is refused with the time of the next like and changes nothing; the next local day gives 4 more', async () => {

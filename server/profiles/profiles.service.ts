@@ -100,6 +100,21 @@ export function createProfilesService(deps: {
   }
 
   return {
+    /**
+     * A member who deleted their account, as the partner of a conversation shows them: the name and age they had, no
+     * photo, never online, nothing more (their profile is no longer anyone's to see). Null while the account lives.
+     */
+    async former(profileId: number, conversationId: number): Promise<ProfileDetail | null> {
+      const [row] = await db.select({ ...profileColumns, userStatus: users.status }).from(profiles)
+        .innerJoin(users, eq(users.id, profiles.userId)).leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
+        .where(eq(profiles.userId, profileId));
+      if (!row || row.userStatus !== 'deleted') return null;
+      const summary = toProfileSummary({ ...(row as ProfileRow), photoFilename: null, lastActiveAt: null }, clock());
+      return {
+        ...summary, about: '', liked: false, liked_me: false, conversation_id: conversationId, attributes: {}, interests: [], photos: [], blocked: false,
+      };
+    },
+
     async summary(userId: number, ownerView = false): Promise<ProfileSummary | null> {
       const row = await summaryRow(userId);
       return row ? toProfileSummary(row, clock(), ownerView) : null;

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { asNewVisitor, demoMembers, newMember, paidOrder, signUpByApi } from './account-helpers.ts';
+import { activate, asNewVisitor, demoMembers, newMember, paidOrder, signUpByApi } from './account-helpers.ts';
 import { expect, test } from './fixtures.ts';
 
 async function fillAccount(page: Page, email: string) {
@@ -160,4 +160,84 @@ test('the match overlay marks the conversation being started until the chat has 
   release();
   await expect(page).toHaveURL(new RegExp(`/members/${other.id}/chat$`));
   await expect(overlay).toHaveCount(0);
+});
+
+test('swipe game on a phone: the daily-limit notice lies over the card and never pushes the buttons under the tab bar; every card has a photo', { tag: '@phone' }, async ({ page, browser, shot }, info) => {
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'swipe-limit', info.project.name);
+  // A woman without a photo, active just now (the deck deals the recently active first).
+  const faceless = await newMember(browser, 'swipe-faceless', info.project.name);
+  await faceless.close();
+  const deck = (await (await page.request.get('/api/swipe-game.php')).json()) as { profiles: { id: number; main_image: { status: string } | null }[] };
+  expect(deck.profiles.length).toBeGreaterThan(4);
+  expect(deck.profiles.map((p) => p.id)).not.toContain(faceless.id);
+  expect(deck.profiles.every((p) => p.main_image?.status === 'active')).toBe(true);
+  for (const p of deck.profiles.slice(0, 4)) {
+    expect((await page.request.post('/api/swipe-game.php', { data: { profile_id: p.id, action: 'like' } })).status()).toBe(200);
+  }
+  await page.goto('/swipe-game');
+  const like = page.getByTestId('swipe-like');
+  const tabBar = page.getByTestId('tab-bar');
+  const above = async () => {
+    const box = (await like.boundingBox())!;
+    if (await tabBar.isVisible()) expect(box.y + box.height, 'the like button is above the tab bar').toBeLessThanOrEqual((await tabBar.boundingBox())!.y);
+    else expect(box.y + box.height).toBeLessThanOrEqual(page.viewportSize()!.height);
+    return box;
+  };
+  const before = await above();
+  await like.click();
+  await expect(page.getByTestId('swipe-notice')).toContainText('You have used your 4 likes for today.');
+  await expect(page.getByTestId('swipe-notice')).toBeInViewport();
+  const after = await above();
+  expect(after.y, 'the buttons stay where they were').toBe(before.y);
+  await shot('swipe-limit-notice');
+  await expect(page.locator('[data-testid="swipe-card"] img')).toHaveCount(1);
+});
+
+test('the "Add a photo" alert opens the profile at the photo upload, with the focus on it', { tag: '@phone' }, async ({ page }, info) => {
+  const headers = await asNewVisitor(page);
+  const { email } = await signUpByApi(page, headers, 'add-photo', info.project.name);
+  await activate(page, email);
+  await page.goto('/members');
+  await page.getByTestId('alert-photo-link').click();
+  await expect(page).toHaveURL(/\/profile#photos$/);
+  const file = page.locator('#photo-file');
+  await expect(file).toBeFocused();
+  await expect(file).toBeInViewport();
+  await expect(page.getByTestId('photo-manager').getByRole('heading', { level: 2 })).toBeInViewport();
+});
+
+test('a conversation whose partner deleted their account stays readable, marked "has left", with the composer off', { tag: '@phone' }, async ({ page, browser, shot }, info) => {
+  // The partner: confirmed (so that one may write to them), in a browser of their own.
+  const context = await browser.newContext();
+  const partner = await context.newPage();
+  const partnerHeaders = await asNewVisitor(partner);
+  const { email, password } = await signUpByApi(partner, partnerHeaders, 'leaving', info.project.name);
+  await activate(partner, email);
+  const partnerId = ((await (await partner.request.get('/api/user.php')).json()) as { user: { id: number } }).user.id;
+
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'staying', info.project.name);
+  await paidOrder(page, `left-${info.project.name}-${Date.now()}`);
+  const sent = await page.request.post('/api/messages.php', { data: { profile_id: partnerId, text: 'See you on Friday?' }, headers: { 'idempotency-key': `left-${Date.now()}` } });
+  expect(sent.status(), await sent.text()).toBe(201);
+  const conversationId = ((await sent.json()) as { message: { conversation_id: number } }).message.conversation_id;
+
+  expect((await partner.request.delete('/api/user.php', { data: { password } })).status()).toBe(200);
+  await context.close();
+
+  await page.goto('/chats');
+  const item = page.getByTestId('chat-item').filter({ hasText: 'See you on Friday?' });
+  await expect(item.getByTestId('chat-left')).toHaveText('Has left');
+  const response = await page.goto(`/chats/${conversationId}`);
+  expect(response?.status()).toBe(200);
+  await expect(page.getByTestId('message')).toContainText('See you on Friday?');
+  await expect(page.getByTestId('member-left')).toContainText('has left and deleted their account');
+  await expect(page.getByTestId('message-input')).toBeDisabled();
+  await expect(page.getByTestId('send-button')).toBeDisabled();
+  await expect(page.getByTestId('open-gifts')).toBeDisabled();
+  await shot('chat-partner-left');
+  // By their member id too.
+  expect((await page.goto(`/members/${partnerId}/chat`))?.status()).toBe(200);
+  await expect(page.getByTestId('member-left')).toBeVisible();
 });

@@ -114,7 +114,7 @@ test('alerts: one at a time, the most important first; a dismissed one makes roo
   await page.goto('/members');
   const photo = page.getByTestId('alert-photo');
   await expect(photo).toBeVisible();
-  await expect(photo.getByRole('link', { name: 'Add a photo' })).toHaveAttribute('href', '/profile');
+  await expect(photo.getByRole('link', { name: 'Add a photo' })).toHaveAttribute('href', '/profile#photos');
   await expect(page.getByTestId('alert-activation')).toHaveCount(0);
   await expect(page.getByTestId('alert-push')).toHaveCount(0);
   await shot('alerts-photo');

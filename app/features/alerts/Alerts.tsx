@@ -71,7 +71,7 @@ export function Alerts({ user }: { user: ApiUser | null }) {
       )}
       {shown === 'photo' && (
         <Alert variant="info" dismissible onClose={() => dismiss(DISMISS_KEYS.enrich)} data-testid="alert-photo">
-          {t('alerts.photo_missing')} <Link to="/profile" className="alert-link">{t('alerts.photo_missing_link')}</Link>
+          {t('alerts.photo_missing')} <Link to="/profile#photos" className="alert-link" data-testid="alert-photo-link">{t('alerts.photo_missing_link')}</Link>
         </Alert>
       )}
       {shown === 'push' && (

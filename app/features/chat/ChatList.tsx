@@ -60,6 +60,7 @@ export function ChatList({ initial, activeConversation }: { initial: ChatSummary
                   {c.last_message && <small className="text-muted ms-2 flex-shrink-0">{formatTime(c.last_message.created_at, i18n.language as Language)}</small>}
                 </div>
                 {c.profile.fictional && <FictionalNotice compact />}
+                {c.left && <span className="badge text-bg-secondary" data-testid="chat-left">{t('chat.left_badge')}</span>}
                 <div className="small text-muted text-truncate">
                   {c.last_message ? `${c.last_message.from_me ? `${t('chat.you')}: ` : ''}${lastMessageText(c.last_message)}` : ''}
                 </div>

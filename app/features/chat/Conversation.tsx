@@ -68,6 +68,8 @@ export interface ConversationPage {
   /** Messages this member may still send for free (before buying credits). */
   freeMessagesLeft: number;
   niche: number;
+  /** The other member deleted their account: their conversation stays readable, the composer is off. */
+  left?: boolean;
 }
 
 /** The conversation opened last, so that /chats reopens it on wide screens (spec: last opened chat). */
@@ -96,7 +98,8 @@ export function Conversation({ page }: { page: ConversationPage }) {
   // The profile page's gift action opens the conversation with the gift picker (?gift=1): the gift starts the
   // conversation or adds to it, exactly as the picker here does. The address loses the flag, so a reload does not reopen it.
   const [params] = useSearchParams();
-  const giftFirst = params.get('gift') === '1' && gifts.length > 0;
+  const left = Boolean(page.left);
+  const giftFirst = params.get('gift') === '1' && gifts.length > 0 && !left;
   useEffect(() => {
     if (giftFirst) {
       setGiftsOpen(true);
@@ -104,8 +107,8 @@ export function Conversation({ page }: { page: ConversationPage }) {
       url.searchParams.delete('gift');
       window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
     }
-    setIcebreaker(startsEmpty && !giftFirst);
-  }, [startsEmpty, giftFirst]);
+    setIcebreaker(startsEmpty && !giftFirst && !left);
+  }, [startsEmpty, giftFirst, left]);
   // One key per paid action: the automatic retries of one send reuse it, so the server charges once.
   const keyRef = useRef<string | null>(null);
   const bottom = useRef<HTMLDivElement>(null);
@@ -229,13 +232,22 @@ export function Conversation({ page }: { page: ConversationPage }) {
     <section className="chat-main" data-testid="conversation">
       <header className="d-flex align-items-center gap-2 p-2 border-bottom bg-white">
         <Link to="/chats" className="btn btn-link d-md-none" aria-label={t('chat.back')}>‹</Link>
-        <Link to={`/members/${profile.id}`} className="d-flex align-items-center gap-2 text-reset min-w-0">
-          <ProfilePhoto profile={profile} className="chat-avatar" />
-          <span className="min-w-0">
-            <strong className="d-block text-truncate"><OnlineDot online={profile.online} />{profile.name}, {profile.age}</strong>
-            {profile.fictional && <FictionalNotice compact />}
-          </span>
-        </Link>
+        {/* A member who has left has no profile to open any more. */}
+        {(() => {
+          const who = (
+            <>
+              <ProfilePhoto profile={profile} className="chat-avatar" />
+              <span className="min-w-0">
+                <strong className="d-block text-truncate"><OnlineDot online={profile.online} />{profile.name}, {profile.age}</strong>
+                {profile.fictional && <FictionalNotice compact />}
+                {left && <span className="badge text-bg-secondary">{t('chat.left_badge')}</span>}
+              </span>
+            </>
+          );
+          return left
+            ? <div className="d-flex align-items-center gap-2 min-w-0">{who}</div>
+            : <Link to={`/members/${profile.id}`} className="d-flex align-items-center gap-2 text-reset min-w-0">{who}</Link>;
+        })()}
         {conversationId !== null && (
           <Button variant="link" className="ms-auto text-muted d-flex align-items-center gap-1" onClick={() => void removeConversation()} aria-label={t('chat.delete')} data-testid="delete-conversation">
             <Trash2 aria-hidden="true" size={18} /><span className="d-none d-md-inline">{t('chat.delete')}</span>
@@ -263,18 +275,19 @@ export function Conversation({ page }: { page: ConversationPage }) {
               {error.code === 'free_conversation_limit' && <Link to="/premium" className="btn btn-secondary btn-sm" data-testid="get-premium">{t('nav.get_premium')}</Link>}
             </Alert>
           )}
-          <Form onSubmit={send} className="d-flex gap-2 align-items-end">
+          {left && <Alert variant="secondary" data-testid="member-left">{t('chat.member_left', { name: profile.name })}</Alert>}
+          <Form onSubmit={send} className="d-flex gap-2 align-items-end" data-testid="composer">
             <div className="d-flex flex-column gap-1">
-              <Button variant="outline-secondary" size="sm" onClick={() => setGiftsOpen(true)} disabled={sending} aria-label={t('chat.gift')} title={`${t('chat.gift')} (${priceLabel(prices.gift)})`} data-testid="open-gifts"><Gift aria-hidden="true" size={18} /></Button>
-              <Button variant="outline-secondary" size="sm" onClick={() => photoInput.current?.click()} disabled={sending} aria-label={`${t('chat.photo')} (${priceLabel(prices.photo)})`} title={`${t('chat.photo')} (${priceLabel(prices.photo)})`} data-testid="attach-photo"><Camera aria-hidden="true" size={18} /></Button>
+              <Button variant="outline-secondary" size="sm" onClick={() => setGiftsOpen(true)} disabled={sending || left} aria-label={t('chat.gift')} title={`${t('chat.gift')} (${priceLabel(prices.gift)})`} data-testid="open-gifts"><Gift aria-hidden="true" size={18} /></Button>
+              <Button variant="outline-secondary" size="sm" onClick={() => photoInput.current?.click()} disabled={sending || left} aria-label={`${t('chat.photo')} (${priceLabel(prices.photo)})`} title={`${t('chat.photo')} (${priceLabel(prices.photo)})`} data-testid="attach-photo"><Camera aria-hidden="true" size={18} /></Button>
               <input ref={photoInput} type="file" accept="image/*" hidden onChange={(e) => void sendPhoto(e.target.files?.[0])} data-testid="photo-input" />
             </div>
             <Form.Control
-              ref={input} as="textarea" rows={2} value={text} maxLength={maxLength} onChange={(e) => onInput(e.target.value)}
+              ref={input} as="textarea" rows={2} value={text} maxLength={maxLength} onChange={(e) => onInput(e.target.value)} disabled={left}
               onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); void send(e); } }}
               placeholder={t('chat.placeholder')} aria-label={t('chat.placeholder')} data-testid="message-input"
             />
-            <Button type="submit" disabled={sending || !text.trim()} className="chat-send" data-testid="send-button">
+            <Button type="submit" disabled={sending || left || !text.trim()} className="chat-send" data-testid="send-button">
               {t('chat.send')}
               <small className="d-block chat-send-price" data-testid="message-cost">{messagePrice}</small>
             </Button>

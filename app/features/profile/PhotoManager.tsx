@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -9,12 +9,15 @@ import { Alert } from '../../components/Alert.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { Progress } from '../../components/Progress.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import type { OwnPhoto } from '#common/api-types.ts';
 import { PHOTO_MAX_BYTES } from '#common/profile.ts';
 import { api, ApiError } from '../../lib/api.ts';
 import { uploadPhoto } from '../../lib/upload.ts';
 import { useRootData } from '../../lib/root-data.ts';
+
+/** The photo section's anchor on /profile (the missing-photo alert links to it). */
+export const PHOTOS_ANCHOR = 'photos';
 
 const STATUS_VARIANT = { pending: 'warning', active: 'success', rejected: 'danger' } as const;
 
@@ -33,6 +36,15 @@ export function PhotoManager({ initial, limit, premium, onChange }: {
   const input = useRef<HTMLInputElement>(null);
   const used = photos.filter((p) => p.status !== 'rejected').length;
   const full = used >= limit;
+  // The "Add a photo" alert links to /profile#photos: the upload is far down the page, so it is brought into view and
+  // given the focus (the file chooser opens with one key or tap).
+  const { hash } = useLocation();
+  const card = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (hash !== `#${PHOTOS_ANCHOR}`) return;
+    card.current?.scrollIntoView({ block: 'start' });
+    input.current?.focus({ preventScroll: true });
+  }, [hash]);
 
   const run = async (work: () => Promise<{ photos: OwnPhoto[] }>) => {
     setError(null);
@@ -76,7 +88,7 @@ export function PhotoManager({ initial, limit, premium, onChange }: {
   };
 
   return (
-    <Card className="shadow-sm mb-4" data-testid="photo-manager" data-last-progress={lastProgress ?? ''}>
+    <Card ref={card} id={PHOTOS_ANCHOR} className="shadow-sm mb-4 scroll-below-nav" data-testid="photo-manager" data-last-progress={lastProgress ?? ''}>
       <Card.Body>
         <div className="d-flex justify-content-between align-items-baseline flex-wrap gap-2">
           <h2 className="h5 mb-1">{t('photos.title')}</h2>
