@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { migrateCommand } from '../cli/migrate-cli.ts';
-import { freshDatabase, DATABASE_KINDS } from '../../tests/helpers/test-app.ts';
+import { freshDatabase, DATABASE_KINDS, postgresAdmin } from '../../tests/helpers/test-app.ts';
 import { openDatabase, type Database } from './client.ts';
 import { appliedMigrations, knownMigrations, schemaState } from './schema-version.ts';
 
@@ -94,15 +93,7 @@ async function emptyDatabase(kind: 'pglite' | 'postgres') {
   }
   const { baseUrl } = inject('pgTemplate')!;
   const name = `amora_empty_${process.pid}_${++counter}_${Date.now() % 100000}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: baseUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = postgresAdmin;
   await admin(`CREATE DATABASE ${name}`);
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
