@@ -10,7 +10,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['server/**/*.test.ts', 'common/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: ['server/**/*.test.ts', 'common/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts', 'tests/deploy/**/*.test.ts'],
     globalSetup: ['./tests/global-setup.ts'],
     setupFiles: ['./tests/setup.ts'],
     testTimeout: 30_000,

@@ -104,6 +104,8 @@ const schema = z.object({
 });
 
 export type Env = z.infer<typeof schema>;
+/** Every variable this file reads (the deployment files may name no other: tests/deploy/deploy-files.test.ts). */
+export const ENV_NAMES: readonly string[] = Object.keys(schema.shape);
 export type Role = Env['AMORA_ROLE'];
 
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {

@@ -31,12 +31,21 @@ import { photoStorageFromEnv } from './infra/storage.ts';
 import { createMetrics } from './infra/metrics.ts';
 import { createReadiness } from './infra/readiness.ts';
 import { operationsOnlyApp } from './http/operations.routes.ts';
+import { listenForOutbox } from './infra/outbox-listener.ts';
+import { schemaState } from './db/schema-version.ts';
+import { migratesAtStart, resolveRole, roleRefusal, roleRuns } from './roles.ts';
 
 /**
  * Accounts deleted more than 14 days ago (and other expired rows) are purged once an hour across
  * all instances; each instance looks every 10 minutes whether this hour's run is still to do.
  */
 const PURGE_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * How often a worker looks for due outbox rows unwoken. The embedded database has one process, woken by its own
+ * commits; on PostgreSQL commits notify the workers (LISTEN/NOTIFY), so polling is only the fallback.
+ */
+const OUTBOX_POLL_MS = { pglite: 1_000, postgres: 30_000 } as const;
 
 /** Set in the child process that creates and seeds a new embedded database (see firstStartInChild). */
 const FIRST_START_CHILD = 'AMORA_FIRST_START_CHILD';
@@ -57,6 +66,11 @@ async function firstStartInChild() {
 async function main() {
   const env = loadEnv();
   const logger = createLogger(env.LOG_LEVEL);
+  // web: HTTP and live sockets; worker: the outbox and scheduled jobs; all: both (the embedded default).
+  const role = resolveRole(process.argv.slice(2), env.AMORA_ROLE);
+  const refusal = roleRefusal(role, env.DATABASE_URL ? 'postgres' : 'pglite');
+  if (refusal) throw new Error(refusal);
+  const runs = roleRuns(role);
   const dataDir = resolve(ROOT_DIR, env.DATA_DIR);
   const photosDir = join(dataDir, 'photos');
   const storage = photoStorageFromEnv(env, photosDir);
@@ -66,10 +80,18 @@ async function main() {
   const lock = pgliteDir && !isFirstStartChild ? lockDataDir(dataDir) : null;
   if (pgliteDir && !isFirstStartChild && !existsSync(pgliteDir)) await firstStartInChild();
   const database = await openDatabase({ url: env.DATABASE_URL, dataDir: pgliteDir });
-  await database.migrate();
+  // A release never runs on a schema a newer release migrated, nor (when it does not migrate) on one it is ahead of.
+  const schema = await schemaState(database.db);
+  const migrate = migratesAtStart({ kind: database.kind, role, setting: env.AMORA_MIGRATE });
+  if (schema.state === 'ahead' || (schema.state === 'behind' && !migrate)) {
+    await database.close();
+    throw new Error(`Cannot start: ${schema.message}`);
+  }
+  if (migrate) await database.migrate();
 
-  // The embedded database seeds itself when empty; a real server only when asked (SEED_DEMO=always or npm run seed).
-  const shouldSeed = env.SEED_DEMO === 'always' || (env.SEED_DEMO === 'auto' && database.kind === 'pglite');
+  // The embedded database seeds itself when empty; a real server only when asked (SEED_DEMO=always or npm run seed),
+  // and only a process running everything (web instances starting together would seed twice).
+  const shouldSeed = role === 'all' && (env.SEED_DEMO === 'always' || (env.SEED_DEMO === 'auto' && database.kind === 'pglite'));
   if (shouldSeed && !(await isSeeded(database.db))) {
     logger.info('Seeding the demo site (first start)…');
     await seedDemoSite(database.db, { photosDir, clock: systemClock, storage });
@@ -141,17 +163,22 @@ async function main() {
       metrics.jobRun('purge', !failed);
     }).catch((error: unknown) => logger.error('Scheduling the purge failed:', error));
   };
-  purge();
-  const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
-  purgeTimer.unref();
+  // Scheduled jobs and outbox delivery run on workers (and role all), never on web instances.
+  const purgeTimer = runs.background ? setInterval(purge, PURGE_INTERVAL_MS) : undefined;
+  purgeTimer?.unref();
+  if (runs.background) purge();
   // Generate or load the VAPID keys now, so that the first page already has the public key.
   await services.push.vapidKeys();
   const translator = await createTranslator();
   // Mail, push and live updates react to what happens; the outbox delivers what was recorded, here
   // and on every other instance (each row once).
   registerSubscribers(services, translator);
-  const stopOutbox = services.events.start();
-  const dev = env.NODE_ENV === 'development';
+  const stopOutbox = runs.background ? services.events.start(env.OUTBOX_POLL_MS ?? OUTBOX_POLL_MS[database.kind]) : () => {};
+  // Another instance's commit wakes this worker at once (PostgreSQL's LISTEN/NOTIFY).
+  const outboxListener = runs.background && env.DATABASE_URL
+    ? listenForOutbox({ url: env.DATABASE_URL, onWake: () => services.events.wake(), logger })
+    : undefined;
+  const dev = runs.http && env.NODE_ENV === 'development';
 
   let vite: import('vite').ViteDevServer | undefined;
   let getBuild: (() => Promise<ServerBuild>) | undefined;
@@ -163,6 +190,8 @@ async function main() {
       const runner = (devServer.environments.ssr as unknown as { runner: { import(id: string): Promise<ServerBuild> } }).runner;
       return runner.import('virtual:react-router/server-build');
     };
+  } else if (!runs.http) {
+    // A worker serves no pages.
   } else if (existsSync(SERVER_BUILD_PATH)) {
     const build = (await import(SERVER_BUILD_PATH)) as ServerBuild;
     getBuild = async () => build;
@@ -171,11 +200,14 @@ async function main() {
     logger.error(`No page build at ${SERVER_BUILD_PATH}: serving the API only, pages answer 503 (run npm run build)`);
   }
 
-  const app = createApp({
-    services, translator, env, logger, outbox, smsOutbox, operations: { readiness, metrics },
-    clientDir: dev || !existsSync(CLIENT_BUILD_DIR) ? undefined : CLIENT_BUILD_DIR,
-    pages: getBuild ? pagesHandler(getBuild, env.NODE_ENV) : pagesUnavailable,
-  });
+  // A worker answers only /healthz, /readyz and /metrics (with METRICS_TOKEN, as on web) on PORT, for its probes.
+  const app = runs.http
+    ? createApp({
+      services, translator, env, logger, outbox, smsOutbox, operations: { readiness, metrics },
+      clientDir: dev || !existsSync(CLIENT_BUILD_DIR) ? undefined : CLIENT_BUILD_DIR,
+      pages: getBuild ? pagesHandler(getBuild, env.NODE_ENV) : pagesUnavailable,
+    })
+    : operationsOnlyApp({ readiness, metrics, open: false, metricsToken: env.METRICS_TOKEN });
   const listener = getRequestListener(app.fetch);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (vite) vite.middlewares(req, res, () => listener(req, res));
@@ -191,9 +223,9 @@ async function main() {
     console.error(`Cannot start the server: ${reason}`);
     process.exit(1);
   });
-  const live = attachLiveChannel({ server, services, logger, trustProxy: env.TRUST_PROXY });
-  liveSockets = () => live.size;
-  server.listen(env.PORT, env.HOST, () => logger.info(`Amora listens on http://localhost:${env.PORT} (${database.kind})`));
+  const live = runs.http ? attachLiveChannel({ server, services, logger, trustProxy: env.TRUST_PROXY }) : undefined;
+  liveSockets = () => live?.size ?? 0;
+  server.listen(env.PORT, env.HOST, () => logger.info(`Amora listens on http://localhost:${env.PORT} (${database.kind}, role ${role})`));
   // Prometheus scrapes /metrics here without a token: a port the load balancer does not expose.
   const metricsServer = env.METRICS_PORT ? createServer(getRequestListener(operationsOnlyApp({ readiness, metrics, open: true }).fetch)) : undefined;
   metricsServer?.listen(env.METRICS_PORT, env.HOST, () => logger.info(`Metrics on http://localhost:${env.METRICS_PORT}/metrics`));
@@ -203,13 +235,13 @@ async function main() {
     server, logger, timeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     // From the signal on, /readyz fails, so a load balancer that still has this instance stops sending to it.
     onStart: () => readiness.markShuttingDown(),
-    upgraded: [{ name: 'live sockets', run: () => live.close() }],
+    upgraded: [{ name: 'live sockets', run: () => live?.close() }],
     steps: [
-      { name: 'background jobs', run: () => { clearInterval(purgeTimer); stopOutbox(); return purging; } },
+      { name: 'background jobs', run: async () => { clearInterval(purgeTimer); stopOutbox(); await outboxListener?.close(); return purging; } },
       {
         name: 'notifications',
         run: async () => {
-          const done = await services.events.drainForShutdown(env.SHUTDOWN_TIMEOUT_MS);
+          const done = await services.events.drainForShutdown(env.SHUTDOWN_TIMEOUT_MS, { deliver: runs.background });
           if (!done) logger.error(`shutdown: notifications still running after ${env.SHUTDOWN_TIMEOUT_MS} ms; undelivered ones stay in the outbox`);
         },
       },

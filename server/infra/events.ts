@@ -3,6 +3,13 @@ import type { Db, Tx } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
+import { OUTBOX_CHANNEL } from './outbox-listener.ts';
+
+/**
+ * Part of every outbox insert: each inserted row notifies the outbox channel, which PostgreSQL delivers at commit (once
+ * per transaction; a rolled-back insert notifies nobody), so the workers wake without polling (outbox-listener.ts).
+ */
+const NOTIFY = sql.raw(`pg_notify('${OUTBOX_CHANNEL}', '')`);
 
 /** What happened, for whoever wants to react (notification mails, push, live updates). */
 export interface AppEvents {
@@ -146,7 +153,8 @@ export function createEventBus(deps: { db: Db; clock: Clock; logger: Pick<Logger
       const subs = [...(durable.get(event)?.keys() ?? [])];
       if (!subs.length) return;
       const now = clock();
-      await tx.insert(outbox).values(subs.map((subscriber) => ({ event, subscriber, payload, availableAt: now, createdAt: now })));
+      await tx.insert(outbox).values(subs.map((subscriber) => ({ event, subscriber, payload, availableAt: now, createdAt: now })))
+        .returning({ notified: NOTIFY });
     },
 
     /**
@@ -160,7 +168,8 @@ export function createEventBus(deps: { db: Db; clock: Clock; logger: Pick<Logger
       const now = clock();
       const names = sql.join(subs.map((s) => sql`(${s}::text)`), sql`, `);
       return sql`insert into ${outbox} (event, subscriber, payload, available_at, created_at)
-        select ${event}::text, s.name, ${payload}, ${now}::timestamptz, ${now}::timestamptz from ${from}, (values ${names}) as s(name)`;
+        select ${event}::text, s.name, ${payload}, ${now}::timestamptz, ${now}::timestamptz from ${from}, (values ${names}) as s(name)
+        returning ${NOTIFY}`;
     },
 
     /** After commit: live listeners run, and the drain is asked to deliver what was recorded. */
@@ -194,7 +203,10 @@ export function createEventBus(deps: { db: Db; clock: Clock; logger: Pick<Logger
       observe = observer;
     },
 
-    /** Keeps draining: at once after each emit, and every `pollMs` for retries and other instances' rows. */
+    /**
+     * Keeps draining: at once after each emit and each wake (a notification from another instance's commit), and every
+     * `pollMs` for retries and for rows whose notification was missed.
+     */
     start(pollMs = 1_000) {
       running = true;
       const timer = setInterval(() => bus.wake(), pollMs);
@@ -226,14 +238,16 @@ export function createEventBus(deps: { db: Db; clock: Clock; logger: Pick<Logger
      * most `timeoutMs`. Resolves with whether everything was done in time. Rows left over stay in the
      * outbox for another instance or the next start.
      */
-    async drainForShutdown(timeoutMs: number): Promise<boolean> {
+    async drainForShutdown(timeoutMs: number, options: { deliver: boolean } = { deliver: true }): Promise<boolean> {
       running = false;
       clearTimeout(wakeTimer);
       wakeTimer = undefined;
       let timer: NodeJS.Timeout | undefined;
       const timeUp = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); });
+      // A web instance delivers nothing from the outbox (its workers do): it only lets its live listeners finish.
+      const listenersDone = async () => { while (pending.size) await Promise.all([...pending]); };
       try {
-        return await Promise.race([bus.settle().then(() => true), timeUp]);
+        return await Promise.race([(options.deliver ? bus.settle() : listenersDone()).then(() => true), timeUp]);
       } finally {
         clearTimeout(timer);
       }

@@ -58,20 +58,25 @@ export async function freshDatabase(kind: DatabaseKind): Promise<Database & { dr
   };
 }
 
+/** Runs one statement (CREATE or DROP DATABASE) on the test server's administrative database. */
+export async function postgresAdmin(statement: string): Promise<void> {
+  const info = inject('pgTemplate');
+  if (!info) throw new Error('PostgreSQL is not available');
+  const client = new pg.Client({ connectionString: info.baseUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
 /** A new PostgreSQL database cloned from the migrated template (or `template`) in milliseconds, and how to drop it. */
 export async function clonePostgresTemplate(template?: string): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const info = inject('pgTemplate');
   if (!info) throw new Error('PostgreSQL is not available');
   const name = `${info.template}_${process.pid}_${++counter}_${Date.now() % 100000}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: info.baseUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = postgresAdmin;
   await admin(`CREATE DATABASE ${name} TEMPLATE ${template ?? info.template}`);
   const url = new URL(info.baseUrl);
   url.pathname = `/${name}`;
