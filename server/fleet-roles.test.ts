@@ -82,11 +82,14 @@ describe.skipIf(!inject('pgTemplate'))('process roles on PostgreSQL', SLOW, () =
     const p = await prepared('postgres');
     const purgeRuns = () => withDatabase(p, (db) => db.select().from(jobRuns).where(eq(jobRuns.job, 'purge')));
     const start = async (role: string) => {
-      const port = await freePort();
-      const server = startServer({ ...p.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: p.dataDir, AMORA_ROLE: role, METRICS_TOKEN: TOKEN, LOG_LEVEL: 'info' });
+      const [port, metricsPort] = [await freePort(), await freePort()];
+      const server = startServer({
+        ...p.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: String(metricsPort), DATA_DIR: p.dataDir,
+        AMORA_ROLE: role, METRICS_TOKEN: TOKEN, LOG_LEVEL: 'info',
+      });
       cleanups.push(() => server.child.kill('SIGKILL'));
       await server.ready;
-      return { base: `http://127.0.0.1:${port}`, server };
+      return { base: `http://127.0.0.1:${port}`, metrics: `http://127.0.0.1:${metricsPort}`, server };
     };
     const web = await start('web');
     expect(web.server.output()).toContain('role web');
@@ -109,5 +112,10 @@ describe.skipIf(!inject('pgTemplate'))('process roles on PostgreSQL', SLOW, () =
     const metrics = await fetch(`${worker.base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(metrics.status).toBe(200);
     expect(await metrics.text()).toMatch(/amora_job_runs_total\{job="purge",outcome="ok"\} 1/);
+    // The metrics port needs no token, and serves nothing else.
+    const scraped = await fetch(`${web.metrics}/metrics`);
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toMatch(/amora_http_requests_total\{method="GET",route="\/api\/settings.php",status="200"\} 1/);
+    expect((await fetch(`${web.metrics}/api/settings.php`)).status).toBe(404);
   });
 });

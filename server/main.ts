@@ -218,16 +218,18 @@ async function main() {
   // Shutdown closes idle connections itself (server/infra/shutdown.ts).
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  server.on('error', (error: NodeJS.ErrnoException) => {
-    const reason = error.code === 'EADDRINUSE' ? `port ${env.PORT} is already in use (set PORT to use another)` : error.message;
+  const failToListen = (name: string, port: number | undefined) => (error: NodeJS.ErrnoException) => {
+    const reason = error.code === 'EADDRINUSE' ? `port ${port} is already in use (set ${name} to use another)` : error.message;
     console.error(`Cannot start the server: ${reason}`);
     process.exit(1);
-  });
+  };
+  server.on('error', failToListen('PORT', env.PORT));
   const live = runs.http ? attachLiveChannel({ server, services, logger, trustProxy: env.TRUST_PROXY }) : undefined;
   liveSockets = () => live?.size ?? 0;
   server.listen(env.PORT, env.HOST, () => logger.info(`Amora listens on http://localhost:${env.PORT} (${database.kind}, role ${role})`));
   // Prometheus scrapes /metrics here without a token: a port the load balancer does not expose.
   const metricsServer = env.METRICS_PORT ? createServer(getRequestListener(operationsOnlyApp({ readiness, metrics, open: true }).fetch)) : undefined;
+  metricsServer?.on('error', failToListen('METRICS_PORT', env.METRICS_PORT));
   metricsServer?.listen(env.METRICS_PORT, env.HOST, () => logger.info(`Metrics on http://localhost:${env.METRICS_PORT}/metrics`));
 
   // Running requests finish, then the notifications they committed go out, then mail, then the database.
