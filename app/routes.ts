@@ -83,6 +83,12 @@ export default [
       route('sites', 'routes/console-sites.tsx', { id: 'console-sites' }),
       route('sites/:id', 'routes/console-site.tsx', { id: 'console-site' }),
       route('packages', 'routes/console-packages.tsx', { id: 'console-packages' }),
+      // A site's short paths and landers, page texts and mail texts (decision 072).
+      route('content', 'routes/console-content.tsx', { id: 'console-content' }),
+      route('content/pages', 'routes/console-content-pages.tsx', { id: 'console-content-pages' }),
+      route('content/mails', 'routes/console-content-pages.tsx', { id: 'console-content-mails' }),
+      route('content/pages/:lang/:page', 'routes/console-content-page.tsx', { id: 'console-content-page' }),
+      route('content/mails/:lang/:kind', 'routes/console-content-mail.tsx', { id: 'console-content-mail' }),
       route('companies', 'routes/console-companies.tsx', { id: 'console-companies' }),
       route('companies/:id', 'routes/console-company.tsx', { id: 'console-company' }),
       route('reports', 'routes/console-reports.tsx', { id: 'console-reports' }),

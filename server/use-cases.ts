@@ -47,6 +47,7 @@ import type { createStaffService } from './staff/staff.service.ts';
 import type { ConsoleService } from './staff/console.service.ts';
 import type { ConsoleSites } from './staff/console-sites.ts';
 import type { ConsoleCatalogue } from './staff/console-catalogue.ts';
+import type { ConsoleContent } from './staff/console-content.ts';
 import type { ConsoleCompanies } from './staff/console-companies.ts';
 import type { Answering } from './staff/answering.ts';
 import type { FictionalProfiles } from './staff/fictional-profiles.ts';
@@ -104,7 +105,7 @@ export interface Services {
   audit: AuditLog;
   staff: ReturnType<typeof createStaffService>;
   /** Every screen and action of the operator console (the authorization test enumerates them). */
-  console: ConsoleService & ConsoleSites & ConsoleCompanies & ConsoleCatalogue;
+  console: ConsoleService & ConsoleSites & ConsoleCompanies & ConsoleCatalogue & ConsoleContent;
   /** Staff answering as fictional profiles, and their response times. */
   answering: Answering;
   /** Staff creating and editing fictional profiles. */

@@ -57,6 +57,7 @@ export default function ConsoleLayout() {
               {siteAdmin && <NavLink to="/console/sites" className={link} data-testid="console-nav-sites">{t('console.nav.sites')}</NavLink>}
               {finance && <NavLink to="/console/reports" className={link} data-testid="console-nav-reports">{t('console.nav.reports')}</NavLink>}
               {finance && <NavLink to="/console/packages" className={link} data-testid="console-nav-packages">{t('console.packages.title')}</NavLink>}
+              {siteAdmin && <NavLink to="/console/content" className={link} data-testid="console-nav-content">{t('console.nav.content')}</NavLink>}
               {siteAdmin && <NavLink to="/console/transparency" className={link} data-testid="console-nav-transparency">{t('console.nav.transparency')}</NavLink>}
               {isAdmin && <NavLink to="/console/audit" className={link} data-testid="console-nav-audit">{t('console.nav.audit')}</NavLink>}
               <NavLink to="/console/account" className={link} data-testid="console-nav-account">{t('console.nav.account')}</NavLink>
