@@ -187,7 +187,7 @@ export function createServices(deps: {
       ...createConsoleCompanies({ db, audit, invalidateSites: settings.invalidateSites }),
       ...createConsoleCatalogue({ db, audit }),
       ...createConsoleContent({
-        db, clock, audit, invalidateSites: settings.invalidateSites, pages, site: settings.site, company: settings.companyInfo, mail,
+        db, clock, audit, invalidateSites: settings.invalidateSites, pages, site: settings.site, company: settings.companyInfo, mail, origin: settings.origin,
       }),
     },
     answering: createAnswering({ db, clock, audit, chat, profiles }),

@@ -56,7 +56,7 @@ export default function ConsoleContentMail() {
       {changed && <Alert variant="success" data-testid="mail-saved">{changed.length ? t('console.content.mails.saved') : t('console.content.unchanged')}</Alert>}
       {reply?.sentTo && <Alert variant="success" data-testid="mail-test-sent">{t('console.content.mails.test_sent', { email: reply.sentTo })}</Alert>}
       <p className="small">
-        {t('console.content.mails.placeholders')} {loaded.placeholders.map((p) => <code key={p} className="me-2">{`{{${p}}}`}</code>)}
+        {t('console.content.mails.placeholders')} {loaded.placeholders.map((p) => <span key={p} className="font-monospace me-2">{`{{${p}}}`}</span>)}
       </p>
       <AppForm form={form} data-testid="mail-form" className="mb-3">
         <FormError form={form} />

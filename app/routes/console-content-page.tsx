@@ -85,7 +85,7 @@ export default function ConsoleContentPage() {
         <div className="col-12 col-lg-6">
           <h3 className="h5">{t('console.content.preview')}</h3>
           {preview ? (
-            <article className="border rounded p-3 content-page" data-testid="page-preview">
+            <article className="border rounded p-3" data-testid="page-preview">
               <h1 className="h3">{preview.title}</h1>
               {/* Rendered by the server's markdown subset: escaped text, safe links only, no raw HTML. */}
               <div dangerouslySetInnerHTML={{ __html: preview.html }} />

@@ -16,7 +16,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const staff = await requireConsoleStaff(ctx);
   const siteId = consoleSiteId(ctx, request);
-  const mails = new URL(request.url).pathname.endsWith('/mails');
+  // (A client navigation asks for /console/content/mails.data.)
+  const mails = new URL(request.url).pathname.includes('/content/mails');
   if (mails) {
     const list = await orPageError(ctx.services.console.mailTextList(staff, siteId));
     return { mails, site: list.site, rows: list.kinds as string[], languages: list.languages, own: list.own.map((o) => `${o.language}/${o.kind}`) };

@@ -48,16 +48,57 @@ export async function action({ context, request }: Route.ActionArgs) {
   });
 }
 
-export default function ConsoleContent() {
+/** "Lander: gallery" or "Page: Frequently Asked Questions". */
+function useTargetLabel() {
   const { t } = useTranslation();
-  const { site, tokens, landers, pages, editing, saved } = useLoaderData<typeof loader>();
-  const search = `?site=${site.id}`;
-  const defaultValue = editing ? { path: editing.token, target: editing.target, slug: editing.slug, ...editing.tracking } : { target: 'lander:gallery' };
-  const { form, fields, busy } = useAppForm(pageTokenFormSchema, { defaultValue });
-  const targetLabel = (target: string) => {
+  return (target: string) => {
     const [kind, name] = target.split(':');
     return kind === 'lander' ? t('console.content.tokens.lander', { name }) : t('console.content.tokens.page', { name: t(`console.content.pages.names.${name}`) });
   };
+}
+
+/** A new short path's form, or the one being edited; a fresh form after each save. */
+function TokenForm() {
+  const { t } = useTranslation();
+  const { site, landers, pages, editing } = useLoaderData<typeof loader>();
+  const search = `?site=${site.id}`;
+  const targetLabel = useTargetLabel();
+  const defaultValue = editing ? { path: editing.token, target: editing.target, slug: editing.slug, ...editing.tracking } : { target: 'lander:gallery' };
+  const { form, fields, busy } = useAppForm(pageTokenFormSchema, { defaultValue });
+  return (
+    <section className="card" aria-labelledby="token-form-title">
+      <div className="card-body">
+        <h2 id="token-form-title" className="h5 card-title">{editing ? t('console.content.tokens.edit_title', { token: editing.token }) : t('console.content.tokens.new')}</h2>
+        <AppForm form={form} data-testid="token-form">
+          <FormError form={form} />
+          <FormField id="token-path" className="mb-3" label={t('console.content.tokens.fields.path')} field={fields.path} description={t('console.content.tokens.help.path')} />
+          <FormField id="token-target" as="select" className="mb-3" label={t('console.content.tokens.fields.target')} field={fields.target}>
+            <optgroup label={t('console.content.landers.title')}>
+              {landers.map((l) => <option key={l.name} value={`lander:${l.name}`}>{targetLabel(`lander:${l.name}`)}</option>)}
+            </optgroup>
+            <optgroup label={t('console.content.pages.title')}>
+              {pages.map((p) => <option key={p} value={`page:${p}`}>{targetLabel(`page:${p}`)}</option>)}
+            </optgroup>
+          </FormField>
+          <FormField id="token-slug" className="mb-3" label={t('console.content.tokens.fields.slug')} field={fields.slug} description={t('console.content.tokens.help.slug')} />
+          {TRACKING_KEYS.map((key) => (
+            <FormField key={key} id={`token-${key}`} className="mb-2" label={key} field={fields[key]} />
+          ))}
+          <button type="submit" className="btn btn-primary mt-2" disabled={busy} data-testid="token-save">
+            {editing ? t('console.content.save') : t('console.content.tokens.add')}
+          </button>
+          {editing && <Link to={`/console/content${search}`} className="btn btn-link mt-2">{t('console.content.cancel')}</Link>}
+        </AppForm>
+      </div>
+    </section>
+  );
+}
+
+export default function ConsoleContent() {
+  const { t } = useTranslation();
+  const { site, tokens, landers, editing, saved } = useLoaderData<typeof loader>();
+  const search = `?site=${site.id}`;
+  const targetLabel = useTargetLabel();
 
   return (
     <>
@@ -80,9 +121,9 @@ export default function ConsoleContent() {
               <tbody>
                 {tokens.map((token) => (
                   <tr key={token.token} data-token={token.token}>
-                    <th scope="row" className="fw-normal"><a href={`https://${site.domain}/${token.token}`}>/{token.token}</a></th>
+                    <th scope="row" className="fw-normal"><a href={`${site.origin}/${token.token}`}>/{token.token}</a></th>
                     <td>{targetLabel(token.target)}{token.slug ? ` / ${token.slug}` : ''}</td>
-                    <td className="small">{Object.entries(token.tracking).map(([k, v]) => `${k}=${v}`).join(' · ')}</td>
+                    <td className="small">{TRACKING_KEYS.filter((k) => token.tracking[k]).map((k) => `${k}=${token.tracking[k]}`).join(' · ')}</td>
                     <td className="text-end text-nowrap">
                       <Link to={`/console/content${search}&edit=${token.token}`} className="btn btn-outline-secondary btn-sm me-1">{t('console.content.tokens.edit')}</Link>
                       <Form method="post" className="d-inline">
@@ -106,31 +147,7 @@ export default function ConsoleContent() {
           </ul>
         </div>
         <div className="col-12 col-lg-5">
-          <section className="card" aria-labelledby="token-form-title">
-            <div className="card-body">
-              <h2 id="token-form-title" className="h5 card-title">{editing ? t('console.content.tokens.edit_title', { token: editing.token }) : t('console.content.tokens.new')}</h2>
-              <AppForm form={form} data-testid="token-form">
-                <FormError form={form} />
-                <FormField id="token-path" className="mb-3" label={t('console.content.tokens.fields.path')} field={fields.path} description={t('console.content.tokens.help.path')} />
-                <FormField id="token-target" as="select" className="mb-3" label={t('console.content.tokens.fields.target')} field={fields.target}>
-                  <optgroup label={t('console.content.landers.title')}>
-                    {landers.map((l) => <option key={l.name} value={`lander:${l.name}`}>{targetLabel(`lander:${l.name}`)}</option>)}
-                  </optgroup>
-                  <optgroup label={t('console.content.pages.title')}>
-                    {pages.map((p) => <option key={p} value={`page:${p}`}>{targetLabel(`page:${p}`)}</option>)}
-                  </optgroup>
-                </FormField>
-                <FormField id="token-slug" className="mb-3" label={t('console.content.tokens.fields.slug')} field={fields.slug} description={t('console.content.tokens.help.slug')} />
-                {TRACKING_KEYS.map((key) => (
-                  <FormField key={key} id={`token-${key}`} className="mb-2" label={key} field={fields[key]} />
-                ))}
-                <button type="submit" className="btn btn-primary mt-2" disabled={busy} data-testid="token-save">
-                  {editing ? t('console.content.save') : t('console.content.tokens.add')}
-                </button>
-                {editing && <Link to={`/console/content${search}`} className="btn btn-link mt-2">{t('console.content.cancel')}</Link>}
-              </AppForm>
-            </div>
-          </section>
+          <TokenForm key={saved ?? editing?.token ?? 'new'} />
         </div>
       </div>
     </>

@@ -64,6 +64,8 @@ export function createConsoleContent(deps: {
   pages: Pick<ReturnType<typeof createContentService>, 'source' | 'render'>;
   site: (siteId: number) => Promise<Site>;
   company: (site: Site) => Promise<CompanyDetails>;
+  /** A site's canonical origin (settings' origin()), for the short paths' links. */
+  origin: (site: { domain: string }) => string;
   mail: { send: (input: { to: string; lang: string; siteId: number; kind: string; params?: Record<string, string | number>; link: string }) => Promise<void> };
 }) {
   const { db, audit } = deps;
@@ -100,7 +102,7 @@ export function createConsoleContent(deps: {
       const site = await requireSite(siteId);
       const rows = await db.select().from(sitePageTokens).where(eq(sitePageTokens.siteId, siteId)).orderBy(asc(sitePageTokens.token));
       return {
-        site,
+        site: { ...site, origin: deps.origin(site) },
         tokens: rows.map(viewOf),
         landers: LANDER_NAMES.map((name) => ({ name, preview: `/landers/${name}` })),
         pages: [...PAGE_SLUGS],
