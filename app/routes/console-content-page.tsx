@@ -69,7 +69,7 @@ export default function ConsoleContentPage() {
         <div className="col-12 col-lg-6">
           <AppForm form={form} data-testid="page-form">
             <FormError form={form} />
-            <FormField id="page-markdown" as="textarea" rows={22} className="mb-3 font-monospace" label={t('console.content.pages.markdown')} field={fields.markdown} description={t('console.content.pages.help')} />
+            <FormField id="page-markdown" as="textarea" rows={22} className="mb-3" controlClassName="font-monospace" label={t('console.content.pages.markdown')} field={fields.markdown} description={t('console.content.pages.help')} />
             <div className="d-flex flex-wrap gap-2">
               <button type="submit" name="intent" value="preview" className="btn btn-outline-secondary" disabled={busy} data-testid="page-preview-button">{t('console.content.preview')}</button>
               <button type="submit" className="btn btn-primary" disabled={busy} data-testid="page-save">{t('console.content.save')}</button>
