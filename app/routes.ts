@@ -83,7 +83,7 @@ export default [
       route('sites', 'routes/console-sites.tsx', { id: 'console-sites' }),
       route('sites/:id', 'routes/console-site.tsx', { id: 'console-site' }),
       route('packages', 'routes/console-packages.tsx', { id: 'console-packages' }),
-      // A site's short paths and landers, page texts and mail texts (decision 072).
+      // A site's short paths and landers, page texts and mail texts (decision 074).
       route('content', 'routes/console-content.tsx', { id: 'console-content' }),
       route('content/pages', 'routes/console-content-pages.tsx', { id: 'console-content-pages' }),
       route('content/mails', 'routes/console-content-pages.tsx', { id: 'console-content-mails' }),

@@ -53,7 +53,7 @@ function defaultPart(locales: Record<Language, Resources>, lang: Language, kind:
 }
 
 /**
- * The console's site texts (issue 27, decision 072): a site's short paths (`/{token}`), its own text of each static
+ * The console's site texts (issue 27, decision 074): a site's short paths (`/{token}`), its own text of each static
  * page per language and its own wording of each mail per language. Admins of the site only. Every change is checked by
  * the form's own schema, written with one audit row holding before and after in the same transaction, and the short
  * paths and page texts reach every instance through the site cache's version stamp.

@@ -13,7 +13,7 @@ async function visitor(browser: Browser, baseURL: string, lang: string) {
 }
 
 /**
- * A site's texts in the console at 1280 px (decision 072): an admin adds a short path and a visitor opening it lands
+ * A site's texts in the console at 1280 px (decision 074): an admin adds a short path and a visitor opening it lands
  * on the lander with the token's tracking; the admin writes the Dutch FAQ and a member page shows it; the admin words
  * the Danish activation mail and the next sign-up in Danish gets it. Each change is undone at the end, so no other
  * test sees it.
