@@ -88,6 +88,12 @@ export default [
       route('gifts', 'routes/console-gifts.tsx', { id: 'console-gifts' }),
       route('gifts/:id', 'routes/console-gift.tsx', { id: 'console-gift' }),
       route('discounts/:id', 'routes/console-discount.tsx', { id: 'console-discount' }),
+      // A site's short paths and landers, page texts and mail texts (decision 074).
+      route('content', 'routes/console-content.tsx', { id: 'console-content' }),
+      route('content/pages', 'routes/console-content-pages.tsx', { id: 'console-content-pages' }),
+      route('content/mails', 'routes/console-content-pages.tsx', { id: 'console-content-mails' }),
+      route('content/pages/:lang/:page', 'routes/console-content-page.tsx', { id: 'console-content-page' }),
+      route('content/mails/:lang/:kind', 'routes/console-content-mail.tsx', { id: 'console-content-mail' }),
       route('companies', 'routes/console-companies.tsx', { id: 'console-companies' }),
       route('companies/:id', 'routes/console-company.tsx', { id: 'console-company' }),
       route('reports', 'routes/console-reports.tsx', { id: 'console-reports' }),

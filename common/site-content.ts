@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { textSchema } from './input.ts';
-import { LANGUAGE_CODES } from './languages.ts';
 import { LANDER_NAMES, SLUGLESS_LANDERS, URL_WORD } from './landers.ts';
 import { TRACKING_KEYS, trackingValueSchema } from './tracking.ts';
 
@@ -47,9 +46,6 @@ export const pageTokenFormSchema = z.object({
 
 export type PageTokenForm = z.output<typeof pageTokenFormSchema>;
 
-/** The language of a page or mail text. */
-export const languageSchema = z.enum(LANGUAGE_CODES as [string, ...string[]], 'errors.invalid_choice');
-
 /** A static page's text in one language: markdown with `# Title` on its first line, as the files in content/ are. */
 export const pageTextFormSchema = z.object({
   markdown: textSchema({ max: 100_000, min: 1, tooLong: 'errors.field_too_long', tooShort: 'errors.field_required', multiline: true })
@@ -80,8 +76,6 @@ export const mailTextFormSchema = z.object({
   button: mailPart(80, false),
   note: mailPart(2000, true),
 });
-
-export type MailTextForm = z.output<typeof mailTextFormSchema>;
 
 /**
  * The placeholder rule of a mail text: a part may use only the placeholders the mail has, and must keep every one its

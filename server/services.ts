@@ -191,7 +191,7 @@ export function createServices(deps: {
       ...createConsoleDiscounts({ db, audit, clock }),
       ...createConsoleGifts({ db, audit, storage }),
       ...createConsoleContent({
-        db, clock, audit, invalidateSites: settings.invalidateSites, pages, site: settings.site, company: settings.companyInfo, mail,
+        db, clock, audit, invalidateSites: settings.invalidateSites, pages, site: settings.site, company: settings.companyInfo, mail, origin: settings.origin,
       }),
     },
     giftImages: createGiftImages({ db, storage }),

@@ -49,6 +49,7 @@ import type { ConsoleSites } from './staff/console-sites.ts';
 import type { ConsoleCatalogue } from './staff/console-catalogue.ts';
 import type { ConsoleDiscounts } from './staff/console-discounts.ts';
 import type { ConsoleGifts, GiftImages } from './staff/console-gifts.ts';
+import type { ConsoleContent } from './staff/console-content.ts';
 import type { ConsoleCompanies } from './staff/console-companies.ts';
 import type { Answering } from './staff/answering.ts';
 import type { FictionalProfiles } from './staff/fictional-profiles.ts';
@@ -106,7 +107,7 @@ export interface Services {
   audit: AuditLog;
   staff: ReturnType<typeof createStaffService>;
   /** Every screen and action of the operator console (the authorization test enumerates them). */
-  console: ConsoleService & ConsoleSites & ConsoleCompanies & ConsoleCatalogue & ConsoleDiscounts & ConsoleGifts;
+  console: ConsoleService & ConsoleSites & ConsoleCompanies & ConsoleCatalogue & ConsoleDiscounts & ConsoleGifts & ConsoleContent;
   giftImages: GiftImages;
   /** Staff answering as fictional profiles, and their response times. */
   answering: Answering;

@@ -59,6 +59,7 @@ export default function ConsoleLayout() {
               {finance && <NavLink to="/console/packages" className={link} data-testid="console-nav-packages">{t('console.packages.title')}</NavLink>}
               {finance && <NavLink to="/console/discounts" className={link} data-testid="console-nav-discounts">{t('console.discounts.title')}</NavLink>}
               {finance && <NavLink to="/console/gifts" className={link} data-testid="console-nav-gifts">{t('console.gifts.title')}</NavLink>}
+              {siteAdmin && <NavLink to="/console/content" className={link} data-testid="console-nav-content">{t('console.nav.content')}</NavLink>}
               {siteAdmin && <NavLink to="/console/transparency" className={link} data-testid="console-nav-transparency">{t('console.nav.transparency')}</NavLink>}
               {isAdmin && <NavLink to="/console/audit" className={link} data-testid="console-nav-audit">{t('console.nav.audit')}</NavLink>}
               <NavLink to="/console/account" className={link} data-testid="console-nav-account">{t('console.nav.account')}</NavLink>

@@ -10,7 +10,7 @@ import { FictionalNotice } from '../components/FictionalNotice.tsx';
 import '../features/landers/video.scss';
 import { pageMeta } from '../lib/seo.ts';
 
-// A photo is shown as a photo (decision 072): no player, clock or progress bar around a still picture.
+// A photo is shown as a photo (decision 076): no player, clock or progress bar around a still picture.
 export const handle: LanderHandle = { lander: 'video' };
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {

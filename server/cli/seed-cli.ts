@@ -14,7 +14,7 @@ const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATABA
 try {
   await database.migrate();
   if (await isSeeded(database.db)) {
-    // The short paths of content/page-tokens.json, kept in the database since decision 072: those a site lacks are added.
+    // The short paths of content/page-tokens.json, kept in the database since decision 074: those a site lacks are added.
     const added = await importPageTokens(database.db, loadPageTokens(join(ROOT_DIR, 'content/page-tokens.json')));
     console.log(`The database already has a site; nothing was seeded${added ? `, but ${added} short path(s) of content/page-tokens.json were added` : ''}.`);
   } else {

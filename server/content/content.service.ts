@@ -229,7 +229,7 @@ export function createContentService(options: { contentDir: string }) {
     },
 
     /**
-     * A page's markdown as a site keeps it (decision 072), rendered as the files are: the same markdown subset, no raw
+     * A page's markdown as a site keeps it (decision 074), rendered as the files are: the same markdown subset, no raw
      * HTML, only safe links, placeholders filled and escaped.
      */
     render(markdown: string, vars: PageVars): { title: string; html: string } {

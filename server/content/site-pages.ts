@@ -40,7 +40,7 @@ export function pageVars(site: Site, company: CompanyDetails, language: Language
 export function createSitePages(deps: {
   pages: Pick<ReturnType<typeof createContentService>, 'page' | 'render'>;
   site: (siteId: number) => Promise<Site>;
-  /** The site's own page texts (decision 072), from the site cache. */
+  /** The site's own page texts (decision 074), from the site cache. */
   texts: (siteId: number) => Promise<Pick<SiteTexts, 'pages'>>;
   company: (site: Site) => Promise<CompanyDetails>;
 }) {

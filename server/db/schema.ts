@@ -1037,7 +1037,7 @@ export const fictionalNotes = pgTable('fictional_notes', {
 });
 
 /**
- * A site's short paths (`/{token}`, decision 023; kept in the console since decision 072): each opens a lander (with an
+ * A site's short paths (`/{token}`, decision 023; kept in the console since decision 074): each opens a lander (with an
  * optional slug) or a static page with its own tracking parameters. Read through the site cache.
  */
 export const sitePageTokens = pgTable('site_page_tokens', {
@@ -1053,7 +1053,7 @@ export const sitePageTokens = pgTable('site_page_tokens', {
   check('site_page_tokens_target', sql`(${t.lander} is null) <> (${t.page} is null)`),
 ]);
 
-/** A site's own text of a static page in one language, instead of the file in content/ (decision 072). */
+/** A site's own text of a static page in one language, instead of the file in content/ (decision 074). */
 export const sitePageTexts = pgTable('site_page_texts', {
   siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
   language: text().notNull(),
@@ -1064,7 +1064,7 @@ export const sitePageTexts = pgTable('site_page_texts', {
   versionDate: timestamp({ withTimezone: true }).notNull(),
 }, (t) => [primaryKey({ columns: [t.siteId, t.language, t.page] })]);
 
-/** A site's own wording of one mail in one language: each part left null keeps the translation (decision 072). */
+/** A site's own wording of one mail in one language: each part left null keeps the translation (decision 074). */
 export const siteMailTexts = pgTable('site_mail_texts', {
   siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
   language: text().notNull(),

@@ -48,7 +48,7 @@ type Search = (actor: Actor, input: { gender?: 'male' | 'female'; country?: stri
 /**
  * Which members a lander shows. Landers go through the member search as a visitor, in the site's shop window: active,
  * not invisible, not deleted accounts of the sites it meets (decision 051), with a photo a moderator approved, not
- * newer than the site's visitorNewMemberDays (decision 072); no SQL of their own.
+ * newer than the site's visitorNewMemberDays (decision 076); no SQL of their own.
  */
 const SHOP_WINDOW = { shopWindow: true } as const;
 /** New members without a photo come first in the search: this many pages are looked through for faces. */

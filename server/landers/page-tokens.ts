@@ -27,7 +27,7 @@ const tableSchema = z.record(z.string().min(1), z.record(z.string().regex(URL_WO
 export type PageTokenTable = z.infer<typeof tableSchema>;
 
 /**
- * Reads and checks content/page-tokens.json, the short paths the seed gives a new database (since decision 072 they live
+ * Reads and checks content/page-tokens.json, the short paths the seed gives a new database (since decision 074 they live
  * in the database and the console); a mistake in it stops the seed with the path and the reason.
  */
 export function loadPageTokens(file: string): PageTokenTable {

@@ -95,7 +95,7 @@ export function createSearchRules<R>(deps: {
 
     /**
      * Who the site is about (its niche's search), shown to visitors on the home and sign-up pages whatever search allows:
-     * the shop window (approved photos, not new members, decision 072).
+     * the shop window (approved photos, not new members, decision 076).
      */
     async showcase(actor: Actor): Promise<R> {
       const site = await siteFor(actor);

@@ -132,7 +132,7 @@ export function createSearchService(deps: {
 
   /**
    * Who may appear at all: the rule every list of members shares (contact-rules), with the sites the actor's meets.
-   * The site's shop window (landers, the home and sign-up pages a visitor sees, decision 072) shows a visitor fewer:
+   * The site's shop window (landers, the home and sign-up pages a visitor sees, decision 076) shows a visitor fewer:
    * members whose main photo a moderator approved and whose profile is older than the site's visitorNewMemberDays.
    */
   const visibility = async (actor: Actor, shopWindow = false) => {

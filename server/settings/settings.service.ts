@@ -71,7 +71,7 @@ export function createSettingsService(deps: {
       return resolved.site;
     },
 
-    /** A site's own short paths and page texts (decision 072), from the site cache. */
+    /** A site's own short paths and page texts (decision 074), from the site cache. */
     async siteTexts(siteId: number): Promise<SiteTexts> {
       const resolved = await cache.byId(siteId);
       if (!resolved) throw new AppError(404, 'not_found');

@@ -16,7 +16,7 @@ export interface StoredPageToken {
   tracking: Record<string, string>;
 }
 
-/** A site's own texts the console keeps (decision 072): its short paths, and its page texts by `<language>/<page>`. */
+/** A site's own texts the console keeps (decision 074): its short paths, and its page texts by `<language>/<page>`. */
 export interface SiteTexts {
   tokens: Readonly<Record<string, StoredPageToken>>;
   pages: Readonly<Record<string, { markdown: string; versionDate: Date }>>;

@@ -7,6 +7,7 @@ import { createLogger } from '../infra/logger.ts';
 import type { OutgoingMail } from '../infra/mail/transport.ts';
 import { createServices } from '../services.ts';
 import { createStaff, type TestStaff } from '../../tests/helpers/staff.ts';
+import { pageRequests } from '../../tests/helpers/page-requests.ts';
 import { createTestApp, DATABASE_KINDS, type TestApp } from '../../tests/helpers/test-app.ts';
 
 const refusal = (work: Promise<unknown>) =>
@@ -20,12 +21,13 @@ describe.each(DATABASE_KINDS)('the console\'s site texts on %s', (kind) => {
   let support: TestStaff;
   let otherAdmin: TestStaff;
   beforeAll(async () => {
-    t = await createTestApp(kind, { profiles: 0 });
+    t = await createTestApp(kind, { profiles: 0, pages: true });
     admin = await createStaff(t, { roles: ['admin'], siteIds: [t.siteId] });
     support = await createStaff(t, { roles: ['support'], siteIds: [t.siteId] });
     otherAdmin = await createStaff(t, { roles: ['admin'], siteIds: [t.siteId + 1000] });
   });
   afterAll(() => t.close());
+  const requests = pageRequests(() => t);
 
   const audits = async (action: string) => t.database.db.select().from(auditLog).where(eq(auditLog.action, action)).orderBy(desc(auditLog.id));
   const tokenRows = async () => (await t.database.db.select({ n: count() }).from(sitePageTokens).where(eq(sitePageTokens.siteId, t.siteId)))[0].n;
@@ -216,5 +218,31 @@ describe.each(DATABASE_KINDS)('the console\'s site texts on %s', (kind) => {
     expect(await faq()).toEqual(shipped);
     const left = await t.database.db.select().from(sitePageTexts).where(and(eq(sitePageTexts.siteId, t.siteId), eq(sitePageTexts.page, 'faq')));
     expect(left).toHaveLength(0);
+  });
+
+  it('answer the console\'s pages with 4xx for paths and forms that name nothing, never 500, and change nothing', async () => {
+    const { cookie } = await admin.cookie();
+    expect((await requests.page('/console/content', cookie)).status).toBe(200);
+    expect(await requests.textOf(await requests.page('/console/content', cookie))).toContain('/nearby');
+    for (const path of [
+      '/console/content?site=abc', '/console/content?site=99999999999', `/console/content?edit=${'x'.repeat(5000)}`, '/console/content?edit=%00',
+      '/console/content/pages/xx/faq', '/console/content/pages/nl/secret', '/console/content/pages/nl/__proto__',
+      '/console/content/mails/nl/notice_received', `/console/content/mails/${'n'.repeat(3000)}/activation`,
+    ]) {
+      const status = (await requests.page(path, cookie)).status;
+      expect(status, path).toBeGreaterThanOrEqual(400);
+      expect(status, path).toBeLessThan(500);
+    }
+    const before = await tokenRows();
+    for (const fields of [{ path: 'api', target: 'page:faq' }, { path: 'x\u0000', target: 'page:faq' }, { path: 'ok-path', target: 'lander:evil' }]) {
+      expect((await requests.postForm('/console/content', fields, cookie)).status).toBe(400);
+    }
+    expect((await requests.postForm('/console/content', { intent: 'delete', token: 'no-such' }, cookie)).status).toBe(404);
+    expect((await requests.postForm('/console/content/mails/nl/new_message', { subject: 'Nieuw' }, cookie)).status).toBe(400);
+    expect((await requests.postForm('/console/content/pages/nl/faq', { markdown: 'no title' }, cookie)).status).toBe(400);
+    expect(await tokenRows()).toBe(before);
+    expect((await t.database.db.select({ n: count() }).from(siteMailTexts))[0].n).toBe(0);
+    // Staff without the admin role get the page's 403.
+    expect((await requests.page('/console/content', (await support.cookie()).cookie)).status).toBe(403);
   });
 });

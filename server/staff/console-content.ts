@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { isLanguage, LANGUAGE_CODES, type Language } from '#common/languages.ts';
-import { LANDER_NAMES } from '#common/landers.ts';
+import { LANDER_NAMES, URL_WORD } from '#common/landers.ts';
 import {
   MAIL_KINDS, MAIL_PARTS, mailTextFormSchema, PAGE_SLUGS, pageTextFormSchema, pageTokenFormSchema, placeholderError, placeholdersOf,
   type MailKind, type MailPart, type PageSlug, type PageTokenForm,
@@ -30,6 +30,8 @@ function pick<T extends string>(values: readonly T[], value: unknown): T {
   if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) throw notFound();
   return value as T;
 }
+/** A stored token is a URL word: anything else (control characters, 5,000 characters) names none. */
+const isToken = (value: unknown): value is string => typeof value === 'string' && URL_WORD.test(value);
 const languageOf = (value: unknown): Language => (isLanguage(value) ? value : (() => { throw notFound(); })());
 
 /** The token's row values from the form. */
@@ -51,7 +53,7 @@ function defaultPart(locales: Record<Language, Resources>, lang: Language, kind:
 }
 
 /**
- * The console's site texts (issue 27, decision 072): a site's short paths (`/{token}`), its own text of each static
+ * The console's site texts (issue 27, decision 074): a site's short paths (`/{token}`), its own text of each static
  * page per language and its own wording of each mail per language. Admins of the site only. Every change is checked by
  * the form's own schema, written with one audit row holding before and after in the same transaction, and the short
  * paths and page texts reach every instance through the site cache's version stamp.
@@ -64,6 +66,8 @@ export function createConsoleContent(deps: {
   pages: Pick<ReturnType<typeof createContentService>, 'source' | 'render'>;
   site: (siteId: number) => Promise<Site>;
   company: (site: Site) => Promise<CompanyDetails>;
+  /** A site's canonical origin (settings' origin()), for the short paths' links. */
+  origin: (site: { domain: string }) => string;
   mail: { send: (input: { to: string; lang: string; siteId: number; kind: string; params?: Record<string, string | number>; link: string }) => Promise<void> };
 }) {
   const { db, audit } = deps;
@@ -100,7 +104,7 @@ export function createConsoleContent(deps: {
       const site = await requireSite(siteId);
       const rows = await db.select().from(sitePageTokens).where(eq(sitePageTokens.siteId, siteId)).orderBy(asc(sitePageTokens.token));
       return {
-        site,
+        site: { ...site, origin: deps.origin(site) },
         tokens: rows.map(viewOf),
         landers: LANDER_NAMES.map((name) => ({ name, preview: `/landers/${name}` })),
         pages: [...PAGE_SLUGS],
@@ -114,6 +118,7 @@ export function createConsoleContent(deps: {
     async saveToken(actor: Actor, siteId: number, original: string | null, input: unknown, from: StaffRequest = { ip: null }): Promise<{ token: string; changed: string[] }> {
       const staff = consoleAdmin(actor, siteId);
       const form = parseOr400(pageTokenFormSchema, input);
+      if (original !== null && !isToken(original)) throw notFound();
       await requireSite(siteId);
       const values = rowOf(form);
       const record = { actor: staff, role: 'admin' as const, objectType: 'page_token', objectId: `${siteId}/${form.path}`, ip: from.ip };
@@ -141,7 +146,8 @@ export function createConsoleContent(deps: {
     /** One short path as its form shows it (admins of the site). */
     async token(actor: Actor, siteId: number, token: string): Promise<TokenView> {
       consoleAdmin(actor, siteId);
-      const [row] = await db.select().from(sitePageTokens).where(and(eq(sitePageTokens.siteId, siteId), eq(sitePageTokens.token, String(token).slice(0, 100))));
+      if (!isToken(token)) throw notFound();
+      const [row] = await db.select().from(sitePageTokens).where(and(eq(sitePageTokens.siteId, siteId), eq(sitePageTokens.token, token)));
       if (!row) throw notFound();
       return viewOf(row);
     },
@@ -149,9 +155,10 @@ export function createConsoleContent(deps: {
     /** Removes a short path (admins of the site): `/{token}` is a 404 on every instance within a second. */
     async deleteToken(actor: Actor, siteId: number, token: string, from: StaffRequest = { ip: null }): Promise<void> {
       const staff = consoleAdmin(actor, siteId);
+      if (!isToken(token)) throw notFound();
       await db.transaction(async (tx) => {
         const [before] = await tx.delete(sitePageTokens)
-          .where(and(eq(sitePageTokens.siteId, siteId), eq(sitePageTokens.token, String(token).slice(0, 100)))).returning();
+          .where(and(eq(sitePageTokens.siteId, siteId), eq(sitePageTokens.token, token))).returning();
         if (!before) throw notFound();
         await audit.record(tx, {
           actor: staff, role: 'admin', action: 'page_token.delete', objectType: 'page_token', objectId: `${siteId}/${before.token}`, before: viewOf(before), ip: from.ip,

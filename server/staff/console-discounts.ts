@@ -26,7 +26,7 @@ const rowOf = (form: DiscountForm, siteId: number) => ({
 });
 
 /**
- * The console's discount codes (issue 27, decision 072): the codes members type and the welcome codes, of one site or of
+ * The console's discount codes (issue 27, decision 075): the codes members type and the welcome codes, of one site or of
  * every site (a null site, which the member side already honours: a site's own code wins over one of every site with
  * the same name). Finance (or admin) of the site manages its codes; codes of every site need finance of every site.
  * Personal codes (retention offers) and the time bonus are made by the product, not here. One schema checks form and

@@ -33,7 +33,7 @@ const formOf = (row: GiftRow): GiftForm & { image: string | null } => ({
 });
 
 /**
- * The console's gifts (issue 27, decision 072). The catalogue is shared by every site (the table has no site column,
+ * The console's gifts (issue 27, decision 075). The catalogue is shared by every site (the table has no site column,
  * like the credit packages): reading it needs finance (or admin) of some site, changing it finance of every site. A
  * gift made here has its name in every language and an uploaded image, kept in the photo storage (local disk or the
  * bucket) and served from /gift-images/<file>; the built-in gifts keep their translated names and shipped images. Each

@@ -7,7 +7,7 @@ import { STAFF_ROLES } from '#common/staff.ts';
 import type { Actor, MemberActor, StaffActor } from '../actor.ts';
 import {
   appeals, auditLog, companies, conversations, creditPackagePrices, creditPackages, discountCodes, gifts, memberFlags, memberReports, messages, moderationDecisions, notices, orders, photos, staffPasskeys,
-  textReviews, users,
+  sitePageTexts, sitePageTokens, textReviews, users,
 } from '../db/schema.ts';
 import { banInTx } from '../moderation/bans.service.ts';
 import { csvCell } from '#common/csv.ts';
@@ -184,6 +184,41 @@ const CASES: Record<ConsoleUseCase, Case> = {
   createDiscount: { call: (s, a, _staff, m) => s.console.createDiscount(a, m.siteId, { ...DISCOUNT, code: `NEW${m.userId}` }), role: 'finance', audits: 'discount.create' },
   updateDiscount: { call: async (s, a, _staff, m) => s.console.updateDiscount(a, m.siteId, await discountOf(s, m), { ...DISCOUNT, code: `CASE${m.userId}`, percentBp: '15' }), role: 'finance', audits: 'discount.update' },
   deactivateDiscount: { call: async (s, a, _staff, m) => s.console.deactivateDiscount(a, m.siteId, await discountOf(s, m)), role: 'finance', audits: 'discount.deactivate' },
+  tokenList: { call: (s, a, _staff, m) => s.console.tokenList(a, m.siteId), role: 'admin', audits: null, siteAdmin: true },
+  token: { call: (s, a, _staff, m) => s.console.token(a, m.siteId, 'nearby'), role: 'admin', audits: null, siteAdmin: true },
+  saveToken: {
+    call: (s, a, _staff, m) => s.console.saveToken(a, m.siteId, null, { path: `case-${Math.random().toString(36).slice(2, 10)}`, target: 'page:faq' }),
+    role: 'admin', audits: 'page_token.create', siteAdmin: true,
+  },
+  deleteToken: {
+    call: async (s, a, _staff, m) => {
+      const path = `gone-${Math.random().toString(36).slice(2, 10)}`;
+      await s.db.insert(sitePageTokens).values({ siteId: m.siteId, token: path, page: 'faq' });
+      return s.console.deleteToken(a, m.siteId, path);
+    },
+    role: 'admin', audits: 'page_token.delete', siteAdmin: true,
+  },
+  pageTextList: { call: (s, a, _staff, m) => s.console.pageTextList(a, m.siteId), role: 'admin', audits: null, siteAdmin: true },
+  pageText: { call: (s, a, _staff, m) => s.console.pageText(a, m.siteId, 'nl', 'faq'), role: 'admin', audits: null, siteAdmin: true },
+  previewPageText: { call: (s, a, _staff, m) => s.console.previewPageText(a, m.siteId, 'nl', { markdown: '# FAQ' }), role: 'admin', audits: null, siteAdmin: true },
+  savePageText: {
+    call: (s, a, _staff, m) => s.console.savePageText(a, m.siteId, 'nl', 'cookies', { markdown: `# Cookies ${Math.random()}` }),
+    role: 'admin', audits: 'page_text.save', siteAdmin: true,
+  },
+  resetPageText: {
+    call: async (s, a, _staff, m) => {
+      await s.db.insert(sitePageTexts).values({ siteId: m.siteId, language: 'da', page: 'faq', markdown: '# FAQ', versionDate: new Date() }).onConflictDoNothing();
+      return s.console.resetPageText(a, m.siteId, 'da', 'faq');
+    },
+    role: 'admin', audits: 'page_text.reset', siteAdmin: true,
+  },
+  mailTextList: { call: (s, a, _staff, m) => s.console.mailTextList(a, m.siteId), role: 'admin', audits: null, siteAdmin: true },
+  mailText: { call: (s, a, _staff, m) => s.console.mailText(a, m.siteId, 'de', 'activation'), role: 'admin', audits: null, siteAdmin: true },
+  saveMailText: {
+    call: (s, a, _staff, m) => s.console.saveMailText(a, m.siteId, 'de', 'activation', { button: `Los ${Math.random()}` }),
+    role: 'admin', audits: 'mail_text.save', siteAdmin: true,
+  },
+  sendTestMail: { call: (s, a, _staff, m) => s.console.sendTestMail(a, m.siteId, 'de', 'activation'), role: 'admin', audits: null, siteAdmin: true },
 };
 
 /** A credit package as the console's form sends it. */

@@ -23,7 +23,7 @@ export interface MailContent {
   link: string;
   /** Category mails name their category and link to one-click unsubscribe. */
   unsubscribe?: { url: string; category: string };
-  /** The site's own wording of some parts in this language (decision 072), with the same placeholders. */
+  /** The site's own wording of some parts in this language (decision 074), with the same placeholders. */
   wording?: Partial<Record<'subject' | 'intro' | 'button' | 'note', string>>;
 }
 
