@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { likes, profiles, sites } from '../db/schema.ts';
+import { likes, photos, profiles, sites } from '../db/schema.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
 describe.each(DATABASE_KINDS)('hiding fictional profiles on %s', (kind) => {
@@ -16,6 +16,11 @@ describe.each(DATABASE_KINDS)('hiding fictional profiles on %s', (kind) => {
     const fictional = await signUp(t, { name: 'Fabiola', gender: 'female' });
     const real = await signUp(t, { name: 'Rosalie', gender: 'female' });
     await t.database.db.update(profiles).set({ fictional: true }).where(eq(profiles.userId, fictional.user.id));
+    // The swipe deck deals faces only: the fictional profile has a photo that may be shown.
+    const [photo] = await t.database.db.insert(photos)
+      .values({ userId: fictional.user.id, filename: `fabiola-${kind}.webp`, thumbFilename: `fabiola-${kind}-t.webp`, status: 'active', width: 500, height: 600 })
+      .returning({ id: photos.id });
+    await t.database.db.update(profiles).set({ mainPhotoId: photo.id }).where(eq(profiles.userId, fictional.user.id));
     const member = await signUp(t, { name: 'Manfred', gender: 'male' });
     await t.database.db.insert(likes).values({ likerId: fictional.user.id, likedId: member.user.id });
 

@@ -49,6 +49,7 @@ const BAD: Record<string, [unknown, string]> = {
   searchFields: [['height'], 'errors.invalid_choice'],
   interests: [['knitting'], 'errors.invalid_choice'],
   photoModeration: ['never', 'errors.invalid_choice'],
+  visitorNewMemberDays: ['366', 'errors.number_out_of_range'],
   fictionalSingular: ['x'.repeat(61), 'errors.field_too_long'],
   fictionalPlural: ['x'.repeat(61), 'errors.field_too_long'],
   fictionalWarning: ['x'.repeat(501), 'errors.field_too_long'],
