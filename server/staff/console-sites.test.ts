@@ -44,7 +44,6 @@ const BAD: Record<string, [unknown, string]> = {
   giftCredits: ['10001', 'errors.number_out_of_range'],
   messageLength: ['0', 'errors.number_out_of_range'],
   refundDays: ['', 'errors.number_out_of_range'],
-  visitorNewMemberDays: ['366', 'errors.number_out_of_range'],
   minimumMessageCosts: ['CH six CHF', 'errors.minimum_costs_invalid'],
   visibleProfileFields: [['shoe_size'], 'errors.invalid_choice'],
   searchFields: [['height'], 'errors.invalid_choice'],
