@@ -40,7 +40,7 @@ export default function ConsoleLayout() {
             <span className="navbar-toggler-icon" />
           </button>
           <div id="console-nav-items" className={`navbar-collapse collapse${expanded ? ' show' : ''}`}>
-            <div className="navbar-nav me-auto">
+            <div className="navbar-nav flex-wrap me-auto">
               <NavLink to="/console" end className={link}>{t('console.nav.overview')}</NavLink>
               {flags !== null && (
                 <NavLink to="/console/flags" className={link} data-testid="console-nav-flags">
@@ -56,9 +56,11 @@ export default function ConsoleLayout() {
               {support && <NavLink to="/console/fictional" className={link} data-testid="console-nav-fictional">{t('console.nav.fictional')}</NavLink>}
               {siteAdmin && <NavLink to="/console/sites" className={link} data-testid="console-nav-sites">{t('console.nav.sites')}</NavLink>}
               {finance && <NavLink to="/console/reports" className={link} data-testid="console-nav-reports">{t('console.nav.reports')}</NavLink>}
-              {finance && <NavLink to="/console/packages" className={link} data-testid="console-nav-packages">{t('console.packages.title')}</NavLink>}
-              {finance && <NavLink to="/console/discounts" className={link} data-testid="console-nav-discounts">{t('console.discounts.title')}</NavLink>}
-              {finance && <NavLink to="/console/gifts" className={link} data-testid="console-nav-gifts">{t('console.gifts.title')}</NavLink>}
+              {finance && (
+                <NavLink to="/console/packages" className={() => link({ isActive: /^\/console\/(packages|discounts|gifts)(\/|$)/.test(pathname) })} data-testid="console-nav-catalogue">
+                  {t('console.nav.catalogue')}
+                </NavLink>
+              )}
               {siteAdmin && <NavLink to="/console/content" className={link} data-testid="console-nav-content">{t('console.nav.content')}</NavLink>}
               {siteAdmin && <NavLink to="/console/transparency" className={link} data-testid="console-nav-transparency">{t('console.nav.transparency')}</NavLink>}
               {isAdmin && <NavLink to="/console/audit" className={link} data-testid="console-nav-audit">{t('console.nav.audit')}</NavLink>}

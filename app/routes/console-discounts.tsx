@@ -6,6 +6,7 @@ import type { Route } from './+types/console-discounts';
 import { requestContext } from '../context.ts';
 import { useTranslation } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/seo.ts';
+import { CatalogueNav } from '../features/console/CatalogueNav.tsx';
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, { titleKey: 'console.discounts.title', noindex: true });
@@ -27,6 +28,7 @@ export default function ConsoleDiscounts() {
   const lang = i18n.language;
   return (
     <>
+      <CatalogueNav />
       <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
         <h1 className="h3 mb-0 me-auto">{t('console.discounts.title')}</h1>
         <Link to="/console/discounts/new" className="btn btn-primary" data-testid="discount-new">{t('console.discounts.new')}</Link>

@@ -5,6 +5,7 @@ import { requestContext } from '../context.ts';
 import { giftName } from '../features/chat/gift-name.ts';
 import { useTranslation } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/seo.ts';
+import { CatalogueNav } from '../features/console/CatalogueNav.tsx';
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, { titleKey: 'console.gifts.title', noindex: true });
@@ -22,6 +23,7 @@ export default function ConsoleGifts() {
   const { gifts, editable } = useLoaderData<typeof loader>();
   return (
     <>
+      <CatalogueNav />
       <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
         <h1 className="h3 mb-0 me-auto">{t('console.gifts.title')}</h1>
         {editable && <Link to="/console/gifts/new" className="btn btn-primary" data-testid="gift-new">{t('console.gifts.new')}</Link>}

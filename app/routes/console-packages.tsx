@@ -6,6 +6,7 @@ import { requestContext } from '../context.ts';
 import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { pageMeta } from '../lib/seo.ts';
+import { CatalogueNav } from '../features/console/CatalogueNav.tsx';
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, { titleKey: 'console.packages.title', noindex: true });
@@ -31,6 +32,7 @@ export default function ConsolePackages() {
   const lang = i18n.language;
   return (
     <>
+      <CatalogueNav />
       <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
         <h1 className="h3 mb-0 me-auto">{t('console.packages.title')}</h1>
         {editable && <Link to="/console/packages/new" className="btn btn-primary" data-testid="package-new">{t('console.package.new')}</Link>}

@@ -18,7 +18,7 @@ test('finance staff add a package, a discount code and a gift, and members see a
 
   // A package: credits with "about N messages", a price typed as money, a bad price refused beside the prices.
   await page.goto('/console');
-  await page.getByTestId('console-nav-packages').click();
+  await page.getByTestId('console-nav-catalogue').click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Credit packages');
   await page.getByTestId('package-new').click();
   await hydrated(page);
@@ -43,7 +43,8 @@ test('finance staff add a package, a discount code and a gift, and members see a
   await expect(card).toContainText('€12.34');
 
   // A discount code, once per member, above the new member's welcome bonus.
-  await page.getByTestId('console-nav-discounts').click();
+  await page.getByTestId('console-nav-catalogue').click();
+  await page.getByTestId('console-catalogue-discounts').click();
   await page.getByTestId('discount-new').click();
   await hydrated(page);
   const code = `CAT${run}`;
@@ -71,7 +72,7 @@ test('finance staff add a package, a discount code and a gift, and members see a
   await shot('console-discounts');
 
   // A gift with its name in every language and an uploaded image, in the member's gift picker.
-  await page.getByTestId('console-nav-gifts').click();
+  await page.getByTestId('console-catalogue-gifts').click();
   await page.getByTestId('gift-new').click();
   await hydrated(page);
   const name = `Teddy ${run}`;
