@@ -27,9 +27,9 @@ test('an admin makes a token, finds it in the audit log with a filter and export
   await page.getByTestId('audit-apply').click();
   await expect(page).toHaveURL(/action=staff\.api_token\.create/);
   const rows = page.getByTestId('audit-row');
-  // The browser tests' own tokens (npm run staff:token, the admin's and the second moderator's) and the one made here.
-  await expect(rows).toHaveCount(3);
-  await expect(page.getByTestId('audit-total')).toHaveText('3 entries');
+  // The browser tests' own tokens (npm run staff:token: the admin's, the second moderator's and finance's) and the one made here.
+  await expect(rows).toHaveCount(4);
+  await expect(page.getByTestId('audit-total')).toHaveText('4 entries');
   await expect(rows.first()).toContainText('nightly export');
   await expect(rows.first()).toContainText('Ada Admin');
   for (const row of await rows.all()) await expect(row).toContainText('staff.api_token.create');
@@ -39,7 +39,7 @@ test('an admin makes a token, finds it in the audit log with a filter and export
   expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = readFileSync((await download.path())!, 'utf8').trimEnd().split('\r\n');
   expect(csv[0]).toBe('id,at,staff_id,staff_name,role,action,object_type,object_id,member_id,ip,before,after');
-  expect(csv).toHaveLength(4);
+  expect(csv).toHaveLength(5);
   expect(csv.slice(1).every((line) => line.includes(',staff.api_token.create,'))).toBe(true);
   expect(csv[1]).toContain('nightly export');
 });
