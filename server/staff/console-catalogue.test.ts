@@ -1,12 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, creditPackagePrices, creditPackages, orders } from '../db/schema.ts';
-import { createStaff, type TestStaff } from '../../tests/helpers/staff.ts';
+import { createStaff, type TestStaff, refusal } from '../../tests/helpers/staff.ts';
 import { pageRequests } from '../../tests/helpers/page-requests.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
-const refusal = (work: Promise<unknown>) =>
-  work.then(() => 'allowed', (e: { status?: number; code?: string; details?: Record<string, string> }) => ({ status: e.status, code: e.code, fields: e.details }));
 
 const PACKAGE = { credits: '40', popular: false, sort: '7', active: 'on', prices: { EUR: '2999', GBP: '2599' } };
 

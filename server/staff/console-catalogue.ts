@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts';
 import { creditPackagePrices, creditPackages, directDebitRequests, orders, sites } from '../db/schema.ts';
 import { AppError } from '../infra/errors.ts';
 import type { AuditLog } from './audit.ts';
-import { changes, parseOr400 } from './console-sites.ts';
+import { changes, parseOr400 } from './console-forms.ts';
 import type { StaffRequest } from '../support/member-support.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];

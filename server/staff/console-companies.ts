@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts';
 import { companies, paymentAccounts, sites } from '../db/schema.ts';
 import { AppError } from '../infra/errors.ts';
 import type { AuditLog } from './audit.ts';
-import { changes, consoleAdmin, parseOr400 } from './console-sites.ts';
+import { changes, consoleAdmin, parseOr400 } from './console-forms.ts';
 import type { StaffRequest } from '../support/member-support.ts';
 
 type CompanyRow = typeof companies.$inferSelect;

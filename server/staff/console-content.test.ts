@@ -6,12 +6,10 @@ import { localStorage } from '../infra/storage.ts';
 import { createLogger } from '../infra/logger.ts';
 import type { OutgoingMail } from '../infra/mail/transport.ts';
 import { createServices } from '../services.ts';
-import { createStaff, type TestStaff } from '../../tests/helpers/staff.ts';
+import { createStaff, type TestStaff, refusal } from '../../tests/helpers/staff.ts';
 import { pageRequests } from '../../tests/helpers/page-requests.ts';
 import { createTestApp, DATABASE_KINDS, type TestApp } from '../../tests/helpers/test-app.ts';
 
-const refusal = (work: Promise<unknown>) =>
-  work.then(() => 'allowed', (e: { status?: number; code?: string; details?: Record<string, string> }) => ({ status: e.status, code: e.code, fields: e.details }));
 
 const TOKEN = { path: 'spring-flyer', target: 'lander:gallery', slug: 'women', network: 'flyer', sub1: 'spring' };
 

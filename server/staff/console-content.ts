@@ -18,7 +18,7 @@ import { pageVars, type CompanyDetails } from '../content/site-pages.ts';
 import type { Site } from '../settings/site-cache.ts';
 import type { StaffRequest } from '../support/member-support.ts';
 import type { AuditLog } from './audit.ts';
-import { changes, consoleAdmin, parseOr400 } from './console-sites.ts';
+import { changes, consoleAdmin, parseOr400 } from './console-forms.ts';
 
 /** A token as the console lists and edits it. */
 interface TokenView { token: string; target: string; slug: string; tracking: Record<string, string> }

@@ -1,12 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, discountCodes, users } from '../db/schema.ts';
-import { createStaff, type TestStaff } from '../../tests/helpers/staff.ts';
+import { createStaff, type TestStaff, refusal } from '../../tests/helpers/staff.ts';
 import { pageRequests } from '../../tests/helpers/page-requests.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
-const refusal = (work: Promise<unknown>) =>
-  work.then(() => 'allowed', (e: { status?: number; code?: string; details?: Record<string, string> }) => ({ status: e.status, code: e.code, fields: e.details }));
 
 /** A code as the console's form sends it. */
 const CODE = { code: 'spring', kind: 'code', percentBp: '12,5', minimums: { EUR: '20,00', GBP: '' }, country: '', oncePerMember: 'on', startsOn: '', endsOn: '', active: 'on' };

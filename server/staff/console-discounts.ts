@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { discountCodes, discountRedemptions, sites } from '../db/schema.ts';
 import { AppError } from '../infra/errors.ts';
 import type { AuditLog } from './audit.ts';
-import { changes, parseOr400 } from './console-sites.ts';
+import { changes, parseOr400 } from './console-forms.ts';
 import type { StaffRequest } from '../support/member-support.ts';
 
 type CodeRow = typeof discountCodes.$inferSelect;

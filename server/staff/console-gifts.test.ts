@@ -4,12 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGE_CODES } from '#common/languages.ts';
 import { addCredits } from '../credits/ledger.ts';
 import { auditLog, gifts } from '../db/schema.ts';
-import { createStaff, type TestStaff } from '../../tests/helpers/staff.ts';
+import { createStaff, type TestStaff, refusal } from '../../tests/helpers/staff.ts';
 import { pageRequests } from '../../tests/helpers/page-requests.ts';
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp } from '../../tests/helpers/test-app.ts';
 
-const refusal = (work: Promise<unknown>) =>
-  work.then(() => 'allowed', (e: { status?: number; code?: string; details?: Record<string, string> }) => ({ status: e.status, code: e.code, fields: e.details }));
 
 const NAMES = Object.fromEntries(LANGUAGE_CODES.map((l) => [l, `Teddy (${l})`]));
 /** A gift as the console's form sends it. */

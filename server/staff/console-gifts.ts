@@ -9,7 +9,7 @@ import { AppError, isAppError } from '../infra/errors.ts';
 import type { PhotoStorage } from '../infra/storage.ts';
 import { processPhoto } from '../photos/photos.service.ts';
 import type { AuditLog } from './audit.ts';
-import { changes, parseOr400 } from './console-sites.ts';
+import { changes, parseOr400 } from './console-forms.ts';
 import type { StaffRequest } from '../support/member-support.ts';
 
 type GiftRow = typeof gifts.$inferSelect;

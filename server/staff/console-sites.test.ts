@@ -9,7 +9,7 @@ import { createLogger } from '../infra/logger.ts';
 import { localStorage } from '../infra/storage.ts';
 import { pagesHandler } from '../pages.ts';
 import { createServices } from '../services.ts';
-import { createStaff, type TestStaff } from '../../tests/helpers/staff.ts';
+import { createStaff, type TestStaff, refusal } from '../../tests/helpers/staff.ts';
 import { pageBuild } from '../../tests/helpers/page-build.ts';
 import { pageRequests } from '../../tests/helpers/page-requests.ts';
 import { createTestApp, DATABASE_KINDS, type TestApp } from '../../tests/helpers/test-app.ts';
@@ -63,8 +63,6 @@ const COMPANY = {
 };
 const MOLLIE_KEY = 'live_abcdefghijklmnopqrstuvwxyz0123WXYZ';
 
-const refusal = (work: Promise<unknown>) =>
-  work.then(() => 'allowed', (e: { status?: number; code?: string; details?: Record<string, string> }) => ({ status: e.status, code: e.code, fields: e.details }));
 
 describe.each(DATABASE_KINDS)('the console\'s sites and companies on %s', (kind) => {
   let t: TestApp;

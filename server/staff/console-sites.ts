@@ -1,36 +1,18 @@
 import { asc, desc, eq, inArray } from 'drizzle-orm';
-import type { z } from 'zod';
 import { minimumCostsText, siteSettingsSchema, type SiteSettings } from '#common/site-settings.ts';
-import { can, requireStaffRole, type Actor, type StaffActor } from '../actor.ts';
+import { can, type Actor, type StaffActor } from '../actor.ts';
 import type { Db } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { companies, sites } from '../db/schema.ts';
 import { AppError } from '../infra/errors.ts';
 import type { AuditLog } from './audit.ts';
 import type { StaffRequest } from '../support/member-support.ts';
+import { changes, consoleAdmin, parseOr400 } from './console-forms.ts';
 
 type SiteRow = typeof sites.$inferSelect;
 
 /** A site's settings as the console's form shows them (every field of siteSettingsSchema, as its input). */
 export type SiteForm = Record<keyof SiteSettings, string | boolean | string[]>;
-
-/** Admin on `siteId` (null: of every site), or 403. */
-export const consoleAdmin = (actor: Actor, siteId: number | null): StaffActor => requireStaffRole(actor, 'admin', siteId);
-
-/**
- * A form's value checked by its shared schema, or 400 with each bad field's message key beside its name (the page
- * shows them where the browser would have): the same check as the form's before sending.
- */
-export function parseOr400<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const fields: Record<string, string> = {};
-  for (const issue of parsed.error.issues) {
-    const name = String(issue.path[0] ?? 'form');
-    fields[name] ??= issue.message.startsWith('errors.') ? issue.message : 'errors.invalid_input';
-  }
-  throw new AppError(400, 'invalid_input', {}, fields);
-}
 
 /** The stored site in the form's shape. */
 function formOf(site: SiteRow): SiteForm {
@@ -41,23 +23,6 @@ function formOf(site: SiteRow): SiteForm {
       : typeof value === 'boolean' || Array.isArray(value) ? value : String(value ?? '');
   }
   return values;
-}
-
-/** A value as JSON with every object's keys in order: a JSON column gives its keys back in its own order. */
-const canonical = (value: unknown): string => JSON.stringify(value, (_key, v: unknown) =>
-  (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
-
-/** The fields whose value changed, before and after (what the audit row keeps). */
-export function changes(before: object, after: object): { before: Record<string, unknown>; after: Record<string, unknown> } {
-  const out = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown> };
-  for (const [key, value] of Object.entries(after)) {
-    const old = (before as Record<string, unknown>)[key];
-    if (canonical(old) !== canonical(value)) {
-      out.before[key] = old;
-      out.after[key] = value;
-    }
-  }
-  return out;
 }
 
 /**

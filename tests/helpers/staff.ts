@@ -56,3 +56,7 @@ export async function createStaff(
     },
   };
 }
+
+/** What a console use case answered: 'allowed', or its refusal's status, code and per-field messages. */
+export const refusal = (work: Promise<unknown>) =>
+  work.then(() => 'allowed', (e: { status?: number; code?: string; details?: Record<string, string> }) => ({ status: e.status, code: e.code, fields: e.details }));
