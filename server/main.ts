@@ -10,6 +10,7 @@ import { registerMetrics, registerSubscribers } from './subscribers.ts';
 import { hourSlot, purgeJobRuns, runOncePerSlot } from './jobs/schedule.ts';
 import { openDatabase } from './db/client.ts';
 import { isSeeded, seedDemoSite, DEMO_EMAIL, DEMO_PASSWORD } from './seed/seed.ts';
+import { syncRegions } from './geo/regions-sync.ts';
 import { loadEnv } from './env.ts';
 import { createTranslator } from './i18n/i18n.ts';
 import { systemClock } from './infra/clock.ts';
@@ -87,7 +88,10 @@ async function main() {
     await database.close();
     throw new Error(`Cannot start: ${schema.message}`);
   }
-  if (migrate) await database.migrate();
+  if (migrate) {
+    await database.migrate();
+    await syncRegions(database.db);
+  }
 
   // The embedded database seeds itself when empty; a real server only when asked (SEED_DEMO=always or npm run seed),
   // and only a process running everything (web instances starting together would seed twice).

@@ -5,6 +5,7 @@ import { openDatabase } from '../db/client.ts';
 import { dataDirHolder } from '../db/data-dir-lock.ts';
 import { appliedMigrations, knownMigrations, schemaState } from '../db/schema-version.ts';
 import { loadEnv } from '../env.ts';
+import { syncRegions } from '../geo/regions-sync.ts';
 import { ROOT_DIR } from '../paths.ts';
 import { CommandLineRefusal, runWhenStarted, type Command } from './cli-services.ts';
 
@@ -20,11 +21,15 @@ export const migrateCommand: Command = async (_args, io) => {
       if (before.state === 'ahead') throw new CommandLineRefusal(before.message);
       const { count: had } = await appliedMigrations(database.db);
       await database.migrate();
+      const regions = await syncRegions(database.db);
       const { count: has } = await appliedMigrations(database.db);
       const known = knownMigrations();
       io.out(has > had
         ? `Migrated the database: ${has - had} migration(s) applied, now at ${known.newest.tag}.`
         : `The database is up to date (${known.newest.tag}); nothing to do.`);
+      if (regions.added + regions.renamed + regions.removed > 0) {
+        io.out(`Regions: ${regions.added} added, ${regions.renamed} renamed, ${regions.removed} removed.`);
+      }
       return 0;
     } finally {
       await database.close();

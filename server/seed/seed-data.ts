@@ -20,29 +20,6 @@ export const ABOUT_TEXTS = [
   'Sporty during the week, lazy on Sundays. Looking for chemistry, not perfection.',
 ];
 
-/** A few regions per country, enough for location options and the regions endpoint. */
-export const REGIONS: Record<string, [string, string][]> = {
-  NL: [['NH', 'Noord-Holland'], ['ZH', 'Zuid-Holland'], ['UT', 'Utrecht'], ['NB', 'Noord-Brabant'], ['GE', 'Gelderland'], ['GR', 'Groningen'], ['LI', 'Limburg'], ['OV', 'Overijssel']],
-  BE: [['VAN', 'Antwerpen'], ['VOV', 'Oost-Vlaanderen'], ['VWV', 'West-Vlaanderen'], ['BRU', 'Brussel'], ['WLG', 'Liège'], ['WHT', 'Hainaut']],
-  DE: [['BY', 'Bayern'], ['BE', 'Berlin'], ['HH', 'Hamburg'], ['NW', 'Nordrhein-Westfalen'], ['BW', 'Baden-Württemberg'], ['HE', 'Hessen'], ['SN', 'Sachsen']],
-  AT: [['W', 'Wien'], ['ST', 'Steiermark'], ['T', 'Tirol'], ['S', 'Salzburg'], ['OO', 'Oberösterreich']],
-  FR: [['IDF', 'Île-de-France'], ['ARA', 'Auvergne-Rhône-Alpes'], ['PAC', "Provence-Alpes-Côte d'Azur"], ['OCC', 'Occitanie'], ['NAQ', 'Nouvelle-Aquitaine'], ['HDF', 'Hauts-de-France']],
-  IT: [['LOM', 'Lombardia'], ['LAZ', 'Lazio'], ['CAM', 'Campania'], ['SIC', 'Sicilia'], ['VEN', 'Veneto'], ['TOS', 'Toscana'], ['PIE', 'Piemonte']],
-  ES: [['MD', 'Madrid'], ['CT', 'Cataluña'], ['AN', 'Andalucía'], ['VC', 'Comunidad Valenciana'], ['PV', 'País Vasco'], ['GA', 'Galicia']],
-  IE: [['D', 'Dublin'], ['C', 'Cork'], ['G', 'Galway'], ['L', 'Limerick']],
-  FI: [['18', 'Uusimaa'], ['11', 'Pirkanmaa'], ['19', 'Varsinais-Suomi'], ['14', 'Pohjois-Pohjanmaa']],
-  GB: [['ENG-LND', 'London'], ['ENG-MAN', 'Greater Manchester'], ['SCT', 'Scotland'], ['WLS', 'Wales'], ['NIR', 'Northern Ireland'], ['ENG-WMD', 'West Midlands']],
-  US: [['CA', 'California'], ['NY', 'New York'], ['TX', 'Texas'], ['FL', 'Florida'], ['IL', 'Illinois'], ['WA', 'Washington']],
-  CA: [['ON', 'Ontario'], ['QC', 'Québec'], ['BC', 'British Columbia'], ['AB', 'Alberta']],
-  AU: [['NSW', 'New South Wales'], ['VIC', 'Victoria'], ['QLD', 'Queensland'], ['WA', 'Western Australia']],
-  NZ: [['AUK', 'Auckland'], ['WGN', 'Wellington'], ['CAN', 'Canterbury']],
-  CH: [['ZH', 'Zürich'], ['BE', 'Bern'], ['GE', 'Genève'], ['VD', 'Vaud'], ['TI', 'Ticino']],
-  PL: [['MZ', 'Mazowieckie'], ['MA', 'Małopolskie'], ['SL', 'Śląskie'], ['WP', 'Wielkopolskie'], ['DS', 'Dolnośląskie'], ['PM', 'Pomorskie']],
-  DK: [['84', 'Hovedstaden'], ['82', 'Midtjylland'], ['83', 'Syddanmark'], ['81', 'Nordjylland'], ['85', 'Sjælland']],
-  NO: [['03', 'Oslo'], ['46', 'Vestland'], ['50', 'Trøndelag'], ['11', 'Rogaland'], ['30', 'Viken']],
-  SE: [['AB', 'Stockholm'], ['O', 'Västra Götaland'], ['M', 'Skåne'], ['C', 'Uppsala'], ['E', 'Östergötland']],
-};
-
 /** Credit bundles and their prices in cents per currency. */
 export const PACKAGES: { credits: number; popular: boolean; prices: Record<string, number> }[] = [
   { credits: 50, popular: false, prices: { EUR: 995, GBP: 895, USD: 1099, CAD: 1499, AUD: 1699, NZD: 1799, CHF: 995, PLN: 4299, DKK: 7495, NOK: 11900, SEK: 11900 } },

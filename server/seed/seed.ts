@@ -6,8 +6,10 @@ import sharp from 'sharp';
 import type { PhotoStorage } from '../infra/storage.ts';
 import { COUNTRIES } from '#common/constants.ts';
 import type { Db } from '../db/client.ts';
-import { companies, creditPackagePrices, creditPackages, discountCodes, photos, profiles, regions, sites, users } from '../db/schema.ts';
-import { ABOUT_TEXTS, DISCOUNT_CODES, FEMALE_NAMES, MALE_NAMES, PACKAGES, REGIONS } from './seed-data.ts';
+import { companies, creditPackagePrices, creditPackages, discountCodes, photos, profiles, sites, users } from '../db/schema.ts';
+import { ABOUT_TEXTS, DISCOUNT_CODES, FEMALE_NAMES, MALE_NAMES, PACKAGES } from './seed-data.ts';
+import { regionsOf } from '../geo/region-list.ts';
+import { syncRegions } from '../geo/regions-sync.ts';
 import { addCredits } from '../credits/ledger.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import type { Clock } from '../infra/clock.ts';
@@ -110,7 +112,7 @@ export async function seedDemoSite(db: Db, options: { photosDir: string; clock: 
   }).returning();
 
   await importPageTokens(db, loadPageTokens(join(CONTENT_DIR, 'page-tokens.json')));
-  await db.insert(regions).values(Object.entries(REGIONS).flatMap(([country, list]) => list.map(([code, name]) => ({ country, code, name }))));
+  await syncRegions(db);
 
   for (const [i, p] of PACKAGES.entries()) {
     const [pkg] = await db.insert(creditPackages).values({ credits: p.credits, popular: p.popular, sort: i }).returning();
@@ -130,7 +132,7 @@ export async function seedDemoSite(db: Db, options: { photosDir: string; clock: 
     const names = gender === 'female' ? FEMALE_NAMES : MALE_NAMES;
     const name = names[Math.floor(rand() * names.length)];
     const country = countries[Math.floor(rand() * countries.length)];
-    const regionList = REGIONS[country] ?? [];
+    const regionList = regionsOf(country);
     const age = 18 + Math.floor(rand() * 50);
     const birth = new Date(Date.UTC(now.getUTCFullYear() - age - 1, Math.floor(rand() * 12), 1 + Math.floor(rand() * 28)));
     // An hour apart, the newest a fortnight ago: the demo's members joined before a site's new-member period for
@@ -143,7 +145,7 @@ export async function seedDemoSite(db: Db, options: { photosDir: string; clock: 
     const [photo] = await db.insert(photos).values({ userId: user.id, ...stored, status: 'active', reviewed: true, createdAt: created }).returning({ id: photos.id });
     await db.insert(profiles).values({
       userId: user.id, name, gender, birthDate: birth.toISOString().slice(0, 10), country,
-      region: regionList.length ? regionList[Math.floor(rand() * regionList.length)][1] : null,
+      region: regionList.length ? regionList[Math.floor(rand() * regionList.length)].name : null,
       about: ABOUT_TEXTS[Math.floor(rand() * ABOUT_TEXTS.length)], mainPhotoId: photo.id, createdAt: created,
       // One in twelve is a fictional profile (answered by the site's team), so that a fresh start shows its markings.
       fictional: i % FICTIONAL_EVERY === FICTIONAL_EVERY - 7,
