@@ -18,14 +18,14 @@
  * server and drops it at the end. Prints `name: value unit` lines; exits with 1 when a target is missed.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { countStatements, spawnForBench } from './lib.ts';
+import { memberSessions, paced, seedMembers } from './members.ts';
 import { WebSocket } from 'ws';
 import { openDatabase } from '../server/db/client.ts';
-import { seedDemoSite } from '../server/seed/seed.ts';
 import { systemClock } from '../server/infra/clock.ts';
 import { createLogger } from '../server/infra/logger.ts';
 import { localStorage } from '../server/infra/storage.ts';
@@ -77,43 +77,12 @@ const SENDER_GROUPS = ['warmup', 'latency', 'saturated', 'twoInstances', 'delive
 
 /** The database: the demo site, CLIENTS recipients and CLIENTS senders per phase, confirmed members with credits. */
 async function seed() {
-  await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${DB_NAME}`);
-  const database = await openDatabase({ url: benchUrl.toString() });
-  await database.migrate();
-  const photosDir = mkdtempSync(join(tmpdir(), 'amora-bench-chat-'));
-  const { siteId } = await seedDemoSite(database.db, { photosDir, clock: systemClock, profileCount: 0 });
-  rmSync(photosDir, { recursive: true, force: true });
-  await database.close();
-  const c = new pg.Client({ connectionString: benchUrl.toString() });
-  await c.connect();
-  await c.query(`
-    INSERT INTO users (site_id, email, password_hash, status, paid_user, credits, signup_date)
-    SELECT $1, 'chat' || g || '@bench.invalid', '!', 'active', true, 1000000, now() FROM generate_series(1, $2::int) g`, [siteId, CLIENTS * (1 + SENDER_GROUPS.length)]);
-  await c.query(`
-    INSERT INTO profiles (user_id, name, gender, birth_date, country, status, created_at)
-    SELECT id, 'Member ' || id, CASE WHEN id % 2 = 0 THEN 'female' ELSE 'male' END, date '1990-01-01', 'NL', 'active', now()
-    FROM users WHERE email LIKE 'chat%@bench.invalid'`);
-  // The balances above are a starting grant: the ledger says so, as it would for any balance.
-  await c.query(`
-    INSERT INTO credit_ledger (user_id, delta, balance_after, reason, reference)
-    SELECT id, 1000000, 1000000, 'demo_grant', 'bench-' || id FROM users WHERE email LIKE 'chat%@bench.invalid'`);
-  const { rows } = await c.query<{ id: number }>(`SELECT id FROM users WHERE email LIKE 'chat%@bench.invalid' ORDER BY id`);
-  await c.end();
-  const ids = rows.map((r) => r.id);
+  const { siteId, ids } = await seedMembers(DB_NAME, CLIENTS * (1 + SENDER_GROUPS.length));
   const senders = Object.fromEntries(SENDER_GROUPS.map((group, n) => [group, ids.slice((n + 1) * CLIENTS, (n + 2) * CLIENTS)])) as Record<(typeof SENDER_GROUPS)[number], number[]>;
   return { siteId, senders, recipients: ids.slice(0, CLIENTS) };
 }
 
-/** Session cookies for members, made as log-in makes them. */
-async function sessions(siteId: number, ids: number[]): Promise<Map<number, string>> {
-  const database = await openDatabase({ url: benchUrl.toString() });
-  const services = createServices({ db: database.db, clock: systemClock, storage: localStorage(tmpdir()), logger: createLogger('error') });
-  const out = new Map<number, string>();
-  for (const id of ids) out.set(id, await services.accounts.createSession(id, siteId, 'bench'));
-  await database.close();
-  return out;
-}
+const sessions = (siteId: number, ids: number[]) => memberSessions(DB_NAME, siteId, ids);
 
 interface Proc { child: ChildProcess; port: number; rssMb(): number }
 
@@ -184,19 +153,6 @@ async function pool(count: number, job: (i: number) => Promise<void>) {
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (next < count) await job(next++);
   }));
-}
-
-/** Starts `count` jobs at `perSecond` a second, each when it is due, without waiting for the ones before. */
-async function paced(count: number, perSecond: number, job: (i: number, due: number) => Promise<void>) {
-  const start = performance.now();
-  const running: Promise<void>[] = [];
-  for (let i = 0; i < count; i++) {
-    const due = start + (i * 1000) / perSecond;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    running.push(job(i, due));
-  }
-  await Promise.all(running);
 }
 
 /** A process's resident memory once it settled: the median of 5 readings 200 ms apart, after a second's pause. */

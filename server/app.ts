@@ -64,6 +64,7 @@ import { openApiRoutes } from './http/openapi.routes.ts';
 import { operationsRoutes, routeLabel } from './http/operations.routes.ts';
 import type { Metrics } from './infra/metrics.ts';
 import type { Readiness } from './infra/readiness.ts';
+import { admissionControl, type Admission } from './http/admission.ts';
 
 export interface AppDeps {
   services: Services;
@@ -80,6 +81,8 @@ export interface AppDeps {
   smsOutbox?: { list(): SmsOutboxEntry[]; dir: string };
   /** /healthz, /readyz and /metrics (with METRICS_TOKEN), and the request metrics. */
   operations?: { readiness: Readiness; metrics?: Metrics };
+  /** Admission control: refuses requests beyond what the instance can answer in time (docs/decisions/078). */
+  admission?: Admission;
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -110,6 +113,12 @@ export function createApp(deps: AppDeps) {
       const { method, route } = routeLabel(c.req.method, c.req.routePath, c.req.path, c.res.status);
       metrics.request(method, route, c.res.status, (performance.now() - started) / 1000);
     });
+  }
+  // Refused before the site is looked up, so a refusal costs next to nothing; the built assets (immutable files a
+  // page that was answered needs) are never refused.
+  if (deps.admission) {
+    const admit = admissionControl(deps.admission, { retryAfterSeconds: 1 }, translator, (reason) => metrics?.refused(reason));
+    app.use((c, next) => (c.req.path.startsWith('/assets/') ? next() : admit(c, next)));
   }
   /** Whether this request really came over HTTPS (TLS here, or at the trusted proxy). */
   const isHttps = (c: Context<AppEnv>) => forwardedProto(c.req.header('x-forwarded-proto'), c.req.url.startsWith('https:') ? 'https' : 'http', env.TRUST_PROXY) === 'https';

@@ -91,6 +91,15 @@ const schema = z.object({
    * (LISTEN/NOTIFY), so this is only the fallback for retries and a lost notification.
    */
   OUTBOX_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
+  /**
+   * Admission control (docs/decisions/078): requests one web instance works on at once before it answers 503 with
+   * Retry-After; 0 turns the limit off.
+   */
+  ADMISSION_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(100_000).default(64),
+  /** The median answer time (ms) a web instance keeps to by admitting fewer requests at once while it is slower; 0: a fixed limit. */
+  ADMISSION_TARGET_MS: z.coerce.number().int().min(0).max(60_000).default(100),
+  /** The event-loop delay (ms) above which a web instance refuses new requests for a moment (PostgreSQL only); 0: not watched. */
+  ADMISSION_MAX_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(100),
 }).superRefine((v, ctx) => {
   if (v.METRICS_PORT !== undefined && v.METRICS_PORT === v.PORT) {
     ctx.addIssue({ code: 'custom', path: ['METRICS_PORT'], message: 'must differ from PORT' });

@@ -32,6 +32,7 @@ import { photoStorageFromEnv } from './infra/storage.ts';
 import { createMetrics } from './infra/metrics.ts';
 import { createReadiness } from './infra/readiness.ts';
 import { operationsOnlyApp } from './http/operations.routes.ts';
+import { createAdmission } from './http/admission.ts';
 import { listenForOutbox } from './infra/outbox-listener.ts';
 import { schemaState } from './db/schema-version.ts';
 import { migratesAtStart, resolveRole, roleRefusal, roleRuns } from './roles.ts';
@@ -204,10 +205,15 @@ async function main() {
     logger.error(`No page build at ${SERVER_BUILD_PATH}: serving the API only, pages answer 503 (run npm run build)`);
   }
 
+  // The event loop's delay says the instance is behind only when the database works elsewhere: PGlite's queries run
+  // on this thread, so there the number of requests in progress is the only measure.
+  const admission = runs.http
+    ? createAdmission({ maxInFlight: env.ADMISSION_MAX_IN_FLIGHT, targetMs: env.ADMISSION_TARGET_MS, maxDelayMs: database.kind === 'postgres' ? env.ADMISSION_MAX_DELAY_MS : 0 })
+    : undefined;
   // A worker answers only /healthz, /readyz and /metrics (with METRICS_TOKEN, as on web) on PORT, for its probes.
   const app = runs.http
     ? createApp({
-      services, translator, env, logger, outbox, smsOutbox, operations: { readiness, metrics },
+      services, translator, env, logger, outbox, smsOutbox, operations: { readiness, metrics }, admission,
       clientDir: dev || !existsSync(CLIENT_BUILD_DIR) ? undefined : CLIENT_BUILD_DIR,
       pages: getBuild ? pagesHandler(getBuild, env.NODE_ENV) : pagesUnavailable,
     })

@@ -71,6 +71,10 @@ export function createMetrics(sources: MetricsSources) {
     name: 'amora_outbox_deliveries_total', help: 'Outbox rows run on this instance, by subscriber and outcome (ok, failed)',
     labelNames: ['subscriber', 'outcome'] as const, registers: [registry],
   });
+  const refusals = new Counter({
+    name: 'amora_admission_refused_total', help: 'Requests refused with 503 by admission control, by reason (in_flight, event_loop_delay)',
+    labelNames: ['reason'] as const, registers: [registry],
+  });
   const messages = new Counter({
     name: 'amora_messages_sent_total', help: 'Chat messages sent through this instance, by kind (text, gift, photo)',
     labelNames: ['kind'] as const, registers: [registry],
@@ -105,6 +109,9 @@ export function createMetrics(sources: MetricsSources) {
     },
     delivery(subscriber: string, ok: boolean) {
       deliveries.inc({ subscriber, outcome: ok ? 'ok' : 'failed' });
+    },
+    refused(reason: string) {
+      refusals.inc({ reason });
     },
     messageSent(kind: string) {
       messages.inc({ kind });

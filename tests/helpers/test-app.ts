@@ -1,3 +1,4 @@
+import type { Admission } from '../../server/http/admission.ts';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -181,6 +182,8 @@ export async function createTestApp(
     pages?: boolean;
     /** Serve /healthz, /readyz and /metrics, and count requests. */
     operations?: boolean;
+    /** Admission control with these limits (docs/decisions/078). */
+    admission?: Admission;
   } = {},
 ): Promise<TestApp> {
   const clock = testClock();
@@ -203,7 +206,7 @@ export async function createTestApp(
   if (operations) registerMetrics(services, operations.metrics);
   const stopOutbox = services.events.start(100);
   const app = createApp({
-    services, translator: await translator, env, logger: options.logger ?? createLogger('silent'), outbox, smsOutbox, operations,
+    services, translator: await translator, env, logger: options.logger ?? createLogger('silent'), outbox, smsOutbox, operations, admission: options.admission,
     // The production mode: errors reach the log (and fail the test) and stay out of the pages, as in production.
     pages: options.pages ? pagesHandler(async () => (await pageBuild()).build, 'production') : undefined,
   });
