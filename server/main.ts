@@ -205,10 +205,13 @@ async function main() {
     logger.error(`No page build at ${SERVER_BUILD_PATH}: serving the API only, pages answer 503 (run npm run build)`);
   }
 
-  // The event loop's delay says the instance is behind only when the database works elsewhere: PGlite's queries run
-  // on this thread, so there the number of requests in progress is the only measure.
+  // The answer times and the event loop's delay say the instance is behind only when the database works elsewhere:
+  // PGlite's queries run on this thread, one at a time, so there a fixed number of requests at once is the only limit.
+  const fleet = database.kind === 'postgres';
   const admission = runs.http
-    ? createAdmission({ maxInFlight: env.ADMISSION_MAX_IN_FLIGHT, targetMs: env.ADMISSION_TARGET_MS, maxDelayMs: database.kind === 'postgres' ? env.ADMISSION_MAX_DELAY_MS : 0 })
+    ? createAdmission({
+      maxInFlight: env.ADMISSION_MAX_IN_FLIGHT, targetMs: fleet ? env.ADMISSION_TARGET_MS : 0, maxDelayMs: fleet ? env.ADMISSION_MAX_DELAY_MS : 0,
+    })
     : undefined;
   // A worker answers only /healthz, /readyz and /metrics (with METRICS_TOKEN, as on web) on PORT, for its probes.
   const app = runs.http

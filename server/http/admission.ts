@@ -35,9 +35,11 @@ const SAMPLE_MS = 10;
 const FADE = 0.7;
 /**
  * The fewest requests admitted at once however slow the answers are, and how often the limit is reconsidered. The
- * limit drops only while the instance is busy: at its limit, or with at least twice this many requests at once.
+ * limit drops only while the instance is busy: at its limit, or with BUSY requests at once (a page and its data
+ * requests of a few members are not load, even when a slow machine answers them slowly).
  */
 export const MIN_IN_FLIGHT = 2;
+const BUSY = 16;
 const WINDOW_MS = 100;
 const MIN_SAMPLES = 5;
 
@@ -67,7 +69,7 @@ export function createAdmission(options: AdmissionOptions, now: () => number = (
     if (at - windowStart < WINDOW_MS || window.length < MIN_SAMPLES) return;
     window.sort((a, b) => a - b);
     const median = window[Math.floor(window.length / 2)];
-    const overloaded = median > options.targetMs! && (busiest >= limit || busiest >= 2 * MIN_IN_FLIGHT);
+    const overloaded = median > options.targetMs! && (busiest >= limit || busiest >= BUSY);
     limit = overloaded ? Math.max(MIN_IN_FLIGHT, Math.floor(Math.min(limit, busiest) * 0.8)) : Math.min(ceiling, limit + 1);
     busiest = inFlight;
     window = [];
