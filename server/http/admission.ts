@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { DEFAULT_LANGUAGE, isLanguage, LOCALE_COOKIE } from '#common/languages.ts';
@@ -120,10 +121,20 @@ export function admissionControl(
       });
     }
     const started = performance.now();
+    let left = false;
+    const leave = () => {
+      if (left) return;
+      left = true;
+      admission.leave(performance.now() - started);
+    };
+    // On a real server the place is given back when the answer is sent or the connection closed, whichever comes first:
+    // a handler still waiting for a body the client gave up on must not hold a place forever.
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    outgoing?.once('close', leave);
     try {
       await next();
     } finally {
-      admission.leave(performance.now() - started);
+      if (!outgoing) leave();
     }
   };
 }

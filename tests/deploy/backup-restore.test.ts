@@ -25,8 +25,8 @@ async function rowCounts(url: string): Promise<Record<string, number>> {
   try {
     const counts: Record<string, number> = {};
     for (const table of TABLES) {
-      const { rows } = await database.db.execute<{ n: number }>(sql.raw(`select count(*)::int as n from ${table}`));
-      counts[table] = rows[0].n;
+      const result = await database.db.execute(sql.raw(`select count(*)::int as n from ${table}`)) as unknown as { rows: { n: number }[] };
+      counts[table] = result.rows[0].n;
     }
     return counts;
   } finally {

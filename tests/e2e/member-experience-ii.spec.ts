@@ -1,5 +1,5 @@
-import { asNewVisitor, signUpByApi } from './account-helpers.ts';
-import { expect, test } from './fixtures.ts';
+import { activate, asNewVisitor, paidOrder, signUpByApi } from './account-helpers.ts';
+import { expect, hydrated, openSearchFilters, test } from './fixtures.ts';
 
 test('a member\'s chosen language follows them to a new device: pages without the locale cookie are in their language', async ({ page, browser }, info) => {
   const headers = await asNewVisitor(page);
@@ -21,4 +21,50 @@ test('a member\'s chosen language follows them to a new device: pages without th
   await device.goto('/chats');
   await expect(device.locator('html')).toHaveAttribute('lang', 'fi-FI');
   await other.close();
+});
+
+test.describe('the time-bonus modal', () => {
+  test.use({ timeBonusModal: true });
+
+  test('never covers a conversation or a field being filled in; it waits until the member is done', { tag: '@phone' }, async ({ page, browser }, info) => {
+    // A new member (0 credits, the bonus running) gets a first message from a member who bought credits.
+    const headers = await asNewVisitor(page);
+    const { email } = await signUpByApi(page, headers, 'typing', info.project.name);
+    await activate(page, email);
+    const who = await page.request.get('/api/user.php');
+    const me = ((await who.json()) as { user: { id: number } }).user?.id;
+    expect(me, await who.text()).toBeTruthy();
+    const writerContext = await browser.newContext();
+    const writer = await writerContext.newPage();
+    const writerAccount = await signUpByApi(writer, await asNewVisitor(writer), 'writer', info.project.name);
+    await activate(writer, writerAccount.email);
+    await paidOrder(writer, `typing-order-${Date.now()}`);
+    const sent = await writer.request.post('/api/messages.php', {
+      data: { profile_id: me, text: 'Hello there, how was your day?' }, headers: { 'idempotency-key': `typing-${Date.now()}` },
+    });
+    expect(sent.status(), await sent.text()).toBe(201);
+    await writerContext.close();
+    const { chats } = (await (await page.request.get('/api/chats.php')).json()) as { chats: { conversation: { id: number } }[] };
+
+    await page.clock.install();
+    const modal = page.getByTestId('time-bonus-modal');
+    await page.goto(`/chats/${chats[0].conversation.id}`);
+    await hydrated(page);
+    // Past the modal's 40 s (not much further: each second the page tells the server the conversation is open).
+    await page.clock.fastForward('00:45');
+    await expect(modal).toHaveCount(0);
+    await page.getByTestId('message-input').fill('Hi! Lovely, thank you');
+    await expect(page.getByTestId('send-button')).toBeEnabled();
+
+    // In the members list, a field with the focus holds the modal back; once the member leaves it, it comes.
+    await page.goto('/members');
+    await hydrated(page);
+    await openSearchFilters(page);
+    await page.locator('#search-min-age').focus();
+    await page.clock.fastForward('00:45');
+    await expect(modal).toHaveCount(0);
+    await page.locator('#search-min-age').blur();
+    await page.clock.fastForward('00:06');
+    await expect(modal).toBeVisible();
+  });
 });

@@ -33,7 +33,8 @@ export function startServer(env: Record<string, string>): { child: ChildProcess;
     cwd: ROOT_DIR,
     // Only what the server needs: nothing of the test runner's own configuration leaks in. The dev viewers are on,
     // as for local work, unless the test says otherwise.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DEV_TOOLS: '1', ...env },
+    // Admission control's load signals stay off (a busy test machine is not an overloaded site) unless the test sets them.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DEV_TOOLS: '1', ADMISSION_TARGET_MS: '0', ADMISSION_MAX_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

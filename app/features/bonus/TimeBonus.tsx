@@ -58,9 +58,24 @@ function Countdown({ parts, className }: { parts: ReturnType<typeof countdownPar
   );
 }
 
+/** Routes that show a conversation: the modal would cover the composer and its Send button. */
+const CONVERSATION_ROUTES = new Set(['chats-id', 'members-id-chat']);
+/** How long a due modal waits before it looks again whether the member is still typing. */
+const MODAL_RETRY_MS = 5_000;
+
+/** Whether the member is filling something in: the focus in a field, or text typed into one on the page. */
+function busyWithForm(): boolean {
+  const focused = document.activeElement;
+  if (focused instanceof HTMLElement && (focused.isContentEditable || focused.matches('textarea, select, input:not([type="button"], [type="submit"], [type="reset"], [type="checkbox"], [type="radio"])'))) {
+    return true;
+  }
+  return [...document.querySelectorAll('textarea')].some((field) => field.value.trim() !== '');
+}
+
 /**
  * The welcome bonus banner on top of the members area's pages and the time-bonus modal, 40 s after
- * entering the members area, for a member with 0 credits who has not closed it before.
+ * entering the members area, for a member with 0 credits who has not closed it before; never over a conversation
+ * or while the member is filling in a field (then it waits until they are done).
  */
 export function TimeBonus({ user, banner = true }: { user: ApiUser | null; banner?: boolean }) {
   const { t } = useTranslation();
@@ -70,14 +85,20 @@ export function TimeBonus({ user, banner = true }: { user: ApiUser | null; banne
   const { isDismissed, dismiss } = useDismissals();
   const [due, setDue] = useState(false);
   const active = inArea && isVisible;
+  // The modal never covers a conversation, nor a form the member is filling in: when it is due then, it waits.
+  const inConversation = Boolean(routeId && CONVERSATION_ROUTES.has(routeId));
   useEffect(() => {
-    if (!active) return;
-    const timer = window.setTimeout(() => setDue(true), TIME_BONUS_MODAL_DELAY_MS);
+    if (!active || inConversation) return;
+    let timer = 0;
+    const when = (ms: number) => {
+      timer = window.setTimeout(() => (busyWithForm() ? when(MODAL_RETRY_MS) : setDue(true)), ms);
+    };
+    when(TIME_BONUS_MODAL_DELAY_MS);
     return () => {
       window.clearTimeout(timer);
       setDue(false);
     };
-  }, [active]);
+  }, [active, inConversation]);
   if (!active || !bonus || !user) return null;
   const percent = Number(bonus.value_percentage);
   const showModal = due && user.credits === 0 && !isDismissed(DISMISS_KEYS.timeBonusModal);
