@@ -16,6 +16,7 @@ import { useSetUser, useUser } from '../../lib/user.ts';
 import { LIVE_WINDOW_EVENT } from '../../lib/live.ts';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
 import { FictionalNotice } from '../../components/FictionalNotice.tsx';
+import { ConfirmSend, type PendingSend } from './ConfirmSend.tsx';
 import { GiftPicker } from './GiftPicker.tsx';
 import { Icebreaker } from './Icebreaker.tsx';
 import { MessageBubble } from './MessageBubble.tsx';
@@ -91,6 +92,8 @@ export function Conversation({ page }: { page: ConversationPage }) {
   const user = useUser();
   const [sending, setSending] = useState(false);
   const [giftsOpen, setGiftsOpen] = useState(false);
+  // A picked gift or photo waits here, with its price shown, until the member sends it.
+  const [pending, setPending] = useState<PendingSend | null>(null);
   const [reporting, setReporting] = useState<ChatMessage | null>(null);
   // Opened after hydration: the server renders no modal.
   const [icebreaker, setIcebreaker] = useState(false);
@@ -198,20 +201,35 @@ export function Conversation({ page }: { page: ConversationPage }) {
     if (sent) setText('');
   };
 
-  // The picker closes whatever the answer: a refusal (too few credits, the spend cap) shows in the conversation,
-  // with its way on, where the picker would cover it.
-  const sendGift = async (gift: GiftItem) => {
-    await paidSend(gift.credits ?? prices.gift, (key) => api<SendResult>('/api/gift.php', { method: 'POST', body: { profile_id: profile.id, gift_id: gift.id }, idempotencyKey: key }));
+  // Picking a gift or a photo charges nothing: the confirmation shows its price, and its Send sends it.
+  const pickGift = (gift: GiftItem) => {
     setGiftsOpen(false);
+    setPending({ kind: 'gift', gift, credits: gift.credits ?? prices.gift });
   };
 
-  const sendPhoto = async (file: File | undefined) => {
-    if (!file) return;
-    const form = new FormData();
-    form.set('profile_id', String(profile.id));
-    form.set('photo', file);
-    await paidSend(prices.photo, (key) => postForm<SendResult>('/api/chat-photo.php', form, { idempotencyKey: key, fallbackMessage: t('errors.server_error') }));
+  const pickPhoto = (file: File | undefined) => {
+    if (file) setPending({ kind: 'photo', file, credits: prices.photo });
+  };
+
+  const cancelPending = () => {
+    setPending(null);
     if (photoInput.current) photoInput.current.value = '';
+  };
+
+  // The confirmation closes whatever the answer: a refusal (too few credits, the spend cap) shows in the
+  // conversation, with its way on, where the dialog would cover it.
+  const sendPending = async () => {
+    if (!pending) return;
+    if (pending.kind === 'gift') {
+      const giftId = pending.gift.id;
+      await paidSend(pending.credits, (key) => api<SendResult>('/api/gift.php', { method: 'POST', body: { profile_id: profile.id, gift_id: giftId }, idempotencyKey: key }));
+    } else {
+      const form = new FormData();
+      form.set('profile_id', String(profile.id));
+      form.set('photo', pending.file);
+      await paidSend(pending.credits, (key) => postForm<SendResult>('/api/chat-photo.php', form, { idempotencyKey: key, fallbackMessage: t('errors.server_error') }));
+    }
+    cancelPending();
   };
 
   // Removed from the list at once, then on the server; on failure the member is told and the list reloads.
@@ -280,7 +298,7 @@ export function Conversation({ page }: { page: ConversationPage }) {
             <div className="d-flex flex-column gap-1">
               <Button variant="outline-secondary" size="sm" onClick={() => setGiftsOpen(true)} disabled={sending || left} aria-label={t('chat.gift')} title={`${t('chat.gift')} (${priceLabel(prices.gift)})`} data-testid="open-gifts"><Gift aria-hidden="true" size={18} /></Button>
               <Button variant="outline-secondary" size="sm" onClick={() => photoInput.current?.click()} disabled={sending || left} aria-label={`${t('chat.photo')} (${priceLabel(prices.photo)})`} title={`${t('chat.photo')} (${priceLabel(prices.photo)})`} data-testid="attach-photo"><Camera aria-hidden="true" size={18} /></Button>
-              <input ref={photoInput} type="file" accept="image/*" hidden onChange={(e) => void sendPhoto(e.target.files?.[0])} data-testid="photo-input" />
+              <input ref={photoInput} type="file" accept="image/*" hidden onChange={(e) => pickPhoto(e.target.files?.[0])} data-testid="photo-input" />
             </div>
             <Form.Control
               ref={input} as="textarea" rows={2} value={text} maxLength={maxLength} onChange={(e) => onInput(e.target.value)} disabled={left}
@@ -297,8 +315,9 @@ export function Conversation({ page }: { page: ConversationPage }) {
       </div>
       <GiftPicker
         show={giftsOpen} gifts={gifts} name={profile.name} price={prices.gift} priceLabel={priceLabel} busy={sending}
-        onPick={(g) => void sendGift(g)} onClose={() => setGiftsOpen(false)}
+        onPick={pickGift} onClose={() => setGiftsOpen(false)}
       />
+      <ConfirmSend pending={pending} name={profile.name} priceLabel={priceLabel} busy={sending} onSend={() => void sendPending()} onCancel={cancelPending} />
       <ReportSheet
         target={reporting ? { profileId: profile.id, name: profile.name, kind: 'message', contentId: reporting.id } : null}
         onHide={() => setReporting(null)}
