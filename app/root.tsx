@@ -117,7 +117,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
     document.documentElement.dataset.hydrated = 'true';
   }, []);
   useModalTabTrap();
-  useAppShell();
+  useAppShell(loaderData.lang);
   return (
     <I18nProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>

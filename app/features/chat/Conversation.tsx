@@ -57,6 +57,36 @@ function useTyping(profileId: number, lastMessageFromThem: number | undefined) {
   return typing;
 }
 
+/** Whether the device has a connection (the browser's word for it); true while the server renders. */
+function useConnected() {
+  const [connected, setConnected] = useState(true);
+  useEffect(() => {
+    const update = () => setConnected(navigator.onLine);
+    update();
+    window.addEventListener('online', update);
+    window.addEventListener('offline', update);
+    return () => {
+      window.removeEventListener('online', update);
+      window.removeEventListener('offline', update);
+    };
+  }, []);
+  return connected;
+}
+
+/** The unsent text of a conversation, kept in the browser so that a reload or a lost connection does not lose it. */
+const draftKey = (profileId: number) => `chat-draft:${profileId}`;
+function keepDraft(profileId: number, text: string) {
+  try {
+    if (text) localStorage.setItem(draftKey(profileId), text);
+    else localStorage.removeItem(draftKey(profileId));
+  } catch {
+    // storage full or off: the draft lives as long as the page
+  }
+}
+
+/** A text on its way: shown under the conversation as sending, or as failed with a way to send it again. */
+interface Outgoing { key: string; text: string; state: 'sending' | 'failed' }
+
 /** What the chat pages' loaders give (see conversationPageData). */
 export interface ConversationPage {
   profile: ProfileSummary;
@@ -87,6 +117,8 @@ export function Conversation({ page }: { page: ConversationPage }) {
   const setUser = useSetUser();
   const priceLabel = usePriceLabel(prices);
   const [text, setText] = useState('');
+  const [outgoing, setOutgoing] = useState<Outgoing[]>([]);
+  const connected = useConnected();
   const [error, setError] = useState<ApiError | null>(null);
   const [shortfall, setShortfall] = useState(1);
   const user = useUser();
@@ -112,6 +144,17 @@ export function Conversation({ page }: { page: ConversationPage }) {
     }
     setIcebreaker(startsEmpty && !giftFirst && !left);
   }, [startsEmpty, giftFirst, left]);
+  // The draft comes back after hydration (the server knows nothing of it); an opener chosen meanwhile stays.
+  useEffect(() => {
+    try {
+      const draft = localStorage.getItem(draftKey(profile.id));
+      if (draft) setText((current) => current || draft);
+    } catch {
+      // storage off: no draft to restore
+    }
+  }, [profile.id]);
+  useEffect(() => keepDraft(profile.id, text), [profile.id, text]);
+
   // One key per paid action: the automatic retries of one send reuse it, so the server charges once.
   const keyRef = useRef<string | null>(null);
   const bottom = useRef<HTMLDivElement>(null);
@@ -166,39 +209,57 @@ export function Conversation({ page }: { page: ConversationPage }) {
   }, [messages.length, typing]);
 
   /** Runs one paid send (text, gift or photo) with its idempotency key, and shows what it did or why not. */
-  const paidSend = async (cost: number, run: (key: string) => Promise<SendResult>): Promise<boolean> => {
-    if (sending) return false;
+  const paidSend = async (cost: number, run: (key: string) => Promise<SendResult>, ownKey?: string): Promise<'sent' | 'refused' | 'failed'> => {
+    if (sending) return 'refused';
     // Short of credits: the credits page marks the smallest bundle that covers this action.
     setShortfall(Math.max(1, cost - (user?.credits ?? 0)));
     keyRef.current ??= newIdempotencyKey();
     setSending(true);
     setError(null);
     try {
-      const result = await run(keyRef.current);
-      keyRef.current = null;
+      const result = await run(ownKey ?? keyRef.current);
+      if (!ownKey) keyRef.current = null;
       client.setQueryData<typeof data>(queryKey, (d) => (d && !d.messages.some((m) => m.id === result.message.id)
         ? { ...d, messages: [...d.messages, result.message], conversation: { id: result.message.conversation_id } } : d));
       setUser((u) => ({ ...u, credits: result.credits }));
       if (result.free_messages_left !== undefined) setFreeLeft(result.free_messages_left);
       void client.invalidateQueries({ queryKey: ['chats'] });
-      return true;
+      return 'sent';
     } catch (err) {
       const apiError = err instanceof ApiError ? err : new ApiError(0, 'server_error', t('errors.server_error'));
       // A refused send was not made: the next attempt is a new one with a new key.
-      if (apiError.status < 500) keyRef.current = null;
-      setError(apiError);
-      return false;
+      const refused = apiError.status > 0 && apiError.status < 500;
+      if (refused && !ownKey) keyRef.current = null;
+      // A text without an answer shows as failed in the conversation, with its own way to try again.
+      if (refused || !ownKey) setError(apiError);
+      return refused ? 'refused' : 'failed';
     } finally {
       setSending(false);
+    }
+  };
+
+  /**
+   * A text goes out at once: the composer empties and the text shows as sending until the server has it. Without an
+   * answer (no connection, a server error) it stays as failed, with its key, and "Try again" sends the same one; a
+   * refusal (too few credits, the spend cap) puts the text back into the composer, with the reason.
+   */
+  const sendText = async (item: Outgoing) => {
+    setOutgoing((list) => [...list.filter((o) => o.key !== item.key), { ...item, state: 'sending' }]);
+    const sent = await paidSend(prices.message, () => api<SendResult>('/api/messages.php', { method: 'POST', body: { profile_id: profile.id, text: item.text }, idempotencyKey: item.key }), item.key);
+    if (sent === 'sent') setOutgoing((list) => list.filter((o) => o.key !== item.key));
+    else if (sent === 'failed') setOutgoing((list) => list.map((o) => (o.key === item.key ? { ...o, state: 'failed' } : o)));
+    else {
+      setOutgoing((list) => list.filter((o) => o.key !== item.key));
+      setText((current) => current || item.text);
     }
   };
 
   const send = async (e: React.FormEvent) => {
     e.preventDefault();
     const body = text.trim();
-    if (!body) return;
-    const sent = await paidSend(prices.message, (key) => api<SendResult>('/api/messages.php', { method: 'POST', body: { profile_id: profile.id, text: body }, idempotencyKey: key }));
-    if (sent) setText('');
+    if (!body || sending) return;
+    setText('');
+    await sendText({ key: newIdempotencyKey(), text: body, state: 'sending' });
   };
 
   // Picking a gift or a photo charges nothing: the confirmation shows its price, and its Send sends it.
@@ -256,7 +317,7 @@ export function Conversation({ page }: { page: ConversationPage }) {
             <>
               <ProfilePhoto profile={profile} className="chat-avatar" />
               <span className="min-w-0">
-                <strong className="d-block text-truncate"><OnlineDot online={profile.online} />{profile.name}, {profile.age}</strong>
+                <strong className="d-block text-truncate"><OnlineDot online={connected && profile.online} />{profile.name}, {profile.age}</strong>
                 {profile.fictional && <FictionalNotice compact />}
                 {left && <span className="badge text-bg-secondary">{t('chat.left_badge')}</span>}
               </span>
@@ -277,6 +338,19 @@ export function Conversation({ page }: { page: ConversationPage }) {
           {data.truncated && <Alert variant="info" className="small py-2" data-testid="history-limit">{t('chat.history_limit', { count: CHAT_HISTORY_LIMIT })}</Alert>}
           {messages.length === 0 && <p className="text-center text-muted my-5">{t('chat.start', { name: profile.name })}</p>}
           {messages.map((m) => <MessageBubble key={m.id} message={m} otherName={profile.name} profileId={profile.id} onReport={setReporting} />)}
+          {outgoing.map((o) => (
+            <div key={o.key} className="chat-bubble me" data-testid="outgoing-message" data-state={o.state}>
+              {o.text}
+              <div className="small text-white-50">
+                {o.state === 'sending' ? t('chat.sending') : (
+                  <>
+                    {t('chat.not_sent')}
+                    <Button variant="light" size="sm" className="ms-2 py-0" disabled={sending} onClick={() => void sendText(o)} data-testid="retry-message">{t('chat.retry')}</Button>
+                  </>
+                )}
+              </div>
+            </div>
+          ))}
           {typing && <p className="chat-typing text-muted small" data-testid="typing-indicator" aria-live="polite">{t('chat.typing', { name: profile.name })}</p>}
           <div ref={bottom} />
         </div>
@@ -293,6 +367,7 @@ export function Conversation({ page }: { page: ConversationPage }) {
               {error.code === 'free_conversation_limit' && <Link to="/premium" className="btn btn-secondary btn-sm" data-testid="get-premium">{t('nav.get_premium')}</Link>}
             </Alert>
           )}
+          {!connected && <Alert variant="warning" className="py-2" data-testid="offline-banner" role="status">{t('chat.offline')}</Alert>}
           {left && <Alert variant="secondary" data-testid="member-left">{t('chat.member_left', { name: profile.name })}</Alert>}
           <Form onSubmit={send} className="d-flex gap-2 align-items-end" data-testid="composer">
             <div className="d-flex flex-column gap-1">
