@@ -20,6 +20,7 @@ import { TestPaymentsBanner } from './features/credits/TestPaymentsBanner.tsx';
 import { useModalTabTrap } from './lib/focus-trap.ts';
 import { replayTypedBeforeHydration } from './lib/typed-before-hydration.ts';
 import { DISMISS_KEYS, dismissedInCookie } from '#common/constants.ts';
+import { memberTimeZone, timeZoneFromCookie } from '#common/time-zone.ts';
 import './styles/app.scss';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -39,6 +40,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     user,
     /** The visitor accepted the entry warning before (the dismissals cookie): the server leaves it out. */
     entryWarningDismissed: dismissedInCookie(request.headers.get('cookie')).includes(DISMISS_KEYS.entryWarning),
+    /** The zone times are shown in: the device's (its cookie), else the member's country's (docs/decisions/077). */
+    timeZone: memberTimeZone(timeZoneFromCookie(request.headers.get('cookie')), user?.profile.country),
     nonce: ctx.nonce,
     /** The site's colours: a stylesheet whose URL changes with them (docs/decisions/052). */
     siteStylesheet: ctx.services.settings.themeStylesheet(ctx.site).href,
@@ -114,7 +117,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
     document.documentElement.dataset.hydrated = 'true';
   }, []);
   useModalTabTrap();
-  useAppShell();
+  useAppShell(loaderData.lang);
   return (
     <I18nProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>

@@ -29,7 +29,18 @@ export interface CreditPrice {
   currency: string;
 }
 
-/** The money `credits` cost at this bundle's rate, in cents (rounded up: the price shown is never too low). */
+/**
+ * The money `credits` cost at this bundle's rate, in cents. One rule wherever a credit amount shows its money
+ * (composer, gift picker, the confirmation of a gift or photo): a credit is worth the bundle's price per credit
+ * rounded up to a whole cent, and N credits are N times that. The price shown is never too low, and twice the
+ * credits always show twice the money (rounding the exact share of each amount showed 5 credits as €1.00 but
+ * 10 credits as €1.99).
+ */
 export function creditsInCents(credits: number, price: CreditPrice): number {
-  return Math.ceil((credits * price.amount) / price.credits);
+  return credits * Math.ceil(price.amount / price.credits);
+}
+
+/** How many messages `credits` pay for at `messageCredits` each ("about N messages" on the credits page). */
+export function messagesForCredits(credits: number, messageCredits: number): number {
+  return messageCredits > 0 ? Math.floor(credits / messageCredits) : 0;
 }

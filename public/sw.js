@@ -26,6 +26,20 @@ self.addEventListener('activate', (event) => {
   })());
 });
 
+// A page says its language (app/lib/app-shell.ts): the offline page kept here is fetched again when it speaks another
+// one, so an installed app that starts without a connection greets the member in their language, not the one of the
+// visit that installed the worker.
+self.addEventListener('message', (event) => {
+  const { type, lang } = event.data || {};
+  if (type !== 'LANGUAGE' || typeof lang !== 'string') return;
+  event.waitUntil((async () => {
+    const cached = await caches.match(OFFLINE_URL);
+    if (cached && cached.headers.get('content-language') === lang) return;
+    const response = await fetch(new Request(OFFLINE_URL, { cache: 'reload' })).catch(() => null);
+    if (response && response.ok) await (await caches.open(SHELL_CACHE)).put(OFFLINE_URL, response);
+  })());
+});
+
 self.addEventListener('fetch', (event) => {
   const { request } = event;
   if (request.method !== 'GET') return;

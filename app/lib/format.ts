@@ -1,4 +1,3 @@
-import { COUNTRY_TIME_ZONE } from '#common/constants.ts';
 import { languageIso, type Language } from '#common/languages.ts';
 import { textAt } from './i18n.ts';
 import { translationTable } from './translations.ts';
@@ -19,10 +18,14 @@ function reused<T extends Formatter>(key: string, make: () => T): T {
 // One money formatter for pages and server-made texts (a console action's answer).
 export { formatCount, formatMoney } from '#common/i18n-format.ts';
 
-export function formatTime(iso: string, lang: Language): string {
+/** A message's time in a time zone (the member's, useTimeZone): the time alone today, with its date before. */
+export function formatTime(iso: string, lang: Language, timeZone: string): string {
   const d = new Date(iso);
-  const sameDay = new Date().toDateString() === d.toDateString();
-  return reused(`time:${lang}:${sameDay}`, () => new Intl.DateTimeFormat(languageIso(lang), sameDay ? { hour: '2-digit', minute: '2-digit' } : { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' })).format(d);
+  const day = reused(`day:${timeZone}`, () => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }));
+  const sameDay = day.format(new Date()) === day.format(d);
+  return reused(`time:${lang}:${timeZone}:${sameDay}`, () => new Intl.DateTimeFormat(languageIso(lang), sameDay
+    ? { hour: '2-digit', minute: '2-digit', timeZone }
+    : { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone })).format(d);
 }
 
 /**
@@ -43,11 +46,10 @@ export function countryName(code: string, lang: Language): string {
 }
 
 /**
- * A date with its time, e.g. in lists of orders and ledger rows, in the member's time zone (their
- * country's): the server and the browser render the same text.
+ * A date with its time, e.g. in lists of orders and ledger rows, in a time zone: a member's pages pass theirs
+ * (useTimeZone, docs/decisions/077), the console's are in UTC.
  */
-export function formatDateTime(iso: string, lang: Language, country?: string | null): string {
-  const timeZone = (country && COUNTRY_TIME_ZONE[country]) || 'UTC';
+export function formatDateTime(iso: string, lang: Language, timeZone = 'UTC'): string {
   return reused(`datetime:${lang}:${timeZone}`, () => new Intl.DateTimeFormat(languageIso(lang), { dateStyle: 'medium', timeStyle: 'short', timeZone })).format(new Date(iso));
 }
 

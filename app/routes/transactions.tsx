@@ -12,6 +12,7 @@ import type { Route } from './+types/transactions';
 import { requestContext } from '../context.ts';
 import { orNotFound, requireMemberActor } from '#server/http/page-guards.server.ts';
 import { formatCount, formatDateTime, formatDelta, formatMoney } from '../lib/format.ts';
+import { useTimeZone } from '../lib/time-zone.ts';
 import { useUser } from '../lib/user.ts';
 import { SpendCapCard } from '../features/records/SpendCapCard.tsx';
 
@@ -21,18 +22,17 @@ const pageOf = (value: string | null) => (value && /^[1-9][0-9]{0,5}$/.test(valu
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   const member = requireMemberActor(ctx, url.pathname + url.search);
-  const country = (await ctx.user())?.profile.country ?? null;
   const { records } = ctx.services;
   if (params.id !== undefined) {
     if (!isReference(params.id)) throw data(null, { status: 404 });
-    return { view: 'detail' as const, country, detail: await orNotFound(records.orderDetail(member, params.id)) };
+    return { view: 'detail' as const, detail: await orNotFound(records.orderDetail(member, params.id)) };
   }
   const [orders, ledger, cap] = await Promise.all([
     records.orders(member, pageOf(url.searchParams.get('page'))),
     records.ledger(member, pageOf(url.searchParams.get('lpage'))),
     records.spendCap(member),
   ]);
-  return { view: 'list' as const, country, orders, ledger, cap, query: url.searchParams.toString() };
+  return { view: 'list' as const, orders, ledger, cap, query: url.searchParams.toString() };
 }
 
 const STATUS_TONE: Record<TransactionOrder['status'], string> = {
@@ -63,8 +63,9 @@ function Pager({ page, pages, param, query }: { page: number; pages: number; par
   );
 }
 
-function LedgerRows({ entries, country }: { entries: LedgerEntry[]; country: string | null }) {
+function LedgerRows({ entries }: { entries: LedgerEntry[] }) {
   const { t, i18n } = useTranslation();
+  const zone = useTimeZone();
   const lang = i18n.language as Language;
   return (
     <ListGroup variant="flush">
@@ -72,7 +73,7 @@ function LedgerRows({ entries, country }: { entries: LedgerEntry[]; country: str
         <ListGroup.Item key={e.id} className="d-flex justify-content-between align-items-center gap-2" data-testid="ledger-row" data-reason={e.reason}>
           <div className="min-w-0">
             <div>{t(`transactions.reason_${e.reason}`)}</div>
-            <small className="text-muted">{formatDateTime(e.created_at, lang, country)}</small>
+            <small className="text-muted">{formatDateTime(e.created_at, lang, zone)}</small>
           </div>
           <div className="text-end">
             <div className={`ledger-delta fw-semibold ${e.delta > 0 ? 'text-success' : 'text-body'}`}>{t('transactions.credits_delta', { count: Math.abs(e.delta), delta: formatDelta(e.delta, lang) })}</div>
@@ -84,19 +85,20 @@ function LedgerRows({ entries, country }: { entries: LedgerEntry[]; country: str
   );
 }
 
-function OrderDetail({ detail, country }: { detail: Extract<Route.ComponentProps['loaderData'], { view: 'detail' }>['detail']; country: string | null }) {
+function OrderDetail({ detail }: { detail: Extract<Route.ComponentProps['loaderData'], { view: 'detail' }>['detail'] }) {
+  const zone = useTimeZone();
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
   const unfinished = detail.status === 'open' || detail.status === 'pending';
   const facts: [string, React.ReactNode][] = [
-    [t('transactions.date'), formatDateTime(detail.created_at, lang, country)],
+    [t('transactions.date'), formatDateTime(detail.created_at, lang, zone)],
     [t('transactions.bundle'), t('transactions.bundle_credits', { count: detail.credits })],
     [t('transactions.amount'), formatMoney(detail.amount, detail.currency, lang)],
     [t('transactions.method'), t(`payment_methods.${detail.paymentmethod}`, { defaultValue: detail.paymentmethod })],
     [t('transactions.status'), <StatusBadge key="status" order={detail} />],
-    ...(detail.completed_at ? [[t('transactions.paid_at'), formatDateTime(detail.completed_at, lang, country)] as [string, React.ReactNode]] : []),
+    ...(detail.completed_at ? [[t('transactions.paid_at'), formatDateTime(detail.completed_at, lang, zone)] as [string, React.ReactNode]] : []),
     ...(detail.invoice_number ? [[t('transactions.invoice_number'), detail.invoice_number] as [string, React.ReactNode]] : []),
-    [t('transactions.consent'), detail.withdrawal_consent_at ? t('transactions.consent_given', { date: formatDateTime(detail.withdrawal_consent_at, lang, country) }) : t('transactions.consent_none')],
+    [t('transactions.consent'), detail.withdrawal_consent_at ? t('transactions.consent_given', { date: formatDateTime(detail.withdrawal_consent_at, lang, zone) }) : t('transactions.consent_none')],
   ];
   return (
     <div className="container py-4 max-w-760" data-testid="order-detail">
@@ -106,7 +108,7 @@ function OrderDetail({ detail, country }: { detail: Extract<Route.ComponentProps
       {(detail.refunded_at || detail.refunded_amount > 0) && (
         <Alert variant="dark" data-testid="order-refunded">
           {detail.refunded_at
-            ? t('transactions.refunded_on', { date: formatDateTime(detail.refunded_at, lang, country) })
+            ? t('transactions.refunded_on', { date: formatDateTime(detail.refunded_at, lang, zone) })
             : t('transactions.refunded_part', { amount: formatMoney(detail.refunded_amount, detail.currency, lang), total: formatMoney(detail.amount, detail.currency, lang) })}
           {detail.refund_reason && <div className="small mt-1">{t('transactions.refund_reason', { reason: detail.refund_reason })}</div>}
         </Alert>
@@ -138,7 +140,7 @@ function OrderDetail({ detail, country }: { detail: Extract<Route.ComponentProps
             {detail.payments.map((p) => (
               <ListGroup.Item key={p.id} className="d-flex justify-content-between gap-2" data-testid="payment-row">
                 <span className="text-break small">{p.id}</span>
-                <span className="text-end small">{t(`transactions.payment_${p.status}`, { defaultValue: p.status })}<br /><span className="text-muted">{formatDateTime(p.updated_at, lang, country)}</span></span>
+                <span className="text-end small">{t(`transactions.payment_${p.status}`, { defaultValue: p.status })}<br /><span className="text-muted">{formatDateTime(p.updated_at, lang, zone)}</span></span>
               </ListGroup.Item>
             ))}
           </ListGroup>
@@ -147,7 +149,7 @@ function OrderDetail({ detail, country }: { detail: Extract<Route.ComponentProps
       {detail.ledger.length > 0 && (
         <Card className="shadow-sm">
           <Card.Header as="h2" className="h6 mb-0">{t('transactions.ledger')}</Card.Header>
-          <LedgerRows entries={detail.ledger} country={country} />
+          <LedgerRows entries={detail.ledger} />
         </Card>
       )}
     </div>
@@ -157,10 +159,11 @@ function OrderDetail({ detail, country }: { detail: Extract<Route.ComponentProps
 /** The member's orders, payments and credit ledger (spec route /transactions/{id?}), and their spend cap. */
 export default function Transactions({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
+  const zone = useTimeZone();
   const lang = i18n.language as Language;
   const user = useUser();
-  if (loaderData.view === 'detail') return <OrderDetail detail={loaderData.detail} country={loaderData.country} />;
-  const { orders, ledger, cap, country, query } = loaderData;
+  if (loaderData.view === 'detail') return <OrderDetail detail={loaderData.detail} />;
+  const { orders, ledger, cap, query } = loaderData;
   return (
     <div className="container py-4" data-testid="transactions">
       <h1 className="h3">{t('transactions.title')}</h1>
@@ -179,7 +182,7 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
                   <ListGroup.Item key={o.id} action as={Link} to={`/transactions/${o.id}`} className="d-flex justify-content-between align-items-center gap-2" data-testid="order-row">
                     <div className="min-w-0">
                       <div className="fw-semibold">{t('transactions.bundle_credits', { count: o.credits })}</div>
-                      <small className="text-muted">{formatDateTime(o.created_at, lang, country)} · {t(`payment_methods.${o.paymentmethod}`, { defaultValue: o.paymentmethod })}</small>
+                      <small className="text-muted">{formatDateTime(o.created_at, lang, zone)} · {t(`payment_methods.${o.paymentmethod}`, { defaultValue: o.paymentmethod })}</small>
                     </div>
                     <div className="text-end">
                       <div className="fw-semibold">{formatMoney(o.amount, o.currency, lang)}</div>
@@ -195,7 +198,7 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
             <Card.Header as="h2" className="h5 mb-0">{t('transactions.ledger')}</Card.Header>
             {ledger.entries.length === 0
               ? <Card.Body className="text-muted">{t('transactions.no_ledger')}</Card.Body>
-              : <LedgerRows entries={ledger.entries} country={country} />}
+              : <LedgerRows entries={ledger.entries} />}
             <Pager page={ledger.page} pages={ledger.pages} param="lpage" query={query} />
           </Card>
         </div>
@@ -209,7 +212,7 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
               </Card.Body>
             </Card>
           )}
-          <SpendCapCard initial={cap} country={country} />
+          <SpendCapCard initial={cap} />
         </div>
       </div>
     </div>

@@ -67,6 +67,8 @@ export const appShellRoutes = new Hono<AppEnv>()
     const { site, lang, translator, nonce } = c.get('ctx');
     const t = (key: string) => escapeHtml(translator.t(lang, key));
     c.header('Cache-Control', 'no-cache');
+    // The service worker keeps one offline page: this says which language it is in (public/sw.js).
+    c.header('Content-Language', lang);
     return c.html(`<!doctype html>
 <html lang="${languageIso(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="theme-color" content="${site.themeDark}"><meta name="robots" content="noindex"><title>${escapeHtml(site.name)}</title>

@@ -113,6 +113,7 @@ test('gifts, photos, the word filter and removing a conversation, between two me
   await shot('chat-gift-picker');
   await page.locator('[data-testid="gift-choice"][data-slug="rose"]').click();
   await expect(page.getByTestId('gift-picker')).toBeHidden();
+  await page.getByTestId('confirm-send-button').click();
   await expect(page.getByTestId('gift-message')).toContainText('Rose');
   await expect(page.getByTestId('nav-credits')).toHaveText(`${before - 20} credits`);
 
@@ -123,6 +124,7 @@ test('gifts, photos, the word filter and removing a conversation, between two me
   await expect(b.getByTestId('message')).toHaveCount(2);
   const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#2a9d8f' } }).jpeg().toBuffer();
   await page.getByTestId('photo-input').setInputFiles({ name: 'sunset.jpg', mimeType: 'image/jpeg', buffer: jpeg });
+  await page.getByTestId('confirm-send-button').click();
   await expect(page.getByTestId('photo-message')).toBeVisible();
   await expect(page.getByTestId('nav-credits')).toHaveText(`${before - 30} credits`);
   await expect(b.getByTestId('photo-message')).toBeVisible();

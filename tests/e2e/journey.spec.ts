@@ -98,10 +98,12 @@ test('sign up, search, like, chat, buy credits and become premium', { tag: '@pho
   await expect(page.getByTestId('send-error')).toHaveAttribute('data-code', 'insufficient_credits');
   await expect(page.getByTestId('message')).toHaveCount(3);
   await shot('05-insufficient-credits');
-  // A gift without the credits for it: the picker closes, so the same alert is in sight instead of behind it.
+  // A gift without the credits for it: the confirmation closes, so the same alert is in sight instead of behind it.
   await page.getByTestId('open-gifts').click();
   await page.locator('[data-testid="gift-choice"][data-slug="rose"]').click();
   await expect(page.getByTestId('gift-picker')).toBeHidden();
+  await page.getByTestId('confirm-send-button').click();
+  await expect(page.getByTestId('confirm-send')).toBeHidden();
   await expect(page.getByTestId('send-error')).toHaveAttribute('data-code', 'insufficient_credits');
   await expect(page.getByTestId('send-error')).toBeInViewport();
   await expect(page.getByTestId('message')).toHaveCount(3);

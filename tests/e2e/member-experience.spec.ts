@@ -128,6 +128,7 @@ test('the profile\'s gift action opens the gift picker for that member, with its
   await shot('profile-gift-picker');
   await picker.getByTestId('gift-choice').first().click();
   await expect(picker).toBeHidden();
+  await page.getByTestId('confirm-send-button').click();
   await expect(page.getByTestId('gift-message')).toHaveCount(1);
   await expect(page.getByTestId('send-error')).toHaveCount(0);
   // A reload shows the conversation, not the picker again.

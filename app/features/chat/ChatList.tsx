@@ -8,6 +8,7 @@ import { api, ApiError } from '../../lib/api.ts';
 import { usePollInterval } from '../../lib/activity.ts';
 import { capBadge } from '../../lib/badges.ts';
 import { formatTime } from '../../lib/format.ts';
+import { useTimeZone } from '../../lib/time-zone.ts';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
 import { FictionalNotice } from '../../components/FictionalNotice.tsx';
 import { OnlineDot } from '../../components/OnlineDot.tsx';
@@ -27,6 +28,7 @@ export function useChats(initial: ChatSummary[]) {
 
 export function ChatList({ initial, activeConversation }: { initial: ChatSummary[]; activeConversation: number | null }) {
   const { t, i18n } = useTranslation();
+  const zone = useTimeZone();
   const client = useQueryClient();
   const { data: chats } = useChats(initial);
   const lastMessageText = (m: NonNullable<ChatSummary['last_message']>) =>
@@ -57,7 +59,7 @@ export function ChatList({ initial, activeConversation }: { initial: ChatSummary
               <div className="flex-grow-1 overflow-hidden">
                 <div className="d-flex justify-content-between">
                   <strong className="text-truncate"><OnlineDot online={c.profile.online} />{c.profile.name}</strong>
-                  {c.last_message && <small className="text-muted ms-2 flex-shrink-0">{formatTime(c.last_message.created_at, i18n.language as Language)}</small>}
+                  {c.last_message && <small className="text-muted ms-2 flex-shrink-0">{formatTime(c.last_message.created_at, i18n.language as Language, zone)}</small>}
                 </div>
                 {c.profile.fictional && <FictionalNotice compact />}
                 {c.left && <span className="badge text-bg-secondary" data-testid="chat-left">{t('chat.left_badge')}</span>}

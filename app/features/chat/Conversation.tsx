@@ -16,6 +16,7 @@ import { useSetUser, useUser } from '../../lib/user.ts';
 import { LIVE_WINDOW_EVENT } from '../../lib/live.ts';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
 import { FictionalNotice } from '../../components/FictionalNotice.tsx';
+import { ConfirmSend, type PendingSend } from './ConfirmSend.tsx';
 import { GiftPicker } from './GiftPicker.tsx';
 import { Icebreaker } from './Icebreaker.tsx';
 import { MessageBubble } from './MessageBubble.tsx';
@@ -56,6 +57,36 @@ function useTyping(profileId: number, lastMessageFromThem: number | undefined) {
   return typing;
 }
 
+/** Whether the device has a connection (the browser's word for it); true while the server renders. */
+function useConnected() {
+  const [connected, setConnected] = useState(true);
+  useEffect(() => {
+    const update = () => setConnected(navigator.onLine);
+    update();
+    window.addEventListener('online', update);
+    window.addEventListener('offline', update);
+    return () => {
+      window.removeEventListener('online', update);
+      window.removeEventListener('offline', update);
+    };
+  }, []);
+  return connected;
+}
+
+/** The unsent text of a conversation, kept in the browser so that a reload or a lost connection does not lose it. */
+const draftKey = (profileId: number) => `chat-draft:${profileId}`;
+function keepDraft(profileId: number, text: string) {
+  try {
+    if (text) localStorage.setItem(draftKey(profileId), text);
+    else localStorage.removeItem(draftKey(profileId));
+  } catch {
+    // storage full or off: the draft lives as long as the page
+  }
+}
+
+/** A text on its way: shown under the conversation as sending, or as failed with a way to send it again. */
+interface Outgoing { key: string; text: string; state: 'sending' | 'failed' }
+
 /** What the chat pages' loaders give (see conversationPageData). */
 export interface ConversationPage {
   profile: ProfileSummary;
@@ -86,11 +117,15 @@ export function Conversation({ page }: { page: ConversationPage }) {
   const setUser = useSetUser();
   const priceLabel = usePriceLabel(prices);
   const [text, setText] = useState('');
+  const [outgoing, setOutgoing] = useState<Outgoing[]>([]);
+  const connected = useConnected();
   const [error, setError] = useState<ApiError | null>(null);
   const [shortfall, setShortfall] = useState(1);
   const user = useUser();
   const [sending, setSending] = useState(false);
   const [giftsOpen, setGiftsOpen] = useState(false);
+  // A picked gift or photo waits here, with its price shown, until the member sends it.
+  const [pending, setPending] = useState<PendingSend | null>(null);
   const [reporting, setReporting] = useState<ChatMessage | null>(null);
   // Opened after hydration: the server renders no modal.
   const [icebreaker, setIcebreaker] = useState(false);
@@ -109,6 +144,17 @@ export function Conversation({ page }: { page: ConversationPage }) {
     }
     setIcebreaker(startsEmpty && !giftFirst && !left);
   }, [startsEmpty, giftFirst, left]);
+  // The draft comes back after hydration (the server knows nothing of it); an opener chosen meanwhile stays.
+  useEffect(() => {
+    try {
+      const draft = localStorage.getItem(draftKey(profile.id));
+      if (draft) setText((current) => current || draft);
+    } catch {
+      // storage off: no draft to restore
+    }
+  }, [profile.id]);
+  useEffect(() => keepDraft(profile.id, text), [profile.id, text]);
+
   // One key per paid action: the automatic retries of one send reuse it, so the server charges once.
   const keyRef = useRef<string | null>(null);
   const bottom = useRef<HTMLDivElement>(null);
@@ -163,55 +209,88 @@ export function Conversation({ page }: { page: ConversationPage }) {
   }, [messages.length, typing]);
 
   /** Runs one paid send (text, gift or photo) with its idempotency key, and shows what it did or why not. */
-  const paidSend = async (cost: number, run: (key: string) => Promise<SendResult>): Promise<boolean> => {
-    if (sending) return false;
+  const paidSend = async (cost: number, run: (key: string) => Promise<SendResult>, ownKey?: string): Promise<'sent' | 'refused' | 'failed'> => {
+    if (sending) return 'refused';
     // Short of credits: the credits page marks the smallest bundle that covers this action.
     setShortfall(Math.max(1, cost - (user?.credits ?? 0)));
     keyRef.current ??= newIdempotencyKey();
     setSending(true);
     setError(null);
     try {
-      const result = await run(keyRef.current);
-      keyRef.current = null;
+      const result = await run(ownKey ?? keyRef.current);
+      if (!ownKey) keyRef.current = null;
       client.setQueryData<typeof data>(queryKey, (d) => (d && !d.messages.some((m) => m.id === result.message.id)
         ? { ...d, messages: [...d.messages, result.message], conversation: { id: result.message.conversation_id } } : d));
       setUser((u) => ({ ...u, credits: result.credits }));
       if (result.free_messages_left !== undefined) setFreeLeft(result.free_messages_left);
       void client.invalidateQueries({ queryKey: ['chats'] });
-      return true;
+      return 'sent';
     } catch (err) {
       const apiError = err instanceof ApiError ? err : new ApiError(0, 'server_error', t('errors.server_error'));
       // A refused send was not made: the next attempt is a new one with a new key.
-      if (apiError.status < 500) keyRef.current = null;
-      setError(apiError);
-      return false;
+      const refused = apiError.status > 0 && apiError.status < 500;
+      if (refused && !ownKey) keyRef.current = null;
+      // A text without an answer shows as failed in the conversation, with its own way to try again.
+      if (refused || !ownKey) setError(apiError);
+      return refused ? 'refused' : 'failed';
     } finally {
       setSending(false);
+    }
+  };
+
+  /**
+   * A text goes out at once: the composer empties and the text shows as sending until the server has it. Without an
+   * answer (no connection, a server error) it stays as failed, with its key, and "Try again" sends the same one; a
+   * refusal (too few credits, the spend cap) puts the text back into the composer, with the reason.
+   */
+  const sendText = async (item: Outgoing) => {
+    setOutgoing((list) => [...list.filter((o) => o.key !== item.key), { ...item, state: 'sending' }]);
+    const sent = await paidSend(prices.message, () => api<SendResult>('/api/messages.php', { method: 'POST', body: { profile_id: profile.id, text: item.text }, idempotencyKey: item.key }), item.key);
+    if (sent === 'sent') setOutgoing((list) => list.filter((o) => o.key !== item.key));
+    else if (sent === 'failed') setOutgoing((list) => list.map((o) => (o.key === item.key ? { ...o, state: 'failed' } : o)));
+    else {
+      setOutgoing((list) => list.filter((o) => o.key !== item.key));
+      setText((current) => current || item.text);
     }
   };
 
   const send = async (e: React.FormEvent) => {
     e.preventDefault();
     const body = text.trim();
-    if (!body) return;
-    const sent = await paidSend(prices.message, (key) => api<SendResult>('/api/messages.php', { method: 'POST', body: { profile_id: profile.id, text: body }, idempotencyKey: key }));
-    if (sent) setText('');
+    if (!body || sending) return;
+    setText('');
+    await sendText({ key: newIdempotencyKey(), text: body, state: 'sending' });
   };
 
-  // The picker closes whatever the answer: a refusal (too few credits, the spend cap) shows in the conversation,
-  // with its way on, where the picker would cover it.
-  const sendGift = async (gift: GiftItem) => {
-    await paidSend(gift.credits ?? prices.gift, (key) => api<SendResult>('/api/gift.php', { method: 'POST', body: { profile_id: profile.id, gift_id: gift.id }, idempotencyKey: key }));
+  // Picking a gift or a photo charges nothing: the confirmation shows its price, and its Send sends it.
+  const pickGift = (gift: GiftItem) => {
     setGiftsOpen(false);
+    setPending({ kind: 'gift', gift, credits: gift.credits ?? prices.gift });
   };
 
-  const sendPhoto = async (file: File | undefined) => {
-    if (!file) return;
-    const form = new FormData();
-    form.set('profile_id', String(profile.id));
-    form.set('photo', file);
-    await paidSend(prices.photo, (key) => postForm<SendResult>('/api/chat-photo.php', form, { idempotencyKey: key, fallbackMessage: t('errors.server_error') }));
+  const pickPhoto = (file: File | undefined) => {
+    if (file) setPending({ kind: 'photo', file, credits: prices.photo });
+  };
+
+  const cancelPending = () => {
+    setPending(null);
     if (photoInput.current) photoInput.current.value = '';
+  };
+
+  // The confirmation closes whatever the answer: a refusal (too few credits, the spend cap) shows in the
+  // conversation, with its way on, where the dialog would cover it.
+  const sendPending = async () => {
+    if (!pending) return;
+    if (pending.kind === 'gift') {
+      const giftId = pending.gift.id;
+      await paidSend(pending.credits, (key) => api<SendResult>('/api/gift.php', { method: 'POST', body: { profile_id: profile.id, gift_id: giftId }, idempotencyKey: key }));
+    } else {
+      const form = new FormData();
+      form.set('profile_id', String(profile.id));
+      form.set('photo', pending.file);
+      await paidSend(pending.credits, (key) => postForm<SendResult>('/api/chat-photo.php', form, { idempotencyKey: key, fallbackMessage: t('errors.server_error') }));
+    }
+    cancelPending();
   };
 
   // Removed from the list at once, then on the server; on failure the member is told and the list reloads.
@@ -238,7 +317,7 @@ export function Conversation({ page }: { page: ConversationPage }) {
             <>
               <ProfilePhoto profile={profile} className="chat-avatar" />
               <span className="min-w-0">
-                <strong className="d-block text-truncate"><OnlineDot online={profile.online} />{profile.name}, {profile.age}</strong>
+                <strong className="d-block text-truncate"><OnlineDot online={connected && profile.online} />{profile.name}, {profile.age}</strong>
                 {profile.fictional && <FictionalNotice compact />}
                 {left && <span className="badge text-bg-secondary">{t('chat.left_badge')}</span>}
               </span>
@@ -259,6 +338,19 @@ export function Conversation({ page }: { page: ConversationPage }) {
           {data.truncated && <Alert variant="info" className="small py-2" data-testid="history-limit">{t('chat.history_limit', { count: CHAT_HISTORY_LIMIT })}</Alert>}
           {messages.length === 0 && <p className="text-center text-muted my-5">{t('chat.start', { name: profile.name })}</p>}
           {messages.map((m) => <MessageBubble key={m.id} message={m} otherName={profile.name} profileId={profile.id} onReport={setReporting} />)}
+          {outgoing.map((o) => (
+            <div key={o.key} className="chat-bubble me" data-testid="outgoing-message" data-state={o.state}>
+              {o.text}
+              <div className="small text-white-50">
+                {o.state === 'sending' ? t('chat.sending') : (
+                  <>
+                    {t('chat.not_sent')}
+                    <Button variant="light" size="sm" className="ms-2 py-0" disabled={sending} onClick={() => void sendText(o)} data-testid="retry-message">{t('chat.retry')}</Button>
+                  </>
+                )}
+              </div>
+            </div>
+          ))}
           {typing && <p className="chat-typing text-muted small" data-testid="typing-indicator" aria-live="polite">{t('chat.typing', { name: profile.name })}</p>}
           <div ref={bottom} />
         </div>
@@ -275,12 +367,13 @@ export function Conversation({ page }: { page: ConversationPage }) {
               {error.code === 'free_conversation_limit' && <Link to="/premium" className="btn btn-secondary btn-sm" data-testid="get-premium">{t('nav.get_premium')}</Link>}
             </Alert>
           )}
+          {!connected && <Alert variant="warning" className="py-2" data-testid="offline-banner" role="status">{t('chat.offline')}</Alert>}
           {left && <Alert variant="secondary" data-testid="member-left">{t('chat.member_left', { name: profile.name })}</Alert>}
           <Form onSubmit={send} className="d-flex gap-2 align-items-end" data-testid="composer">
             <div className="d-flex flex-column gap-1">
               <Button variant="outline-secondary" size="sm" onClick={() => setGiftsOpen(true)} disabled={sending || left} aria-label={t('chat.gift')} title={`${t('chat.gift')} (${priceLabel(prices.gift)})`} data-testid="open-gifts"><Gift aria-hidden="true" size={18} /></Button>
               <Button variant="outline-secondary" size="sm" onClick={() => photoInput.current?.click()} disabled={sending || left} aria-label={`${t('chat.photo')} (${priceLabel(prices.photo)})`} title={`${t('chat.photo')} (${priceLabel(prices.photo)})`} data-testid="attach-photo"><Camera aria-hidden="true" size={18} /></Button>
-              <input ref={photoInput} type="file" accept="image/*" hidden onChange={(e) => void sendPhoto(e.target.files?.[0])} data-testid="photo-input" />
+              <input ref={photoInput} type="file" accept="image/*" hidden onChange={(e) => pickPhoto(e.target.files?.[0])} data-testid="photo-input" />
             </div>
             <Form.Control
               ref={input} as="textarea" rows={2} value={text} maxLength={maxLength} onChange={(e) => onInput(e.target.value)} disabled={left}
@@ -297,8 +390,9 @@ export function Conversation({ page }: { page: ConversationPage }) {
       </div>
       <GiftPicker
         show={giftsOpen} gifts={gifts} name={profile.name} price={prices.gift} priceLabel={priceLabel} busy={sending}
-        onPick={(g) => void sendGift(g)} onClose={() => setGiftsOpen(false)}
+        onPick={pickGift} onClose={() => setGiftsOpen(false)}
       />
+      <ConfirmSend pending={pending} name={profile.name} priceLabel={priceLabel} busy={sending} onSend={() => void sendPending()} onCancel={cancelPending} />
       <ReportSheet
         target={reporting ? { profileId: profile.id, name: profile.name, kind: 'message', contentId: reporting.id } : null}
         onHide={() => setReporting(null)}

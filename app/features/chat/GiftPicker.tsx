@@ -4,7 +4,7 @@ import { useTranslation } from '../../lib/i18n.ts';
 import type { Gift } from '#common/api-types.ts';
 import { giftName } from './gift-name.ts';
 
-/** The gift catalogue as a grid; gifts cost the site's gift price unless one names its own, and picking one sends it. */
+/** The gift catalogue as a grid; gifts cost the site's gift price unless one names its own, and picking one asks to confirm its price before it is sent. */
 export function GiftPicker({ show, gifts, name, price, priceLabel, busy, onPick, onClose }: {
   show: boolean; gifts: Gift[]; name: string; price: number; priceLabel: (credits: number) => string; busy: boolean; onPick: (gift: Gift) => void; onClose: () => void;
 }) {

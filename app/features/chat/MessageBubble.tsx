@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { ChatMessage } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
 import { formatTime } from '../../lib/format.ts';
+import { useTimeZone } from '../../lib/time-zone.ts';
 import { reportHref } from '../reports/report-target.ts';
 import { giftName } from './gift-name.ts';
 
@@ -15,6 +16,7 @@ export function MessageBubble({ message: m, otherName, profileId, onReport }: {
   message: ChatMessage; otherName: string; profileId: number; onReport: (message: ChatMessage) => void;
 }) {
   const { t, i18n } = useTranslation();
+  const zone = useTimeZone();
   const media = m.kind !== 'text';
   return (
     <div className={`chat-bubble ${m.from_me ? 'me' : 'them'} ${media ? 'media' : ''} ${m.filtered ? 'filtered' : ''}`} data-testid="message" data-kind={m.kind}>
@@ -35,7 +37,7 @@ export function MessageBubble({ message: m, otherName, profileId, onReport }: {
       ) : <em data-testid="photo-removed">{t('chat.photo_removed')}</em>)}
       {m.filtered && <div className="small chat-filtered-note" data-testid="filtered-note">{t('chat.filtered', { name: otherName })}</div>}
       <div className={`small ${m.from_me && !media ? 'text-white-50' : 'text-muted'}`}>
-        {formatTime(m.created_at, i18n.language as Language)}
+        {formatTime(m.created_at, i18n.language as Language, zone)}
         {m.read !== undefined && !m.filtered && (
           <span className="ms-1" data-testid="read-mark" data-read={m.read} title={m.read ? t('chat.read') : t('chat.delivered')} aria-label={m.read ? t('chat.read') : t('chat.delivered')}>
             {m.read ? '✓✓' : '✓'}

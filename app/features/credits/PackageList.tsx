@@ -4,11 +4,11 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { useTranslation } from '../../lib/i18n.ts';
 import type { CreditPackage, PackagePrice } from '#common/api-types.ts';
+import { messagesForCredits } from '#common/chat-prices.ts';
 import type { Language } from '#common/languages.ts';
 import { formatCount, formatMoney } from '../../lib/format.ts';
 import { discountLabel } from './discount-label.ts';
 
-/**
 /**
  * The credit bundles; `action` renders the buy button of each (absent on the public price list). With
  * `prices`, a discounted bundle shows its price before the discount struck through and which discount it is.
@@ -49,7 +49,7 @@ export function PackageList({ packages, messageCredits, action, prices, note, hi
                 ) : (
                   <div className="h4" data-testid="price">{formatMoney(p.amount, p.currency, lang)}</div>
                 )}
-                <div className="small text-muted mb-3">{t('credits.messages', { count: Math.floor(p.credits / messageCredits) })}</div>
+                <div className="small text-muted mb-3">{t('credits.messages', { count: messagesForCredits(p.credits, messageCredits) })}</div>
                 {note?.(p)}
                 {action && <div className="mt-auto">{action(p)}</div>}
               </Card.Body>

@@ -13,6 +13,7 @@ import type { Language } from '#common/languages.ts';
 import { isStricter, type Cap } from '#common/spend-cap.ts';
 import { api, ApiError } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
+import { useTimeZone } from '../../lib/time-zone.ts';
 
 type Choice = 'none' | SpendCapPeriod;
 
@@ -20,7 +21,7 @@ type Choice = 'none' | SpendCapPeriod;
  * The member's own spend cap: credits per day or per month. A stricter cap applies at once; a raise or a
  * removal waits for the cooling-off period, and the member is told so before it is saved.
  */
-export function SpendCapCard({ initial, country }: { initial: SpendCap; country: string | null }) {
+export function SpendCapCard({ initial }: { initial: SpendCap }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
   const [cap, setCap] = useState(initial);
@@ -32,7 +33,8 @@ export function SpendCapCard({ initial, country }: { initial: SpendCap; country:
   const [notice, setNotice] = useState<string | null>(null);
 
   const current: Cap | null = cap.period && cap.credits ? { period: cap.period, credits: cap.credits } : null;
-  const when = (iso: string) => formatDateTime(iso, lang, country);
+  const zone = useTimeZone();
+  const when = (iso: string) => formatDateTime(iso, lang, zone);
 
   const save = async (next: Cap | null) => {
     setConfirming(undefined);
