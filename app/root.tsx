@@ -40,7 +40,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     user,
     /** The visitor accepted the entry warning before (the dismissals cookie): the server leaves it out. */
     entryWarningDismissed: dismissedInCookie(request.headers.get('cookie')).includes(DISMISS_KEYS.entryWarning),
-    /** The zone times are shown in: the device's (its cookie), else the member's country's (docs/decisions/077). */
+    /** The zone times are shown in: the device's (its cookie), else the member's country's (docs/decisions/079). */
     timeZone: memberTimeZone(timeZoneFromCookie(request.headers.get('cookie')), user?.profile.country),
     nonce: ctx.nonce,
     /** The site's colours: a stylesheet whose URL changes with them (docs/decisions/052). */

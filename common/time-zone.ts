@@ -25,7 +25,7 @@ export function timeZoneFromCookie(cookieHeader: string | null | undefined): str
 }
 
 /**
- * The one rule for times shown to a member (docs/decisions/077): their device's time zone. The server knows it from
+ * The one rule for times shown to a member (docs/decisions/079): their device's time zone. The server knows it from
  * the cookie the browser set; before it has one (a first visit), it uses the member's country's zone, else UTC, and
  * the browser shows the device's after hydration.
  */

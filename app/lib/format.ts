@@ -47,7 +47,7 @@ export function countryName(code: string, lang: Language): string {
 
 /**
  * A date with its time, e.g. in lists of orders and ledger rows, in a time zone: a member's pages pass theirs
- * (useTimeZone, docs/decisions/077), the console's are in UTC.
+ * (useTimeZone, docs/decisions/079), the console's are in UTC.
  */
 export function formatDateTime(iso: string, lang: Language, timeZone = 'UTC'): string {
   return reused(`datetime:${lang}:${timeZone}`, () => new Intl.DateTimeFormat(languageIso(lang), { dateStyle: 'medium', timeStyle: 'short', timeZone })).format(new Date(iso));

@@ -3,7 +3,7 @@ import { knownTimeZone, timeZoneCookie } from '#common/time-zone.ts';
 import { useRootData } from './root-data.ts';
 
 /**
- * The time zone a member's times are shown in (docs/decisions/077): the device's. The server rendered with the zone
+ * The time zone a member's times are shown in (docs/decisions/079): the device's. The server rendered with the zone
  * the root loader chose (the device's from its cookie, else the country's), and hydration renders the same; after it,
  * the device's zone takes over if it differs, and the cookie tells the server for the next page.
  */
