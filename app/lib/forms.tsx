@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useForm, type FormMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
 import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from './i18n.ts';
@@ -44,6 +45,17 @@ export function useAppForm<S extends z.ZodType>(schema: S, options: {
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseForm(formData, schema, (key, params) => t(key, params)) as Submission<Values>,
   });
+  // A refusal may land above or below the screen (the form's error sits at its top; on a phone the member scrolled down
+  // to send): the first error is brought into view and takes the focus, so it is seen and read out.
+  useEffect(() => {
+    if (!mine || mine.ok) return;
+    const formElement = document.getElementById(form.id);
+    const first = formElement?.querySelector<HTMLElement>(`[aria-invalid="true"], #${CSS.escape(form.errorId)}`)
+      ?? document.getElementById(form.errorId);
+    if (!first) return;
+    first.scrollIntoView({ block: 'center', behavior: 'auto' });
+    first.focus({ preventScroll: true });
+  }, [mine, form.id, form.errorId]);
   const sending = navigation.formData;
   const busy = options.fetcher
     ? options.fetcher.state !== 'idle'
@@ -81,5 +93,6 @@ export function AppForm({ form, intent, children, fetcher, revalidate, ...rest }
 /** The error of the form as a whole (wrong password, a limit reached, a link that expired). */
 export function FormError({ form, testId, className }: { form: FormMetadata<Values>; testId?: string; className?: string }) {
   if (!form.errors?.length) return null;
-  return <Alert variant="danger" id={form.errorId} className={className} data-testid={testId}>{form.errors[0]}</Alert>;
+  // Focusable, so that a refusal can take the focus (useAppForm).
+  return <Alert variant="danger" id={form.errorId} className={className} data-testid={testId} tabIndex={-1}>{form.errors[0]}</Alert>;
 }

@@ -146,6 +146,9 @@ test('a guessable password: the server\'s reason shows under the password field,
     await page.getByTestId('signup-submit').click();
     await expect(error).toHaveText(reason);
     await expect(flow).toHaveAttribute('data-step', 'account');
+    // The refused field is brought into view and takes the focus (on a phone the member scrolled down to send).
+    await expect(page.locator('#signup-password')).toBeFocused();
+    await expect(page.locator('#signup-password')).toBeInViewport();
   }
   await shot('signup-0-guessable-password');
   expect((await page.request.post('/api/user.php', { data: { email, password: 'Amora2024!' } })).status()).toBe(401);
