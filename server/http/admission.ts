@@ -31,9 +31,13 @@ export interface Admission {
   stop(): void;
 }
 
-/** How often the event loop's delay is sampled, and how fast a past peak fades (per sample). */
+/**
+ * How often the event loop's delay is sampled, and the weight of each sample in the running average (a time constant
+ * of about 200 ms): one long task (a cold start's compilation, a garbage collection) hardly moves it, a loop that
+ * stays late does.
+ */
 const SAMPLE_MS = 10;
-const FADE = 0.7;
+const WEIGHT = 0.05;
 /**
  * The fewest requests admitted at once however slow the answers are, and how often the limit is reconsidered. The
  * limit drops only while the instance is busy: at its limit, or with BUSY requests at once (a page and its data
@@ -53,7 +57,7 @@ const MIN_SAMPLES = 5;
  * How many it may is adapted every 100 ms (additive increase, multiplicative decrease): when the median answer of
  * the last window took longer than `targetMs`, the limit drops by a fifth; otherwise it grows by one, up to
  * `maxInFlight`. An idle instance so admits bursts up to the maximum, and an overloaded one only what it answers in
- * time. The delay is the lateness of a 10 ms timer, kept as a peak that fades within about 100 ms.
+ * time. The delay is the lateness of a 10 ms timer, as a running average over about 200 ms.
  */
 export function createAdmission(options: AdmissionOptions, now: () => number = () => performance.now()): Admission {
   let inFlight = 0;
@@ -80,7 +84,7 @@ export function createAdmission(options: AdmissionOptions, now: () => number = (
   const timer = options.maxDelayMs > 0
     ? setInterval(() => {
       const at = now();
-      delayMs = Math.max(at - expected, delayMs * FADE);
+      delayMs += WEIGHT * (Math.max(0, at - expected) - delayMs);
       expected = at + SAMPLE_MS;
     }, SAMPLE_MS)
     : undefined;
