@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router';
+import { useTranslation } from '../lib/i18n.ts';
 import { Footer } from '../components/Footer.tsx';
 import { TopNav } from '../components/TopNav.tsx';
 import { TabBar } from '../components/TabBar.tsx';
@@ -40,16 +41,19 @@ export function shouldRevalidate() {
 /** Top navigation, alert area, page, footer with disclaimer, the entry warning and the sign-up modal. */
 export default function DefaultLayout() {
   const { settings, lang, repeatOrder } = useRootData();
+  const { t } = useTranslation();
   const user = useUser();
   useLoggedOutRedirect();
   usePageTitlePrefix(user);
   useMemberActivity(user);
   return (
     <SignupProvider signedIn={Boolean(user)}>
+      {/* The first stop of the keyboard: past the navigation to the page itself. */}
+      <a href="#main" className="visually-hidden-focusable skip-link" data-testid="skip-link">{t('nav.skip_to_content')}</a>
       <TopNav user={user} siteName={settings.name} lang={lang} repeatOrder={repeatOrder} />
       <TimeBonus user={user} />
       <Alerts user={user} />
-      <main>
+      <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
       <Footer siteName={settings.name} country={settings.geoip_country} />

@@ -68,3 +68,27 @@ test.describe('the time-bonus modal', () => {
     await expect(modal).toBeVisible();
   });
 });
+
+test('the keyboard: a skip link comes first and leads to the page; focus on the dark top bar is a visible white ring', async ({ page }) => {
+  await asNewVisitor(page);
+  await page.goto('/members');
+  await hydrated(page);
+  await page.keyboard.press('Tab');
+  const skip = page.getByTestId('skip-link');
+  await expect(skip).toBeFocused();
+  await expect(skip).toHaveText('Skip to content');
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('main#main')).toBeFocused();
+
+  // Onwards into the top bar: its links show a white 2 px ring.
+  await page.locator('[data-testid="top-nav"] a').first().focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  const ring = await page.evaluate(() => {
+    const el = document.activeElement as HTMLElement;
+    const style = getComputedStyle(el);
+    return { inBar: Boolean(el.closest('[data-testid="top-nav"]')), style: style.outlineStyle, width: style.outlineWidth, color: style.outlineColor };
+  });
+  expect(ring).toEqual({ inBar: true, style: 'solid', width: '2px', color: 'rgb(255, 255, 255)' });
+});
