@@ -570,7 +570,7 @@ export const testCheckouts = pgTable('test_checkouts', {
   currency: text().notNull(),
   description: text().notNull(),
   method: text().notNull(),
-  status: text().$type<'open' | 'paid' | 'failed' | 'canceled' | 'pending'>().notNull().default('open'),
+  status: text().$type<'open' | 'paid' | 'failed' | 'canceled' | 'pending' | 'charged_back'>().notNull().default('open'),
   redirectUrl: text().notNull(),
   webhookUrl: text().notNull(),
   sequenceType: text().$type<'oneoff' | 'first' | 'recurring'>().notNull().default('oneoff'),

@@ -12,9 +12,10 @@ import { atProvider } from './orders.ts';
 
 type OrderStatus = (typeof orders.$inferSelect)['status'];
 
-const STATUS_MAP: Record<ProviderStatus, OrderStatus> = {
+/** The order's status for the provider's; a chargeback (null) leaves the order as it is and only marks the payment. */
+const STATUS_MAP: Record<ProviderStatus, OrderStatus | null> = {
   open: 'open', pending: 'pending', authorized: 'pending', paid: 'completed',
-  canceled: 'cancelled', expired: 'failed', failed: 'failed',
+  canceled: 'cancelled', expired: 'failed', failed: 'failed', charged_back: null,
 };
 
 /** What the provider says of a payment, applied to its order: the only way credits are bought. */
@@ -29,7 +30,8 @@ export function createPaymentStatus(deps: {
      * Asks the provider for the payment's status and applies it. Webhooks and the return page may call
      * this any number of times, in any order: the order moves to completed once, and only that move books
      * the credits (and makes the member premium on their first bundle). A paid first payment stores the
-     * mandate it created. Unknown ids (here or at the provider) change nothing and answer null.
+     * mandate it created. A chargeback marks the payment 'charged_back' (dated by its updated_at) and leaves the order.
+     * Unknown ids (here or at the provider) change nothing and answer null.
      */
     async sync(providerName: string, providerRef: string): Promise<OrderStatus | null> {
       const [payment] = await db.select().from(payments).where(and(eq(payments.provider, providerName), eq(payments.providerRef, providerRef)));
@@ -41,7 +43,13 @@ export function createPaymentStatus(deps: {
       const status = STATUS_MAP[providerStatus];
       let booked: number | null = null;
       const result = await db.transaction(async (tx): Promise<OrderStatus> => {
-        await tx.update(payments).set({ status: providerStatus, updatedAt: clock() }).where(eq(payments.id, payment.id));
+        // updated_at is the moment of the last change of status (the reports date a chargeback by it), so a repeated webhook leaves it.
+        await tx.update(payments).set({ status: providerStatus, updatedAt: clock() }).where(and(eq(payments.id, payment.id), ne(payments.status, providerStatus)));
+        if (status === null) {
+          // A chargeback: the order was paid and stays as it is (its credits too); the payment says the money went back.
+          const [order] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, payment.orderId));
+          return order.status;
+        }
         if (status === 'completed') {
           const [order] = await tx.update(orders).set({
             status: 'completed', completedAt: clock(),
@@ -62,7 +70,7 @@ export function createPaymentStatus(deps: {
           .where(and(eq(orders.id, payment.orderId), ne(orders.status, 'completed'))).returning({ status: orders.status });
         return order?.status ?? 'completed';
       });
-      if (result === 'completed' && payment.sequenceType === 'first' && remote.customerId && remote.mandateId) {
+      if (status === 'completed' && payment.sequenceType === 'first' && remote.customerId && remote.mandateId) {
         const [order] = await db.select({ userId: orders.userId }).from(orders).where(eq(orders.id, payment.orderId));
         await deps.mandates.store(order.userId, sp, remote.customerId, remote.mandateId);
       }

@@ -4,6 +4,7 @@ import { companies, creditLedger, orders, paymentAccounts, paymentMandates, paym
 import { createTestApp, DATABASE_KINDS, signUp, type TestApp, type TestClient, memberActor } from '../../tests/helpers/test-app.ts';
 import { SYSTEM } from '../../tests/helpers/staff.ts';
 import { startFakeMollie, type FakeMollie } from '../../tests/helpers/fake-mollie.ts';
+import { dashboardFigures, dashboardPeriod } from '../reports/dashboard.ts';
 
 const KEY_A = 'test_siteAkeyAAAAAAAAAAAAAAAAAAAAAAAAA';
 const KEY_B = 'test_companyBkeyBBBBBBBBBBBBBBBBBBBBBBB';
@@ -129,6 +130,43 @@ describe.each(DATABASE_KINDS)('Mollie, per-site providers and repeat orders on %
     const posts = mollie.requests.filter((r) => r.path === '/v2/payments' && r.method === 'POST').length;
     expect((await order(client, 'mollie-order-0001')).body.order.id).toBe(created.body.order.id);
     expect(mollie.requests.filter((r) => r.path === '/v2/payments' && r.method === 'POST').length).toBe(posts);
+  });
+
+  it('a chargeback at Mollie marks the payment charged_back on the day the webhook reports it; the order and its credits stay', async () => {
+    const { client, user } = await member();
+    const created = await order(client, 'mollie-chargeback-0001');
+    const ref = created.body.order.payment_id as string;
+    mollie.setStatus(ref, 'paid');
+    expect((await webhook(`id=${ref}`)).status).toBe(200);
+    expect(await credits(user.id)).toBe(50);
+    const day = t.clock().toISOString().slice(0, 10);
+    const chargebacks = async () => (await dashboardFigures(t.database.db, dashboardPeriod({ from: day, to: day, bucket: 'day' }, t.clock()), 'day', [t.siteId], t.siteId)).chargebacks;
+    const before = await chargebacks();
+
+    mollie.chargeBack(ref);
+    const hook = await webhook(`id=${ref}`);
+    expect(hook.status).toBe(200);
+    expect((await hook.json()).status).toBe('completed');
+    const [payment] = await t.database.db.select().from(payments).where(and(eq(payments.provider, 'mollie'), eq(payments.providerRef, ref)));
+    expect(payment.status).toBe('charged_back');
+    expect((await client.get(`/api/order.php?id=${created.body.order.id}`)).body.order.status).toBe('completed');
+    expect(await credits(user.id)).toBe(50);
+    const cents = Math.round(Number(mollie.payment(ref)!.amount.value) * 100);
+    const after = await chargebacks();
+    const count = (rows: typeof after) => rows.reduce((n, r) => n + r.orders, 0);
+    const sum = (rows: typeof after) => rows.reduce((n, r) => n + r.cents, 0);
+    expect(count(after) - count(before)).toBe(1);
+    expect(sum(after) - sum(before)).toBe(cents);
+
+    // Mollie calls again the next day: the chargeback keeps its day.
+    t.clock.advance(86_400_000);
+    try {
+      expect((await webhook(`id=${ref}`)).status).toBe(200);
+      const [again] = await t.database.db.select().from(payments).where(eq(payments.id, payment.id));
+      expect(again.updatedAt).toEqual(payment.updatedAt);
+    } finally {
+      t.clock.advance(-86_400_000);
+    }
   });
 
   it('cancels an open order at Mollie, and refunds a paid one through Mollie with the amount charged', async () => {
@@ -325,6 +363,28 @@ describe.each(DATABASE_KINDS)('repeat orders with the built-in test provider on 
     t = await createTestApp(kind, { profiles: 0 });
   });
   afterAll(() => t.close());
+
+  it('a chargeback at the test provider marks the payment charged_back and fills the dashboard\'s chargebacks', async () => {
+    const { client } = await signUp(t);
+    const pk = (await client.get('/api/packages.php')).body.packages;
+    const created = await client.post('/api/order.php', { package_id: pk[0].id, paymentmethod: 'ideal', withdrawal_consent: true }, { 'idempotency-key': 'test-chargeback-0001' });
+    const ref = created.body.order.payment_id as string;
+    // Only a paid payment can be taken back.
+    expect(await t.services.testProvider.chargeBack(ref)).toBe(false);
+    await client.post('/api/test-checkout.php', { id: ref, outcome: 'paid' });
+    expect(await t.services.testProvider.chargeBack(ref)).toBe(true);
+    const hook = await t.app.request('http://localhost/api/payment-webhook.php?provider=test', {
+      method: 'POST', headers: { host: 'localhost', 'content-type': 'application/x-www-form-urlencoded' }, body: `id=${ref}`,
+    });
+    expect(hook.status).toBe(200);
+    expect((await hook.json()).status).toBe('completed');
+    const [payment] = await t.database.db.select().from(payments).where(eq(payments.providerRef, ref));
+    expect(payment.status).toBe('charged_back');
+    const [row] = await t.database.db.select().from(orders).where(eq(orders.id, payment.orderId));
+    const day = t.clock().toISOString().slice(0, 10);
+    const report = await dashboardFigures(t.database.db, dashboardPeriod({ from: day, to: day, bucket: 'day' }, t.clock()), 'day', [t.siteId], t.siteId);
+    expect(report.chargebacks).toEqual([{ bucket: day, currency: row.currency, orders: 1, cents: row.amountCents }]);
+  });
 
   it('the test checkout keeps a mandate for a first payment; the repeat order is charged on it', async () => {
     const { client, user } = await signUp(t);

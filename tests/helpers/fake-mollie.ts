@@ -17,6 +17,7 @@ interface FakePayment {
   resource: 'payment'; id: string; mode: 'test'; status: string; amount: { value: string; currency: string };
   description: string; method: string | null; sequenceType: string; customerId?: string; mandateId?: string;
   redirectUrl?: string; webhookUrl?: string; metadata: unknown; createdAt: string; profileId: string;
+  amountChargedBack?: { value: string; currency: string };
 }
 interface FakeMandate {
   id: string; customerId: string; method: string; status: 'valid' | 'pending' | 'invalid'; details: Record<string, string>;
@@ -66,6 +67,8 @@ export interface FakeMollie {
   addKey(key: string): void;
   /** What the payer (or the bank) did; a paid first payment creates the mandate. */
   setStatus(paymentId: string, status: 'paid' | 'failed' | 'canceled' | 'expired' | 'pending'): void;
+  /** The payer's bank takes a paid payment back: as at Mollie, it stays 'paid' and names amountChargedBack. */
+  chargeBack(paymentId: string): void;
   payment(paymentId: string): FakePayment | undefined;
   mandate(mandateId: string): FakeMandate | undefined;
   /** Refunds asked for, in order. */
@@ -258,6 +261,11 @@ export async function startFakeMollie(): Promise<FakeMollie> {
         mandates.set(mandate.id, mandate);
         payment.mandateId = mandate.id;
       }
+    },
+    chargeBack(paymentId) {
+      const payment = payments.get(paymentId)?.payment;
+      if (payment?.status !== 'paid') throw new Error(`no paid payment ${paymentId}`);
+      payment.amountChargedBack = { ...payment.amount };
     },
     payment: (paymentId) => payments.get(paymentId)?.payment,
     mandate: (mandateId) => mandates.get(mandateId),

@@ -72,8 +72,10 @@ export function createMollieProvider(options: { apiKey: string; apiEndpoint?: st
     async getPayment(ref): Promise<ProviderPayment | null> {
       const payment = await orNull(() => client.payments.get(ref));
       if (!payment) return null;
+      // Mollie leaves a charged-back payment 'paid' and names the amount taken back; any amount is a chargeback.
+      const chargedBack = payment.status === 'paid' && Number(payment.amountChargedBack?.value ?? 0) > 0;
       return {
-        status: payment.status as ProviderPayment['status'],
+        status: chargedBack ? 'charged_back' : payment.status as ProviderPayment['status'],
         sequenceType: (payment.sequenceType ?? 'oneoff') as SequenceType,
         customerId: payment.customerId ?? null,
         mandateId: payment.mandateId ?? null,

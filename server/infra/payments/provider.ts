@@ -1,7 +1,11 @@
 import type { Tx } from '../../db/client.ts';
 
-/** What a payment provider must offer: a hosted checkout, payment status, methods and mandates. Statuses follow Mollie's. */
-export type ProviderStatus = 'open' | 'pending' | 'authorized' | 'paid' | 'canceled' | 'expired' | 'failed';
+/**
+ * What a payment provider must offer: a hosted checkout, payment status, methods and mandates. Statuses follow Mollie's,
+ * plus 'charged_back': a paid payment the payer's bank or card issuer took back (Mollie keeps such a payment 'paid' and
+ * names the amount in amountChargedBack; the provider reports it as this status).
+ */
+export type ProviderStatus = 'open' | 'pending' | 'authorized' | 'paid' | 'canceled' | 'expired' | 'failed' | 'charged_back';
 
 /** Mollie's sequenceType: a one-off payment, a first payment that creates a mandate, or a charge on a mandate. */
 export type SequenceType = 'oneoff' | 'first' | 'recurring';

@@ -45,6 +45,8 @@ export function createTestProvider(deps: { db: Db; clock: Clock }) {
     refunds: { ref: string; amountCents: number; currency: string }[];
     checkout(ref: string): Promise<typeof testCheckouts.$inferSelect | null>;
     decide(ref: string, outcome: TestOutcome): Promise<typeof testCheckouts.$inferSelect | null>;
+    /** The payer's bank takes a paid payment back; false when the payment is not (or no longer) paid. */
+    chargeBack(ref: string): Promise<boolean>;
   } = {
     name: 'test',
 
@@ -121,6 +123,12 @@ export function createTestProvider(deps: { db: Db; clock: Clock }) {
     async checkout(ref) {
       const [row] = await db.select().from(testCheckouts).where(eq(testCheckouts.id, ref));
       return row ?? null;
+    },
+
+    async chargeBack(ref) {
+      const taken = await db.update(testCheckouts).set({ status: 'charged_back' })
+        .where(and(eq(testCheckouts.id, ref), eq(testCheckouts.status, 'paid'))).returning({ id: testCheckouts.id });
+      return taken.length > 0;
     },
 
     /** The payer's choice. A final outcome cannot be changed afterwards, as at a real provider. */
