@@ -64,20 +64,20 @@ export function createAdmission(options: AdmissionOptions, now: () => number = (
   let delayMs = 0;
   const ceiling = options.maxInFlight > 0 ? options.maxInFlight : Infinity;
   let limit = ceiling;
-  let window: number[] = [];
+  let samples: number[] = [];
   let windowStart = now();
   /** The most requests in progress at once during the window: slow answers of a quiet instance (uploads) are not load. */
   let busiest = 0;
   const adapt = (ms: number) => {
-    window.push(ms);
+    samples.push(ms);
     const at = now();
-    if (at - windowStart < WINDOW_MS || window.length < MIN_SAMPLES) return;
-    window.sort((a, b) => a - b);
-    const median = window[Math.floor(window.length / 2)];
+    if (at - windowStart < WINDOW_MS || samples.length < MIN_SAMPLES) return;
+    samples.sort((a, b) => a - b);
+    const median = samples[Math.floor(samples.length / 2)];
     const overloaded = median > options.targetMs! && (busiest >= limit || busiest >= BUSY);
     limit = overloaded ? Math.max(MIN_IN_FLIGHT, Math.floor(Math.min(limit, busiest) * 0.8)) : Math.min(ceiling, limit + 1);
     busiest = inFlight;
-    window = [];
+    samples = [];
     windowStart = at;
   };
   let expected = now() + SAMPLE_MS;
