@@ -104,14 +104,15 @@ export async function load(urls: string[], headers: Record<string, string>, perC
 }
 
 const started = new Set<ChildProcess>();
-const stopStarted = () => {
+/** Stops every process spawnForBench started (before the bench drops the database they use). */
+export function stopBenchProcesses() {
   for (const child of started) child.kill('SIGKILL');
-};
+}
 // Whatever ends the bench (a missed target, an error, Ctrl-C), no server or baseline it started keeps running.
-process.once('exit', stopStarted);
+process.once('exit', stopBenchProcesses);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    stopStarted();
+    stopBenchProcesses();
     process.exit(130);
   });
 }

@@ -9,6 +9,7 @@ const SCENARIOS: Record<string, string> = {
   memory: 'resident memory of the built server on PostgreSQL and on PGlite',
   chat: 'live chat: send-to-socket latency on one and two instances, delivery of 10,000 messages, paid sends/s, memory per connection',
   overload: 'admission control: sends at the sustainable rate and at twice it, on one instance and across two (PostgreSQL, Redis)',
+  load: 'simulated members (pages, search, profiles, likes, live chat, purchases) ramping up against two web instances and a worker behind nginx, next to bare node:http + pg',
   reports: 'the reports dashboard over a year of a 1,000,000-member site (PostgreSQL)',
   lighthouse: 'Lighthouse (mobile) scores, LCP, TBT and CLS of /, a lander, /members, /members/{id} and /chats',
 };

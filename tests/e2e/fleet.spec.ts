@@ -1,11 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import pg from 'pg';
 import { freePort } from '../helpers/free-port.ts';
+import { NGINX_BINARY, startNginx } from '../helpers/nginx.ts';
 
 /**
  * The fleet of deploy/ for real on this machine: two web instances and a worker (the production build) on one
@@ -14,13 +15,12 @@ import { freePort } from '../helpers/free-port.ts';
  * payment are under way: its members' tabs reconnect through the proxy to the other one and miss nothing.
  */
 
-const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const required = process.env.REQUIRE_POSTGRES === '1';
 const CLIENT_PASSWORD = 'fleet password';
 
-test.skip(!required && (!NGINX || !process.env.E2E_SEEDED_DATABASE_URL), 'needs nginx and the browser tests on PostgreSQL');
-if (required && !NGINX) throw new Error('nginx is required for the fleet test: apt-get install nginx-light');
+test.skip(!required && (!NGINX_BINARY || !process.env.E2E_SEEDED_DATABASE_URL), 'needs nginx and the browser tests on PostgreSQL');
+if (required && !NGINX_BINARY) throw new Error('nginx is required for the fleet test: apt-get install nginx-light');
 
 interface Instance { name: string; child: ChildProcess; port: number; metricsPort: number; output(): string; exited: Promise<unknown> }
 
@@ -74,39 +74,6 @@ async function startInstance(name: string, role: 'web' | 'worker', env: Record<s
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${out}`)));
   });
   return { name, child, port, metricsPort, output: () => out, exited };
-}
-
-/**
- * nginx with deploy/nginx/amora.conf's server block as it ships; only the upstream addresses and the listening port
- * are this machine's, and the process runs in the foreground with its files in a folder of its own.
- */
-function startNginx(dir: string, port: number, upstreams: number[]): ChildProcess {
-  const shipped = readFileSync('deploy/nginx/amora.conf', 'utf8');
-  const upstreamLines = shipped.match(/^\s*server web\d:3000.*$/gm) ?? [];
-  expect(upstreamLines, 'the shipped upstream names two web instances').toHaveLength(2);
-  let server = shipped;
-  upstreamLines.forEach((line, i) => { server = server.replace(line, line.replace(/web\d:3000/, `127.0.0.1:${upstreams[i]}`)); });
-  server = server.replace(/listen 80;/, `listen 127.0.0.1:${port};`);
-  for (const sub of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub), { recursive: true });
-  const conf = `
-${process.getuid?.() === 0 ? 'user root;' : ''}
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 512; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/client_body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-${server}
-}`;
-  writeFileSync(join(dir, 'nginx.conf'), conf);
-  const check = spawnSync(NGINX!, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-t', '-e', join(dir, 'error.log')], { encoding: 'utf8' });
-  expect(check.status, check.stderr).toBe(0);
-  return spawn(NGINX!, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', 'daemon off;'], { stdio: 'ignore' });
 }
 
 async function liveSockets(instance: Instance): Promise<number> {
@@ -186,7 +153,7 @@ test('two web instances and a worker behind nginx: live chat across instances, a
     const worker = await startInstance('worker', 'worker', shared);
     const webs = [await startInstance('web1', 'web', shared), await startInstance('web2', 'web', shared)];
     processes.push(worker.child, ...webs.map((w) => w.child));
-    processes.push(startNginx(nginxDir, proxyPort, webs.map((w) => w.port)));
+    processes.push(startNginx({ dir: nginxDir, port: proxyPort, upstreams: [webs[0].port, webs[1].port] }));
     await waitFor('nginx', async () => (await fetch(`${base}/healthz`).catch(() => null))?.status === 200);
     expect((await fetch(`${base}/metrics`)).status, 'metrics stay off the public proxy').toBe(404);
 
