@@ -65,6 +65,8 @@ import { operationsRoutes, routeLabel } from './http/operations.routes.ts';
 import type { Metrics } from './infra/metrics.ts';
 import type { Readiness } from './infra/readiness.ts';
 import { admissionControl, type Admission } from './http/admission.ts';
+import { traceRequests } from './http/request-tracing.ts';
+import type { Tracer } from '@opentelemetry/api';
 
 export interface AppDeps {
   services: Services;
@@ -83,6 +85,8 @@ export interface AppDeps {
   operations?: { readiness: Readiness; metrics?: Metrics };
   /** Admission control: refuses requests beyond what the instance can answer in time (docs/decisions/078). */
   admission?: Admission;
+  /** OpenTelemetry: a span per request (with OTEL_EXPORTER_OTLP_ENDPOINT). */
+  tracer?: Tracer;
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -105,6 +109,7 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   // First, before the site is resolved: /healthz must answer while the database does not, and probes are not counted.
   if (deps.operations) app.route('/', operationsRoutes({ ...deps.operations, metricsToken: env.METRICS_TOKEN }));
+  if (deps.tracer) app.use(traceRequests(deps.tracer));
   const metrics = deps.operations?.metrics;
   if (metrics) {
     app.use(async (c, next) => {

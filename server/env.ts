@@ -82,6 +82,14 @@ const schema = z.object({
    * all does; a fleet runs `npm run db:migrate` once instead (docs/deploy.md).
    */
   AMORA_MIGRATE: z.enum(['0', '1', 'true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === '1' || v === 'true')),
+  /**
+   * OpenTelemetry: the OTLP/HTTP collector that receives traces of requests and database calls (for example
+   * http://otel-collector:4318). Without it nothing is traced. The exporter also reads the other OTEL_EXPORTER_OTLP_*
+   * variables (headers, timeout) and OTEL_BSP_* (batching) itself.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url('must be an absolute URL such as http://otel-collector:4318').optional(),
+  /** The service name traces carry. */
+  OTEL_SERVICE_NAME: z.string().regex(/^[\w.-]{1,64}$/, 'must be 1 to 64 letters, digits or _ . -').default('amora'),
   /** A second port that serves /metrics (and /healthz, /readyz) without a token; keep it off the public network. */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** With it, /metrics on the main port answers a request that sends it as a bearer token; without it (or METRICS_PORT) /metrics does not exist. */

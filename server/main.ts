@@ -35,6 +35,7 @@ import { operationsOnlyApp } from './http/operations.routes.ts';
 import { createAdmission } from './http/admission.ts';
 import { listenForOutbox } from './infra/outbox-listener.ts';
 import { schemaState } from './db/schema-version.ts';
+import { startTracing } from './infra/tracing.ts';
 import { migratesAtStart, resolveRole, roleRefusal, roleRuns } from './roles.ts';
 
 /**
@@ -73,6 +74,9 @@ async function main() {
   const refusal = roleRefusal(role, env.DATABASE_URL ? 'postgres' : 'pglite');
   if (refusal) throw new Error(refusal);
   const runs = roleRuns(role);
+  // Before the database is opened, so that its statements are traced from the first.
+  const tracing = await startTracing({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME, role });
+  if (tracing) logger.info(`Tracing to ${env.OTEL_EXPORTER_OTLP_ENDPOINT}`);
   const dataDir = resolve(ROOT_DIR, env.DATA_DIR);
   const photosDir = join(dataDir, 'photos');
   const storage = photoStorageFromEnv(env, photosDir);
@@ -216,7 +220,7 @@ async function main() {
   // A worker answers only /healthz, /readyz and /metrics (with METRICS_TOKEN, as on web) on PORT, for its probes.
   const app = runs.http
     ? createApp({
-      services, translator, env, logger, outbox, smsOutbox, operations: { readiness, metrics }, admission,
+      services, translator, env, logger, outbox, smsOutbox, operations: { readiness, metrics }, admission, tracer: tracing?.tracer,
       clientDir: dev || !existsSync(CLIENT_BUILD_DIR) ? undefined : CLIENT_BUILD_DIR,
       pages: getBuild ? pagesHandler(getBuild, env.NODE_ENV) : pagesUnavailable,
     })
@@ -265,6 +269,7 @@ async function main() {
       { name: 'database', run: async () => { await database.close(); lock?.release(); } },
       { name: 'live bus', run: () => services.live.close() },
       { name: 'redis', run: () => redis?.disconnect() },
+      { name: 'traces', run: () => tracing?.shutdown() },
       { name: 'metrics port', run: () => new Promise<void>((resolve) => { if (metricsServer) metricsServer.close(() => resolve()); else resolve(); }) },
     ],
   }).listen();
