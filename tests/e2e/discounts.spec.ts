@@ -1,5 +1,5 @@
 import { expect, hydrated, openNav, test } from './fixtures.ts';
-import { asNewVisitor, signUpByApi } from './account-helpers.ts';
+import { activate, asNewVisitor, signUpByApi } from './account-helpers.ts';
 
 test.use({ timeBonusModal: true });
 
@@ -14,7 +14,9 @@ const seconds = (text: string) => {
  */
 test('welcome time bonus: countdown banner, modal after 40 s, and the discounted price is what is charged', { tag: '@phone' }, async ({ page, shot }, info) => {
   const headers = await asNewVisitor(page);
-  await signUpByApi(page, headers, 'bonus', info.project.name);
+  const { email } = await signUpByApi(page, headers, 'bonus', info.project.name);
+  // Confirmed: a phone shows the reminder to confirm before the bonus (one banner at a time).
+  await activate(page, email);
   // The page's own clock, so the test can move it on (40 s for the modal) instead of waiting.
   await page.clock.install();
   await page.goto('/members');

@@ -199,6 +199,8 @@ test('the "Add a photo" alert opens the profile at the photo upload, with the fo
   const headers = await asNewVisitor(page);
   const { email } = await signUpByApi(page, headers, 'add-photo', info.project.name);
   await activate(page, email);
+  // A premium member: no welcome bonus running, which a phone would show first (one banner at a time).
+  await paidOrder(page, `add-photo-${Date.now()}`);
   await page.goto('/members');
   await page.getByTestId('alert-photo-link').click();
   await expect(page).toHaveURL(/\/profile#photos$/);

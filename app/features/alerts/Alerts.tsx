@@ -57,7 +57,7 @@ export function Alerts({ user }: { user: ApiUser | null }) {
   return (
     <div className="container alert-area mt-3" data-testid="alert-area">
       {shown === 'activation' && !activationModal && (
-        <Alert variant="warning" className="d-flex flex-wrap align-items-center gap-2" data-testid="alert-activation">
+        <Alert variant="warning" className="alert-activation d-flex flex-wrap align-items-center gap-2" data-testid="alert-activation">
           <span className="me-auto text-break">{t('alerts.activation', { email: user.email })}</span>
           <ResendActivation variant="warning" />
         </Alert>
