@@ -33,6 +33,23 @@ export function finish(): never {
   process.exit(failures.length ? 1 : 0);
 }
 
+/**
+ * Runs a scenario: the machine's state before, `main`, a failure of it counted as a missed target, `cleanup` in any
+ * case, then the figures' end (exit code).
+ */
+export async function runBench(main: () => Promise<void>, cleanup: () => Promise<void> = async () => {}): Promise<never> {
+  machine('before');
+  try {
+    await main();
+  } catch (error) {
+    console.error(error);
+    target(false, error instanceof Error ? error.message : String(error));
+  } finally {
+    await cleanup();
+  }
+  return finish();
+}
+
 export const baseDatabaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** The URL of database `name` on the bench's PostgreSQL server. */

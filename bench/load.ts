@@ -22,7 +22,7 @@ import { WebSocket } from 'ws';
 import { AUTH_COOKIE } from '../common/constants.ts';
 import { freePort } from '../tests/helpers/free-port.ts';
 import { startNginx } from '../tests/helpers/nginx.ts';
-import { databaseUrl, dropDatabase, figure, finish, machine, percentile, spawnForBench, stopBenchProcesses, target } from './lib.ts';
+import { databaseUrl, dropDatabase, figure, percentile, runBench, spawnForBench, stopBenchProcesses, target } from './lib.ts';
 import { memberSessions, seedMembers } from './members.ts';
 
 const DB_NAME = 'amora_bench_load';
@@ -315,11 +315,4 @@ async function main() {
   }
 }
 
-machine('before');
-try {
-  await main();
-} catch (error) {
-  console.error(error);
-  target(false, error instanceof Error ? error.message : String(error));
-}
-finish();
+await runBench(main);

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AUTH_COOKIE } from '../common/constants.ts';
 import { freePort } from '../tests/helpers/free-port.ts';
-import { databaseUrl, dropDatabase, figure, finish, machine, percentile, spawnForBench, target } from './lib.ts';
+import { databaseUrl, dropDatabase, figure, percentile, runBench, spawnForBench, target } from './lib.ts';
 import { memberSessions, paced, seedMembers } from './members.ts';
 
 const DB_NAME = 'amora_bench_overload';
@@ -144,14 +144,7 @@ async function main() {
   }
 }
 
-machine('before');
-try {
-  await main();
-} catch (error) {
-  console.error(error);
-  target(false, error instanceof Error ? error.message : String(error));
-} finally {
+await runBench(main, async () => {
   if (!process.env.BENCH_KEEP) await dropDatabase(DB_NAME).catch(() => undefined);
   for (const dir of dataDirs) rmSync(dir, { force: true, recursive: true });
-}
-finish();
+});
