@@ -81,7 +81,9 @@ async function main() {
   // The embedded database has one user: command-line tools see this lock and refuse to open it while the server runs.
   const lock = pgliteDir && !isFirstStartChild ? lockDataDir(dataDir) : null;
   if (pgliteDir && !isFirstStartChild && !existsSync(pgliteDir)) await firstStartInChild();
-  const database = await openDatabase({ url: env.DATABASE_URL, dataDir: pgliteDir });
+  const database = await openDatabase({
+    url: env.DATABASE_URL, dataDir: pgliteDir, timeouts: { connectMs: env.DATABASE_CONNECT_TIMEOUT_MS, statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS },
+  });
   // A release never runs on a schema a newer release migrated, nor (when it does not migrate) on one it is ahead of.
   const schema = await schemaState(database.db);
   const migrate = migratesAtStart({ kind: database.kind, role, setting: env.AMORA_MIGRATE });
