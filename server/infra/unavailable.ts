@@ -1,7 +1,7 @@
 import { AppError } from './errors.ts';
 
 /** What a 503 for a missing service tells clients to wait, in seconds: the pool retries at once, so a second is enough. */
-export const UNAVAILABLE_RETRY_AFTER_S = 2;
+const UNAVAILABLE_RETRY_AFTER_S = 2;
 
 /** A service the request needs (the database, the photo store) did not answer: 503, to be retried. */
 export const serviceUnavailable = () => new AppError(503, 'unavailable', { retry_after: UNAVAILABLE_RETRY_AFTER_S });
