@@ -58,6 +58,10 @@ export async function openDatabase(options: { url?: string; dataDir?: string | n
     // An idle connection that the server drops (restart, failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`));
+    // The pool listens for errors of idle connections only: one lost while a request holds it between two statements
+    // (inside a transaction) would otherwise end the process. The connection is unusable then, its next statement
+    // fails (the request answers 503), and the pool drops it when it comes back.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzlePg(pool, { schema, casing: 'snake_case' });
     return {
       db: db as unknown as Db,
