@@ -67,6 +67,7 @@ import type { Readiness } from './infra/readiness.ts';
 import { admissionControl, type Admission } from './http/admission.ts';
 import { traceRequests } from './http/request-tracing.ts';
 import type { Tracer } from '@opentelemetry/api';
+import { isUnavailableError, serviceUnavailable, unavailableReason } from './infra/unavailable.ts';
 
 export interface AppDeps {
   services: Services;
@@ -328,9 +329,14 @@ export function createApp(deps: AppDeps) {
   app.route('/', appShellRoutes);
   app.all('/api/*', (c) => c.json({ error: { code: 'not_found', message: translator.t(c.get('lang') ?? 'en', 'errors.not_found') } }, 404));
 
-  app.onError((error, c) => {
+  app.onError((caught, c) => {
     const lang = c.get('lang') ?? 'en';
+    // The database or another service is away: the client is told to retry, nothing was half done (a transaction rolls back).
+    const unavailable = !isAppError(caught) && isUnavailableError(caught);
+    if (unavailable) logger.info(`${c.req.method} ${c.req.path}: a service is unavailable: ${unavailableReason(caught)}`, { reqId: c.get('requestId') });
+    const error = unavailable ? serviceUnavailable() : caught;
     if (isAppError(error)) {
+      if (error.status === 503) c.header('Cache-Control', 'no-store');
       const { message, details } = appErrorText(translator, lang, error);
       if (typeof error.params.retry_after === 'number') c.header('Retry-After', String(error.params.retry_after));
       const body = { error: { code: error.code, message, ...(Object.keys(details).length ? { details } : {}) } };

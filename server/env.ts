@@ -11,6 +11,12 @@ const schema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL')
     .optional(),
+  /**
+   * How long the server waits for a connection to PostgreSQL, and for one statement (statement_timeout): past them
+   * the request answers 503 with Retry-After instead of hanging while the database is away (docs/operations.md).
+   */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(1_500),
   DATA_DIR: z.string().default('./data'),
   PUBLIC_URL: z.url('must be an absolute URL such as https://example.com').optional(),
   /**

@@ -22,8 +22,9 @@ import { attachLiveChannel } from './live/live-socket.ts';
 import { pagesHandler, pagesUnavailable } from './pages.ts';
 import { CLIENT_BUILD_DIR, ROOT_DIR, SERVER_BUILD_PATH } from './paths.ts';
 import { createServices } from './services.ts';
-import { databaseStore, redisStore } from './infra/rate-limit.ts';
-import { databaseCache, redisCache } from './infra/shared-cache.ts';
+import { databaseStore, memoryStore, redisStore } from './infra/rate-limit.ts';
+import { databaseCache, memoryCache, redisCache } from './infra/shared-cache.ts';
+import { withFallback } from './infra/redis-fallback.ts';
 import { createOutboxMailer, createSmtpMailer } from './infra/mail/transport.ts';
 import { createHttpSmsSender, createOutboxSmsSender } from './infra/sms/sms.ts';
 import { startupWarnings } from './settings/startup-warnings.ts';
@@ -85,7 +86,9 @@ async function main() {
   // The embedded database has one user: command-line tools see this lock and refuse to open it while the server runs.
   const lock = pgliteDir && !isFirstStartChild ? lockDataDir(dataDir) : null;
   if (pgliteDir && !isFirstStartChild && !existsSync(pgliteDir)) await firstStartInChild();
-  const database = await openDatabase({ url: env.DATABASE_URL, dataDir: pgliteDir });
+  const database = await openDatabase({
+    url: env.DATABASE_URL, dataDir: pgliteDir, timeouts: { connectMs: env.DATABASE_CONNECT_TIMEOUT_MS, statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS },
+  });
   // A release never runs on a schema a newer release migrated, nor (when it does not migrate) on one it is ahead of.
   const schema = await schemaState(database.db);
   const migrate = migratesAtStart({ kind: database.kind, role, setting: env.AMORA_MIGRATE });
@@ -121,14 +124,19 @@ async function main() {
   let redis: import('ioredis').Redis | undefined;
   if (env.REDIS_URL) {
     const { Redis } = await import('ioredis');
-    redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3 });
+    // A command fails at once while Redis is away (no queue that holds requests) and after half a second when it does
+    // not answer: callers then use this instance's own fallbacks (server/infra/redis-fallback.ts).
+    redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 500, connectTimeout: 1_000 });
     redis.on('error', (error: Error) => logger.error('Redis:', error.message));
   }
   const services = createServices({
     db: database.db, clock: systemClock, logger, storage,
-    rateLimitStore: redis ? redisStore(redis, `${env.REDIS_PREFIX}rl:`) : databaseStore(database.db),
+    // While Redis is away, limits count per instance and memos stay in this instance, rather than failing requests.
+    rateLimitStore: redis ? withFallback('rate limits', redisStore(redis, `${env.REDIS_PREFIX}rl:`), memoryStore(), { logger }) : databaseStore(database.db),
     // Memos and the site cache's version stamp, shared the same way.
-    sharedCache: redis ? redisCache(redis, systemClock, `${env.REDIS_PREFIX}cache:`) : databaseCache(database.db, systemClock),
+    sharedCache: redis
+      ? withFallback('shared cache', redisCache(redis, systemClock, `${env.REDIS_PREFIX}cache:`), memoryCache(systemClock), { logger })
+      : databaseCache(database.db, systemClock),
     cookieSecret: env.COOKIE_SECRET,
     vapid: { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT },
     mail: { mailer, from: env.MAIL_FROM },

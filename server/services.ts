@@ -104,7 +104,7 @@ export function createServices(deps: {
     db, clock, origins: config, shared: sharedCache, siteCache: deps.siteCache,
     onError: (error) => logger.error('Reading the site version failed:', error),
   });
-  const mail = createMailService({ db, config: deps.mail ?? { mailer: createMemoryMailer() }, logger, origin: settings.origin });
+  const mail = createMailService({ db, config: deps.mail ?? { mailer: createMemoryMailer() }, logger, origin: settings.origin, events });
   const lifecycle = createLifecycleService({ db, clock, mail, storage, limits: rateLimits });
   const notifications = createNotificationsService({ db, clock, mail, limits: rateLimits });
   const live = deps.live ?? createMemoryLiveBus(logger);

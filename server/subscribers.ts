@@ -15,6 +15,8 @@ export function registerSubscribers(services: Services, translator: Translator) 
   const push = pushNotifications(services, translator);
 
   events.durable('account.created', 'mail.activation', ({ userId }) => lifecycle.sendActivation(userId));
+  // A mail the mail server did not take while it was away.
+  events.durable('mail.queued', 'mail.queued', services.mail.deliverQueued);
   // Never while the recipient is looking at the conversation, nor once they have read the message.
   const unlessSeen = (notify: (e: AppEvents['message.sent']) => Promise<void>) => async (e: AppEvents['message.sent']) => {
     if (!(await services.chat.seenOrViewing(e))) await notify(e);

@@ -26,38 +26,57 @@ export interface Database {
   poolStats(): { total: number; idle: number; waiting: number } | null;
 }
 
+/** How long a server's connection to PostgreSQL may take to open, and one statement to run. */
+export interface DatabaseTimeouts { connectMs: number; statementMs: number }
+
+/** The driver gives up a little after the server's statement_timeout: the server's cancel is the usual end, this the backstop when no answer comes. */
+const QUERY_TIMEOUT_MARGIN_MS = 250;
+
 /**
  * PostgreSQL when a URL is given, otherwise the embedded PGlite in `dataDir` (or in memory). An in-memory
  * PGlite may start from `snapshot`, a data directory saved by `pgliteSnapshot()`, instead of an empty one.
  */
-export async function openDatabase(options: { url?: string; dataDir?: string | null; snapshot?: Blob }): Promise<Database> {
+export async function openDatabase(options: { url?: string; dataDir?: string | null; snapshot?: Blob; timeouts?: DatabaseTimeouts }): Promise<Database> {
   if (options.url) {
     // No parallel query workers: every statement of this application is a short lookup or a bounded walk
     // of an index (search counts stop at 1,001 rows), where starting workers costs more than it saves and
     // the planner would still pick them for broad filters on a large table. Set on each new connection before
     // the pool hands it out (not as a startup option, which poolers may refuse); a connection that cannot
     // take it is not used.
+    const timeouts = options.timeouts;
     const pool = new pg.Pool({
       connectionString: options.url, max: 10,
+      // A database that does not answer fails the request within seconds (a 503 the client retries), instead of
+      // holding it, and every request queued behind it, until the operating system gives up on the connection.
+      ...(timeouts ? { connectionTimeoutMillis: timeouts.connectMs, query_timeout: timeouts.statementMs + QUERY_TIMEOUT_MARGIN_MS } : {}),
       // pg-pool awaits the promise (its types say void).
-      onConnect: async (client: pg.ClientBase) => { await client.query('SET max_parallel_workers_per_gather = 0'); },
+      onConnect: async (client: pg.ClientBase) => {
+        await client.query('SET max_parallel_workers_per_gather = 0');
+        if (timeouts) await client.query(`SET statement_timeout = ${Math.floor(timeouts.statementMs)}`);
+      },
     });
     // An idle connection that the server drops (restart, failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`));
+    // The pool listens for errors of idle connections only: one lost while a request holds it between two statements
+    // (inside a transaction) would otherwise end the process. The connection is unusable then, its next statement
+    // fails (the request answers 503), and the pool drops it when it comes back.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzlePg(pool, { schema, casing: 'snake_case' });
     return {
       db: db as unknown as Db,
       kind: 'postgres',
       // Under an advisory lock held on a connection of its own: a second migrator waits, then finds nothing left to do.
+      // On a connection without the request timeouts: a migration may rewrite a large table.
       migrate: async () => {
-        const lock = await pool.connect();
+        const lock = new pg.Client({ connectionString: options.url });
+        await lock.connect();
         try {
           await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-          await migratePg(db, { migrationsFolder: MIGRATIONS_DIR });
+          await migratePg(drizzlePg(lock, { schema, casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_DIR });
         } finally {
           await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
-          lock.release();
+          await lock.end();
         }
       },
       close: () => pool.end(),

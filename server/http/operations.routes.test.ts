@@ -37,7 +37,8 @@ describe.each(DATABASE_KINDS)('operations endpoints on %s', (kind) => {
     expect(ready.status).toBe(200);
     expect(ready.body).toEqual({ status: 'ready', checks: { database: 'ok', shutdown: 'ok' } });
 
-    // A Redis that does not answer, and a database that fails, are named in a 503 answer.
+    // A database that fails is named in a 503 answer; a Redis that does not answer is named as degraded, not failing
+    // (the instance falls back to its own limits and to polling).
     const failing = createReadiness({
       db: { execute: () => Promise.reject(new Error('connection refused')) } as never,
       redis: { ping: () => new Promise<string>(() => {}) },
@@ -47,8 +48,14 @@ describe.each(DATABASE_KINDS)('operations endpoints on %s', (kind) => {
     const res = await ops.request('/readyz');
     expect(res.status).toBe(503);
     const body = await res.json() as { checks: Record<string, string>; error: { code: string; message: string } };
-    expect(body.checks).toEqual({ database: 'failing: connection refused', redis: 'failing: no answer within 2000 ms', shutdown: 'failing: shutting down' });
-    expect(body.error).toEqual({ code: 'not_ready', message: 'Not ready: database, redis, shutdown' });
+    expect(body.checks).toEqual({ database: 'failing: connection refused', redis: 'degraded: no answer within 2000 ms', shutdown: 'failing: shutting down' });
+    expect(body.error).toEqual({ code: 'not_ready', message: 'Not ready: database, shutdown' });
+
+    // Redis alone away: still ready.
+    const degraded = createReadiness({ db: t.database.db, redis: { ping: () => Promise.reject(new Error('connection refused')) } });
+    const alone = await operationsOnlyApp({ readiness: degraded, open: false }).request('/readyz');
+    expect(alone.status).toBe(200);
+    expect(await alone.json()).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'degraded: connection refused', shutdown: 'ok' } });
     expect((await ops.request('/healthz')).status).toBe(200);
     // Nothing else is served there.
     expect((await ops.request('/api/user.php')).status).toBe(404);

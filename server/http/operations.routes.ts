@@ -25,7 +25,7 @@ export function operationsRoutes(deps: { readiness: Readiness; metrics?: Metrics
   app.get('/readyz', async (c) => {
     const { ready, checks } = await deps.readiness.check();
     if (ready) return c.json({ status: 'ready', checks }, 200, { 'Cache-Control': 'no-store' });
-    const failing = Object.keys(checks).filter((k) => checks[k] !== 'ok');
+    const failing = Object.keys(checks).filter((k) => checks[k].startsWith('failing'));
     return c.json({ status: 'not_ready', checks, error: { code: 'not_ready', message: `Not ready: ${failing.join(', ')}` } }, 503, { 'Cache-Control': 'no-store' });
   });
   app.get('/metrics', async (c) => {

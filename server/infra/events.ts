@@ -3,7 +3,9 @@ import type { Db, Tx } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
+import type { OutgoingMail } from './mail/transport.ts';
 import { OUTBOX_CHANNEL } from './outbox-listener.ts';
+import { isUnavailableError } from './unavailable.ts';
 
 /**
  * Part of every outbox insert: each inserted row notifies the outbox channel, which PostgreSQL delivers at commit (once
@@ -33,6 +35,8 @@ export interface AppEvents {
   'statement.issued': { decisionId: number };
   /** A staff member decided a member's appeal: the outcome goes to them. */
   'appeal.decided': { appealId: number };
+  /** A rendered mail the mail server did not take (it was away): it waits in the outbox until it does. */
+  'mail.queued': OutgoingMail;
   /** A signed-in member opened another member's profile (live only: a visit mail lost in a crash harms nobody). */
   'profile.visited': { visitorId: number; visitedId: number };
 }
@@ -47,6 +51,8 @@ export const OUTBOX_MAX_ATTEMPTS = 8;
 const BATCH = 20;
 /** Retry n waits 2^n seconds, at most an hour. */
 const backoffMs = (attempt: number) => Math.min(3_600_000, 1000 * 2 ** attempt);
+/** While the service a subscriber needs is away, its rows are tried again at least this often. */
+const OUTAGE_RETRY_MAX_MS = 5 * 60_000;
 
 /**
  * Domain events, two ways:
@@ -110,11 +116,14 @@ export function createEventBus(deps: { db: Db; clock: Clock; logger: Pick<Logger
         observe?.(row.subscriber, true);
       } catch (error) {
         observe?.(row.subscriber, false);
-        const dead = row.attempts >= OUTBOX_MAX_ATTEMPTS;
+        // A service that is away (the mail server, the database) is not the row's fault: it waits however long the
+        // outage lasts, tried again at most every few minutes, and goes out soon after the service returns.
+        const away = isUnavailableError(error);
+        const dead = row.attempts >= OUTBOX_MAX_ATTEMPTS && !away;
         logger.error(`event ${row.event} → ${row.subscriber} failed (attempt ${row.attempts}${dead ? ', given up' : ''}):`, error);
         await db.update(outbox).set({
           lockedUntil: null, dead, lastError: String(error instanceof Error ? error.message : error).slice(0, 500),
-          availableAt: new Date(clock().getTime() + backoffMs(row.attempts)),
+          availableAt: new Date(clock().getTime() + (away ? Math.min(OUTAGE_RETRY_MAX_MS, backoffMs(row.attempts)) : backoffMs(row.attempts))),
         }).where(eq(outbox.id, row.id)).catch((e: unknown) => logger.error('outbox: recording a failure failed:', e));
       }
     }

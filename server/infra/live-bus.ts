@@ -84,14 +84,26 @@ export function createRedisLiveBus(deps: { publisher: Redis; subscriber: Redis; 
   });
   return {
     async publish(userId, event) {
-      await publisher.publish(`${prefix}${userId}`, JSON.stringify(event));
+      try {
+        await publisher.publish(`${prefix}${userId}`, JSON.stringify(event));
+      } catch (error) {
+        // Redis is away: this instance's own tabs still get the event; the others see it at their next poll.
+        logger.error('live publish failed, delivered on this instance only:', error instanceof Error ? error.message : error);
+        listeners.deliver(userId, event, logger);
+      }
     },
     async subscribe(userId, listener) {
       if (listeners.add(userId, listener)) {
         const joined = subscriber.subscribe(`${prefix}${userId}`).finally(() => joining.delete(userId));
         joining.set(userId, joined);
       }
-      await joining.get(userId);
+      try {
+        await joining.get(userId);
+      } catch (error) {
+        // Redis is away: the tab is told (its socket closes) and polls until it connects again.
+        listeners.remove(userId, listener);
+        throw error;
+      }
       return () => {
         if (listeners.remove(userId, listener)) {
           subscriber.unsubscribe(`${prefix}${userId}`).catch((error: unknown) => logger.error('live unsubscribe failed:', error));

@@ -12,7 +12,7 @@ export interface Window {
 
 /**
  * Where counters live. Every instance behind a load balancer must see the same counts, so the
- * store is Redis (REDIS_URL) or the database's rate_limits table; memory only for unit tests.
+ * store is Redis (REDIS_URL) or the database's rate_limits table; memory for unit tests and while Redis is away.
  * Time always comes from the caller (the injected clock), never from the store.
  */
 export interface RateLimitStore {

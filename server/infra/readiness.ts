@@ -6,11 +6,11 @@ const CHECK_TIMEOUT_MS = 2_000;
 
 export interface ReadinessDeps {
   db: Db;
-  /** Redis, when configured: the live channel and the shared limits need it. */
+  /** Redis, when configured: reported, but the instance falls back to its own limits and polling without it. */
   redis?: { ping(): Promise<string> };
 }
 
-/** Whether this instance should get traffic: its database and Redis answer, and it is not shutting down. */
+/** Whether this instance should get traffic: its database answers and it is not shutting down (Redis is reported, not required). */
 export function createReadiness(deps: ReadinessDeps) {
   let shuttingDown = false;
 
@@ -37,8 +37,12 @@ export function createReadiness(deps: ReadinessDeps) {
         probe(() => deps.db.execute(sql`select 1`)),
         deps.redis ? probe(() => deps.redis!.ping()) : Promise.resolve(undefined),
       ]);
-      const checks: Record<string, string> = { database, ...(redis ? { redis } : {}), shutdown: shuttingDown ? 'failing: shutting down' : 'ok' };
-      return { ready: Object.values(checks).every((v) => v === 'ok'), checks };
+      // Without Redis the instance still serves everything (limits per instance, live events by polling): it is
+      // named as degraded, and the load balancer keeps sending traffic.
+      const checks: Record<string, string> = {
+        database, ...(redis ? { redis: redis.replace(/^failing:/, 'degraded:') } : {}), shutdown: shuttingDown ? 'failing: shutting down' : 'ok',
+      };
+      return { ready: Object.values(checks).every((v) => !v.startsWith('failing')), checks };
     },
   };
 }

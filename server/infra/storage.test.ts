@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AwsClient } from 'aws4fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localStorage, s3Storage } from './storage.ts';
+import { cachedStorage, localStorage, s3Storage } from './storage.ts';
 
 const CONFIG = { bucket: 'amora-photos', accessKeyId: 'AKIDTEST', secretAccessKey: 'secret-key-for-tests', region: 'eu-west-1' };
 
@@ -68,6 +68,21 @@ describe('photo storage', () => {
     await storage.delete('abc_DEF-123.webp');
     expect(await storage.get('abc_DEF-123.webp')).toBeNull();
     expect(bucket.seen.map((s) => [s.method, s.signed])).toEqual([['PUT', true], ['GET', true], ['DELETE', true], ['GET', true]]);
+  });
+
+  it('answers 503 when the bucket is away, and serves the files it kept from memory', async () => {
+    const storage = cachedStorage(s3Storage({ ...CONFIG, endpoint }), 100);
+    await storage.put('kept.webp', Buffer.alloc(60, 1), 'image/webp');
+    await storage.put('other.webp', Buffer.alloc(50, 2), 'image/webp');
+    const away = cachedStorage(s3Storage({ ...CONFIG, endpoint: 'http://127.0.0.1:9' }), 100);
+    await expect(away.put('x.webp', Buffer.from('x'), 'image/webp')).rejects.toMatchObject({ status: 503, code: 'unavailable' });
+    // Over 100 bytes, the least recently used file left the cache: it is read from the bucket again.
+    bucket.seen.length = 0;
+    expect((await storage.get('other.webp'))?.[0]).toBe(2);
+    expect((await storage.get('kept.webp'))?.[0]).toBe(1);
+    expect(bucket.seen.map((s) => [s.method, s.path])).toEqual([['GET', '/amora-photos/photos/kept.webp']]);
+    await storage.delete('kept.webp');
+    expect(await storage.get('kept.webp')).toBeNull();
   });
 
   it('fails loudly when the bucket refuses the signature', async () => {

@@ -5,7 +5,9 @@ import { companies, siteMailTexts, sites } from '../db/schema.ts';
 import { createTranslator, type Translator } from '../i18n/i18n.ts';
 import type { Logger } from '../infra/logger.ts';
 import { fromHeader, renderMail, type MailBrand } from '../infra/mail/templates.ts';
-import type { Mailer } from '../infra/mail/transport.ts';
+import type { Mailer, OutgoingMail } from '../infra/mail/transport.ts';
+import type { EventBus } from '../infra/events.ts';
+import { isUnavailableError } from '../infra/unavailable.ts';
 
 export interface MailConfig {
   mailer: Mailer;
@@ -45,6 +47,8 @@ export const TYPED_ADDRESS_MAILS: Readonly<Record<string, readonly string[]>> = 
 /** Renders and sends mails in the recipient's language, with the site's name and the company's details. */
 export function createMailService(deps: {
   db: Db; config: MailConfig; logger: Pick<Logger, 'error'>;
+  /** Where a mail waits when the mail server is away (an outbox row, delivered by `deliverQueued`). */
+  events?: Pick<EventBus, 'record' | 'emit'>;
   /** The site's canonical origin (settings' origin()); links never come from a request's Host header. */
   origin: (site: { domain: string }) => string;
 }) {
@@ -89,11 +93,26 @@ export function createMailService(deps: {
         kind: input.kind, lang, brand, params: input.params ?? {}, link: abs(input.link), wording,
         unsubscribe: input.unsubscribe ? { ...input.unsubscribe, url: abs(input.unsubscribe.url) } : undefined,
       });
-      await config.mailer.send({
+      const outgoing: OutgoingMail = {
         kind: input.kind, to: input.to, from: fromHeader(brand, config.from), ...content,
         // X-Mail-Type names the kind of mail for filters and delivery reports at the mail provider.
         headers: { 'Content-Language': lang, 'X-Mail-Type': input.kind, ...input.headers },
-      });
+      };
+      try {
+        await config.mailer.send(outgoing);
+      } catch (error) {
+        // The mail server is away: the mail waits in the outbox and goes out when it is back (and the request that
+        // asked for it succeeds). A mail the server refused is an error as before.
+        if (!deps.events || !isUnavailableError(error)) throw error;
+        deps.logger.error(`mail ${input.kind}: the mail server is away, the mail waits in the outbox:`, error instanceof Error ? error.message : error);
+        await deps.events.record(db, 'mail.queued', outgoing);
+        deps.events.emit('mail.queued', outgoing);
+      }
+    },
+
+    /** A mail that waited in the outbox, tried again; a failure leaves it there for the next try. */
+    async deliverQueued(mail: OutgoingMail): Promise<void> {
+      await config.mailer.send(mail);
     },
   };
 }

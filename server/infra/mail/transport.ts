@@ -28,7 +28,9 @@ const toNodemailer = (mail: OutgoingMail) => ({
 
 /** Real mail over SMTP (SMTP_URL, e.g. smtps://user:pass@smtp.example.com:465). */
 export function createSmtpMailer(url: string): Mailer {
-  const transport = nodemailer.createTransport(url);
+  // A mail server that accepts the connection and then says nothing fails the attempt within seconds: the outbox row
+  // is tried again later (with backoff), instead of the delivery waiting minutes on nodemailer's defaults.
+  const transport = nodemailer.createTransport({ url, connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 15_000 });
   return {
     kind: 'smtp',
     async send(mail) {
