@@ -155,7 +155,7 @@ async function smallTargets(page: Page) {
 test.describe('at 375 px', () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
-  test('every control on the member pages is a target of at least 24 by 24 px, and the chat starts with a skip link', async ({ page, browser }, info) => {
+  test('every control on the member pages is a target of at least 24 by 24 px, and the chat starts with a skip link', async ({ page, browser, shot }, info) => {
     const conversation = await memberWrittenTo(page, browser, 'targets', info.project.name);
 
     await page.goto('/members');
@@ -172,11 +172,13 @@ test.describe('at 375 px', () => {
     expect(await smallTargets(page), 'a conversation').toEqual([]);
 
     await expect(page.getByTestId('report-message').first()).toBeVisible();
+    await shot('targets-conversation');
     await page.goto('/profile');
     expect(await smallTargets(page), '/profile').toEqual([]);
     await page.goto('/notifications');
     await expect(page.locator('.form-switch input').first()).toBeVisible();
     expect(await smallTargets(page), '/notifications').toEqual([]);
+    await shot('targets-notifications');
 
     // The keyboard in a conversation: the skip link comes first and leads to the conversation.
     await page.goto(`/chats/${conversation}`);
@@ -188,5 +190,6 @@ test.describe('at 375 px', () => {
     await expect(skip).toBeInViewport();
     await page.keyboard.press('Enter');
     await expect(page.locator('main#main')).toBeFocused();
+    await shot('targets-conversation-skipped');
   });
 });
