@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { activate, asNewVisitor, demoMembers, newMember, paidOrder, signUpByApi } from './account-helpers.ts';
-import { expect, hydrated, openSearchFilters, test } from './fixtures.ts';
+import { expect, expectSkipLinkFirst, openSearchFilters, test } from './fixtures.ts';
 
 /** A new, confirmed member of their own (in `page`) with a conversation with a demo member; answers its id. */
 async function memberWithConversation(page: Page, prefix: string, project: string, opts: { spendFree: boolean }) {
@@ -182,14 +182,7 @@ test.describe('at 375 px', () => {
 
     // The keyboard in a conversation: the skip link comes first and leads to the conversation.
     await page.goto(`/chats/${conversation}`);
-    await hydrated(page);
-    await page.keyboard.press('Tab');
-    const skip = page.getByTestId('skip-link');
-    await expect(skip).toBeFocused();
-    await expect(skip).toHaveText('Skip to content');
-    await expect(skip).toBeInViewport();
-    await page.keyboard.press('Enter');
-    await expect(page.locator('main#main')).toBeFocused();
+    await expectSkipLinkFirst(page);
     await shot('targets-conversation-skipped');
   });
 });
