@@ -148,7 +148,7 @@ export function Conversation({ page }: { page: ConversationPage }) {
     setIcebreaker(startsEmpty && !giftFirst && !left);
   }, [startsEmpty, giftFirst, left]);
   const draftStore = draftKey(user?.id ?? 0, profile.id);
-  // A purchase begun here (too few credits) comes back here after paying, to the draft kept above.
+  // A purchase begun here (too few credits, premium for more conversations) comes back here after paying, to the draft kept above.
   const here = useLocation().pathname;
   // The draft comes back after hydration (the server knows nothing of it); an opener chosen meanwhile stays.
   useEffect(() => {
@@ -370,7 +370,7 @@ export function Conversation({ page }: { page: ConversationPage }) {
               {(error.code === 'daily_spend_cap_reached' || error.code === 'monthly_spend_cap_reached') && (
                 <Link to="/transactions" className="btn btn-outline-secondary btn-sm text-nowrap" data-testid="spend-cap-link">{t('chat.spend_cap_settings')}</Link>
               )}
-              {error.code === 'free_conversation_limit' && <Link to="/premium" className="btn btn-secondary btn-sm" data-testid="get-premium">{t('nav.get_premium')}</Link>}
+              {error.code === 'free_conversation_limit' && <Link to={`/premium?return=${encodeURIComponent(here)}`} className="btn btn-secondary btn-sm" data-testid="get-premium">{t('nav.get_premium')}</Link>}
             </Alert>
           )}
           {!connected && <Alert variant="warning" className="py-2" data-testid="offline-banner" role="status">{t('chat.offline')}</Alert>}
