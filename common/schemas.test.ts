@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageOn, isValidIsoDate, searchSchema, signupSchema } from './schemas.ts';
+import { ageOn, isValidIsoDate, safeReturnPath, searchSchema, signupSchema } from './schemas.ts';
 
 describe('shared validation', () => {
   const today = new Date('2026-06-01T00:00:00Z');
@@ -33,5 +33,13 @@ describe('shared validation', () => {
 
   it('swaps a reversed age range and drops unknown filters', () => {
     expect(searchSchema.parse({ min_age: '40', max_age: '20', gender: 'x' })).toEqual({ min_age: 20, max_age: 40, gender: undefined, country: undefined });
+  });
+
+  it('keeps a way back after paying only when it is a path on this site', () => {
+    expect(safeReturnPath('/chats/12')).toBe('/chats/12');
+    expect(safeReturnPath('/members/3/chat?gift=1')).toBe('/members/3/chat?gift=1');
+    for (const away of ['//evil.example/', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', 'chats/1', '', '/a b', '/a\u0000b', `/${'a'.repeat(500)}`, null]) {
+      expect(safeReturnPath(away), String(away)).toBeNull();
+    }
   });
 });

@@ -104,6 +104,20 @@ export const messageSchema = z.object({
   text: textSchema({ min: 1, max: 5000, multiline: true, tooShort: 'errors.message_empty', tooLong: 'errors.message_too_long' }),
 });
 
+/**
+ * Where a purchase returns after paying (the conversation it was started from): a path on this site only.
+ * `//host` and `/\host` leave the site in a browser, so a second slash or any backslash is refused, as are
+ * schemes, control characters and anything that is not a path.
+ */
+export const returnPathSchema = z.string('errors.return_path_invalid').max(500, 'errors.return_path_invalid')
+  .regex(/^\/(?![/\\])[^\\\s\p{Cc}]*$/u, 'errors.return_path_invalid');
+
+/** The return path of a page's address (`?return=`) when it is one on this site; anything else is ignored. */
+export function safeReturnPath(value: string | null | undefined): string | null {
+  const parsed = returnPathSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
 export const orderSchema = z.object({
   package_id: idSchema('errors.package_not_found'),
   paymentmethod: z.enum(PAYMENT_METHODS, { error: 'errors.payment_method_invalid' }),
@@ -115,6 +129,8 @@ export const orderSchema = z.object({
   amount: z.int().positive().max(100_000_000).optional(),
   /** EU right of withdrawal: the member agrees that delivery starts at once and the right lapses; required. */
   withdrawal_consent: z.literal(true, { error: 'errors.withdrawal_consent_required' }),
+  /** Where the payment's status page continues to (a path on this site, e.g. the conversation it was bought from). */
+  return_to: returnPathSchema.optional(),
 });
 
 /** A one-click repeat order: a bundle charged on one of the member's stored mandates. */

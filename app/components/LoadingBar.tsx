@@ -1,28 +1,41 @@
 import { useEffect, useState } from 'react';
-import { useNavigation } from 'react-router';
+import { useFetchers, useNavigation, useRevalidator } from 'react-router';
 import { LOADING_BAR } from '#common/constants.ts';
 
+/** However long the work, the bar finishes by then: a request that never settles must not hold it at 90 % for minutes. */
+const CAP = LOADING_BAR.throttle + 2 * LOADING_BAR.duration;
+
 /**
- * A top loading bar for navigations: it appears only when loading takes longer than the throttle,
- * creeps towards the end over `duration`, and fades out `hideDelay` after loading ends.
+ * A top loading bar for navigations, fetchers and revalidations (after a like, a search, a send): it appears only
+ * when loading takes longer than the throttle, creeps towards the end over `duration`, and fades out `hideDelay`
+ * after loading ends. Each phase has its own timer, so a new load during the fade starts the bar again and an
+ * old fade never leaves it behind.
  */
 export function LoadingBar() {
-  const busy = useNavigation().state !== 'idle';
+  const navigation = useNavigation();
+  const revalidator = useRevalidator();
+  const fetchers = useFetchers();
+  const busy = navigation.state !== 'idle' || revalidator.state !== 'idle' || fetchers.some((f) => f.state !== 'idle');
   const [phase, setPhase] = useState<'hidden' | 'running' | 'done'>('hidden');
 
   useEffect(() => {
     if (busy) {
-      const t = setTimeout(() => setPhase('running'), LOADING_BAR.throttle);
-      return () => clearTimeout(t);
+      const start = setTimeout(() => setPhase('running'), LOADING_BAR.throttle);
+      const cap = setTimeout(() => setPhase((p) => (p === 'running' ? 'done' : p)), CAP);
+      return () => {
+        clearTimeout(start);
+        clearTimeout(cap);
+      };
     }
-    if (phase === 'running') {
-      setPhase('done');
-      const t = setTimeout(() => setPhase('hidden'), LOADING_BAR.hideDelay);
-      return () => clearTimeout(t);
-    }
+    setPhase((p) => (p === 'running' ? 'done' : p));
     return undefined;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [busy]);
+
+  useEffect(() => {
+    if (phase !== 'done') return undefined;
+    const hide = setTimeout(() => setPhase('hidden'), LOADING_BAR.hideDelay);
+    return () => clearTimeout(hide);
+  }, [phase]);
 
   if (phase === 'hidden') return null;
   return (

@@ -3,6 +3,7 @@ import { useTranslation } from '../lib/i18n.ts';
 import { Link, Outlet } from 'react-router';
 import type { ApiUser } from '#common/api-types.ts';
 import { EntryWarning } from '../components/EntryWarning.tsx';
+import { SkipLink } from '../components/SkipLink.tsx';
 import { countryWarns } from '../lib/entry-warning.ts';
 import { capBadge, creditsPath } from '../lib/badges.ts';
 import { useUser } from '../lib/user.ts';
@@ -41,8 +42,11 @@ export default function ChatLayout() {
   useMemberActivity(user);
   return (
     <>
+      <SkipLink />
       <ChatBar user={user} siteName={settings.name} repeatOrder={repeatOrder} />
-      <Outlet />
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
       {/* The chat fills the screen below its bar: the time bonus comes as the modal only, no banner. */}
       <TimeBonus user={user} banner={false} />
       <EntryWarning enabled={countryWarns(settings)} signedIn={Boolean(user)} country={settings.geoip_country} countries={settings.countries} />

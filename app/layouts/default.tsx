@@ -1,9 +1,9 @@
 import { Outlet } from 'react-router';
-import { useTranslation } from '../lib/i18n.ts';
 import { Footer } from '../components/Footer.tsx';
 import { TopNav } from '../components/TopNav.tsx';
 import { TabBar } from '../components/TabBar.tsx';
 import { EntryWarning } from '../components/EntryWarning.tsx';
+import { SkipLink } from '../components/SkipLink.tsx';
 import { useLoggedOutRedirect } from '../lib/logged-out.ts';
 import { useUser } from '../lib/user.ts';
 import { useRootData } from '../lib/root-data.ts';
@@ -41,15 +41,13 @@ export function shouldRevalidate() {
 /** Top navigation, alert area, page, footer with disclaimer, the entry warning and the sign-up modal. */
 export default function DefaultLayout() {
   const { settings, lang, repeatOrder } = useRootData();
-  const { t } = useTranslation();
   const user = useUser();
   useLoggedOutRedirect();
   usePageTitlePrefix(user);
   useMemberActivity(user);
   return (
     <SignupProvider signedIn={Boolean(user)}>
-      {/* The first stop of the keyboard: past the navigation to the page itself. */}
-      <a href="#main" className="visually-hidden-focusable skip-link" data-testid="skip-link">{t('nav.skip_to_content')}</a>
+      <SkipLink />
       <TopNav user={user} siteName={settings.name} lang={lang} repeatOrder={repeatOrder} />
       <TimeBonus user={user} />
       <Alerts user={user} />

@@ -9,6 +9,7 @@ import { useTranslation } from '../lib/i18n.ts';
 import { data, Link } from 'react-router';
 import type { Order } from '#common/api-types.ts';
 import { isReference } from '#common/ids.ts';
+import { safeReturnPath } from '#common/schemas.ts';
 import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/credits-id-paymentmethod';
 import { requestContext } from '../context.ts';
@@ -22,7 +23,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   if (!isReference(params.id)) throw data(null, { status: 404 });
   const found = await orNotFound(ctx.services.payments.order(member, params.id));
   const detail = await ctx.services.records.orderDetail(member, params.id);
-  return { ...found, packageId: detail.package_id };
+  // A purchase begun in a conversation continues there (`?return=`, which the order's return address carries).
+  return { ...found, packageId: detail.package_id, returnTo: safeReturnPath(url.searchParams.get('return')) };
 }
 
 type Shown = 'loading' | 'pending' | 'completed' | 'failed' | 'cancelled';
@@ -62,7 +64,8 @@ export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
   const look = LOOK[state];
   const Icon = look.icon;
   const amount = formatMoney(order.amount, order.currency, i18n.language as Language);
-  const retry = (method?: string) => `/credits?package=${loaderData.packageId}${method ? `&method=${method}` : ''}`;
+  const { returnTo } = loaderData;
+  const retry = (method?: string) => `/credits?package=${loaderData.packageId}${method ? `&method=${method}` : ''}${returnTo ? `&return=${encodeURIComponent(returnTo)}` : ''}`;
 
   const cancel = async () => {
     if (!window.confirm(t('payment.cancel_confirm'))) return;
@@ -93,7 +96,7 @@ export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
           <div className="d-grid gap-2 d-sm-flex justify-content-sm-center">
             {state === 'completed' && (
               <>
-                <Link to="/members" className="btn btn-primary" data-testid="continue">{t('payment.continue')}</Link>
+                <Link to={returnTo ?? '/members'} className="btn btn-primary" data-testid="continue">{t('payment.continue')}</Link>
                 <Link to={`/transactions/${order.id}`} className="btn btn-outline-secondary" data-testid="view-transaction">{t('payment.view_receipt')}</Link>
               </>
             )}

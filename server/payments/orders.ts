@@ -48,6 +48,8 @@ export type PaymentPlan = { sequenceType: 'oneoff' | 'first' } | { sequenceType:
 export interface PlaceOrder {
   userId: number; packageId: number; paymentmethod: string; currency: string; idempotencyKey: string; baseUrl: string;
   discountCode?: string | null; expectedAmount?: number; withdrawalConsent?: boolean;
+  /** A path on this site that the payment's status page continues to (the conversation the purchase began in). */
+  returnTo?: string;
 }
 
 /** Placing an order and opening its payment at the provider; reading an order with its latest payment. */
@@ -83,7 +85,7 @@ export function createOrders(deps: {
    * retries wait and find the payment the first one made. A provider that fails leaves the order open and
    * without a payment; the next retry with the same key tries again.
    */
-  async function openPayment(row: OrderRow, sp: SiteProvider, plan: PaymentPlan, baseUrl: string, lockKey: string) {
+  async function openPayment(row: OrderRow, sp: SiteProvider, plan: PaymentPlan, baseUrl: string, lockKey: string, returnTo?: string) {
     return db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`);
       const [fresh] = await tx.select().from(orders).where(eq(orders.id, row.id));
@@ -104,7 +106,7 @@ export function createOrders(deps: {
       const sequenceType = plan.sequenceType === 'directdebit' ? 'recurring' : plan.sequenceType;
       const created = await atProvider(() => sp.provider.createPayment({
         orderId: fresh.id, amountCents: fresh.amountCents, currency: fresh.currency, description: `${fresh.credits} credits`,
-        method: plan.sequenceType === 'recurring' ? '' : fresh.paymentmethod, redirectUrl: `${baseUrl}/credits/${fresh.id}`,
+        method: plan.sequenceType === 'recurring' ? '' : fresh.paymentmethod, redirectUrl: `${baseUrl}/credits/${fresh.id}${returnTo ? `?return=${encodeURIComponent(returnTo)}` : ''}`,
         webhookUrl: `${baseUrl}/api/payment-webhook.php?provider=${sp.provider.name}`,
         sequenceType, customerId, mandateId,
       }, tx));
@@ -195,7 +197,7 @@ export function createOrders(deps: {
         const found = await orderWithPayment(placed.row);
         if (found.order.payment_id !== null || placed.row.status !== 'open') return found;
       }
-      return openPayment(placed.row, sp, plan, input.baseUrl, lockKey);
+      return openPayment(placed.row, sp, plan, input.baseUrl, lockKey, input.returnTo);
     },
   };
 }

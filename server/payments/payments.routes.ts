@@ -17,7 +17,7 @@ export const paymentsRoutes = new ApiRoutes()
     const ctx = c.get('ctx');
     const result = await ctx.services.payments.createOrder(ctx.actor, {
       packageId: body.package_id, paymentmethod: body.paymentmethod, idempotencyKey: idempotencyKey(c), recurring: body.recurring === true,
-      discountCode: body.discount_code, expectedAmount: body.amount, withdrawalConsent: body.withdrawal_consent,
+      discountCode: body.discount_code, expectedAmount: body.amount, withdrawalConsent: body.withdrawal_consent, returnTo: body.return_to,
     });
     return c.json(result, 201);
   })

@@ -5,6 +5,7 @@ import { orders } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { EventBus } from '../infra/events.ts';
 import { AppError, notFound } from '../infra/errors.ts';
+import { safeReturnPath } from '#common/schemas.ts';
 import type { RateLimiter } from '../infra/rate-limit.ts';
 import type { TestProvider } from '../infra/payments/test-provider.ts';
 import type { Site } from '../settings/settings.service.ts';
@@ -99,9 +100,12 @@ export function createPaymentsService(deps: {
       discountCode?: string | null; expectedAmount?: number;
       /** The member agreed that delivery starts at once and their right of withdrawal lapses (EU); no order without it. */
       withdrawalConsent: boolean;
+      /** Where the payment's status page continues to: a path on this site (checked again here, whoever calls). */
+      returnTo?: string;
     }) {
       requireMember(actor);
       if (input.withdrawalConsent !== true) throw new AppError(400, 'withdrawal_consent_required');
+      if (input.returnTo !== undefined && safeReturnPath(input.returnTo) === null) throw new AppError(400, 'return_path_invalid');
       const { siteId, country, ...payer } = await orderFor(actor);
       // Simulated payments on a public origin would hand out credits for nothing.
       if ((await tests.testPayments(siteId)) === 'refused') throw new AppError(503, 'payments_unavailable');

@@ -96,6 +96,18 @@ export async function hydrated(page: Page) {
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
 }
 
+/** The page's first stop of the keyboard is the skip link (in sight when focused), and it moves the focus to `main#main`. */
+export async function expectSkipLinkFirst(page: Page) {
+  await hydrated(page);
+  await page.keyboard.press('Tab');
+  const skip = page.getByTestId('skip-link');
+  await expect(skip).toBeFocused();
+  await expect(skip).toHaveText('Skip to content');
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('main#main')).toBeFocused();
+}
+
 /** Opens the member search's filters, which fold away behind a button on phones. */
 export async function openSearchFilters(page: Page) {
   const toggle = page.getByTestId('search-filters-toggle');

@@ -1,5 +1,5 @@
 import { activate, asNewVisitor, paidOrder, signUpByApi } from './account-helpers.ts';
-import { expect, hydrated, openSearchFilters, test } from './fixtures.ts';
+import { expect, expectSkipLinkFirst, hydrated, openSearchFilters, test } from './fixtures.ts';
 
 test('a member\'s chosen language follows them to a new device: pages without the locale cookie are in their language', async ({ page, browser }, info) => {
   const headers = await asNewVisitor(page);
@@ -72,14 +72,7 @@ test.describe('the time-bonus modal', () => {
 test('the keyboard: a skip link comes first and leads to the page; focus on the dark top bar is a visible white ring', async ({ page }) => {
   await asNewVisitor(page);
   await page.goto('/members');
-  await hydrated(page);
-  await page.keyboard.press('Tab');
-  const skip = page.getByTestId('skip-link');
-  await expect(skip).toBeFocused();
-  await expect(skip).toHaveText('Skip to content');
-  await expect(skip).toBeInViewport();
-  await page.keyboard.press('Enter');
-  await expect(page.locator('main#main')).toBeFocused();
+  await expectSkipLinkFirst(page);
 
   // Onwards into the top bar: its links show a white 2 px ring.
   await page.locator('[data-testid="top-nav"] a').first().focus();

@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { Alert } from '../../components/Alert.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Camera, Gift, Trash2 } from 'lucide-react';
 import type { ChatMessage, ChatPrices, ChatSummary, Gift as GiftItem, ProfileSummary } from '#common/api-types.ts';
 import { CHAT_HISTORY_LIMIT } from '#common/chat-prices.ts';
@@ -73,12 +73,15 @@ function useConnected() {
   return connected;
 }
 
-/** The unsent text of a conversation, kept in the browser so that a reload or a lost connection does not lose it. */
-const draftKey = (profileId: number) => `chat-draft:${profileId}`;
-function keepDraft(profileId: number, text: string) {
+/**
+ * The unsent text of a conversation, kept in the browser so that a reload, a lost connection or a purchase of
+ * credits does not lose it; per member too, so that another member signing in on the same device never sees it.
+ */
+const draftKey = (memberId: number, profileId: number) => `chat-draft:${memberId}:${profileId}`;
+function keepDraft(key: string, text: string) {
   try {
-    if (text) localStorage.setItem(draftKey(profileId), text);
-    else localStorage.removeItem(draftKey(profileId));
+    if (text) localStorage.setItem(key, text);
+    else localStorage.removeItem(key);
   } catch {
     // storage full or off: the draft lives as long as the page
   }
@@ -144,16 +147,19 @@ export function Conversation({ page }: { page: ConversationPage }) {
     }
     setIcebreaker(startsEmpty && !giftFirst && !left);
   }, [startsEmpty, giftFirst, left]);
+  const draftStore = draftKey(user?.id ?? 0, profile.id);
+  // A purchase begun here (too few credits, premium for more conversations) comes back here after paying, to the draft kept above.
+  const here = useLocation().pathname;
   // The draft comes back after hydration (the server knows nothing of it); an opener chosen meanwhile stays.
   useEffect(() => {
     try {
-      const draft = localStorage.getItem(draftKey(profile.id));
+      const draft = localStorage.getItem(draftStore);
       if (draft) setText((current) => current || draft);
     } catch {
       // storage off: no draft to restore
     }
-  }, [profile.id]);
-  useEffect(() => keepDraft(profile.id, text), [profile.id, text]);
+  }, [draftStore]);
+  useEffect(() => keepDraft(draftStore, text), [draftStore, text]);
 
   // One key per paid action: the automatic retries of one send reuse it, so the server charges once.
   const keyRef = useRef<string | null>(null);
@@ -360,11 +366,11 @@ export function Conversation({ page }: { page: ConversationPage }) {
           {error && (
             <Alert variant={['insufficient_credits', 'free_conversation_limit', 'daily_spend_cap_reached', 'monthly_spend_cap_reached'].includes(error.code) ? 'warning' : 'danger'} className="d-flex align-items-center justify-content-between gap-2" data-testid="send-error" data-code={error.code}>
               <span>{error.message}</span>
-              {error.code === 'insufficient_credits' && <Link to={`/credits?need=${shortfall}`} className="btn btn-secondary btn-sm text-nowrap" data-testid="buy-credits">{t('chat.buy_credits')}</Link>}
+              {error.code === 'insufficient_credits' && <Link to={`/credits?need=${shortfall}&return=${encodeURIComponent(here)}`} className="btn btn-secondary btn-sm text-nowrap" data-testid="buy-credits">{t('chat.buy_credits')}</Link>}
               {(error.code === 'daily_spend_cap_reached' || error.code === 'monthly_spend_cap_reached') && (
                 <Link to="/transactions" className="btn btn-outline-secondary btn-sm text-nowrap" data-testid="spend-cap-link">{t('chat.spend_cap_settings')}</Link>
               )}
-              {error.code === 'free_conversation_limit' && <Link to="/premium" className="btn btn-secondary btn-sm" data-testid="get-premium">{t('nav.get_premium')}</Link>}
+              {error.code === 'free_conversation_limit' && <Link to={`/premium?return=${encodeURIComponent(here)}`} className="btn btn-secondary btn-sm" data-testid="get-premium">{t('nav.get_premium')}</Link>}
             </Alert>
           )}
           {!connected && <Alert variant="warning" className="py-2" data-testid="offline-banner" role="status">{t('chat.offline')}</Alert>}

@@ -95,6 +95,7 @@ export function Purchase({ data, highlight }: { data: PurchaseData; highlight?: 
         body: {
           package_id: packageId, paymentmethod: method, recurring, withdrawal_consent: true, amount: price.amount,
           ...(price.discount ? { discount_code: price.discount.code } : {}),
+          ...(data.returnTo ? { return_to: data.returnTo } : {}),
         },
         idempotencyKey: keys.current.get(choice),
       });
