@@ -33,7 +33,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 type Activity = Dashboard['activity'][number];
 type Money = { currency: string; orders: number; cents: number };
-const SERIES_COLOURS = ['#0d6efd', '#198754', '#d63384', '#fd7e14', '#6f42c1'];
+const SERIES_COLOURS = ['#0d6efd', '#198754', '#d63384', '#fd7e14', '#6f42c1', '#6c757d'];
 
 /** A bar chart of some series over the buckets (SVG drawn here: no chart library in any bundle). Its table follows it. */
 function BarChart({ label, buckets, series, testId }: { label: string; buckets: string[]; series: { name: string; values: number[] }[]; testId: string }) {
