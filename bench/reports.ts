@@ -3,8 +3,8 @@
  *
  * Creates the database amora_bench_reports (dropped again at the end) on BENCH_DATABASE_URL's server and seeds a year
  * of BENCH_MEMBERS members (1,000,000 by default) with orders of 5% of them and BENCH_MESSAGES messages, with
- * INSERT … SELECT generate_series; then computes the dashboard's figures for the year per month and per day five times
- * each and prints the medians. Target: under a second.
+ * INSERT … SELECT generate_series, and a year of visits to its nine landers; then computes the dashboard's figures for the
+ * year per month and per day BENCH_RUNS times each (7 by default) and prints the median and the 95th percentile. Target: under a second.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,11 +14,12 @@ import { openDatabase } from '../server/db/client.ts';
 import { seedDemoSite } from '../server/seed/seed.ts';
 import { systemClock } from '../server/infra/clock.ts';
 import { dashboardFigures, dashboardPeriod } from '../server/reports/dashboard.ts';
+import { LANDER_NAMES } from '../common/landers.ts';
 import { databaseUrl, dropDatabase, figure, finish, percentile, recreateDatabase, target } from './lib.ts';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 1_000_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 2_000_000);
-const RUNS = 5;
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const TARGET_MS = 1000;
 const DB_NAME = 'amora_bench_reports';
 const url = databaseUrl(DB_NAME);
@@ -58,6 +59,10 @@ await c.query(`
   FROM generate_series(1, ${MESSAGES}) g JOIN conversations c ON c.id = 1 + g % (SELECT count(*) FROM conversations)`);
 await c.query(`
   INSERT INTO page_bounces (site_id, path, seconds, created_at) SELECT $1, '/', 3, now() - random() * interval '365 days' FROM generate_series(1, ${MEMBERS / 2}) g`, [siteId]);
+// A row per lander and day, as the landers count them: a year of nine landers is 3,285 rows whatever the traffic.
+await c.query(`
+  INSERT INTO lander_visits (site_id, lander, day, visits)
+  SELECT $1, l, d::date, 500 + (random() * 5000)::int FROM unnest($2::text[]) l, generate_series(current_date - 365, current_date, interval '1 day') d`, [siteId, [...LANDER_NAMES]]);
 await c.query('VACUUM ANALYZE');
 await c.end();
 figure('seed_members', MEMBERS, 'rows');
@@ -73,10 +78,13 @@ for (const bucket of ['month', 'day'] as const) {
     const report = await dashboardFigures(database.db, dashboardPeriod({ from, bucket }, today), bucket, [siteId], siteId);
     times.push(performance.now() - t0);
     if (run === 0) figure(`year_${bucket}_signups`, report.totals.signups, 'members');
+    if (run === 0) figure(`year_${bucket}_visits`, report.totals.visits, 'visits');
   }
-  const median = percentile(times.sort((a, b) => a - b), 50);
+  times.sort((a, b) => a - b);
+  const [median, p95] = [percentile(times, 50), percentile(times, 95)];
   figure(`dashboard_year_per_${bucket}_median`, Math.round(median), 'ms');
-  target(median < TARGET_MS, `the dashboard of a year per ${bucket} took ${Math.round(median)} ms`);
+  figure(`dashboard_year_per_${bucket}_p95`, Math.round(p95), 'ms');
+  target(median < TARGET_MS, `the dashboard of a year per ${bucket} took ${Math.round(median)} ms (median)`);
 }
 await database.close();
 if (!process.env.BENCH_KEEP) await dropDatabase(DB_NAME);

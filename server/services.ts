@@ -4,6 +4,7 @@ import { createEventBus } from './infra/events.ts';
 import { createMemoryLiveBus, type LiveBus } from './infra/live-bus.ts';
 import { createGamesService } from './games/games.service.ts';
 import { createPageBounces } from './tracking/page-bounces.ts';
+import { createLanderVisits } from './landers/lander-visits.ts';
 import type { Logger } from './infra/logger.ts';
 import { createContactRules } from './accounts/contact-rules.ts';
 import { createTestProvider } from './infra/payments/test-provider.ts';
@@ -163,6 +164,7 @@ export function createServices(deps: {
     viewProfile: createProfileView({ profiles, likes, events }),
     games: createGamesService({ db, clock, likes, contactRules }),
     pageBounces: createPageBounces({ db, clock }),
+    landerVisits: createLanderVisits({ db, clock }),
     bans,
     notices: createNoticesService({ db, clock, events, mail, audit, limits: rateLimits }),
     flags,

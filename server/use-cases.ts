@@ -42,6 +42,7 @@ import type { createPushService } from './push/push.service.ts';
 import type { createSearchService } from './search/search.service.ts';
 import type { createSettingsService } from './settings/settings.service.ts';
 import type { createPageBounces } from './tracking/page-bounces.ts';
+import type { createLanderVisits } from './landers/lander-visits.ts';
 import type { AuditLog } from './staff/audit.ts';
 import type { createStaffService } from './staff/staff.service.ts';
 import type { ConsoleService } from './staff/console.service.ts';
@@ -85,6 +86,8 @@ export interface Services {
   viewProfile: ReturnType<typeof createProfileView>;
   games: ReturnType<typeof createGamesService>;
   pageBounces: ReturnType<typeof createPageBounces>;
+  /** Visits to landers per site, lander and day. */
+  landerVisits: ReturnType<typeof createLanderVisits>;
   bans: ReturnType<typeof createBansService>;
   notices: ReturnType<typeof createNoticesService>;
   /** Members reporting members (decision 057). */

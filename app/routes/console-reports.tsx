@@ -33,7 +33,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 type Activity = Dashboard['activity'][number];
 type Money = { currency: string; orders: number; cents: number };
-const SERIES_COLOURS = ['#0d6efd', '#198754', '#d63384', '#fd7e14', '#6f42c1'];
+const SERIES_COLOURS = ['#0d6efd', '#198754', '#d63384', '#fd7e14', '#6f42c1', '#6c757d'];
 
 /** A bar chart of some series over the buckets (SVG drawn here: no chart library in any bundle). Its table follows it. */
 function BarChart({ label, buckets, series, testId }: { label: string; buckets: string[]; series: { name: string; values: number[] }[]; testId: string }) {
@@ -112,6 +112,8 @@ export default function ConsoleReports() {
       </PeriodForm>
       <p role="status" data-testid="reports-period">{t('console.reports.showing', { from: day(report.from), to: day(report.to) })}</p>
       <dl className="row small" data-testid="reports-totals">
+        <dt className="col-6 col-md-3">{t('console.reports.columns.visits')}</dt><dd className="col-6 col-md-3" data-testid="reports-visits">{number.format(totals.visits)}</dd>
+        <dt className="col-6 col-md-3">{t('console.reports.visit_conversion')}</dt><dd className="col-6 col-md-3" data-testid="reports-visit-conversion">{percent(totals.signups, totals.visits)}</dd>
         <dt className="col-6 col-md-3">{t('console.reports.columns.signups')}</dt><dd className="col-6 col-md-3">{number.format(totals.signups)}</dd>
         <dt className="col-6 col-md-3">{t('console.reports.columns.first_purchases')}</dt><dd className="col-6 col-md-3">{number.format(totals.first_purchases)}</dd>
         <dt className="col-6 col-md-3">{t('console.reports.conversion')}</dt><dd className="col-6 col-md-3" data-testid="reports-conversion">{percent(totals.first_purchases, totals.signups)}</dd>
@@ -120,7 +122,7 @@ export default function ConsoleReports() {
       <p className="small text-body-secondary">{t('console.reports.notes')}</p>
 
       <section aria-labelledby="reports-members"><h2 className="h5" id="reports-members">{t('console.reports.members')}</h2>
-        {activityTable(['signups', 'activations', 'first_purchases', 'active_members', 'page_bounces'], t('console.reports.members'), 'reports-members-table')}
+        {activityTable(['visits', 'signups', 'activations', 'first_purchases', 'active_members', 'page_bounces'], t('console.reports.members'), 'reports-members-table')}
       </section>
       <section aria-labelledby="reports-messages"><h2 className="h5" id="reports-messages">{t('console.reports.messages')}</h2>
         {activityTable(['messages_paid', 'messages_free', 'messages_to_fictional', 'gifts', 'gifts_to_fictional'], t('console.reports.messages'), 'reports-messages-table')}

@@ -10,11 +10,11 @@ import '../features/landers/alonetonight.scss';
 import { pageMeta } from '../lib/seo.ts';
 import { FictionalNotice } from '../components/FictionalNotice.tsx';
 
-export const handle: LanderHandle = { lander: 'alonetonight' };
+export const handle = { lander: 'alonetonight' } as const satisfies LanderHandle;
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const page = await landerPage(ctx, { slug: params.slug, search: url.search, count: 10 });
+  const page = await landerPage(ctx, { lander: handle.lander, slug: params.slug, search: url.search, count: 10 });
   return { ...page, title: ctx.translator.t(ctx.lang, 'landers.alonetonight.title') };
 }
 

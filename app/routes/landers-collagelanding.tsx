@@ -9,7 +9,7 @@ import '../features/landers/collagelanding.scss';
 import { pageMeta } from '../lib/seo.ts';
 import { FictionalNotice } from '../components/FictionalNotice.tsx';
 
-export const handle: LanderHandle = { lander: 'collagelanding' };
+export const handle = { lander: 'collagelanding' } as const satisfies LanderHandle;
 
 /**
  * Snapshots on the board: twelve on wide screens, the first six on phones. Where each lies (place, turn and width, per
@@ -21,7 +21,7 @@ const PHONE_SNAPSHOTS = 6;
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const page = await landerPage(ctx, { slug: params.slug, search: url.search, count: SNAPSHOTS });
+  const page = await landerPage(ctx, { lander: handle.lander, slug: params.slug, search: url.search, count: SNAPSHOTS });
   return { ...page, title: ctx.translator.t(ctx.lang, 'landers.collagelanding.title') };
 }
 

@@ -10,14 +10,14 @@ import { FictionalNotice } from '../components/FictionalNotice.tsx';
 import '../features/landers/gallery.scss';
 import { pageMeta } from '../lib/seo.ts';
 
-export const handle: LanderHandle = { lander: 'gallery' };
+export const handle = { lander: 'gallery' } as const satisfies LanderHandle;
 
 /** Thirteen open portraits (the first one large), four more behind the sign-up. */
 const OPEN = 13;
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const page = await landerPage(ctx, { slug: params.slug, search: url.search, count: OPEN + 4 });
+  const page = await landerPage(ctx, { lander: handle.lander, slug: params.slug, search: url.search, count: OPEN + 4 });
   return { ...page, title: ctx.translator.t(ctx.lang, 'landers.gallery.title') };
 }
 

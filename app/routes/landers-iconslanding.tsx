@@ -10,11 +10,11 @@ import '../features/landers/iconslanding.scss';
 import { pageMeta } from '../lib/seo.ts';
 import { FictionalNotice } from '../components/FictionalNotice.tsx';
 
-export const handle: LanderHandle = { lander: 'iconslanding' };
+export const handle = { lander: 'iconslanding' } as const satisfies LanderHandle;
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const page = await landerPage(ctx, { slug: params.slug, search: url.search, count: 6 });
+  const page = await landerPage(ctx, { lander: handle.lander, slug: params.slug, search: url.search, count: 6 });
   return { ...page, title: ctx.translator.t(ctx.lang, 'landers.iconslanding.title') };
 }
 

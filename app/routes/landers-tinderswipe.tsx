@@ -9,11 +9,11 @@ import '../features/landers/tinderswipe.scss';
 import { pageMeta } from '../lib/seo.ts';
 
 // Held like every lander: a card swiped before the code runs follows the finger and counts (SwipeDeck).
-export const handle: LanderHandle = { lander: 'tinderswipe' };
+export const handle = { lander: 'tinderswipe' } as const satisfies LanderHandle;
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const page = await landerPage(ctx, { search: url.search, count: 10 });
+  const page = await landerPage(ctx, { lander: handle.lander, search: url.search, count: 10 });
   return { ...page, title: ctx.translator.t(ctx.lang, 'landers.tinderswipe.title') };
 }
 

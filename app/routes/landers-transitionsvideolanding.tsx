@@ -10,14 +10,14 @@ import '../features/landers/transitionsvideolanding.scss';
 import { pageMeta } from '../lib/seo.ts';
 import { FictionalNotice } from '../components/FictionalNotice.tsx';
 
-export const handle: LanderHandle = { lander: 'transitionsvideolanding' };
+export const handle = { lander: 'transitionsvideolanding' } as const satisfies LanderHandle;
 
 /** The reel's length in scenes; its timing lives in the stylesheet (four seconds a scene). */
 const SCENES = 5;
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const page = await landerPage(ctx, { slug: params.slug, search: url.search, count: SCENES });
+  const page = await landerPage(ctx, { lander: handle.lander, slug: params.slug, search: url.search, count: SCENES });
   return { ...page, title: ctx.translator.t(ctx.lang, 'landers.transitions.title') };
 }
 

@@ -11,11 +11,11 @@ import '../features/landers/video.scss';
 import { pageMeta } from '../lib/seo.ts';
 
 // A photo is shown as a photo (decision 076): no player, clock or progress bar around a still picture.
-export const handle: LanderHandle = { lander: 'video' };
+export const handle = { lander: 'video' } as const satisfies LanderHandle;
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const page = await landerPage(ctx, { slug: params.slug, search: url.search, count: 5 });
+  const page = await landerPage(ctx, { lander: handle.lander, slug: params.slug, search: url.search, count: 5 });
   return { ...page, title: ctx.translator.t(ctx.lang, 'landers.video.title') };
 }
 

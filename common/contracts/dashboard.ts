@@ -35,12 +35,13 @@ export const dashboardSchema = z.strictObject({
   site_id: id.nullable(),
   /** One row per bucket (its first day), every bucket of the period listed, zeros too. */
   activity: z.array(z.strictObject({
-    bucket: z.iso.date(), signups: n, activations: n, first_purchases: n,
+    /** Visitors' views of the landers (bots and a visitor's repeats within half an hour left out). */
+    bucket: z.iso.date(), visits: n, signups: n, activations: n, first_purchases: n,
     messages_paid: n, messages_free: n, messages_to_fictional: n, gifts: n, gifts_to_fictional: n,
     /** Distinct members who sent a message or signed in within the bucket (DAU with day buckets, MAU with month buckets). */
     active_members: n, page_bounces: n,
   })),
-  totals: z.strictObject({ signups: n, activations: n, first_purchases: n, active_members: n, page_bounces: n }),
+  totals: z.strictObject({ visits: n, signups: n, activations: n, first_purchases: n, active_members: n, page_bounces: n }),
   revenue: z.array(z.strictObject({ bucket: z.iso.date(), ...money })),
   by_method: z.array(z.strictObject({ key: z.string(), ...money })),
   by_country: z.array(z.strictObject({ key: z.string(), ...money })),

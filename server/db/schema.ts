@@ -681,6 +681,17 @@ export const pageBounces = pgTable('page_bounces', {
   createdAt: createdAt(),
 }, (t) => [index('page_bounces_site').on(t.siteId, t.createdAt)]);
 
+/**
+ * Visits to landers, one row per site, lander and day (UTC): a visitor's page view of a lander adds one, in one upsert,
+ * so the reports read a year of a busy site in a few hundred rows per lander instead of one row per view.
+ */
+export const landerVisits = pgTable('lander_visits', {
+  siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
+  lander: text().notNull(),
+  day: date({ mode: 'string' }).notNull(),
+  visits: integer().notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.siteId, t.day, t.lander] })]);
+
 export { BAN_REASONS, type BanReason } from '../../common/reports.ts';
 
 /** Members the operator banned: the profile is disabled, and for a fake profile or a scammer the credits others spent on it come back. */

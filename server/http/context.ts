@@ -54,6 +54,8 @@ export interface RequestContext {
   tracking?: { network?: string | null; ref?: string | null; sub1?: string | null; sub2?: string | null; sub3?: string | null };
   /** No tracking cookie came with this request: what `tracking` holds after the handler becomes the visitor's first touch. */
   trackingFirstTouch?: boolean;
+  /** On a lander's page: the browser's user agent and the landers its cookie says it was counted on; `counted` once this view counted. */
+  landerVisit?: { userAgent: string | undefined; seen: readonly string[]; counted?: string };
 }
 
 export type AppEnv = {

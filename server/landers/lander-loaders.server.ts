@@ -1,6 +1,6 @@
 import { data, redirect } from 'react-router';
 import { toId } from '#common/input.ts';
-import { URL_WORD } from '#common/landers.ts';
+import { URL_WORD, type LanderName } from '#common/landers.ts';
 import { trackingFrom } from '#common/tracking.ts';
 import { visitorCountry, type RequestContext } from '../http/context.ts';
 import { orNotFound } from '../http/page-guards.server.ts';
@@ -11,13 +11,20 @@ function visitorsOnly(ctx: RequestContext, memberPage: string) {
   if (ctx.userId) throw redirect(memberPage);
 }
 
+/** A lander served to a visitor is a visit of the day (not a bot's, not the same visitor's again within the window). */
+async function countVisit(ctx: RequestContext, lander: LanderName) {
+  const visit = ctx.landerVisit;
+  if (visit && await ctx.services.landerVisits.count(ctx.actor, { lander, userAgent: visit.userAgent, seen: visit.seen })) visit.counted = lander;
+}
+
 /**
  * The landers' loaders. Every lander shows the members of landers.page (visible ones with a photo, the visitor's
  * country first) and keeps the query string its links to sign-up carry, so the campaign's tracking parameters come along.
  */
-export async function landerPage(ctx: RequestContext, options: { slug?: string; search: string; count: number }) {
+export async function landerPage(ctx: RequestContext, options: { lander: LanderName; slug?: string; search: string; count: number }) {
   visitorsOnly(ctx, '/members');
   const page = await orNotFound(ctx.services.landers.page(ctx.actor, { slug: options.slug, count: options.count, visitorCountry: visitorCountry(ctx) }));
+  await countVisit(ctx, options.lander);
   return { ...page, search: options.search };
 }
 
@@ -25,6 +32,7 @@ export async function landerPage(ctx: RequestContext, options: { slug?: string; 
 export async function mapLanderPage(ctx: RequestContext, options: { slug?: string; search: string }) {
   visitorsOnly(ctx, '/members');
   const page = await orNotFound(ctx.services.landers.mapPage(ctx.actor, { slug: options.slug, visitorCountry: visitorCountry(ctx) }));
+  await countVisit(ctx, 'maplanding');
   return { ...page, search: options.search };
 }
 

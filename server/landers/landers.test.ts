@@ -151,7 +151,7 @@ describe.each(DATABASE_KINDS)('landers on %s', (kind) => {
   afterAll(() => t.close());
 
   it('show only visible members with an approved photo', async () => {
-    const page = await landerPage(ctx(), { search: '', count: 100 });
+    const page = await landerPage(ctx(), { lander: 'gallery', search: '', count: 100 });
     const ids = page.profiles.map((p) => p.id);
     expect(ids.length).toBeGreaterThan(20);
     for (const id of hidden) expect(ids).not.toContain(id);
@@ -160,12 +160,12 @@ describe.each(DATABASE_KINDS)('landers on %s', (kind) => {
   });
 
   it('show visitors the shop window: no member newer than the site\'s period, none whose photo no moderator approved; the home page too', async () => {
-    const demos = (await landerPage(ctx(), { search: '', count: 100 })).profiles.map((p) => p.id);
+    const demos = (await landerPage(ctx(), { lander: 'gallery', search: '', count: 100 })).profiles.map((p) => p.id);
     const [fresh, unreviewed] = demos;
     const joined = (days: number) => new Date(t.clock().getTime() - days * 86_400_000);
     await t.database.db.update(profiles).set({ createdAt: joined(6) }).where(eq(profiles.userId, fresh));
     await t.database.db.update(photos).set({ reviewed: false }).where(eq(photos.userId, unreviewed));
-    const shown = async () => (await landerPage(ctx(), { search: '', count: 100 })).profiles.map((p) => p.id);
+    const shown = async () => (await landerPage(ctx(), { lander: 'gallery', search: '', count: 100 })).profiles.map((p) => p.id);
     const home = async () => (await t.services.search.showcase(ctx().actor)).profiles.map((p) => p.id);
     try {
       for (const ids of [await shown(), await home()]) {
@@ -187,15 +187,15 @@ describe.each(DATABASE_KINDS)('landers on %s', (kind) => {
   });
 
   it('keep the query string for the sign-up links', async () => {
-    const page = await landerPage(ctx(), { search: '?network=partner&sub1=spring', count: 4 });
+    const page = await landerPage(ctx(), { lander: 'gallery', search: '?network=partner&sub1=spring', count: 4 });
     expect(page.search).toBe('?network=partner&sub1=spring');
     expect(page.profiles).toHaveLength(4);
   });
 
   it('show the slug’s gender, and its country first, filled up with others', async () => {
-    const women = await landerPage(ctx(), { slug: 'women', search: '', count: 10 });
+    const women = await landerPage(ctx(), { lander: 'gallery', slug: 'women', search: '', count: 10 });
     expect(women.profiles.every((p) => p.gender === 'female')).toBe(true);
-    const nl = await landerPage(ctx(), { slug: 'nl', search: '', count: 12 });
+    const nl = await landerPage(ctx(), { lander: 'gallery', slug: 'nl', search: '', count: 12 });
     const dutch = nl.profiles.findIndex((p) => p.country !== 'NL');
     expect(nl.profiles).toHaveLength(12);
     // All Dutch members come before the first one from elsewhere.
@@ -204,15 +204,15 @@ describe.each(DATABASE_KINDS)('landers on %s', (kind) => {
   });
 
   it('prefer the visitor’s country when the site serves it', async () => {
-    const page = await landerPage(ctx({ geoipCountry: 'DE' }), { search: '', count: 5 });
+    const page = await landerPage(ctx({ geoipCountry: 'DE' }), { lander: 'gallery', search: '', count: 5 });
     expect(page.country).toBe('DE');
-    const foreign = await landerPage(ctx({ geoipCountry: 'JP' }), { search: '', count: 5 });
+    const foreign = await landerPage(ctx({ geoipCountry: 'JP' }), { lander: 'gallery', search: '', count: 5 });
     expect(foreign.country).toBeNull();
   });
 
   it('answer a malformed slug with 404 and send members to the search', async () => {
-    expect(await thrown(() => landerPage(ctx(), { slug: 'Not.A.Slug', search: '', count: 4 }))).toEqual({ status: 404, location: null });
-    expect(await thrown(() => landerPage(ctx({ userId: t.demoUserId }), { search: '', count: 4 }))).toMatchObject({ status: 302, location: '/members' });
+    expect(await thrown(() => landerPage(ctx(), { lander: 'gallery', slug: 'Not.A.Slug', search: '', count: 4 }))).toEqual({ status: 404, location: null });
+    expect(await thrown(() => landerPage(ctx({ userId: t.demoUserId }), { lander: 'gallery', search: '', count: 4 }))).toMatchObject({ status: 302, location: '/members' });
   });
 
   it('pin a country’s members on its map by region', async () => {
@@ -236,7 +236,7 @@ describe.each(DATABASE_KINDS)('landers on %s', (kind) => {
   });
 
   it('show a member on the member landers, but not one a visitor may not see', async () => {
-    const [visible] = (await landerPage(ctx(), { search: '', count: 1 })).profiles;
+    const [visible] = (await landerPage(ctx(), { lander: 'gallery', search: '', count: 1 })).profiles;
     const page = await memberLanderPage(ctx(), { id: String(visible.id), slug: 'spring', search: '?network=x' });
     expect(page.profile.id).toBe(visible.id);
     expect(page.profile.photos.filter((p) => !p.is_main).every((p) => p.locked === 'login')).toBe(true);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conversations, creditPackages, messages, orderRefunds, orders, pageBounces, payments, profiles, sessions, users } from '../db/schema.ts';
+import { conversations, creditPackages, landerVisits, messages, orderRefunds, orders, pageBounces, payments, profiles, sessions, users } from '../db/schema.ts';
 import { addOtherSite } from '../../tests/helpers/other-site.ts';
 import { createStaff } from '../../tests/helpers/staff.ts';
 import { createTestApp, DATABASE_KINDS, type TestApp } from '../../tests/helpers/test-app.ts';
@@ -8,7 +8,7 @@ import { createTestApp, DATABASE_KINDS, type TestApp } from '../../tests/helpers
 const at = (day: number, hour = 12) => new Date(Date.UTC(2026, 2, day, hour));
 const PERIOD = { from: '2026-03-01', to: '2026-03-10' };
 const zero = {
-  signups: 0, activations: 0, first_purchases: 0, messages_paid: 0, messages_free: 0, messages_to_fictional: 0, gifts: 0, gifts_to_fictional: 0, active_members: 0, page_bounces: 0,
+  visits: 0, signups: 0, activations: 0, first_purchases: 0, messages_paid: 0, messages_free: 0, messages_to_fictional: 0, gifts: 0, gifts_to_fictional: 0, active_members: 0, page_bounces: 0,
 };
 
 describe.each(DATABASE_KINDS)('the reports dashboard on %s', (kind) => {
@@ -62,6 +62,12 @@ describe.each(DATABASE_KINDS)('the reports dashboard on %s', (kind) => {
       { siteId: t.siteId, path: '/landers/video', seconds: 3, createdAt: at(2) }, { siteId: t.siteId, path: '/', seconds: 1, createdAt: at(2, 15) },
       { siteId: t.siteId, path: '/', seconds: 2, createdAt: at(5) }, { siteId: otherSite, path: '/', seconds: 2, createdAt: at(2) },
     ]);
+    // Visits of two landers on the 2nd and one on the 3rd; days just outside the period and another site's count nowhere here.
+    await db.insert(landerVisits).values([
+      { siteId: t.siteId, lander: 'gallery', day: '2026-03-02', visits: 3 }, { siteId: t.siteId, lander: 'video', day: '2026-03-02', visits: 2 },
+      { siteId: t.siteId, lander: 'gallery', day: '2026-03-03', visits: 1 }, { siteId: t.siteId, lander: 'gallery', day: '2026-02-28', visits: 7 },
+      { siteId: t.siteId, lander: 'gallery', day: '2026-03-11', visits: 5 }, { siteId: otherSite, lander: 'gallery', day: '2026-03-02', visits: 4 },
+    ]);
   });
   afterAll(() => t.close());
 
@@ -73,13 +79,13 @@ describe.each(DATABASE_KINDS)('the reports dashboard on %s', (kind) => {
     expect(report.activity.map((row) => row.bucket)).toEqual(Array.from({ length: 10 }, (_, i) => `2026-03-${String(i + 1).padStart(2, '0')}`));
     expect(report.activity[0]).toEqual({ bucket: '2026-03-01', ...zero });
     expect(report.activity[1]).toEqual({
-      bucket: '2026-03-02', ...zero, signups: 2, activations: 1, first_purchases: 1, messages_paid: 1, messages_free: 1, messages_to_fictional: 2, active_members: 1, page_bounces: 2,
+      bucket: '2026-03-02', ...zero, visits: 5, signups: 2, activations: 1, first_purchases: 1, messages_paid: 1, messages_free: 1, messages_to_fictional: 2, active_members: 1, page_bounces: 2,
     });
-    expect(report.activity[2]).toEqual({ bucket: '2026-03-03', ...zero, signups: 1, first_purchases: 1, messages_free: 2, gifts: 1, gifts_to_fictional: 1, active_members: 3 });
+    expect(report.activity[2]).toEqual({ bucket: '2026-03-03', ...zero, visits: 1, signups: 1, first_purchases: 1, messages_free: 2, gifts: 1, gifts_to_fictional: 1, active_members: 3 });
     expect(report.activity[3]).toEqual({ bucket: '2026-03-04', ...zero, activations: 1, first_purchases: 1, messages_paid: 1, active_members: 2 });
     expect(report.activity[4]).toEqual({ bucket: '2026-03-05', ...zero, page_bounces: 1 });
     expect(report.activity.slice(5).every((row) => Object.values({ ...row, bucket: 0 }).every((v) => v === 0))).toBe(true);
-    expect(report.totals).toEqual({ signups: 3, activations: 2, first_purchases: 3, active_members: 4, page_bounces: 3 });
+    expect(report.totals).toEqual({ visits: 6, signups: 3, activations: 2, first_purchases: 3, active_members: 4, page_bounces: 3 });
     expect(report.revenue).toEqual([
       { bucket: '2026-03-02', currency: 'EUR', orders: 1, cents: 1000 }, { bucket: '2026-03-03', currency: 'EUR', orders: 1, cents: 2000 },
       { bucket: '2026-03-03', currency: 'GBP', orders: 1, cents: 1500 }, { bucket: '2026-03-04', currency: 'EUR', orders: 1, cents: 1000 },
@@ -98,12 +104,12 @@ describe.each(DATABASE_KINDS)('the reports dashboard on %s', (kind) => {
     const weeks = await t.services.console.dashboard(finance.actor, { ...PERIOD, bucket: 'week', site: t.siteId });
     expect(weeks.activity).toEqual([
       { bucket: '2026-02-23', ...zero },
-      { bucket: '2026-03-02', signups: 3, activations: 2, first_purchases: 3, messages_paid: 2, messages_free: 3, messages_to_fictional: 2, gifts: 1, gifts_to_fictional: 1, active_members: 4, page_bounces: 3 },
+      { bucket: '2026-03-02', visits: 6, signups: 3, activations: 2, first_purchases: 3, messages_paid: 2, messages_free: 3, messages_to_fictional: 2, gifts: 1, gifts_to_fictional: 1, active_members: 4, page_bounces: 3 },
       { bucket: '2026-03-09', ...zero },
     ]);
     expect(weeks.revenue).toEqual([{ bucket: '2026-03-02', currency: 'EUR', orders: 3, cents: 4000 }, { bucket: '2026-03-02', currency: 'GBP', orders: 1, cents: 1500 }]);
     const months = await t.services.console.dashboard(finance.actor, { ...PERIOD, bucket: 'month' });
-    expect(months.activity.map((row) => [row.bucket, row.signups, row.page_bounces])).toEqual([['2026-03-01', 4, 4]]);
+    expect(months.activity.map((row) => [row.bucket, row.visits, row.signups, row.page_bounces])).toEqual([['2026-03-01', 10, 4, 4]]);
     expect(months.by_method).toEqual([money('creditcard', 'EUR', 1, 2000), money('creditcard', 'GBP', 1, 1500), money('ideal', 'EUR', 3, 2999)]);
     expect(months.by_site.map((row) => row.key)).toContain('Ander');
   });
@@ -133,6 +139,9 @@ describe.each(DATABASE_KINDS)('the reports dashboard on %s', (kind) => {
     const csv = await t.app.request(`/api/reports-dashboard.csv?${query}&table=by_method`, { headers: finance.bearer });
     expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="by_method-${t.siteId}-2026-03-01-2026-03-10-week.csv"`);
     expect((await csv.text()).split('\r\n').filter(Boolean)).toEqual(['key,currency,orders,cents', 'creditcard,EUR,1,2000', 'creditcard,GBP,1,1500', 'ideal,EUR,2,2000']);
+    const activity = (await (await t.app.request(`/api/reports-dashboard.csv?${query}&table=activity`, { headers: finance.bearer })).text()).split('\r\n');
+    expect(activity[0]).toMatch(/^bucket,visits,signups,/);
+    expect(activity[2]).toMatch(/^2026-03-02,6,3,/);
     const empty = await t.app.request(`/api/reports-dashboard.csv?${query}&table=chargebacks&from=2026-03-09`, { headers: finance.bearer });
     expect((await empty.text()).split('\r\n')[0]).toBe('bucket,currency,orders,cents');
     for (const bad of ['from=2026-13-01', 'site=abc', 'bucket=year', `site=${otherSite}`, 'from=2020-01-01&to=2026-01-01', 'from=2026-03-01&table=nope']) {

@@ -4,7 +4,7 @@ import { DASHBOARD_TABLES } from '#common/contracts/dashboard.ts';
 import { csvFile } from '#common/csv.ts';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
-import { conversations, creditPackages, messages, orderRefunds, orders, pageBounces, payments, profiles, sessions, sites, users } from '../db/schema.ts';
+import { conversations, creditPackages, landerVisits, messages, orderRefunds, orders, pageBounces, payments, profiles, sessions, sites, users } from '../db/schema.ts';
 import { AppError } from '../infra/errors.ts';
 import type { Period } from './transparency.ts';
 
@@ -47,7 +47,7 @@ const cents = (column: AnyColumn) => sql<number>`coalesce(${sum(column)}, 0)`.ma
 /**
  * The reports dashboard's figures for `siteIds` (null: every site) over `period` in `bucket`s, straight from the
  * tables the member side writes: members by their site, orders, refunds and messages by their member's site.
- * Money stays per currency. Visits to landers are not recorded yet, so they are not here.
+ * Money stays per currency. Visits to landers come from their per-day counts.
  */
 export async function dashboardFigures(db: Db, period: Period, bucket: DashboardBucket, siteIds: readonly number[] | null, siteId: number | null): Promise<Dashboard> {
   const memberSites = ofSites(users.siteId, siteIds);
@@ -71,7 +71,10 @@ export async function dashboardFigures(db: Db, period: Period, bucket: Dashboard
     return query.where(paid).groupBy(sql`1`, orders.currency).orderBy(sql`1`, orders.currency);
   };
 
-  const [signups, activations, first, sent, active, activeTotal, bounces, revenue, byMethod, byCountry, byPackage, bySite, refunds, chargebacks] = await Promise.all([
+  const [visits, signups, activations, first, sent, active, activeTotal, bounces, revenue, byMethod, byCountry, byPackage, bySite, refunds, chargebacks] = await Promise.all([
+    // Lander visits are counted per day: a day of the period is a whole row, so days bound it, not instants.
+    db.select({ bucket: sql<string>`to_char(date_trunc('${sql.raw(bucket)}', ${landerVisits.day}::timestamp), 'YYYY-MM-DD')`, count: sql<number>`coalesce(${sum(landerVisits.visits)}, 0)`.mapWith(Number) })
+      .from(landerVisits).where(and(sql`${landerVisits.day} between ${period.from}::date and ${period.to}::date`, ofSites(landerVisits.siteId, siteIds))).groupBy(sql`1`),
     db.select({ bucket: bucketKey(users.signupDate, bucket), count: count() }).from(users).where(and(within(users.signupDate, period), memberSites)).groupBy(sql`1`),
     db.select({ bucket: bucketKey(users.activatedAt, bucket), count: count() }).from(users).where(and(within(users.activatedAt, period), memberSites)).groupBy(sql`1`),
     db.select({ bucket: bucketKey(firstDone, bucket), count: count() }).from(firstOrders).where(within(firstDone, period)).groupBy(sql`1`),
@@ -104,7 +107,7 @@ export async function dashboardFigures(db: Db, period: Period, bucket: Dashboard
   ]);
 
   const byBucket = (rows: { bucket: string; count: number }[]) => new Map(rows.map((r) => [r.bucket, r.count]));
-  const [signupsAt, activationsAt, firstAt, activeAt, bouncesAt] = [signups, activations, first, active, bounces].map(byBucket);
+  const [visitsAt, signupsAt, activationsAt, firstAt, activeAt, bouncesAt] = [visits, signups, activations, first, active, bounces].map(byBucket);
   const sentAt = new Map(sent.map((r) => [r.bucket, r]));
   const total = (rows: { count: number }[]) => rows.reduce((t, r) => t + r.count, 0);
   return {
@@ -112,12 +115,12 @@ export async function dashboardFigures(db: Db, period: Period, bucket: Dashboard
     activity: bucketsOf(period, bucket).map((key) => {
       const m = sentAt.get(key);
       return {
-        bucket: key, signups: signupsAt.get(key) ?? 0, activations: activationsAt.get(key) ?? 0, first_purchases: firstAt.get(key) ?? 0,
+        bucket: key, visits: visitsAt.get(key) ?? 0, signups: signupsAt.get(key) ?? 0, activations: activationsAt.get(key) ?? 0, first_purchases: firstAt.get(key) ?? 0,
         messages_paid: m?.paid ?? 0, messages_free: m?.free ?? 0, messages_to_fictional: m?.toFictional ?? 0, gifts: m?.gifts ?? 0, gifts_to_fictional: m?.giftsToFictional ?? 0,
         active_members: activeAt.get(key) ?? 0, page_bounces: bouncesAt.get(key) ?? 0,
       };
     }),
-    totals: { signups: total(signups), activations: total(activations), first_purchases: total(first), active_members: activeTotal[0]?.count ?? 0, page_bounces: total(bounces) },
+    totals: { visits: total(visits), signups: total(signups), activations: total(activations), first_purchases: total(first), active_members: activeTotal[0]?.count ?? 0, page_bounces: total(bounces) },
     revenue, by_method: byMethod, by_country: byCountry, by_package: byPackage, by_site: bySite, refunds, chargebacks,
   };
 }

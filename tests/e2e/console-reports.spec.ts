@@ -33,3 +33,33 @@ test('an admin reads the reports dashboard, groups it by week and downloads a ta
   expect(csv[0]).toBe('key,currency,orders,cents');
   expect(csv.length - 1).toBe(weeks.by_method.length);
 });
+
+/**
+ * A visitor opens a lander in their own browser (a desktop Chrome's user agent: the test browser's headless one is
+ * a bot's), and the dashboard's visits grow by one, in the total and in today's row, with sign-ups per visit beside them.
+ */
+test('a visitor\'s view of a lander shows in the reports dashboard as a visit', async ({ page, browser, baseURL, shot }) => {
+  await asStaff(page);
+  const visitsNow = async () => (await (await page.request.get('/api/reports-dashboard.php')).json()).totals.visits as number;
+  const before = await visitsNow();
+
+  const visitor = await browser.newContext({
+    baseURL, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36',
+  });
+  const lander = await visitor.newPage();
+  expect((await lander.goto('/landers/gallery'))?.status()).toBe(200);
+  // Reloading within half an hour is the same visit.
+  await lander.reload();
+  await visitor.close();
+  expect(await visitsNow()).toBe(before + 1);
+
+  await page.goto('/console/reports');
+  await expect(page.getByTestId('reports-visits')).toHaveText(String(before + 1));
+  await expect(page.getByTestId('reports-visit-conversion')).not.toHaveText('');
+  const table = page.getByTestId('reports-members-table');
+  await expect(table.locator('thead th').nth(1)).toHaveText('Visits');
+  // Today is the last row; its visits include this one.
+  expect(Number(await table.locator('tbody tr').last().locator('td').first().textContent())).toBeGreaterThanOrEqual(1);
+  await page.getByTestId('reports-totals').scrollIntoViewIfNeeded();
+  await shot('console-reports-visits');
+});
