@@ -16,6 +16,9 @@ export function needsActivationReminder(user: ApiUser): boolean {
   return user.status === 'not_confirmed' && user.profile.status !== 'disabled' && user.notifications_disabled.length === 0;
 }
 
+/** Small type and padding: on a phone each alert stays under 15 % of the screen's height. */
+const COMPACT = 'py-2 mb-2 small lh-sm';
+
 type AlertKind = 'activation' | 'disabled-notifications' | 'photo' | 'push';
 
 /**
@@ -57,25 +60,25 @@ export function Alerts({ user }: { user: ApiUser | null }) {
   return (
     <div className="container alert-area mt-3" data-testid="alert-area">
       {shown === 'activation' && !activationModal && (
-        <Alert variant="warning" className="alert-activation d-flex flex-wrap align-items-center gap-2" data-testid="alert-activation">
+        <Alert variant="warning" className={`alert-activation d-flex flex-wrap align-items-center gap-1 ${COMPACT}`} data-testid="alert-activation">
           <span className="me-auto text-break">{t('alerts.activation', { email: user.email })}</span>
           <ResendActivation variant="warning" />
         </Alert>
       )}
       {shown === 'disabled-notifications' && (
-        <Alert variant="danger" dismissible onClose={() => dismiss(DISMISS_KEYS.disabledNotifications)} data-testid="alert-disabled-notifications">
+        <Alert variant="danger" className={COMPACT} dismissible onClose={() => dismiss(DISMISS_KEYS.disabledNotifications)} data-testid="alert-disabled-notifications">
           {t('alerts.disabled_notifications')}{' '}
           {user.notifications_disabled.map((r) => t(`alerts.disabled_reason.${r}`, { defaultValue: '' })).filter(Boolean).join(', ')}{' '}
           <Link to="/notifications" className="alert-link">{t('alerts.disabled_notifications_link')}</Link>
         </Alert>
       )}
       {shown === 'photo' && (
-        <Alert variant="info" dismissible onClose={() => dismiss(DISMISS_KEYS.enrich)} data-testid="alert-photo">
+        <Alert variant="info" className={COMPACT} dismissible onClose={() => dismiss(DISMISS_KEYS.enrich)} data-testid="alert-photo">
           {t('alerts.photo_missing')} <Link to="/profile#photos" className="alert-link" data-testid="alert-photo-link">{t('alerts.photo_missing_link')}</Link>
         </Alert>
       )}
       {shown === 'push' && (
-        <Alert variant="primary" dismissible onClose={() => dismiss(DISMISS_KEYS.push)} className="d-flex flex-wrap align-items-center gap-2" data-testid="alert-push">
+        <Alert variant="primary" dismissible onClose={() => dismiss(DISMISS_KEYS.push)} className={`d-flex flex-wrap align-items-center gap-1 ${COMPACT}`} data-testid="alert-push">
           <span className="me-auto">{t('alerts.push')}</span>
           <PushSettings bare />
         </Alert>
