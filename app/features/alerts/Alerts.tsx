@@ -17,7 +17,7 @@ export function needsActivationReminder(user: ApiUser): boolean {
 }
 
 /** Small type and padding: on a phone each alert stays under 15 % of the screen's height. */
-const COMPACT = 'py-2 mb-2 small lh-sm';
+const COMPACT = 'py-1 px-2 mb-2 small lh-sm';
 
 type AlertKind = 'activation' | 'disabled-notifications' | 'photo' | 'push';
 
