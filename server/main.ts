@@ -128,6 +128,9 @@ async function main() {
     // not answer: callers then use this instance's own fallbacks (server/infra/redis-fallback.ts).
     redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 500, connectTimeout: 1_000 });
     redis.on('error', (error: Error) => logger.error('Redis:', error.message));
+    // Without an offline queue, a command sent before the connection is up fails: wait for it (a little) before
+    // serving, so that a healthy start does not begin on the fallbacks.
+    if (!(await connected(redis, 2_000))) logger.error('Redis: not connected 2 s after start; this instance uses its own fallbacks until it is');
   }
   const services = createServices({
     db: database.db, clock: systemClock, logger, storage,
@@ -287,3 +290,15 @@ main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
+
+/** Whether `redis` is ready within `ms`. */
+function connected(redis: import('ioredis').Redis, ms: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}

@@ -109,8 +109,9 @@ test('sign up, search, like, chat, buy credits and become premium', { tag: '@pho
   await expect(page.getByTestId('message')).toHaveCount(3);
 
   await page.getByTestId('buy-credits').click();
-  // The link asks for the bundle that covers the message (the smallest), and the credits page marks it.
-  await expect(page).toHaveURL(/\/credits\?need=\d+$/);
+  // The link asks for the bundle that covers the message (the smallest), and the credits page marks it; after the
+  // purchase the member is brought back to the conversation.
+  await expect(page).toHaveURL(/\/credits\?need=\d+&return=%2Fmembers%2F\d+%2Fchat$/);
   await expect(page.getByTestId('package-highlight')).toBeVisible();
   // The test provider is in use (localhost): the payment pages say that no money is charged.
   await expect(page.getByTestId('test-payments-banner')).toContainText('no money is charged');
@@ -135,7 +136,9 @@ test('sign up, search, like, chat, buy credits and become premium', { tag: '@pho
   await page.reload();
   await expect(page.getByTestId('payment-completed')).toBeVisible();
 
-  await page.goto(`${profileUrl}/chat`);
+  // Continue leads back to the conversation the member came from.
+  await page.getByTestId('continue').click();
+  await expect(page).toHaveURL(new RegExp(`${new URL(profileUrl).pathname}/chat$`));
   await page.getByTestId('message-input').fill('Are you there?');
   await page.getByTestId('send-button').click();
   await expect(page.getByTestId('message')).toHaveCount(4);
