@@ -22,7 +22,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { countStatements, spawnForBench } from './lib.ts';
+import { countStatements, startNodeProcess } from './lib.ts';
 import { memberSessions, paced, seedMembers } from './members.ts';
 import { WebSocket } from 'ws';
 import { openDatabase } from '../server/db/client.ts';
@@ -86,28 +86,18 @@ const sessions = (siteId: number, ids: number[]) => memberSessions(DB_NAME, site
 
 interface Proc { child: ChildProcess; port: number; rssMb(): number }
 
-async function spawnProc(args: string[], env: Record<string, string>, readyText: string): Promise<Proc> {
-  const port = Number(env.PORT);
-  const child = spawnForBench(process.execPath, args, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes(readyText)) resolve();
-    });
-    child.stderr!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${out}`)));
-  });
+async function startProc(args: string[], env: Record<string, string>, readyUrl: string): Promise<Proc> {
+  const child = await startNodeProcess(args, env, readyUrl);
   const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  return { child, port, rssMb };
+  return { child, port: Number(env.PORT), rssMb };
 }
 
 const startSite = async (prefix: string) => {
   const port = await freePort();
-  return spawnProc(['build/server/main.js'], {
+  return startProc(['build/server/main.js'], {
     NODE_ENV: 'production', PORT: String(port), DATABASE_URL: benchUrl.toString(), REDIS_URL, REDIS_PREFIX: prefix, SEED_DEMO: 'never',
-    LOG_LEVEL: 'info', DATA_DIR: mkdtempSync(join(tmpdir(), 'amora-bench-chat-data-')),
-  }, 'listens on');
+    LOG_LEVEL: 'error', DATA_DIR: mkdtempSync(join(tmpdir(), 'amora-bench-chat-data-')),
+  }, `http://127.0.0.1:${port}/readyz`);
 };
 
 /** The baseline: a bare `ws` server that forwards each frame {to} to that client's socket. */
@@ -121,7 +111,6 @@ wss.on('connection', (ws, req) => {
   ws.on('message', (data) => { const m = JSON.parse(data); byId.get(String(m.to))?.send(JSON.stringify({ type: 'message', profile_id: m.from })); });
   ws.on('close', () => byId.delete(id));
 });
-wss.on('listening', () => console.log('ready'));
 `;
 
 /** Hands each `message` event the socket of member `to` receives to onEvent(to, sender). */
@@ -203,7 +192,7 @@ async function main() {
   const a = await startSite(prefix);
   const b = await startSite(prefix);
   const basePort = await freePort();
-  const base = await spawnProc(['--input-type=module', '-e', BASELINE], { PORT: String(basePort) }, 'ready');
+  const base = await startProc(['--input-type=module', '-e', BASELINE], { PORT: String(basePort) }, `http://127.0.0.1:${basePort}/`);
   const appHeaders = (port: number) => (id: number) => ({ cookie: `${AUTH_COOKIE}=${cookies.get(id)}`, origin: `http://localhost:${port}` });
   let keys = 0;
   const post = async (port: number, from: number, to: number, key = `bench-${from}-${++keys}`) => {

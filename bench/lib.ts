@@ -146,9 +146,31 @@ export function spawnForBench(command: string, args: string[], options: SpawnOpt
 export const BUILT_SERVER = join(fileURLToPath(new URL('..', import.meta.url)), 'build', 'server', 'main.js');
 const START_TIMEOUT_MS = 180_000;
 
+/** Waits until `url` answers below 500 (at most 3 minutes: a busy machine migrates and warms up slowly). */
+async function whenAnswering(child: ChildProcess, url: string, headers: Record<string, string> = {}): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
+    if (await fetch(url, { headers }).then((r) => r.status < 500, () => false)) return;
+    await sleep(100);
+  }
+  child.kill('SIGTERM');
+  throw new Error(`${url} did not answer within ${START_TIMEOUT_MS / 1000} s`);
+}
+
 /**
- * Starts the built server on `port` with its data in `dataDir` and its database at `databaseUrl`, and waits until
- * it answers (at most 3 minutes: a busy machine migrates and warms up slowly). `nodeFlags` go to node (profiling).
+ * Starts node with `args` (a server of the bench's or the built one) and only `env` besides PATH, and waits until
+ * `readyUrl` answers: a ready probe, or any answer from a bare server.
+ */
+export async function startNodeProcess(args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
+  const child = spawnForBench(process.execPath, args, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  await whenAnswering(child, readyUrl);
+  return child;
+}
+
+/**
+ * Starts the built server on `port` with its data in `dataDir` and its database at `databaseUrl` (and this
+ * process's environment), and waits until it answers. `nodeFlags` go to node (profiling).
  */
 export async function startBuiltServer(options: { dataDir: string; port: number; databaseUrl: string; nodeFlags?: string[] }): Promise<ChildProcess> {
   const { dataDir, port } = options;
@@ -156,18 +178,8 @@ export async function startBuiltServer(options: { dataDir: string; port: number;
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', DATABASE_URL: options.databaseUrl },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/settings.php`, { headers: { host: 'localhost' } })).ok) return child;
-    } catch {
-      // Not listening yet.
-    }
-    await sleep(250);
-  }
-  child.kill('SIGTERM');
-  throw new Error(`the server did not answer within ${START_TIMEOUT_MS / 1000} s`);
+  await whenAnswering(child, `http://127.0.0.1:${port}/api/settings.php`, { host: 'localhost' });
+  return child;
 }
 
 /** Stops a server started by startBuiltServer and waits until it has exited. */

@@ -22,7 +22,7 @@ import { WebSocket } from 'ws';
 import { AUTH_COOKIE } from '../common/constants.ts';
 import { freePort } from '../tests/helpers/free-port.ts';
 import { startNginx } from '../tests/helpers/nginx.ts';
-import { databaseUrl, dropDatabase, figure, percentile, runBench, spawnForBench, stopBenchProcesses, target } from './lib.ts';
+import { databaseUrl, dropDatabase, figure, percentile, runBench, spawnForBench, startNodeProcess, stopBenchProcesses, target } from './lib.ts';
 import { memberSessions, seedMembers } from './members.ts';
 
 const DB_NAME = 'amora_bench_load';
@@ -240,16 +240,6 @@ http.createServer((req, res) => {
 `;
 
 /** Starts a server process and waits until `readyUrl` answers 200 (at most a minute). */
-async function startProcess(args: string[], env: Record<string, string>, readyUrl: string): Promise<void> {
-  const child = spawnForBench(process.execPath, args, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`${args.join(' ').slice(0, 40)} exited with ${child.exitCode}`);
-    if (await fetch(readyUrl).then((r) => r.ok, () => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${readyUrl} did not answer within a minute`);
-}
-
 /** nginx in front of two servers, on `port` (the instances name it as their public origin). */
 async function proxy(dirs: string[], upstreams: [number, number], port: number): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'amora-bench-nginx-'));
@@ -262,57 +252,57 @@ async function proxy(dirs: string[], upstreams: [number, number], port: number):
   throw new Error('nginx did not answer');
 }
 
+/** Data folders of the processes and nginx, removed at the end. */
+const dirs: string[] = [];
+
 async function main() {
   if (!existsSync('build/server/main.js')) throw new Error('npm run build first: the bench runs the production build');
   figure('bench_think_time', THINK_MS, 'ms');
   figure('bench_step_duration', STEP_SECONDS, 's');
-  const dirs: string[] = [];
-  try {
-    const { siteId, ids } = await seedMembers(DB_NAME, Math.max(...STEPS));
-    const cookies = await memberSessions(DB_NAME, siteId, ids);
+  const { siteId, ids } = await seedMembers(DB_NAME, Math.max(...STEPS));
+  const cookies = await memberSessions(DB_NAME, siteId, ids);
 
-    // The baseline first: two bare servers behind the same proxy configuration.
-    const baselinePorts = [await freePort(), await freePort()] as [number, number];
-    const baselineMetrics = [await freePort(), await freePort()];
-    for (const [n, port] of baselinePorts.entries()) {
-      await startProcess(['--input-type=module', '-e', BASELINE], { DATABASE_URL: databaseUrl(DB_NAME), PORT: String(port), METRICS_PORT: String(baselineMetrics[n]), FIRST_ID: String(ids[0]) }, `http://127.0.0.1:${port}/`);
-    }
-    const baseline = await ramp('baseline', { port: await proxy(dirs, baselinePorts, await freePort()), metricsPorts: baselineMetrics, live: false }, ids, cookies, 0);
-
-    const env = {
-      NODE_ENV: 'production', HOST: '127.0.0.1', DATABASE_URL: databaseUrl(DB_NAME), REDIS_URL, REDIS_PREFIX: `bench-load-${process.pid}:`,
-      SEED_DEMO: 'never', LOG_LEVEL: 'error', TRUST_PROXY: '1', ALLOW_TEST_PAYMENTS: '1',
-    };
-    const webPorts = [await freePort(), await freePort()] as [number, number];
-    const metricsPorts = [await freePort(), await freePort()];
-    const proxyPort = await freePort();
-    for (const [role, port, metricsPort] of [['worker', await freePort(), await freePort()], ['web', webPorts[0], metricsPorts[0]], ['web', webPorts[1], metricsPorts[1]]] as const) {
-      const dataDir = mkdtempSync(join(tmpdir(), 'amora-bench-load-'));
-      dirs.push(dataDir);
-      await startProcess(['build/server/main.js'], {
-        ...env, AMORA_ROLE: role, PORT: String(port), METRICS_PORT: String(metricsPort), DATA_DIR: dataDir, PUBLIC_URL: `http://localhost:${proxyPort}`,
-        ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('ADMISSION_'))),
-      }, `http://127.0.0.1:${port}/readyz`);
-    }
-    const startedProxy = await proxy(dirs, webPorts, proxyPort);
-    const packages = JSON.parse((await request(startedProxy, 'GET', '/api/packages.php', { cookie: `${AUTH_COOKIE}=${cookies.get(ids[0])}` })).body) as { packages: { id: number }[] };
-    const fleet = await ramp('fleet', { port: startedProxy, metricsPorts, live: true }, ids, cookies, packages.packages[0].id);
-
-    const most = (steps: Step[], live: boolean) => Math.max(0, ...steps.filter((s) => held(s, live)).map((s) => s.members));
-    const fleetHeld = most(fleet, true);
-    const baselineHeld = most(baseline, false);
-    figure('fleet_active_members_held', fleetHeld, 'members');
-    figure('fleet_active_members_held_per_core', fleetHeld / CORES, 'members/core');
-    figure('baseline_active_members_held', baselineHeld, 'members');
-    figure('baseline_active_members_held_per_core', baselineHeld / CORES, 'members/core');
-    if (baselineHeld) figure('fleet_share_of_baseline', (100 * fleetHeld) / baselineHeld, '%');
-    if (fleetHeld === Math.max(...STEPS)) console.log('The fleet held the largest step: raise BENCH_LOAD_STEPS to find its limit.');
-    target(fleetHeld > 0, `the fleet held no step (API p99 ≤ ${TARGETS.apiP99Ms} ms, live p99 ≤ ${TARGETS.liveP99Ms} ms, no errors)`);
-  } finally {
-    stopBenchProcesses();
-    if (!process.env.BENCH_KEEP) await dropDatabase(DB_NAME).catch(() => undefined);
-    for (const dir of dirs) rmSync(dir, { force: true, recursive: true });
+  // The baseline first: two bare servers behind the same proxy configuration.
+  const baselinePorts = [await freePort(), await freePort()] as [number, number];
+  const baselineMetrics = [await freePort(), await freePort()];
+  for (const [n, port] of baselinePorts.entries()) {
+    await startNodeProcess(['--input-type=module', '-e', BASELINE], { DATABASE_URL: databaseUrl(DB_NAME), PORT: String(port), METRICS_PORT: String(baselineMetrics[n]), FIRST_ID: String(ids[0]) }, `http://127.0.0.1:${port}/`);
   }
+  const baseline = await ramp('baseline', { port: await proxy(dirs, baselinePorts, await freePort()), metricsPorts: baselineMetrics, live: false }, ids, cookies, 0);
+
+  const env = {
+    NODE_ENV: 'production', HOST: '127.0.0.1', DATABASE_URL: databaseUrl(DB_NAME), REDIS_URL, REDIS_PREFIX: `bench-load-${process.pid}:`,
+    SEED_DEMO: 'never', LOG_LEVEL: 'error', TRUST_PROXY: '1', ALLOW_TEST_PAYMENTS: '1',
+  };
+  const webPorts = [await freePort(), await freePort()] as [number, number];
+  const metricsPorts = [await freePort(), await freePort()];
+  const proxyPort = await freePort();
+  for (const [role, port, metricsPort] of [['worker', await freePort(), await freePort()], ['web', webPorts[0], metricsPorts[0]], ['web', webPorts[1], metricsPorts[1]]] as const) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'amora-bench-load-'));
+    dirs.push(dataDir);
+    await startNodeProcess(['build/server/main.js'], {
+      ...env, AMORA_ROLE: role, PORT: String(port), METRICS_PORT: String(metricsPort), DATA_DIR: dataDir, PUBLIC_URL: `http://localhost:${proxyPort}`,
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('ADMISSION_'))),
+    }, `http://127.0.0.1:${port}/readyz`);
+  }
+  const startedProxy = await proxy(dirs, webPorts, proxyPort);
+  const packages = JSON.parse((await request(startedProxy, 'GET', '/api/packages.php', { cookie: `${AUTH_COOKIE}=${cookies.get(ids[0])}` })).body) as { packages: { id: number }[] };
+  const fleet = await ramp('fleet', { port: startedProxy, metricsPorts, live: true }, ids, cookies, packages.packages[0].id);
+
+  const most = (steps: Step[], live: boolean) => Math.max(0, ...steps.filter((s) => held(s, live)).map((s) => s.members));
+  const fleetHeld = most(fleet, true);
+  const baselineHeld = most(baseline, false);
+  figure('fleet_active_members_held', fleetHeld, 'members');
+  figure('fleet_active_members_held_per_core', fleetHeld / CORES, 'members/core');
+  figure('baseline_active_members_held', baselineHeld, 'members');
+  figure('baseline_active_members_held_per_core', baselineHeld / CORES, 'members/core');
+  if (baselineHeld) figure('fleet_share_of_baseline', (100 * fleetHeld) / baselineHeld, '%');
+  if (fleetHeld === Math.max(...STEPS)) console.log('The fleet held the largest step: raise BENCH_LOAD_STEPS to find its limit.');
+  target(fleetHeld > 0, `the fleet held no step (API p99 ≤ ${TARGETS.apiP99Ms} ms, live p99 ≤ ${TARGETS.liveP99Ms} ms, no errors)`);
 }
 
-await runBench(main);
+await runBench(main, async () => {
+  stopBenchProcesses();
+  if (!process.env.BENCH_KEEP) await dropDatabase(DB_NAME).catch(() => undefined);
+  for (const dir of dirs) rmSync(dir, { force: true, recursive: true });
+});

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AUTH_COOKIE } from '../common/constants.ts';
 import { freePort } from '../tests/helpers/free-port.ts';
-import { databaseUrl, dropDatabase, figure, percentile, runBench, spawnForBench, target } from './lib.ts';
+import { databaseUrl, dropDatabase, figure, percentile, runBench, startNodeProcess, target } from './lib.ts';
 import { memberSessions, paced, seedMembers } from './members.ts';
 
 const DB_NAME = 'amora_bench_overload';
@@ -37,21 +37,13 @@ async function startInstance(prefix: string): Promise<number> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'amora-bench-overload-'));
   dataDirs.push(dataDir);
-  const child = spawnForBench(process.execPath, ['build/server/main.js'], {
-    env: {
-      PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl(DB_NAME),
-      REDIS_URL, REDIS_PREFIX: prefix, SEED_DEMO: 'never', LOG_LEVEL: 'error', DATA_DIR: dataDir,
-      // The limits under test, as an operator would set them (the defaults otherwise).
-      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('ADMISSION_'))),
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`an instance exited with ${child.exitCode}`);
-    if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return port;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('an instance did not become ready within a minute');
+  await startNodeProcess(['build/server/main.js'], {
+    NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl(DB_NAME),
+    REDIS_URL, REDIS_PREFIX: prefix, SEED_DEMO: 'never', LOG_LEVEL: 'error', DATA_DIR: dataDir,
+    // The limits under test, as an operator would set them (the defaults otherwise).
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('ADMISSION_'))),
+  }, `http://127.0.0.1:${port}/readyz`);
+  return port;
 }
 
 async function main() {

@@ -1,12 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import pg from 'pg';
 import { freePort } from '../helpers/free-port.ts';
 import { NGINX_BINARY, startNginx } from '../helpers/nginx.ts';
+import { copySeededSite, startBuiltServer, type BuiltServer, type SiteCopy } from './own-site.ts';
 
 /**
  * The fleet of deploy/ for real on this machine: two web instances and a worker (the production build) on one
@@ -22,61 +23,12 @@ const CLIENT_PASSWORD = 'fleet password';
 test.skip(!required && (!NGINX_BINARY || !process.env.E2E_SEEDED_DATABASE_URL), 'needs nginx and the browser tests on PostgreSQL');
 if (required && !NGINX_BINARY) throw new Error('nginx is required for the fleet test: apt-get install nginx-light');
 
-interface Instance { name: string; child: ChildProcess; port: number; metricsPort: number; output(): string; exited: Promise<unknown> }
-
-/** A copy of the seeded site's PostgreSQL database (tests/e2e/global-setup.ts) and data folder. */
-async function seededDatabase(): Promise<{ dataDir: string; url: string; query(sql: string, params?: unknown[]): Promise<pg.QueryResult>; drop(): Promise<void> }> {
-  const seeded = process.env.E2E_SEEDED_DATABASE_URL!;
-  const dataDir = mkdtempSync(join(tmpdir(), 'amora-fleet-'));
-  cpSync(process.env.E2E_SEEDED_DATA_DIR!, dataDir, { recursive: true });
-  const template = new URL(seeded).pathname.slice(1);
-  const name = `${template}_fleet_${process.pid}`;
-  const admin = new pg.Client({ connectionString: seeded.replace(`/${template}`, '/postgres') });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
-  const url = Object.assign(new URL(seeded), { pathname: `/${name}` }).toString();
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  return {
-    dataDir, url,
-    query: (sql, params) => client.query(sql, params),
-    drop: async () => {
-      await client.end();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 /** One production-build process in a role, on the shared database and Redis. */
-async function startInstance(name: string, role: 'web' | 'worker', env: Record<string, string>): Promise<Instance> {
-  const [port, metricsPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, ['build/server/main.js'], {
-    env: {
-      PATH: process.env.PATH ?? '', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: String(metricsPort),
-      AMORA_ROLE: role, LOG_LEVEL: 'info',
-      // As for every browser test's site (scripts/e2e-server.mjs): a busy test machine is not an overloaded site.
-      ADMISSION_TARGET_MS: '0', ADMISSION_MAX_DELAY_MS: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('listens on')) resolve();
-    });
-    child.stderr!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${out}`)));
-  });
-  return { name, child, port, metricsPort, output: () => out, exited };
+function startInstance(name: string, role: 'web' | 'worker', site: SiteCopy, env: Record<string, string>): Promise<BuiltServer> {
+  return startBuiltServer(name, site, { env: { HOST: '127.0.0.1', AMORA_ROLE: role, LOG_LEVEL: 'info', ...env } });
 }
 
-async function liveSockets(instance: Instance): Promise<number> {
+async function liveSockets(instance: BuiltServer): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${instance.metricsPort}/metrics`)).text();
   return Number(/^amora_live_sockets (\d+)/m.exec(text)?.[1] ?? 'NaN');
 }
@@ -139,7 +91,9 @@ async function readerTab(browser: Browser, base: string, reader: { ip: string; a
 
 test('two web instances and a worker behind nginx: live chat across instances, an instance killed mid-load loses nothing', async ({ browser }, info) => {
   test.setTimeout(180_000);
-  const database = await seededDatabase();
+  const site = await copySeededSite('fleet');
+  const database = new pg.Client({ connectionString: site.databaseUrl });
+  await database.connect();
   const nginxDir = mkdtempSync(join(tmpdir(), 'amora-nginx-'));
   const processes: ChildProcess[] = [];
   const contexts: APIRequestContext[] = [];
@@ -147,11 +101,11 @@ test('two web instances and a worker behind nginx: live chat across instances, a
     const proxyPort = await freePort();
     const base = `http://localhost:${proxyPort}`;
     const shared = {
-      DATABASE_URL: database.url, SEED_DEMO: 'never', DATA_DIR: database.dataDir, REDIS_URL, REDIS_PREFIX: `fleet:${randomUUID()}:`,
+      SEED_DEMO: 'never', REDIS_URL, REDIS_PREFIX: `fleet:${randomUUID()}:`,
       PUBLIC_URL: base, TRUST_PROXY: '1', ALLOW_TEST_PAYMENTS: '1',
     };
-    const worker = await startInstance('worker', 'worker', shared);
-    const webs = [await startInstance('web1', 'web', shared), await startInstance('web2', 'web', shared)];
+    const worker = await startInstance('worker', 'worker', site, shared);
+    const webs = [await startInstance('web1', 'web', site, shared), await startInstance('web2', 'web', site, shared)];
     processes.push(worker.child, ...webs.map((w) => w.child));
     processes.push(startNginx({ dir: nginxDir, port: proxyPort, upstreams: [webs[0].port, webs[1].port] }));
     await waitFor('nginx', async () => (await fetch(`${base}/healthz`).catch(() => null))?.status === 200);
@@ -257,7 +211,7 @@ test('two web instances and a worker behind nginx: live chat across instances, a
     await pages[0].screenshot({ path: `tests/e2e/screenshots/${info.project.name}-fleet-after-instance-loss.png` });
 
     // A second worker started now finds this hour's jobs done: each scheduled job runs once per slot across the fleet.
-    const second = await startInstance('worker2', 'worker', shared);
+    const second = await startInstance('worker2', 'worker', site, shared);
     processes.push(second.child);
     await new Promise((r) => setTimeout(r, 1500));
     const runs = await database.query('select job, slot, count(*)::int as n from job_runs group by job, slot');
@@ -267,7 +221,8 @@ test('two web instances and a worker behind nginx: live chat across instances, a
   } finally {
     for (const api of contexts) await api.dispose().catch(() => undefined);
     for (const child of processes) child.kill('SIGKILL');
-    await database.drop().catch(() => undefined);
+    await database.end().catch(() => undefined);
+    await site.drop().catch(() => undefined);
     rmSync(nginxDir, { recursive: true, force: true });
   }
 });

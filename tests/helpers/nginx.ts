@@ -28,6 +28,8 @@ export function startNginx(options: {
   const conf = [
     // Run as root (CI), nginx would hand its workers to an unprivileged user that cannot write `dir`.
     process.getuid?.() === 0 ? 'user root;' : '',
+    // One process: a test or bench that ends with SIGKILL leaves no orphaned worker holding the port.
+    'master_process off;',
     'worker_processes 1;',
     `pid ${dir}/nginx.pid;`,
     `error_log ${dir}/error.log warn;`,
