@@ -121,15 +121,17 @@ export async function load(urls: string[], headers: Record<string, string>, perC
 }
 
 const started = new Set<ChildProcess>();
-/** Stops every process spawnForBench started (before the bench drops the database they use). */
-export function stopBenchProcesses() {
+/** Stops every process spawnForBench started and waits until they have exited (before the bench drops their database). */
+export function stopBenchProcesses(): Promise<unknown> {
+  const exits = [...started].map((child) => new Promise((resolve) => child.once('exit', resolve)));
   for (const child of started) child.kill('SIGKILL');
+  return Promise.all(exits);
 }
 // Whatever ends the bench (a missed target, an error, Ctrl-C), no server or baseline it started keeps running.
-process.once('exit', stopBenchProcesses);
+process.once('exit', () => void stopBenchProcesses());
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    stopBenchProcesses();
+    void stopBenchProcesses();
     process.exit(130);
   });
 }

@@ -302,7 +302,7 @@ async function main() {
 }
 
 await runBench(main, async () => {
-  stopBenchProcesses();
+  await stopBenchProcesses();
   if (!process.env.BENCH_KEEP) await dropDatabase(DB_NAME).catch(() => undefined);
   for (const dir of dirs) rmSync(dir, { force: true, recursive: true });
 });

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AUTH_COOKIE } from '../common/constants.ts';
 import { freePort } from '../tests/helpers/free-port.ts';
-import { databaseUrl, dropDatabase, figure, percentile, runBench, startNodeProcess, target } from './lib.ts';
+import { databaseUrl, dropDatabase, figure, percentile, runBench, startNodeProcess, stopBenchProcesses, target } from './lib.ts';
 import { memberSessions, paced, seedMembers } from './members.ts';
 
 const DB_NAME = 'amora_bench_overload';
@@ -137,6 +137,7 @@ async function main() {
 }
 
 await runBench(main, async () => {
+  await stopBenchProcesses();
   if (!process.env.BENCH_KEEP) await dropDatabase(DB_NAME).catch(() => undefined);
   for (const dir of dataDirs) rmSync(dir, { force: true, recursive: true });
 });
