@@ -9,7 +9,7 @@ import { usePageBounceLog } from './lib/page-bounce.ts';
 import { pageMeta } from './lib/seo.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { createI18n, I18nProvider } from './lib/i18n.ts';
-import { translationTable } from './lib/translations.ts';
+import { pageLanguage, translationTable } from './lib/translations.ts';
 import { translationsUrl } from '#common/translations.ts';
 import { LoadingBar } from './components/LoadingBar.tsx';
 import { ChunkReload } from './components/ChunkReload.tsx';
@@ -59,9 +59,10 @@ export type RootData = Awaited<ReturnType<typeof loader>>;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData('root') as RootData | undefined;
-  // Without the root's data (a service was away), the unavailable page's answer names the visitor's language.
+  // Without the root's data (a service was away), the unavailable page's answer names the visitor's language, and
+  // in the browser the page keeps the language it hydrated in.
   const unavailable = unavailableError(useRouteError());
-  const lang = data?.lang ?? unavailable?.lang ?? 'en';
+  const lang = data?.lang ?? unavailable?.lang ?? pageLanguage() ?? 'en';
   const i18nVersion = data?.i18nVersion ?? unavailable?.i18nVersion;
   return (
     <html lang={languageIso(lang)}>
@@ -144,7 +145,7 @@ export function meta({ matches }: Route.MetaArgs) {
  */
 export function ErrorBoundary() {
   const data = useRouteLoaderData('root') as RootData | undefined;
-  const lang = data?.lang ?? unavailableError(useRouteError())?.lang;
+  const lang = data?.lang ?? unavailableError(useRouteError())?.lang ?? pageLanguage();
   const [i18n] = useState(() =>
     createI18n(lang ?? 'en', (lang && translationTable(lang)) ?? {
       error_page: { not_found: 'This page could not be found', back_home: 'Back to the home page', error: 'Error', go_home: 'Go back to home', try_again: 'Try again' },
