@@ -145,7 +145,8 @@ export function meta({ matches }: Route.MetaArgs) {
  */
 export function ErrorBoundary() {
   const data = useRouteLoaderData('root') as RootData | undefined;
-  const lang = data?.lang ?? unavailableError(useRouteError())?.lang ?? pageLanguage();
+  const error = useRouteError();
+  const lang = data?.lang ?? unavailableError(error)?.lang ?? pageLanguage();
   const [i18n] = useState(() =>
     createI18n(lang ?? 'en', (lang && translationTable(lang)) ?? {
       error_page: { not_found: 'This page could not be found', back_home: 'Back to the home page', error: 'Error', go_home: 'Go back to home', try_again: 'Try again' },
