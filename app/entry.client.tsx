@@ -4,7 +4,7 @@ import { startTransition, StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { HydratedRouter } from 'react-router/dom';
 import { isLanguage } from '#common/languages.ts';
-import { loadTranslations } from './lib/translations.ts';
+import { loadTranslations, setPageLanguage } from './lib/translations.ts';
 
 function hydrate() {
   startTransition(() => {
@@ -26,6 +26,7 @@ const link = document.querySelector<HTMLLinkElement>('link[data-translations]');
 const lang = link?.dataset.lang;
 const version = link?.dataset.version;
 if (link && isLanguage(lang) && version) {
+  setPageLanguage(lang);
   loadTranslations(lang, version)
     .catch(() => new Promise((resolve) => setTimeout(resolve, 1000)).then(() => loadTranslations(lang, version)))
     .then(hydrate, (error: unknown) => console.error('The translations did not load; the page stays as the server rendered it.', error));

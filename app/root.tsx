@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from 'react-router';
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteError, useRouteLoaderData } from 'react-router';
 import { QueryClientProvider } from './lib/query.ts';
 import { languageIso } from '#common/languages.ts';
 import type { Route } from './+types/root';
@@ -9,7 +9,7 @@ import { usePageBounceLog } from './lib/page-bounce.ts';
 import { pageMeta } from './lib/seo.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { createI18n, I18nProvider } from './lib/i18n.ts';
-import { translationTable } from './lib/translations.ts';
+import { pageLanguage, translationTable } from './lib/translations.ts';
 import { translationsUrl } from '#common/translations.ts';
 import { LoadingBar } from './components/LoadingBar.tsx';
 import { ChunkReload } from './components/ChunkReload.tsx';
@@ -20,6 +20,7 @@ import { TestPaymentsBanner } from './features/credits/TestPaymentsBanner.tsx';
 import { useModalTabTrap } from './lib/focus-trap.ts';
 import { replayTypedBeforeHydration } from './lib/typed-before-hydration.ts';
 import { DISMISS_KEYS, dismissedInCookie } from '#common/constants.ts';
+import { unavailableError } from './lib/unavailable.ts';
 import { memberTimeZone, timeZoneFromCookie } from '#common/time-zone.ts';
 import './styles/app.scss';
 
@@ -58,7 +59,11 @@ export type RootData = Awaited<ReturnType<typeof loader>>;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData('root') as RootData | undefined;
-  const lang = data?.lang ?? 'en';
+  // Without the root's data (a service was away), the unavailable page's answer names the visitor's language, and
+  // in the browser the page keeps the language it hydrated in.
+  const unavailable = unavailableError(useRouteError());
+  const lang = data?.lang ?? unavailable?.lang ?? pageLanguage() ?? 'en';
+  const i18nVersion = data?.i18nVersion ?? unavailable?.i18nVersion;
   return (
     <html lang={languageIso(lang)}>
       <head>
@@ -70,10 +75,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="apple-touch-icon" href="/app-icon-192.png" />
         {data && <SiteMeta data={data} />}
         {/* The page's translations, which app/entry.client.tsx awaits before it hydrates (fetch, so crossOrigin). */}
-        {data && (
+        {i18nVersion && (
           <link
-            rel="preload" as="fetch" crossOrigin="anonymous" href={translationsUrl(data.lang, data.i18nVersion)}
-            data-translations="" data-lang={data.lang} data-version={data.i18nVersion}
+            rel="preload" as="fetch" crossOrigin="anonymous" href={translationsUrl(lang, i18nVersion)}
+            data-translations="" data-lang={lang} data-version={i18nVersion}
           />
         )}
         <Meta />
@@ -134,12 +139,18 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches);
 }
 
-/** An error outside every layout (the root's own loader failed): the message on a bare page. */
+/**
+ * An error outside every layout (the root's own loader failed): the message on a bare page, in the language of the
+ * root's data or of the unavailable page's answer.
+ */
 export function ErrorBoundary() {
   const data = useRouteLoaderData('root') as RootData | undefined;
+  const error = useRouteError();
+  const lang = data?.lang ?? unavailableError(error)?.lang ?? pageLanguage();
   const [i18n] = useState(() =>
-    createI18n(data?.lang ?? 'en', (data && translationTable(data.lang)) ?? {
-      error_page: { not_found: 'This page could not be found', back_home: 'Back to the home page', error: 'Error', go_home: 'Go back to home' },
+    createI18n(lang ?? 'en', (lang && translationTable(lang)) ?? {
+      error_page: { not_found: 'This page could not be found', back_home: 'Back to the home page', error: 'Error', go_home: 'Go back to home', try_again: 'Try again' },
+      errors: { unavailable: 'Something is briefly unavailable on our side. Please try again in a moment.' },
     }),
   );
   return (

@@ -249,7 +249,15 @@ export function createApp(deps: AppDeps) {
     const withMember = !c.req.path.startsWith('/api/') || c.req.path === '/api/user.php' || !cookieLang;
     // Only a session made on this site, of a member of this site, counts (decision 051): another site's cookie is no
     // session here, so a member's requests are always served with their own site's settings.
-    const session = await services.accounts.session(sessionToken, site.id, { withMember });
+    // A page whose session the database does not give answers that it is unavailable, as a page in the visitor's
+    // language (server/pages.ts) rather than the API's JSON.
+    const page = !c.req.path.startsWith('/api/');
+    const read = await services.accounts.session(sessionToken, site.id, { withMember }).catch((error: unknown) => {
+      if (!page || isAppError(error) || !isUnavailableError(error)) throw error;
+      return 'unavailable' as const;
+    });
+    const unavailable = read === 'unavailable';
+    const session = unavailable ? null : read;
     const userId = session?.userId ?? null;
     let memberPromise: ReturnType<typeof services.accounts.member> | undefined = session?.member === undefined ? undefined : Promise.resolve(session.member);
     const member = () => (memberPromise ??= userId ? services.accounts.member(userId) : Promise.resolve(null));
@@ -270,6 +278,7 @@ export function createApp(deps: AppDeps) {
     let staffPromise: Promise<StaffActor | null> | undefined;
     const staff = () => (staffPromise ??= staffOfRequest(services, c.req.header('authorization'), getCookie(c, STAFF_COOKIE)));
     const ctx: RequestContext = {
+      ...(unavailable ? { unavailable } : {}),
       services, actor: actorFor(site.id, userId), staff, translator, env, site, lang, userId, chatListVersion: session?.chatListVersion ?? 0, user, soughtGender, nonce: (c.var as { secureHeadersNonce?: string }).secureHeadersNonce ?? '', baseUrl, secure,
       // Every per-address limit keys on clientIp: an IPv6 client counts by its network, a mapped IPv4 one as IPv4.
       clientIp: limitKey(ip, env.RATE_LIMIT_IPV6_PREFIX),

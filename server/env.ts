@@ -12,11 +12,17 @@ const schema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL')
     .optional(),
   /**
-   * How long the server waits for a connection to PostgreSQL, and for one statement (statement_timeout): past them
-   * the request answers 503 with Retry-After instead of hanging while the database is away (docs/operations.md).
+   * How long the server waits for a connection to PostgreSQL (opening one, or a free one in the pool), and how long it
+   * gives the database to answer a probe when a held connection goes silent: past it the request answers 503 with
+   * Retry-After instead of hanging while the database is away (docs/operations.md, server/db/reachability.ts).
    */
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
-  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /**
+   * The operator's limit on one statement (PostgreSQL's statement_timeout), 0 for none (the default): an unreachable
+   * database is noticed without it, so it only ends statements that are slow.
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(0)
+    .refine((ms) => ms === 0 || ms >= 100, 'must be 0 (no limit) or at least 100 ms'),
   DATA_DIR: z.string().default('./data'),
   PUBLIC_URL: z.url('must be an absolute URL such as https://example.com').optional(),
   /**

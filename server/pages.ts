@@ -1,5 +1,7 @@
-import { createRequestHandler, RouterContextProvider, type RequestHandler, type ServerBuild, type RouterContext } from 'react-router';
+import { createRequestHandler, data, RouterContextProvider, type RequestHandler, type ServerBuild, type RouterContext } from 'react-router';
 import type { RequestContext } from './http/context.ts';
+import { isAppError } from './infra/errors.ts';
+import { isUnavailableError, serviceUnavailable } from './infra/unavailable.ts';
 import { isConsolePath } from './http/console-pages.server.ts';
 import { addressedOrigin, sameOrigin, sameSiteOrigins } from './http/origin.ts';
 import { visitorNoindex } from './seo/seo.routes.ts';
@@ -49,9 +51,65 @@ function handlerFor(build: ServerBuild, mode: string) {
   return handler;
 }
 
+type RouteModule = NonNullable<ServerBuild['routes'][string]>['module'];
+type RouteFunction = NonNullable<RouteModule['loader']> | NonNullable<RouteModule['action']>;
+
+/**
+ * A loader's or action's outage as the pages show it: a 503 (the answer's Retry-After is set in `cacheable`) whose
+ * error page says, in the visitor's language, to try again in a moment (app/components/ErrorContent.tsx). It carries
+ * the API's error shape, and the language and translation version for a page whose root data did not load either.
+ */
+function unavailablePage(ctx: RequestContext) {
+  const { code } = serviceUnavailable();
+  const message = ctx.translator.t(ctx.lang, `errors.${code}`);
+  return data({ error: { code, message }, lang: ctx.lang, i18nVersion: ctx.translator.version }, { status: 503 });
+}
+
+/**
+ * Whether an error of a loader or action means a service is away: the database's connection errors (as the API's
+ * error handler tells them), and a use case's own 503 (the photo store).
+ */
+const outage = (error: unknown) => (isAppError(error) ? error.code === serviceUnavailable().code : isUnavailableError(error));
+
+/**
+ * The build whose loaders and actions answer an outage with the unavailable page, for the document and for its
+ * `.data` requests alike: a database that does not answer was the generic error page with status 500. A request
+ * whose session could not be read (`ctx.unavailable`) runs none of them. Made once per build.
+ */
+const outageBuilds = new WeakMap<ServerBuild, ServerBuild>();
+function buildWithOutagePages<B extends AmoraBuild>(build: B): B {
+  let wrapped = outageBuilds.get(build);
+  if (!wrapped) {
+    const key = build.entry.module.requestContext;
+    const guard = <F extends RouteFunction>(run: F | undefined): F | undefined => {
+      if (!run) return undefined;
+      const guarded = async (args: Parameters<F>[0]) => {
+        const ctx = (args.context as unknown as RouterContextProvider).get(key);
+        if (ctx.unavailable) throw unavailablePage(ctx);
+        try {
+          return await (run as (a: typeof args) => unknown)(args);
+        } catch (error) {
+          if (outage(error)) throw unavailablePage(ctx);
+          throw error;
+        }
+      };
+      return guarded as unknown as F;
+    };
+    const routes = Object.fromEntries(Object.entries(build.routes).map(([id, route]) => {
+      if (!route) return [id, route];
+      const module = { ...route.module };
+      if (module.loader) module.loader = guard(module.loader);
+      if (module.action) module.action = guard(module.action);
+      return [id, { ...route, module }];
+    }));
+    outageBuilds.set(build, (wrapped = { ...build, routes }));
+  }
+  return wrapped as B;
+}
+
 export function pagesHandler(getBuild: () => Promise<ServerBuild>, mode: string) {
   return async (request: Request, ctx: RequestContext): Promise<Response> => {
-    const build = buildForCdn((await getBuild()) as AmoraBuild, ctx.site.cdnPrefix);
+    const build = buildForCdn(buildWithOutagePages((await getBuild()) as AmoraBuild), ctx.site.cdnPrefix);
     const handler = handlerFor(build, mode);
     const context = new RouterContextProvider();
     context.set(build.entry.module.requestContext, ctx);
@@ -116,14 +174,17 @@ async function formPost(request: Request, ctx: RequestContext): Promise<Request 
  * a cookie (a log-in) belongs to its visitor: `private, no-store`. A visitor's answer keeps the caching it had; it
  * still depends on cookies (the language, the dismissed entry warning), so a cache keeps it per Cookie header.
  * A visitor's view of the members' area stays out of search indexes (server/seo/seo.routes.ts). The console's pages
- * are staff's: never kept by any cache, never indexed.
+ * are staff's: never kept by any cache, never indexed. An unavailable page (503) is kept by none, and says when to retry.
  */
 function cacheable(response: Response, ctx: RequestContext, pathname: string): Response {
   const staffPage = isConsolePath(pathname);
   const personal = ctx.userId !== null || response.headers.has('set-cookie') || staffPage;
   const noindex = staffPage || (ctx.userId === null && visitorNoindex(pathname));
+  const unavailable = response.status === 503;
   const set = (headers: Headers) => {
-    if (personal) headers.set('Cache-Control', 'private, no-store');
+    if (personal || unavailable) headers.set('Cache-Control', unavailable ? 'no-store' : 'private, no-store');
+    // A service was away (buildWithOutagePages): clients and crawlers come back when the API's 503 says.
+    if (unavailable) headers.set('Retry-After', String(serviceUnavailable().params.retry_after));
     headers.append('Vary', 'Cookie');
     if (noindex) headers.set('X-Robots-Tag', 'noindex');
   };

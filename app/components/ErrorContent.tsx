@@ -1,10 +1,25 @@
 import { useTranslation } from '../lib/i18n.ts';
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router';
+import { unavailableError } from '../lib/unavailable.ts';
 
-/** The page of an error: its status, the message (or "Error"), and on a 404 the way back home. */
+/**
+ * The page of an error: its status, the message (or "Error"), and on a 404 the way back home. A page that could not
+ * load because a service was away (503) says so and offers to try again, which reloads it.
+ */
 export function ErrorContent() {
   const error = useRouteError();
   const { t } = useTranslation();
+  const { pathname, search } = useLocation();
+  const unavailable = unavailableError(error);
+  if (unavailable) {
+    return (
+      <div className="container py-5 text-center" data-status={503} data-testid="error-page">
+        <h1 className="display-4">503</h1>
+        <p className="lead">{unavailable.message || t('errors.unavailable')}</p>
+        <a className="btn btn-primary" href={pathname + search}>{t('error_page.try_again')}</a>
+      </div>
+    );
+  }
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message = notFound

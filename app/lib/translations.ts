@@ -18,6 +18,18 @@ export function provideTranslations(all: Partial<Record<Language, TranslationTab
   Object.assign(tables, all);
 }
 
+/**
+ * The language the browser's page hydrated in (app/entry.client.tsx): an error page whose root data is gone (a
+ * navigation's data request refused) keeps speaking it. Never set on the server, where it would be any request's.
+ */
+let hydratedIn: Language | undefined;
+export function setPageLanguage(lang: Language): void {
+  hydratedIn = lang;
+}
+export function pageLanguage(): Language | undefined {
+  return hydratedIn;
+}
+
 export function translationTable(lang: Language): TranslationTable | undefined {
   return tables[lang];
 }

@@ -12,6 +12,7 @@ import pg from 'pg';
 import * as schema from './schema.ts';
 import { MIGRATIONS_DIR } from '../paths.ts';
 import { MIGRATION_LOCK_KEY } from './schema-version.ts';
+import { probeDatabase, watchReachability } from './reachability.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle has the same query API as the database. */
@@ -26,11 +27,21 @@ export interface Database {
   poolStats(): { total: number; idle: number; waiting: number } | null;
 }
 
-/** How long a server's connection to PostgreSQL may take to open, and one statement to run. */
+/**
+ * How long a server's connection to PostgreSQL may take to open (or a request wait for a free one in the pool), and,
+ * when the operator sets one, how long one statement may run (0: no limit).
+ */
 export interface DatabaseTimeouts { connectMs: number; statementMs: number }
 
 /** The driver gives up a little after the server's statement_timeout: the server's cancel is the usual end, this the backstop when no answer comes. */
 const QUERY_TIMEOUT_MARGIN_MS = 250;
+/**
+ * TCP keepalive on every connection, after this long without traffic (the kernel's default is two hours): the
+ * backstop that closes a connection whose peer vanished, such as one held through a long statement or transaction,
+ * after about 11 minutes (Linux then probes every 75 s, nine times; Node sets only the idle time). What notices a
+ * silent database within seconds is watchReachability (server/db/reachability.ts).
+ */
+const KEEPALIVE_IDLE_MS = 5_000;
 
 /**
  * PostgreSQL when a URL is given, otherwise the embedded PGlite in `dataDir` (or in memory). An in-memory
@@ -44,17 +55,27 @@ export async function openDatabase(options: { url?: string; dataDir?: string | n
     // the pool hands it out (not as a startup option, which poolers may refuse); a connection that cannot
     // take it is not used.
     const timeouts = options.timeouts;
+    const statementMs = timeouts?.statementMs ?? 0;
     const pool = new pg.Pool({
-      connectionString: options.url, max: 10,
+      connectionString: options.url, max: 10, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
       // A database that does not answer fails the request within seconds (a 503 the client retries), instead of
-      // holding it, and every request queued behind it, until the operating system gives up on the connection.
-      ...(timeouts ? { connectionTimeoutMillis: timeouts.connectMs, query_timeout: timeouts.statementMs + QUERY_TIMEOUT_MARGIN_MS } : {}),
+      // holding it, and every request queued behind it, until the operating system gives up on the connection:
+      // opening a connection, and waiting for a free one, take at most connectMs; a connection that goes silent
+      // while held is noticed by watchReachability below.
+      ...(timeouts ? { connectionTimeoutMillis: timeouts.connectMs } : {}),
+      ...(statementMs ? { query_timeout: statementMs + QUERY_TIMEOUT_MARGIN_MS } : {}),
       // pg-pool awaits the promise (its types say void).
       onConnect: async (client: pg.ClientBase) => {
         await client.query('SET max_parallel_workers_per_gather = 0');
-        if (timeouts) await client.query(`SET statement_timeout = ${Math.floor(timeouts.statementMs)}`);
+        if (statementMs) await client.query(`SET statement_timeout = ${Math.floor(statementMs)}`);
       },
     });
+    const reachability = timeouts
+      ? watchReachability(pool, {
+        probe: probeDatabase({ connectionString: options.url }, timeouts.connectMs),
+        onUnreachable: (error) => process.emitWarning(`PostgreSQL does not answer (${error instanceof Error ? error.message : String(error)}): its connections are closed`),
+      })
+      : null;
     // An idle connection that the server drops (restart, failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`));
@@ -79,7 +100,10 @@ export async function openDatabase(options: { url?: string; dataDir?: string | n
           await lock.end();
         }
       },
-      close: () => pool.end(),
+      close: () => {
+        reachability?.stop();
+        return pool.end();
+      },
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     };
   }

@@ -54,6 +54,11 @@ export interface RequestContext {
   tracking?: { network?: string | null; ref?: string | null; sub1?: string | null; sub2?: string | null; sub3?: string | null };
   /** No tracking cookie came with this request: what `tracking` holds after the handler becomes the visitor's first touch. */
   trackingFirstTouch?: boolean;
+  /**
+   * The database did not answer when this page request's session was read: the visitor is unknown, and the page
+   * answers 503 without running its loaders (server/pages.ts). API requests answer 503 at once instead.
+   */
+  unavailable?: boolean;
   /** On a lander's page: the browser's user agent and the landers its cookie says it was counted on; `counted` once this view counted. */
   landerVisit?: { userAgent: string | undefined; seen: readonly string[]; counted?: string };
 }

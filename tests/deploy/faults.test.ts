@@ -13,6 +13,8 @@ import { DEMO_EMAIL, DEMO_PASSWORD } from '../../server/seed/seed.ts';
 import { freePort, prepareServerDatabase, startServer } from '../helpers/server-process.ts';
 import { startSmtpServer, type TestSmtp } from '../helpers/smtp.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
+import { languageIso, LOCALE_COOKIE, type Language } from '../../common/languages.ts';
+import { loadLocales } from '../../server/i18n/i18n.ts';
 
 /**
  * docs/operations.md's "When a service is away", for real: a built server runs with PostgreSQL, Redis, the mail
@@ -138,10 +140,9 @@ describe.skipIf(!pgTemplate || !redisUrl)('a server whose services go away', { t
       REDIS_URL: `redis://${proxies.redis.address}`, REDIS_PREFIX: `faults${process.pid}:`,
       SMTP_URL: `smtp://${proxies.smtp.address}`, MAIL_FROM: 'Amora <no-reply@example.com>',
       S3_ENDPOINT: `http://${proxies.s3.address}`, S3_BUCKET: 'photos', S3_ACCESS_KEY_ID: 'AKIDFAULTS', S3_SECRET_ACCESS_KEY: 'secret-for-the-fault-test',
-      // A failed mail is tried again soon after its back-off, not at the next 30 s poll.
+      // A failed mail is tried again soon after its back-off, not at the next 30 s poll. No statement timeout: the
+      // server notices a database that went silent by asking it (server/db/reachability.ts), not by cutting statements.
       OUTBOX_POLL_MS: '300',
-      // The operator's choice for a site that should answer within 2 s while its database is away.
-      DATABASE_STATEMENT_TIMEOUT_MS: '1500',
     });
     cleanups.push(() => server.child.kill('SIGKILL'));
     output = server.output;
@@ -177,9 +178,9 @@ describe.skipIf(!pgTemplate || !redisUrl)('a server whose services go away', { t
       }
     });
     await sleep(800);
-    // The network drops: open connections die and new ones are accepted but never answered.
+    // The network drops: open connections go silent, in both directions, and new ones are accepted but never answered.
     phase = 'cut';
-    proxies.postgres.cut('blackhole');
+    proxies.postgres.cut('partition');
     await sleep(3_000);
     const readyz = await call('GET', '/readyz');
     expect(readyz.status).toBe(503);
@@ -211,6 +212,52 @@ describe.skipIf(!pgTemplate || !redisUrl)('a server whose services go away', { t
     const stored = await database.db.select({ key: messages.idempotencyKey }).from(messages)
       .where(and(eq(messages.senderId, demoId), inArray(messages.idempotencyKey, accepted)));
     expect(stored.map((s) => s.key).sort()).toEqual([...accepted].sort());
+  });
+
+  it('PostgreSQL away: pages and their .data answer 503 with Retry-After, say so in the visitor\'s language, and come back', async () => {
+    const page = async (path: string, lang: Language, signedIn: boolean) => {
+      const started = performance.now();
+      const member = cookie.split('; ').filter((c) => !c.startsWith(`${LOCALE_COOKIE}=`));
+      const res = await fetch(`${base}${path}`, {
+        headers: { host: 'localhost', cookie: [...(signedIn ? member : []), `${LOCALE_COOKIE}=${lang}`].join('; ') }, signal: AbortSignal.timeout(15_000),
+      });
+      const text = (await res.text()).replaceAll('<!-- -->', '');
+      return { status: res.status, retryAfter: res.headers.get('retry-after'), cacheControl: res.headers.get('cache-control'), text, ms: performance.now() - started };
+    };
+    const says = (lang: Language) => {
+      const table = loadLocales()[lang] as { errors: { unavailable: string }; error_page: { try_again: string } };
+      return { message: table.errors.unavailable, tryAgain: table.error_page.try_again };
+    };
+    // A member's page (the session is read first) and a visitor's (the page's loaders read), as documents and as the
+    // client's data requests after a navigation.
+    const requests = [
+      { path: '/members', lang: 'nl', signedIn: true },
+      { path: '/members.data', lang: 'nl', signedIn: true },
+      { path: '/', lang: 'de', signedIn: false },
+      { path: '/_.data', lang: 'de', signedIn: false },
+    ] as const;
+    for (const r of requests) expect((await page(r.path, r.lang, r.signedIn)).status, r.path).toBe(200);
+
+    proxies.postgres.cut('partition');
+    try {
+      for (const r of requests) {
+        const answer = await page(r.path, r.lang, r.signedIn);
+        const { message, tryAgain } = says(r.lang);
+        expect({ path: r.path, status: answer.status, retryAfter: answer.retryAfter, cacheControl: answer.cacheControl })
+          .toEqual({ path: r.path, status: 503, retryAfter: '2', cacheControl: 'no-store' });
+        expect(answer.ms, r.path).toBeLessThan(2_500);
+        expect(answer.text, r.path).toContain(message);
+        // The document is the visitor's page: their language, the way to try again, the translations to hydrate with.
+        if (!r.path.endsWith('.data')) {
+          expect(answer.text).toContain(`<html lang="${languageIso(r.lang)}"`);
+          expect(answer.text).toContain(`>${tryAgain}</a>`);
+          expect(answer.text).toMatch(new RegExp(`data-translations="" data-lang="${r.lang}"`));
+        }
+      }
+    } finally {
+      proxies.postgres.restore();
+    }
+    for (const r of requests) await waitFor(`${r.path} again`, async () => (await page(r.path, r.lang, r.signedIn)).status === 200, 10_000);
   });
 
   it('Redis away: reads and writes go on, rate limits count on this instance, live sockets close and tabs poll', async () => {

@@ -3,9 +3,12 @@ import { createServer, connect, type Socket } from 'node:net';
 /**
  * A TCP proxy a test puts in front of a service (PostgreSQL, Redis, SMTP, S3) to take it away and give it back.
  * `cut('refuse')` drops every connection and refuses new ones at once (a stopped service); `cut('blackhole')`
- * drops every connection and accepts new ones but forwards nothing (a network partition: the client waits).
+ * drops every connection and accepts new ones but forwards nothing (the client waits); `cut('partition')` is a
+ * network partition: open connections stay open and go silent, in both directions, and new ones are accepted and
+ * never answered. Nothing tells the client: no reset, no close (and the proxy's own TCP stack still answers
+ * keepalive probes, as a stateful firewall in between may).
  */
-export type CutMode = 'refuse' | 'blackhole';
+export type CutMode = 'refuse' | 'blackhole' | 'partition';
 
 export interface TcpProxy {
   port: number;
@@ -20,6 +23,8 @@ export async function startTcpProxy(target: { host?: string; port: number }): Pr
   const host = target.host ?? '127.0.0.1';
   let state: 'open' | CutMode = 'open';
   const sockets = new Set<Socket>();
+  /** The open connections' two sides, to silence them in a partition. */
+  const pairs = new Set<[Socket, Socket]>();
   const track = (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
@@ -30,13 +35,18 @@ export async function startTcpProxy(target: { host?: string; port: number }): Pr
     // A refused connection is reset at once, as a port nobody listens on answers.
     if (state === 'refuse') return void client.resetAndDestroy();
     // Accepted, then nothing: the client sent its bytes and waits for an answer that never comes.
-    if (state === 'blackhole') return void client.pause();
+    if (state === 'blackhole' || state === 'partition') return void client.pause();
     const upstream = connect(target.port, host);
     track(upstream);
+    const pair: [Socket, Socket] = [client, upstream];
+    pairs.add(pair);
     client.pipe(upstream);
     upstream.pipe(client);
     upstream.once('close', () => client.destroy());
-    client.once('close', () => upstream.destroy());
+    client.once('close', () => {
+      upstream.destroy();
+      pairs.delete(pair);
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -46,17 +56,28 @@ export async function startTcpProxy(target: { host?: string; port: number }): Pr
   const dropAll = () => {
     for (const socket of sockets) socket.resetAndDestroy();
     sockets.clear();
+    pairs.clear();
+  };
+  const silenceAll = () => {
+    for (const [client, upstream] of pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
   };
   return {
     port,
     address: `127.0.0.1:${port}`,
     cut(mode = 'refuse') {
       state = mode;
-      dropAll();
+      if (mode === 'partition') silenceAll();
+      else dropAll();
     },
     restore() {
-      // Blackholed connections never carried anything: their clients see them end and connect again.
-      if (state === 'blackhole') dropAll();
+      // Blackholed connections never carried anything, and those a partition silenced lost their place in the
+      // conversation: their clients see them end (as a firewall that forgot them resets them) and connect again.
+      if (state === 'blackhole' || state === 'partition') dropAll();
       state = 'open';
     },
     close: () => new Promise<void>((resolve) => {
