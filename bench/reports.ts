@@ -3,8 +3,11 @@
  *
  * Creates the database amora_bench_reports (dropped again at the end) on BENCH_DATABASE_URL's server and seeds a year
  * of BENCH_MEMBERS members (1,000,000 by default) with orders of 5% of them and BENCH_MESSAGES messages, with
- * INSERT … SELECT generate_series, and a year of visits to its nine landers; then computes the dashboard's figures for the
- * year per month and per day BENCH_RUNS times each (7 by default) and prints the median and the 95th percentile. Target: under a second.
+ * INSERT … SELECT generate_series, sign-ins of a quarter of them, and a year of visits to its nine landers. Then builds the
+ * summaries as the hourly job does (decision 081): the first run (every day of the year) and a later one (the last
+ * closed days), each timed, and computes the dashboard's figures for the year per month and per day BENCH_RUNS times
+ * each (7 by default): the closed days from the summaries, today live. Prints the median and the 95th percentile.
+ * Target: under a second.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,8 +17,9 @@ import { openDatabase } from '../server/db/client.ts';
 import { seedDemoSite } from '../server/seed/seed.ts';
 import { systemClock } from '../server/infra/clock.ts';
 import { dashboardFigures, dashboardPeriod } from '../server/reports/dashboard.ts';
+import { buildReportSummaries } from '../server/reports/report-summaries.ts';
 import { LANDER_NAMES } from '../common/landers.ts';
-import { databaseUrl, dropDatabase, figure, finish, percentile, recreateDatabase, target } from './lib.ts';
+import { databaseUrl, dropDatabase, figure, finish, machine, percentile, recreateDatabase, target } from './lib.ts';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 1_000_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 2_000_000);
@@ -24,6 +28,7 @@ const TARGET_MS = 1000;
 const DB_NAME = 'amora_bench_reports';
 const url = databaseUrl(DB_NAME);
 
+machine('before');
 await recreateDatabase(DB_NAME);
 const database = await openDatabase({ url });
 await database.migrate();
@@ -58,6 +63,10 @@ await c.query(`
   SELECT c.id, c.user_low, 'Hi', CASE WHEN g % 10 = 0 THEN 'gift' ELSE 'text' END, CASE WHEN g % 3 = 0 THEN 0 ELSE 10 END, now() - random() * interval '365 days'
   FROM generate_series(1, ${MESSAGES}) g JOIN conversations c ON c.id = 1 + g % (SELECT count(*) FROM conversations)`);
 await c.query(`
+  INSERT INTO sessions (id, user_id, site_id, created_at, expires_at)
+  SELECT 'b' || u.id, u.id, u.site_id, t, t + interval '30 days'
+  FROM users u, LATERAL (SELECT u.signup_date + random() * (now() - u.signup_date) AS t) s WHERE u.email LIKE 'r%@bench.invalid' AND u.id % 4 = 0`);
+await c.query(`
   INSERT INTO page_bounces (site_id, path, seconds, created_at) SELECT $1, '/', 3, now() - random() * interval '365 days' FROM generate_series(1, ${MEMBERS / 2}) g`, [siteId]);
 // A row per lander and day, as the landers count them: a year of nine landers is 3,285 rows whatever the traffic.
 await c.query(`
@@ -68,6 +77,13 @@ await c.end();
 figure('seed_members', MEMBERS, 'rows');
 figure('seed_messages', MESSAGES, 'rows');
 figure('seed_time', (performance.now() - started) / 1000, 's');
+
+// The summaries as production builds them: the hourly job's first run builds every closed day, later runs the last ones.
+for (const run of ['first', 'hourly'] as const) {
+  const t0 = performance.now();
+  const built = await buildReportSummaries(database.db, new Date());
+  figure(`summaries_${run}_run_time`, (performance.now() - t0) / 1000, `s (${built ? `${built.from} to ${built.to}` : 'nothing to build'})`);
+}
 
 const today = new Date();
 const from = new Date(today.getTime() - 364 * 86_400_000).toISOString().slice(0, 10);

@@ -8,6 +8,7 @@ import type { ServerBuild } from 'react-router';
 import { createApp } from './app.ts';
 import { registerMetrics, registerSubscribers } from './subscribers.ts';
 import { hourSlot, purgeJobRuns, runOncePerSlot } from './jobs/schedule.ts';
+import { buildReportSummaries } from './reports/report-summaries.ts';
 import { openDatabase } from './db/client.ts';
 import { isSeeded, seedDemoSite, DEMO_EMAIL, DEMO_PASSWORD } from './seed/seed.ts';
 import { syncRegions } from './geo/regions-sync.ts';
@@ -183,10 +184,29 @@ async function main() {
       metrics.jobRun('purge', !failed);
     }).catch((error: unknown) => logger.error('Scheduling the purge failed:', error));
   };
+  let summarising: Promise<unknown> = Promise.resolve();
+  // Once an hour across all instances: the reports' summaries of the closed days (decision 081).
+  const summarise = () => {
+    const now = systemClock();
+    summarising = runOncePerSlot(database.db, 'report-summaries', hourSlot(now), now, async () => {
+      let ok = true;
+      const built = await buildReportSummaries(database.db, now).catch((error: unknown) => {
+        ok = false;
+        logger.error('Building the report summaries failed:', error);
+        return null;
+      });
+      if (built) logger.info(`Report summaries built for ${built.from} to ${built.to}`);
+      metrics.jobRun('report-summaries', ok);
+    }).catch((error: unknown) => logger.error('Scheduling the report summaries failed:', error));
+  };
+  const scheduled = () => {
+    purge();
+    summarise();
+  };
   // Scheduled jobs and outbox delivery run on workers (and role all), never on web instances.
-  const purgeTimer = runs.background ? setInterval(purge, PURGE_INTERVAL_MS) : undefined;
+  const purgeTimer = runs.background ? setInterval(scheduled, PURGE_INTERVAL_MS) : undefined;
   purgeTimer?.unref();
-  if (runs.background) purge();
+  if (runs.background) scheduled();
   // Generate or load the VAPID keys now, so that the first page already has the public key.
   await services.push.vapidKeys();
   const translator = await createTranslator();
@@ -267,7 +287,7 @@ async function main() {
     onStart: () => readiness.markShuttingDown(),
     upgraded: [{ name: 'live sockets', run: () => live?.close() }],
     steps: [
-      { name: 'background jobs', run: async () => { clearInterval(purgeTimer); stopOutbox(); await outboxListener?.close(); return purging; } },
+      { name: 'background jobs', run: async () => { clearInterval(purgeTimer); stopOutbox(); await outboxListener?.close(); return Promise.all([purging, summarising]); } },
       {
         name: 'notifications',
         run: async () => {

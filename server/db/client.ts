@@ -18,6 +18,9 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle has the same query API as the database. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
+/** The rows of a raw `db.execute(sql`…`)`, typed by the caller (both drivers answer `{ rows }`). */
+export const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';

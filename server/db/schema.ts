@@ -143,6 +143,9 @@ export const users = pgTable('users', {
   // An account belongs to one site: the same address may hold an account on each site (decision 051).
   uniqueIndex('users_site_email_unique').on(t.siteId, sql`lower(${t.email})`),
   check('users_credits_non_negative', sql`${t.credits} >= 0`),
+  // The reports count the open day's sign-ups and activations live (decision 081).
+  index('users_signup_date').on(t.signupDate),
+  index('users_activated_at').on(t.activatedAt),
 ]);
 
 export const profiles = pgTable('profiles', {
@@ -213,7 +216,7 @@ export const sessions = pgTable('sessions', {
   /** Idle sessions end: a session unused for SESSION_IDLE_DAYS is no longer valid. */
   lastUsedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   userAgent: text().notNull().default(''),
-}, (t) => [index('sessions_user').on(t.userId)]);
+}, (t) => [index('sessions_user').on(t.userId), index('sessions_created').on(t.createdAt)]);
 
 export const likes = pgTable('likes', {
   likerId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
@@ -332,6 +335,8 @@ export const messages = pgTable('messages', {
 }, (t) => [
   index('messages_conversation').on(t.conversationId, t.id),
   uniqueIndex('messages_idempotency').on(t.senderId, t.idempotencyKey),
+  // The reports' days: the summaries' job reads a day's messages, the dashboard today's (decision 081).
+  index('messages_created').on(t.createdAt),
 ]);
 
 export type LedgerReason = 'signup_bonus' | 'message' | 'gift' | 'chat_photo' | 'purchase' | 'demo_grant' | 'refund' | 'ban_refund' | 'adjustment';
@@ -401,6 +406,7 @@ export const orders = pgTable('orders', {
 }, (t) => [
   uniqueIndex('orders_idempotency').on(t.userId, t.idempotencyKey), index('orders_user').on(t.userId, t.createdAt),
   uniqueIndex('orders_discount_hold').on(t.userId, t.discountHoldId),
+  index('orders_completed').on(t.completedAt).where(sql`${t.status} = 'completed'`),
   check('orders_refunded_within_amount', sql`${t.refundedCents} >= 0 and ${t.refundedCents} <= ${t.amountCents}`),
 ]);
 
@@ -418,6 +424,7 @@ export const orderRefunds = pgTable('order_refunds', {
   createdAt: createdAt(),
 }, (t) => [
   uniqueIndex('order_refunds_idempotency').on(t.orderId, t.idempotencyKey),
+  index('order_refunds_created').on(t.createdAt),
   check('order_refunds_positive', sql`${t.amountCents} > 0 and ${t.creditsTaken} >= 0`),
 ]);
 
@@ -515,7 +522,10 @@ export const payments = pgTable('payments', {
   sequenceType: text().$type<'oneoff' | 'first' | 'recurring'>().notNull().default('oneoff'),
   createdAt: createdAt(),
   updatedAt: createdAt(),
-}, (t) => [uniqueIndex('payments_provider_ref').on(t.provider, t.providerRef), index('payments_order').on(t.orderId)]);
+}, (t) => [
+  uniqueIndex('payments_provider_ref').on(t.provider, t.providerRef), index('payments_order').on(t.orderId),
+  index('payments_charged_back').on(t.updatedAt).where(sql`${t.status} = 'charged_back'`),
+]);
 
 /**
  * Which payment provider a site (or every site of a company) uses, with its credentials. A site's own row
@@ -691,6 +701,65 @@ export const landerVisits = pgTable('lander_visits', {
   day: date({ mode: 'string' }).notNull(),
   visits: integer().notNull().default(0),
 }, (t) => [primaryKey({ columns: [t.siteId, t.day, t.lander] })]);
+
+/**
+ * The reports' summaries (decision 081): each site's counts of one closed UTC day, written by the hourly job
+ * (server/reports/report-summaries.ts) from the same SQL the dashboard runs live on the days after them.
+ */
+export const reportDays = pgTable('report_days', {
+  siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
+  day: date({ mode: 'string' }).notNull(),
+  signups: integer().notNull().default(0),
+  activations: integer().notNull().default(0),
+  firstPurchases: integer().notNull().default(0),
+  messagesPaid: integer().notNull().default(0),
+  messagesFree: integer().notNull().default(0),
+  messagesToFictional: integer().notNull().default(0),
+  gifts: integer().notNull().default(0),
+  giftsToFictional: integer().notNull().default(0),
+  pageBounces: integer().notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.siteId, t.day] })]);
+
+/**
+ * Money of a site's closed day: completed orders per currency, method, country and package; refunds and chargebacks
+ * per currency (their method, country and package empty). Package ids, not their credits: a package edited later is
+ * shown as it is now, as the live figures show it.
+ */
+export const reportMoneyDays = pgTable('report_money_days', {
+  siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
+  day: date({ mode: 'string' }).notNull(),
+  kind: text().$type<'order' | 'refund' | 'chargeback'>().notNull(),
+  currency: text().notNull(),
+  paymentmethod: text().notNull(),
+  country: text().notNull(),
+  packageId: integer().notNull(),
+  orders: integer().notNull(),
+  cents: bigint({ mode: 'number' }).notNull(),
+}, (t) => [primaryKey({ columns: [t.siteId, t.day, t.kind, t.currency, t.paymentmethod, t.country, t.packageId] })]);
+
+/** The closed days a member was active (sent a message or signed in): where each active day's previous one is found. */
+export const reportMemberDays = pgTable('report_member_days', {
+  siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
+  userId: integer().notNull(),
+  day: date({ mode: 'string' }).notNull(),
+}, (t) => [primaryKey({ columns: [t.siteId, t.userId, t.day] }), index('report_member_days_day').on(t.day)]);
+
+/**
+ * Members active on a site's closed day, by the day each was active before it (null: never before). The members active
+ * in any span of days are the rows of its days whose previous day lies before the span: exact distinct counts by sums.
+ */
+export const reportActiveDays = pgTable('report_active_days', {
+  siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
+  day: date({ mode: 'string' }).notNull(),
+  previousDay: date({ mode: 'string' }),
+  members: integer().notNull(),
+}, (t) => [index('report_active_days_site_day').on(t.siteId, t.day)]);
+
+/** The days the summaries hold, for every site: the dashboard counts the days after the latest live. */
+export const reportBuilds = pgTable('report_builds', {
+  day: date({ mode: 'string' }).primaryKey(),
+  builtAt: timestamp({ withTimezone: true }).notNull(),
+});
 
 export { BAN_REASONS, type BanReason } from '../../common/reports.ts';
 

@@ -1,12 +1,15 @@
-import { and, count, eq, inArray, min, sql, sum, type AnyColumn, type SQL } from 'drizzle-orm';
+import { sql, sum, type SQL } from 'drizzle-orm';
 import type { Dashboard, DashboardBucket, DashboardQuery } from '#common/contracts/dashboard.ts';
 import { DASHBOARD_TABLES } from '#common/contracts/dashboard.ts';
 import { csvFile } from '#common/csv.ts';
-import { alias } from 'drizzle-orm/pg-core';
-import type { Db } from '../db/client.ts';
-import { conversations, creditPackages, landerVisits, messages, orderRefunds, orders, pageBounces, payments, profiles, sessions, sites, users } from '../db/schema.ts';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { rowsOf, type Db } from '../db/client.ts';
+import { creditPackages, landerVisits, reportActiveDays, reportDays, reportMoneyDays, sites } from '../db/schema.ts';
 import { AppError } from '../infra/errors.ts';
 import type { Period } from './transparency.ts';
+import {
+  activeByPreviousDay, addDays, DAY_COUNTS, dayCountColumns, liveDayCounts, liveMemberDays, liveMoney, MONEY_COLUMNS, ofSites, summarisedThrough, type DayCount, type Days,
+} from './report-summaries.ts';
 
 const DAY_MS = 86_400_000;
 /** The longest period per bucket: a chart of more than about 400 points is unreadable. */
@@ -36,92 +39,88 @@ export function bucketsOf(period: Period, bucket: DashboardBucket): string[] {
   return [...keys];
 }
 
-const within = (column: AnyColumn | SQL, period: Period) => sql`(${column} >= ${period.start.toISOString()}::timestamptz and ${column} < ${period.end.toISOString()}::timestamptz)`;
-const ofSites = (column: AnyColumn, siteIds: readonly number[] | null): SQL | undefined =>
-  siteIds === null ? undefined : siteIds.length ? inArray(column, [...siteIds]) : sql`false`;
-/** The bucket of a timestamp column, as its first day (`bucket` is one of the three names, never input text). */
-const bucketKey = (column: AnyColumn | SQL, bucket: DashboardBucket) =>
-  sql<string>`to_char(date_trunc('${sql.raw(bucket)}', ${column} at time zone 'UTC'), 'YYYY-MM-DD')`;
-const cents = (column: AnyColumn) => sql<number>`coalesce(${sum(column)}, 0)`.mapWith(Number);
+/** The bucket of a date column, as its first day (`bucket` is one of the three names, never input text). */
+const bucketKey = (day: SQL, bucket: DashboardBucket) => sql`to_char(date_trunc('${sql.raw(bucket)}', ${day}::timestamp), 'YYYY-MM-DD')`;
+
+/** What the dashboard reads from the summaries and what it counts live: the days after the summaries' latest. */
+function split(period: Period, through: string | null): { summarised: Days | null; live: Days | null } {
+  const summarised = through !== null && through >= period.from ? { from: period.from, to: through < period.to ? through : period.to } : null;
+  const live = summarised === null ? { from: period.from, to: period.to } : summarised.to < period.to ? { from: addDays(summarised.to, 1), to: period.to } : null;
+  return { summarised, live };
+}
+
+/** The rows of summary `table` for `days` and `siteIds`, and of `live` for the other days, as one source of rows. */
+function rowsFrom(columns: SQL, table: PgTable, summarised: Days | null, siteIds: readonly number[] | null, live: Days | null, liveRows: (days: Days) => SQL): SQL {
+  return sql.join([
+    ...summarised ? [sql`select ${columns} from ${table} where day between ${summarised.from}::date and ${summarised.to}::date and ${ofSites(sql`site_id`, siteIds)}`] : [],
+    ...live ? [sql`select ${columns} from (${liveRows(live)}) l`] : [],
+  ], sql` union all `);
+}
+
+interface MoneyRow { t: string; key: string; currency: string; orders: number; cents: string | number }
 
 /**
- * The reports dashboard's figures for `siteIds` (null: every site) over `period` in `bucket`s, straight from the
- * tables the member side writes: members by their site, orders, refunds and messages by their member's site.
- * Money stays per currency. Visits to landers come from their per-day counts.
+ * The reports dashboard's figures for `siteIds` (null: every site) over `period` in `bucket`s: closed days from the
+ * summaries the hourly job builds (decision 081), the days after the latest summarised one (today) live from the tables
+ * the member side writes, with the same SQL. `summaries: false` counts every day live. Money stays per currency.
+ * Visits to landers come from their per-day counts.
  */
-export async function dashboardFigures(db: Db, period: Period, bucket: DashboardBucket, siteIds: readonly number[] | null, siteId: number | null): Promise<Dashboard> {
-  const memberSites = ofSites(users.siteId, siteIds);
-  const paid = and(eq(orders.status, 'completed'), within(orders.completedAt, period), memberSites);
-  // The other member of a message's conversation, and whether their profile is fictional.
-  const recipient = sql`case when ${conversations.userLow} = ${messages.senderId} then ${conversations.userHigh} else ${conversations.userLow} end`;
-  const recipientProfile = alias(profiles, 'recipient');
-  const fictional = sql<boolean>`coalesce(${recipientProfile.fictional}, false)`;
-  const firstOrders = db.select({ userId: orders.userId, first: min(orders.completedAt).as('first') }).from(orders)
-    .innerJoin(users, eq(users.id, orders.userId)).where(and(eq(orders.status, 'completed'), memberSites)).groupBy(orders.userId).as('first_orders');
-  const firstDone = sql`"first_orders"."first"`;
-  const activity = db.select({ userId: messages.senderId, at: messages.createdAt }).from(messages).innerJoin(users, eq(users.id, messages.senderId))
-    .where(and(within(messages.createdAt, period), memberSites))
-    .unionAll(db.select({ userId: sessions.userId, at: sessions.createdAt }).from(sessions).where(and(within(sessions.createdAt, period), ofSites(sessions.siteId, siteIds))))
-    .as('activity');
-  const revenueBy = (key: SQL<string> | AnyColumn, joins: 'country' | 'package' | 'site' | null) => {
-    let query = db.select({ key: sql<string>`${key}::text`, currency: orders.currency, orders: count(), cents: cents(orders.amountCents) })
-      .from(orders).innerJoin(users, eq(users.id, orders.userId)).$dynamic();
-    if (joins === 'country') query = query.leftJoin(profiles, eq(profiles.userId, orders.userId));
-    if (joins === 'site') query = query.innerJoin(sites, eq(sites.id, users.siteId));
-    return query.where(paid).groupBy(sql`1`, orders.currency).orderBy(sql`1`, orders.currency);
-  };
-
-  const [visits, signups, activations, first, sent, active, activeTotal, bounces, revenue, byMethod, byCountry, byPackage, bySite, refunds, chargebacks] = await Promise.all([
+export async function dashboardFigures(
+  db: Db, period: Period, bucket: DashboardBucket, siteIds: readonly number[] | null, siteId: number | null, options: { summaries?: boolean } = {},
+): Promise<Dashboard> {
+  const { summarised, live } = split(period, options.summaries === false ? null : await summarisedThrough(db));
+  const counts = rowsFrom(sql`day, ${dayCountColumns}`, reportDays, summarised, siteIds, live, (days) => liveDayCounts(days, siteIds));
+  const money = rowsFrom(MONEY_COLUMNS, reportMoneyDays, summarised, siteIds, live, (days) => liveMoney(days, siteIds));
+  const active = rowsFrom(sql`day, previous_day, members`, reportActiveDays, summarised, siteIds, live, (days) => activeByPreviousDay(liveMemberDays(days, siteIds), days.from));
+  const [visits, countRows, activeRows, moneyRows] = await Promise.all([
     // Lander visits are counted per day: a day of the period is a whole row, so days bound it, not instants.
     db.select({ bucket: sql<string>`to_char(date_trunc('${sql.raw(bucket)}', ${landerVisits.day}::timestamp), 'YYYY-MM-DD')`, count: sql<number>`coalesce(${sum(landerVisits.visits)}, 0)`.mapWith(Number) })
-      .from(landerVisits).where(and(sql`${landerVisits.day} between ${period.from}::date and ${period.to}::date`, ofSites(landerVisits.siteId, siteIds))).groupBy(sql`1`),
-    db.select({ bucket: bucketKey(users.signupDate, bucket), count: count() }).from(users).where(and(within(users.signupDate, period), memberSites)).groupBy(sql`1`),
-    db.select({ bucket: bucketKey(users.activatedAt, bucket), count: count() }).from(users).where(and(within(users.activatedAt, period), memberSites)).groupBy(sql`1`),
-    db.select({ bucket: bucketKey(firstDone, bucket), count: count() }).from(firstOrders).where(within(firstDone, period)).groupBy(sql`1`),
-    db.select({
-      bucket: bucketKey(messages.createdAt, bucket),
-      paid: count(sql`case when ${messages.kind} <> 'gift' and ${messages.creditsSpent} > 0 then 1 end`),
-      free: count(sql`case when ${messages.kind} <> 'gift' and ${messages.creditsSpent} = 0 then 1 end`),
-      toFictional: count(sql`case when ${messages.kind} <> 'gift' and ${fictional} then 1 end`),
-      gifts: count(sql`case when ${messages.kind} = 'gift' then 1 end`),
-      giftsToFictional: count(sql`case when ${messages.kind} = 'gift' and ${fictional} then 1 end`),
-    }).from(messages).innerJoin(users, eq(users.id, messages.senderId)).innerJoin(conversations, eq(conversations.id, messages.conversationId))
-      .leftJoin(recipientProfile, sql`${recipientProfile.userId} = ${recipient}`)
-      .where(and(within(messages.createdAt, period), memberSites)).groupBy(sql`1`),
-    db.select({ bucket: bucketKey(activity.at, bucket), count: sql<number>`count(distinct ${activity.userId})`.mapWith(Number) }).from(activity).groupBy(sql`1`),
-    db.select({ count: sql<number>`count(distinct ${activity.userId})`.mapWith(Number) }).from(activity),
-    db.select({ bucket: bucketKey(pageBounces.createdAt, bucket), count: count() }).from(pageBounces)
-      .where(and(within(pageBounces.createdAt, period), ofSites(pageBounces.siteId, siteIds))).groupBy(sql`1`),
-    db.select({ bucket: bucketKey(orders.completedAt, bucket), currency: orders.currency, orders: count(), cents: cents(orders.amountCents) })
-      .from(orders).innerJoin(users, eq(users.id, orders.userId)).where(paid).groupBy(sql`1`, orders.currency).orderBy(sql`1`, orders.currency),
-    revenueBy(orders.paymentmethod, null),
-    revenueBy(sql<string>`coalesce(${profiles.country}, '')`, 'country'),
-    revenueBy(sql<string>`(select ${creditPackages.credits} from ${creditPackages} where ${creditPackages.id} = ${orders.packageId})`, 'package'),
-    revenueBy(sites.name, 'site'),
-    db.select({ bucket: bucketKey(orderRefunds.createdAt, bucket), currency: orders.currency, orders: count(), cents: cents(orderRefunds.amountCents) })
-      .from(orderRefunds).innerJoin(orders, eq(orders.id, orderRefunds.orderId)).innerJoin(users, eq(users.id, orders.userId))
-      .where(and(within(orderRefunds.createdAt, period), memberSites)).groupBy(sql`1`, orders.currency).orderBy(sql`1`, orders.currency),
-    db.select({ bucket: bucketKey(payments.updatedAt, bucket), currency: orders.currency, orders: count(), cents: cents(orders.amountCents) })
-      .from(payments).innerJoin(orders, eq(orders.id, payments.orderId)).innerJoin(users, eq(users.id, orders.userId))
-      .where(and(eq(payments.status, 'charged_back'), within(payments.updatedAt, period), memberSites)).groupBy(sql`1`, orders.currency).orderBy(sql`1`, orders.currency),
+      .from(landerVisits).where(sql`${landerVisits.day} between ${period.from}::date and ${period.to}::date and ${ofSites(sql`${landerVisits.siteId}`, siteIds)}`)
+      .groupBy(sql`1`),
+    db.execute(sql`select ${bucketKey(sql`day`, bucket)} as bucket, ${sql.join(DAY_COUNTS.map((c) => sql`sum(${sql.identifier(c)})::int as ${sql.identifier(c)}`), sql`, `)}
+      from (${counts}) c group by 1`),
+    // A member active on several days of a span is counted on the first: the day whose previous active day lies before the span.
+    db.execute(sql`with a as (${active})
+      select ${bucketKey(sql`day`, bucket)} as bucket,
+        coalesce(sum(members) filter (where previous_day is null or previous_day < greatest(date_trunc('${sql.raw(bucket)}', day::timestamp)::date, ${period.from}::date)), 0)::int as count
+      from a group by 1
+      union all
+      select 'total', coalesce(sum(members) filter (where previous_day is null or previous_day < ${period.from}::date), 0)::int from a`),
+    db.execute(sql`with m as (${money})
+      select 'revenue' as t, ${bucketKey(sql`day`, bucket)} as key, currency, sum(orders)::int as orders, sum(cents)::bigint as cents from m where kind = 'order' group by 2, 3
+      union all select 'by_method', paymentmethod, currency, sum(orders)::int, sum(cents)::bigint from m where kind = 'order' group by 2, 3
+      union all select 'by_country', country, currency, sum(orders)::int, sum(cents)::bigint from m where kind = 'order' group by 2, 3
+      union all select 'by_package', (select p.credits from ${creditPackages} p where p.id = m.package_id)::text, m.currency, sum(m.orders)::int, sum(m.cents)::bigint
+        from m where kind = 'order' group by 2, 3
+      union all select 'by_site', s.name, m.currency, sum(m.orders)::int, sum(m.cents)::bigint from m join ${sites} s on s.id = m.site_id where m.kind = 'order' group by 2, 3
+      union all select 'refunds', ${bucketKey(sql`day`, bucket)}, currency, sum(orders)::int, sum(cents)::bigint from m where kind = 'refund' group by 2, 3
+      union all select 'chargebacks', ${bucketKey(sql`day`, bucket)}, currency, sum(orders)::int, sum(cents)::bigint from m where kind = 'chargeback' group by 2, 3
+      order by 1, 2, 3`),
   ]);
 
-  const byBucket = (rows: { bucket: string; count: number }[]) => new Map(rows.map((r) => [r.bucket, r.count]));
-  const [visitsAt, signupsAt, activationsAt, firstAt, activeAt, bouncesAt] = [visits, signups, activations, first, active, bounces].map(byBucket);
-  const sentAt = new Map(sent.map((r) => [r.bucket, r]));
-  const total = (rows: { count: number }[]) => rows.reduce((t, r) => t + r.count, 0);
+  const countsAt = new Map(rowsOf<Record<string, unknown>>(countRows).map((r) => [r.bucket, r]));
+  const activeAt = new Map(rowsOf<{ bucket: string; count: number }>(activeRows).map((r) => [r.bucket, Number(r.count)]));
+  const visitsAt = new Map(visits.map((r) => [r.bucket, r.count]));
+  const activity = bucketsOf(period, bucket).map((key) => {
+    const c = countsAt.get(key);
+    const n = (column: DayCount) => Number(c?.[column] ?? 0);
+    return {
+      bucket: key, visits: visitsAt.get(key) ?? 0, signups: n('signups'), activations: n('activations'), first_purchases: n('first_purchases'),
+      messages_paid: n('messages_paid'), messages_free: n('messages_free'), messages_to_fictional: n('messages_to_fictional'), gifts: n('gifts'), gifts_to_fictional: n('gifts_to_fictional'),
+      active_members: activeAt.get(key) ?? 0, page_bounces: n('page_bounces'),
+    };
+  });
+  const table = (t: string) => rowsOf<MoneyRow>(moneyRows).filter((r) => r.t === t).map((r) => ({ key: r.key, currency: r.currency, orders: Number(r.orders), cents: Number(r.cents) }));
+  const perBucket = (t: string) => table(t).map(({ key, ...rest }) => ({ bucket: key, ...rest }));
+  const total = (column: 'visits' | DayCount) => activity.reduce((n, row) => n + row[column], 0);
   return {
-    from: period.from, to: period.to, bucket, site_id: siteId,
-    activity: bucketsOf(period, bucket).map((key) => {
-      const m = sentAt.get(key);
-      return {
-        bucket: key, visits: visitsAt.get(key) ?? 0, signups: signupsAt.get(key) ?? 0, activations: activationsAt.get(key) ?? 0, first_purchases: firstAt.get(key) ?? 0,
-        messages_paid: m?.paid ?? 0, messages_free: m?.free ?? 0, messages_to_fictional: m?.toFictional ?? 0, gifts: m?.gifts ?? 0, gifts_to_fictional: m?.giftsToFictional ?? 0,
-        active_members: activeAt.get(key) ?? 0, page_bounces: bouncesAt.get(key) ?? 0,
-      };
-    }),
-    totals: { visits: total(visits), signups: total(signups), activations: total(activations), first_purchases: total(first), active_members: activeTotal[0]?.count ?? 0, page_bounces: total(bounces) },
-    revenue, by_method: byMethod, by_country: byCountry, by_package: byPackage, by_site: bySite, refunds, chargebacks,
+    from: period.from, to: period.to, bucket, site_id: siteId, activity,
+    totals: {
+      visits: visits.reduce((n, r) => n + r.count, 0), signups: total('signups'), activations: total('activations'), first_purchases: total('first_purchases'),
+      active_members: activeAt.get('total') ?? 0, page_bounces: total('page_bounces'),
+    },
+    revenue: perBucket('revenue'), by_method: table('by_method'), by_country: table('by_country'), by_package: table('by_package'), by_site: table('by_site'),
+    refunds: perBucket('refunds'), chargebacks: perBucket('chargebacks'),
   };
 }
 

@@ -2,7 +2,7 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { ATTRIBUTE_KEYS } from '#common/profile.ts';
 import { can, requireStaffRoleSomewhere, type Actor, type StaffActor } from '../actor.ts';
-import type { Db, Tx } from '../db/client.ts';
+import { rowsOf, type Db, type Tx } from '../db/client.ts';
 import { conversations, fictionalAnswerClaims, fictionalNotes, messages, profiles, sites, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
@@ -51,8 +51,6 @@ const answeringStaff = (actor: Actor): StaffActor => requireStaffRoleSomewhere(a
 /** The sites whose fictional profiles the staff member answers for: a condition on `column`. */
 const inSites = (staff: StaffActor, column: SQL): SQL =>
   staff.siteIds === null ? sql`true` : sql`${column} in (${sql.join(staff.siteIds.map((id) => sql`${id}::int`), sql`, `)})`;
-
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /**
  * Answering as a fictional profile (issue 27): the conversations that wait for an answer, oldest first, within the
