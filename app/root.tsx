@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from 'react-router';
 import { QueryClientProvider } from './lib/query.ts';
-import { languageIso } from '#common/languages.ts';
+import { languageIso, LANGUAGES, type Language } from '#common/languages.ts';
 import type { Route } from './+types/root';
 import { requestContext } from './context.ts';
 import { consoleLanguage, isConsolePath } from '#server/http/console-pages.server.ts';
@@ -56,9 +56,23 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
 
+/**
+ * The page's language, also once the root's data is gone: when its loader fails on a later navigation (the
+ * connection dropped), the error page speaks the language the page was in, whose table the browser holds already.
+ * Without any (a first request that failed on the server), English.
+ */
+function usePageLanguage(data: RootData | undefined): Language {
+  const [rendered] = useState<Language>(() => {
+    if (data) return data.lang;
+    if (typeof document === 'undefined') return 'en';
+    return LANGUAGES.find((l) => l.iso === document.documentElement.lang)?.code ?? 'en';
+  });
+  return data?.lang ?? rendered;
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData('root') as RootData | undefined;
-  const lang = data?.lang ?? 'en';
+  const lang = usePageLanguage(data);
   return (
     <html lang={languageIso(lang)}>
       <head>
@@ -137,8 +151,9 @@ export function meta({ matches }: Route.MetaArgs) {
 /** An error outside every layout (the root's own loader failed): the message on a bare page. */
 export function ErrorBoundary() {
   const data = useRouteLoaderData('root') as RootData | undefined;
+  const lang = usePageLanguage(data);
   const [i18n] = useState(() =>
-    createI18n(data?.lang ?? 'en', (data && translationTable(data.lang)) ?? {
+    createI18n(lang, translationTable(lang) ?? {
       error_page: { not_found: 'This page could not be found', back_home: 'Back to the home page', error: 'Error', go_home: 'Go back to home' },
     }),
   );
