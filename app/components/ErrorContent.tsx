@@ -4,7 +4,9 @@ import { unavailableError } from '../lib/unavailable.ts';
 
 /**
  * The page of an error: its status, the message (or "Error"), and on a 404 the way back home. A page that could not
- * load because a service was away (503) says so and offers to try again, which reloads it.
+ * load because a service was away (503) says so and offers to try again, which reloads it. A message is one a page
+ * threw as text for the member; the HTTP reason phrase React Router fills in ("Internal Server Error" for any status
+ * a page throws without one, in English) and its own internal errors are no message for them.
  */
 export function ErrorContent() {
   const error = useRouteError();
@@ -24,8 +26,8 @@ export function ErrorContent() {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message = notFound
     ? t('error_page.not_found')
-    : isRouteErrorResponse(error)
-      ? String(error.data || error.statusText || t('error_page.error'))
+    : isRouteErrorResponse(error) && typeof error.data === 'string' && error.data.trim() !== ''
+      ? error.data
       : error instanceof Error && import.meta.env.DEV
         ? error.message
         : t('error_page.error');

@@ -1,11 +1,12 @@
 import Badge from 'react-bootstrap/Badge';
 import { useTranslation } from '../lib/i18n.ts';
-import { Link, Outlet } from 'react-router';
+import { Link, Outlet, useLocation } from 'react-router';
 import type { ApiUser } from '#common/api-types.ts';
 import { EntryWarning } from '../components/EntryWarning.tsx';
 import { SkipLink } from '../components/SkipLink.tsx';
 import { countryWarns } from '../lib/entry-warning.ts';
 import { capBadge, creditsPath } from '../lib/badges.ts';
+import { withReturn } from '../lib/return-path.ts';
 import { useUser } from '../lib/user.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { usePageTitlePrefix } from '../lib/title.ts';
@@ -13,9 +14,13 @@ import { useLoggedOutRedirect } from '../lib/logged-out.ts';
 import { useMemberActivity } from '../lib/member-activity.ts';
 import { TimeBonus } from '../features/bonus/TimeBonus.tsx';
 
-/** The chat's only bar: the way back to the site, the unread total and the credit balance. */
+/**
+ * The chat's only bar: the way back to the site, the unread total and the credit balance. Credits bought from
+ * here lead back to the conversation after paying, as its "buy credits" button does.
+ */
 function ChatBar({ user, siteName, repeatOrder }: { user: ApiUser | null; siteName: string; repeatOrder: boolean }) {
   const { t } = useTranslation();
+  const here = useLocation().pathname;
   return (
     <nav className="chat-bar d-flex align-items-center gap-3 px-3" aria-label={t('chat.bar')} data-testid="chat-bar">
       <Link to="/members" className="chat-bar-home text-reset text-decoration-none fw-semibold" data-testid="logo">‹ {siteName}</Link>
@@ -25,7 +30,7 @@ function ChatBar({ user, siteName, repeatOrder }: { user: ApiUser | null; siteNa
         </Badge>
       )}
       {user && (
-        <Link to={user.paid_user ? creditsPath(repeatOrder) : '/credits'} className="ms-auto btn btn-sm btn-outline-light" data-testid="nav-credits">
+        <Link to={withReturn(user.paid_user ? creditsPath(repeatOrder) : '/credits', here)} className="ms-auto btn btn-sm btn-outline-light" data-testid="nav-credits">
           {t('chat.balance', { count: user.credits })}
         </Link>
       )}

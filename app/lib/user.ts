@@ -1,9 +1,20 @@
 import { useEffect } from 'react';
-import { useQuery, useQueryClient } from './query.ts';
+import { useQuery, useQueryClient, type QueryClient } from './query.ts';
 import type { ApiUser } from '#common/api-types.ts';
 import { useRootData } from './root-data.ts';
 import { useDelayed, usePollInterval } from './activity.ts';
 import { api } from './api.ts';
+
+/** GET /api/user.php: the member as the server has them now. */
+const fetchUser = async () => (await api<{ user: ApiUser }>('/api/user.php', { retries: 0 })).user;
+
+/**
+ * The member fetched again now, also in the first seconds of a page, before polling starts (an invalidation then
+ * fetches nothing, since no poll watches yet): their counts (new likes, unread messages) follow at once.
+ */
+export async function reloadUser(client: QueryClient): Promise<void> {
+  client.setQueryData(['user'], await fetchUser());
+}
 
 /** The signed-in member (or null), rendered by the server and re-fetched by polling. */
 export function useUser(): ApiUser | null {
@@ -24,7 +35,7 @@ export function useUser(): ApiUser | null {
   }, [client, polling, root.user]);
   const { data } = useQuery({
     queryKey: ['user'],
-    queryFn: async () => (await api<{ user: ApiUser }>('/api/user.php', { retries: 0 })).user,
+    queryFn: fetchUser,
     initialData: root.user,
     enabled: Boolean(root.user) && polling,
     refetchInterval: interval,

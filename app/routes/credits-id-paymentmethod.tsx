@@ -16,6 +16,7 @@ import { requestContext } from '../context.ts';
 import { orNotFound, requireMemberActor } from '#server/http/page-guards.server.ts';
 import { api, ApiError } from '../lib/api.ts';
 import { formatMoney } from '../lib/format.ts';
+import { withReturn } from '../lib/return-path.ts';
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
@@ -65,7 +66,7 @@ export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
   const Icon = look.icon;
   const amount = formatMoney(order.amount, order.currency, i18n.language as Language);
   const { returnTo } = loaderData;
-  const retry = (method?: string) => `/credits?package=${loaderData.packageId}${method ? `&method=${method}` : ''}${returnTo ? `&return=${encodeURIComponent(returnTo)}` : ''}`;
+  const retry = (method?: string) => withReturn(`/credits?package=${loaderData.packageId}${method ? `&method=${method}` : ''}`, returnTo);
 
   const cancel = async () => {
     if (!window.confirm(t('payment.cancel_confirm'))) return;

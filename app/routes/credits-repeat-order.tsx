@@ -16,14 +16,17 @@ import { api, ApiError, newIdempotencyKey } from '../lib/api.ts';
 import { useUser } from '../lib/user.ts';
 import { PackageList } from '../features/credits/PackageList.tsx';
 import { pageMeta } from '../lib/seo.ts';
+import { withReturn } from '../lib/return-path.ts';
+import { safeReturnPath } from '#common/schemas.ts';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
-  const member = requireMemberActor(ctx, url.pathname);
+  const member = requireMemberActor(ctx, url.pathname + url.search);
   const [catalogue, mandates] = await Promise.all([
     ctx.services.payments.catalogue(member, { visitorCountry: null }), ctx.services.payments.mandates(member),
   ]);
-  return { ...catalogue, mandates };
+  // Bought from a conversation (the chat's credits item): the payment's status page leads back there.
+  return { ...catalogue, mandates, returnTo: safeReturnPath(url.searchParams.get('return')) };
 }
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -67,7 +70,7 @@ export default function RepeatOrder({ loaderData }: Route.ComponentProps) {
         method: 'POST', body: { package_id: packageId, mandate_id: mandateId, withdrawal_consent: true }, idempotencyKey: keys.current.get(choice),
       });
       keys.current.delete(choice);
-      await navigate(`/credits/${encodeURIComponent(result.order.id)}`);
+      await navigate(withReturn(`/credits/${encodeURIComponent(result.order.id)}`, loaderData.returnTo));
     } catch (err) {
       setError(err instanceof ApiError ? err.message : t('errors.server_error'));
       setBusy(null);
@@ -97,7 +100,7 @@ export default function RepeatOrder({ loaderData }: Route.ComponentProps) {
       {mandates.length === 0 ? (
         <Alert variant="info" data-testid="no-mandates">
           <p className="mb-2">{t('repeat_order.none')}</p>
-          <Link to="/credits" className="btn btn-primary btn-sm" data-testid="to-credits">{t('repeat_order.buy_and_keep')}</Link>
+          <Link to={withReturn('/credits', loaderData.returnTo)} className="btn btn-primary btn-sm" data-testid="to-credits">{t('repeat_order.buy_and_keep')}</Link>
         </Alert>
       ) : (
         <>
@@ -142,7 +145,7 @@ export default function RepeatOrder({ loaderData }: Route.ComponentProps) {
             />
           )}
           <p className="small text-muted mt-3">
-            <Link to="/credits">{t('repeat_order.other_method')}</Link>
+            <Link to={withReturn('/credits', loaderData.returnTo)} data-testid="other-method">{t('repeat_order.other_method')}</Link>
           </p>
         </>
       )}

@@ -7,6 +7,7 @@ import { Link, redirect } from 'react-router';
 import { DIRECT_DEBIT_MAX_CENTS_PER_30_DAYS, SMS_CODE_TTL_MINUTES } from '#common/constants.ts';
 import { directDebitConfirmSchema, directDebitStartSchema } from '#common/direct-debit.ts';
 import { isReference } from '#common/ids.ts';
+import { safeReturnPath } from '#common/schemas.ts';
 import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/directdebit';
 import { requestContext } from '../context.ts';
@@ -15,6 +16,7 @@ import { formIntent, submitForm } from '#server/http/forms.server.ts';
 import { linkedCode } from '#server/payments/purchase-form.server.ts';
 import { AppForm, FormError, useAppForm } from '../lib/forms.tsx';
 import { formatMoney } from '../lib/format.ts';
+import { withReturn } from '../lib/return-path.ts';
 import { pageMeta } from '../lib/seo.ts';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
@@ -25,10 +27,12 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const chosen = packages.find((p) => String(p.id) === url.searchParams.get('package')) ?? null;
   const requestId = url.searchParams.get('request');
   const pending = isReference(requestId) ? await ctx.services.directDebit.pending(member, requestId) : null;
+  // A purchase begun in a conversation (`?return=`, kept through both steps) continues there after paying.
+  const returnTo = safeReturnPath(url.searchParams.get('return'));
   // Confirmed already (the back button): the payment's status page.
-  if (pending?.status === 'confirmed' && pending.orderId) throw redirect(`/credits/${pending.orderId}`);
+  if (pending?.status === 'confirmed' && pending.orderId) throw redirect(withReturn(`/credits/${pending.orderId}`, returnTo));
   return {
-    currency, packages, prices, chosen, maxCents: DIRECT_DEBIT_MAX_CENTS_PER_30_DAYS,
+    currency, packages, prices, chosen, maxCents: DIRECT_DEBIT_MAX_CENTS_PER_30_DAYS, returnTo,
     pending: pending && pending.packageId === chosen?.id ? pending : null,
   };
 }
@@ -48,9 +52,10 @@ export async function action({ context, request }: Route.ActionArgs) {
   const member = requireMemberActor(ctx, url.pathname + url.search);
   const formData = await request.formData();
   if (formIntent(formData) === 'confirm') {
+    const returnTo = safeReturnPath(url.searchParams.get('return')) ?? undefined;
     return submitForm(ctx, formData, directDebitConfirmSchema, async (input) => {
-      const placed = await ctx.services.directDebit.confirm(member, { requestId: input.request, code: input.code });
-      return redirect(`/credits/${placed.order.id}`);
+      const placed = await ctx.services.directDebit.confirm(member, { requestId: input.request, code: input.code, returnTo });
+      return redirect(withReturn(`/credits/${placed.order.id}`, returnTo));
     }, { intent: 'confirm' });
   }
   return submitForm(ctx, formData, directDebitStartSchema, async (form) => {
@@ -67,7 +72,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 export default function DirectDebit({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
-  const { chosen, pending, currency } = loaderData;
+  const { chosen, pending, currency, returnTo } = loaderData;
   const money = (cents: number) => formatMoney(cents, currency, lang);
   return (
     <div className="container py-4 max-w-640">
@@ -80,7 +85,7 @@ export default function DirectDebit({ loaderData }: Route.ComponentProps) {
             <p>{t('direct_debit.choose')}</p>
             <div className="d-grid gap-2">
               {loaderData.packages.map((p) => (
-                <Link key={p.id} to={`/directdebit?package=${p.id}`} className="btn btn-outline-primary" data-testid="dd-package">
+                <Link key={p.id} to={withReturn(`/directdebit?package=${p.id}`, returnTo)} className="btn btn-outline-primary" data-testid="dd-package">
                   {t('direct_debit.bundle', { count: p.credits, price: money(loaderData.prices[p.id]?.amount ?? p.amount) })}
                 </Link>
               ))}
@@ -98,8 +103,8 @@ export default function DirectDebit({ loaderData }: Route.ComponentProps) {
             </p>
           )}
           <p className="text-muted small">{t('direct_debit.lead', { max: money(loaderData.maxCents) })}</p>
-          {pending ? <CodeStep requestId={pending.id} phone={pending.phone} locked={pending.status === 'locked'} restart={`/directdebit?package=${chosen.id}`} /> : <DetailsStep packageId={chosen.id} amount={loaderData.prices[chosen.id]?.amount ?? chosen.amount} />}
-          <p className="mt-3 small"><Link to={`/credits?package=${chosen.id}`}>{t('direct_debit.other_method')}</Link></p>
+          {pending ? <CodeStep requestId={pending.id} phone={pending.phone} locked={pending.status === 'locked'} restart={withReturn(`/directdebit?package=${chosen.id}`, returnTo)} /> : <DetailsStep packageId={chosen.id} amount={loaderData.prices[chosen.id]?.amount ?? chosen.amount} />}
+          <p className="mt-3 small"><Link to={withReturn(`/credits?package=${chosen.id}`, returnTo)} data-testid="dd-other-method">{t('direct_debit.other_method')}</Link></p>
         </>
       )}
     </div>

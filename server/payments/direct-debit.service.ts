@@ -127,9 +127,10 @@ export function createDirectDebitService(deps: {
     /**
      * Step 2: the code. Wrong: one try fewer (the 5th wrong try locks the request); expired: ask again. Right:
      * the order with its mandate and charge; a repeated confirmation (a double click, a retry after a lost
-     * answer) returns the same order, never a second payment.
+     * answer) returns the same order, never a second payment. `returnTo`: where the payment's status page
+     * continues to (the conversation the purchase began in), as for other orders.
      */
-    async confirm(actor: Actor, input: { requestId: string; code: string }) {
+    async confirm(actor: Actor, input: { requestId: string; code: string; returnTo?: string }) {
       const { userId } = requireMember(actor);
       const now = clock();
       const outcome = await db.transaction(async (tx) => {
@@ -160,6 +161,7 @@ export function createDirectDebitService(deps: {
       if (outcome.kind === 'verified') await requireWithinLimit(actor, row.amountCents);
       const placed = await payments.directDebitOrder(actor, {
         packageId: row.packageId, idempotencyKey: `directdebit:${row.id}`, discountCode: row.discountCode, expectedAmount: row.amountCents,
+        returnTo: input.returnTo,
         mandate: { consumerName: row.accountHolder, consumerAccount: row.iban, signatureDate: row.createdAt.toISOString().slice(0, 10) },
       });
       // The provider holds the mandate now: only the masked IBAN stays here.

@@ -257,6 +257,22 @@ describe.each(DATABASE_KINDS)('Direct debit with an SMS code on %s', (kind) => {
     expect(await t.services.payments.directDebitTotal(memberActor(t, user.id), new Date(0))).toBe(746);
   });
 
+  it('a debit begun in a conversation returns from its checkout to the status page with the way back; one off the site is refused', async () => {
+    const { client, user } = await signUp(t);
+    const member = memberActor(t, user.id);
+    const started = await start(client);
+    const requestId = started.res.body.request as string;
+    const code = codeFor(started.phone)!;
+    await expect(t.services.directDebit.confirm(member, { requestId, code, returnTo: '//evil.example/chats/1' }))
+      .rejects.toMatchObject({ status: 400, code: 'return_path_invalid' });
+    expect(await t.database.db.$count(orders, eq(orders.userId, user.id))).toBe(0);
+    // The code still holds: the same request, with a way back on this site.
+    const placed = await t.services.directDebit.confirm(member, { requestId, code, returnTo: '/chats/12' });
+    const [payment] = await t.database.db.select().from(payments).where(eq(payments.orderId, placed.order.id));
+    const [checkout] = await t.database.db.select().from(testCheckouts).where(eq(testCheckouts.id, payment.providerRef));
+    expect(checkout.redirectUrl).toMatch(new RegExp(`/credits/${placed.order.id}\\?return=%2Fchats%2F12$`));
+  });
+
   it('with Mollie: a customer, the mandate with the form\'s details and one recurring payment; the webhook completes it', async () => {
     const client = t.client({ host: 'm.example' });
     const signed = await client.post('/api/signup.php', {

@@ -19,6 +19,11 @@ import { createTestPayments } from './test-payments.ts';
 
 export type { TestPaymentsMode } from './test-payments.ts';
 
+/** Where a payment's status page continues to: a path on this site, checked again here, whoever calls (else 400). */
+function requireReturnPath(returnTo: string | undefined) {
+  if (returnTo !== undefined && safeReturnPath(returnTo) === null) throw new AppError(400, 'return_path_invalid');
+}
+
 /**
  * Buying credits, one service over its parts: the bundles and methods a payer sees (catalogue.ts), placing orders
  * and opening their payments (orders.ts), applying what the provider says of a payment (payment-status.ts), stored
@@ -105,7 +110,7 @@ export function createPaymentsService(deps: {
     }) {
       requireMember(actor);
       if (input.withdrawalConsent !== true) throw new AppError(400, 'withdrawal_consent_required');
-      if (input.returnTo !== undefined && safeReturnPath(input.returnTo) === null) throw new AppError(400, 'return_path_invalid');
+      requireReturnPath(input.returnTo);
       const { siteId, country, ...payer } = await orderFor(actor);
       // Simulated payments on a public origin would hand out credits for nothing.
       if ((await tests.testPayments(siteId)) === 'refused') throw new AppError(503, 'payments_unavailable');
@@ -140,7 +145,10 @@ export function createPaymentsService(deps: {
      */
     async directDebitOrder(actor: Actor, input: {
       packageId: number; idempotencyKey: string; discountCode?: string | null; expectedAmount?: number; mandate: DirectDebitMandate;
+      /** Where the payment's status page continues to: a path on this site, as for createOrder. */
+      returnTo?: string;
     }) {
+      requireReturnPath(input.returnTo);
       const { siteId, country, ...payer } = await orderFor(actor);
       if ((await tests.testPayments(siteId)) === 'refused') throw new AppError(503, 'payments_unavailable');
       const sp = await providers.forSite(siteId);

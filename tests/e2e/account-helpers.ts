@@ -72,6 +72,22 @@ export async function latestSmsCode(request: APIRequestContext, to: string, afte
   return code!;
 }
 
+/** A mobile number of its own per run: the per-number SMS limit of one run does not reach the next. */
+export const newMobile = () => `+3162${String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')}`;
+
+/** Fills in the direct-debit form's details (an account holder in Amsterdam, `iban`, `mobile`) and ticks both consents. */
+export async function fillDirectDebitDetails(page: Page, { iban, mobile }: { iban: string; mobile: string }) {
+  await page.getByTestId('dd-account_holder').fill('Kim de Vries');
+  await page.getByTestId('dd-iban').fill(iban);
+  await page.getByTestId('dd-street').fill('Damrak');
+  await page.getByTestId('dd-house_number').fill('12');
+  await page.getByTestId('dd-zip').fill('1012 LG');
+  await page.getByTestId('dd-city').fill('Amsterdam');
+  await page.getByTestId('dd-mobile').fill(mobile.replace(/^\+31/, '+31 '));
+  await page.getByTestId('dd-mandate_consent').check();
+  await page.getByTestId('dd-withdrawal_consent').check();
+}
+
 /**
  * Demo members (seeded, with photos, confirmed): the search's first page is the newest members, which in a full
  * run are other tests' new members (aged 36–41, no photo, unconfirmed), so this looks where none of them are.

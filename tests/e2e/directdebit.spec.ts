@@ -1,8 +1,5 @@
 import { expect, hydrated, test } from './fixtures.ts';
-import { asNewVisitor, latestSmsCode, signUpByApi } from './account-helpers.ts';
-
-/** A number of its own per run: the per-number SMS limit of one run does not reach the next. */
-const newMobile = () => `+3162${String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')}`;
+import { asNewVisitor, fillDirectDebitDetails, latestSmsCode, newMobile, signUpByApi } from './account-helpers.ts';
 
 /**
  * SEPA direct debit from the credits page: the form with its field errors, the code from the SMS (read from
@@ -29,15 +26,7 @@ test('pays a bundle by direct debit with an SMS code', async ({ page, shot }, in
   await expect(page.getByTestId('dd-mandate_consent-error')).toHaveText('Please authorise the direct debit to continue.');
 
   const mobile = newMobile();
-  await page.getByTestId('dd-account_holder').fill('Kim de Vries');
-  await page.getByTestId('dd-iban').fill('NL92 ABNA 0417 1643 00');
-  await page.getByTestId('dd-street').fill('Damrak');
-  await page.getByTestId('dd-house_number').fill('12');
-  await page.getByTestId('dd-zip').fill('1012 LG');
-  await page.getByTestId('dd-city').fill('Amsterdam');
-  await page.getByTestId('dd-mobile').fill(mobile.replace(/^\+31/, '+31 '));
-  await page.getByTestId('dd-mandate_consent').check();
-  await page.getByTestId('dd-withdrawal_consent').check();
+  await fillDirectDebitDetails(page, { iban: 'NL92 ABNA 0417 1643 00', mobile });
   await expect(page.getByTestId('dd-iban-error')).toHaveText('This IBAN is not valid. Please check it and try again.');
   await page.getByTestId('dd-details').scrollIntoViewIfNeeded();
   await shot('directdebit-form-error');

@@ -1,6 +1,8 @@
 import type { Browser, Page } from '@playwright/test';
-import { activate, asNewVisitor, demoMembers, newMember, paidOrder, signUpByApi } from './account-helpers.ts';
-import { expect, expectSkipLinkFirst, openSearchFilters, test } from './fixtures.ts';
+import {
+  activate, asNewVisitor, demoMembers, fillDirectDebitDetails, latestSmsCode, newMember, newMobile, paidOrder, signUpByApi,
+} from './account-helpers.ts';
+import { expect, expectSkipLinkFirst, hydrated, openSearchFilters, test } from './fixtures.ts';
 
 /** A new, confirmed member of their own (in `page`) with a conversation with a demo member; answers its id. */
 async function memberWithConversation(page: Page, prefix: string, project: string, opts: { spendFree: boolean }) {
@@ -45,6 +47,82 @@ test('buying credits from a conversation returns to it after paying, with the ty
   await expect(page.getByTestId('message-input')).toHaveValue('');
   await page.reload();
   await expect(page.getByTestId('message-input')).toHaveValue('');
+});
+
+test('paying by direct debit from a conversation also returns to it after paying, with the typed reply still in the composer', async ({ page }, info) => {
+  const conversation = await memberWithConversation(page, 'ddback', info.project.name, { spendFree: true });
+  const back = `return=%2Fchats%2F${conversation}`;
+  await page.goto(`/chats/${conversation}`);
+  const reply = 'Shall we have a coffee at the station first?';
+  await page.getByTestId('message-input').fill(reply);
+  await page.getByTestId('send-button').click();
+  await expect(page.getByTestId('send-error')).toHaveAttribute('data-code', 'insufficient_credits');
+  await page.getByTestId('buy-credits').click();
+  await expect(page).toHaveURL(new RegExp(`/credits\\?need=\\d+&${back}$`));
+
+  // The direct-debit form carries the way back through both of its steps (details, then the SMS code).
+  await page.getByTestId('pay-direct-debit').first().click();
+  await expect(page).toHaveURL(new RegExp(`/directdebit\\?package=\\d+&${back}$`));
+  await hydrated(page);
+  const mobile = newMobile();
+  await fillDirectDebitDetails(page, { iban: 'NL91 ABNA 0417 1643 00', mobile });
+  const sentAfter = Date.now() - 1000;
+  await page.getByTestId('dd-send-code').click();
+  await expect(page.getByTestId('dd-code-step')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`request=dd_.*${back}|${back}.*request=dd_`));
+  await expect(page.getByTestId('dd-other-method')).toHaveAttribute('href', new RegExp(`/credits\\?package=\\d+&${back}$`));
+  const code = await latestSmsCode(page.request, mobile, sentAfter);
+  await hydrated(page);
+  await page.getByTestId('dd-code').fill(code);
+  await page.getByTestId('dd-confirm').click();
+
+  // Pending until the bank settles it (the test checkout here), and from there back to the status page and on.
+  await expect(page).toHaveURL(new RegExp(`/credits/ord_[\\w-]+\\?${back}$`));
+  await expect(page.getByTestId('payment-status')).toHaveAttribute('data-status', 'pending');
+  await page.getByTestId('finish-payment').click();
+  await expect(page.getByTestId('test-checkout')).toBeVisible();
+  await hydrated(page);
+  await page.getByTestId('outcome-paid').click();
+  await expect(page.getByTestId('payment-completed')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/credits/ord_[\\w-]+\\?${back}$`));
+  await page.getByTestId('continue').click();
+  await expect(page).toHaveURL(new RegExp(`/chats/${conversation}$`));
+  await expect(page.getByTestId('message-input')).toHaveValue(reply);
+});
+
+test('the chat bar\'s credits item leads back to the conversation after paying: from the credits page, and from repeat order', async ({ page }, info) => {
+  const conversation = await memberWithConversation(page, 'barback', info.project.name, { spendFree: false });
+  const back = `return=%2Fchats%2F${conversation}`;
+  await page.goto(`/chats/${conversation}`);
+  const bar = page.getByTestId('chat-bar');
+  await expect(bar.getByTestId('nav-credits')).toHaveAttribute('href', `/credits?${back}`);
+  await bar.getByTestId('nav-credits').click();
+  await expect(page).toHaveURL(new RegExp(`/credits\\?${back}$`));
+  await hydrated(page);
+  // The first purchase keeps the method, so the item leads to repeat order afterwards.
+  await page.getByTestId('keep-method').check();
+  await page.getByTestId('withdrawal-consent').check();
+  await page.getByTestId('buy-package').first().click();
+  await expect(page.getByTestId('test-checkout')).toBeVisible();
+  await hydrated(page);
+  await page.getByTestId('outcome-paid').click();
+  await expect(page.getByTestId('payment-completed')).toBeVisible();
+  await page.getByTestId('continue').click();
+  await expect(page).toHaveURL(new RegExp(`/chats/${conversation}$`));
+
+  // Paid, with a stored method: repeat order, one click, and Continue leads back again.
+  await expect(bar.getByTestId('nav-credits')).toHaveAttribute('href', `/credits/repeat-order?${back}`);
+  await bar.getByTestId('nav-credits').click();
+  await expect(page).toHaveURL(new RegExp(`/credits/repeat-order\\?${back}$`));
+  await expect(page.getByTestId('other-method')).toHaveAttribute('href', `/credits?${back}`);
+  await hydrated(page);
+  await page.getByTestId('withdrawal-consent').check();
+  await page.getByTestId('repeat-buy').first().click();
+  await expect(page).toHaveURL(new RegExp(`/credits/ord_[\\w-]+\\?${back}$`));
+  await expect(page.getByTestId('payment-completed')).toBeVisible();
+  await page.getByTestId('continue').click();
+  await expect(page).toHaveURL(new RegExp(`/chats/${conversation}$`));
+  await expect(page.getByTestId('message-input')).toBeVisible();
 });
 
 test('the way back after paying is a path on this site only: another host or a scheme is refused', async ({ page }, info) => {

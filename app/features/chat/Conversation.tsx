@@ -24,6 +24,7 @@ import { ReportSheet } from '../reports/ReportSheet.tsx';
 import { usePriceLabel } from './prices.ts';
 import { useViewingConversation } from './use-viewing.ts';
 import { OnlineDot } from '../../components/OnlineDot.tsx';
+import { withReturn } from '../../lib/return-path.ts';
 
 /** While the live channel is down, an open conversation looks for new messages every 10 seconds; with it, every minute. */
 const OPEN_CONVERSATION_POLL_MS = 10_000;
@@ -366,11 +367,11 @@ export function Conversation({ page }: { page: ConversationPage }) {
           {error && (
             <Alert variant={['insufficient_credits', 'free_conversation_limit', 'daily_spend_cap_reached', 'monthly_spend_cap_reached'].includes(error.code) ? 'warning' : 'danger'} className="d-flex align-items-center justify-content-between gap-2" data-testid="send-error" data-code={error.code}>
               <span>{error.message}</span>
-              {error.code === 'insufficient_credits' && <Link to={`/credits?need=${shortfall}&return=${encodeURIComponent(here)}`} className="btn btn-secondary btn-sm text-nowrap" data-testid="buy-credits">{t('chat.buy_credits')}</Link>}
+              {error.code === 'insufficient_credits' && <Link to={withReturn(`/credits?need=${shortfall}`, here)} className="btn btn-secondary btn-sm text-nowrap" data-testid="buy-credits">{t('chat.buy_credits')}</Link>}
               {(error.code === 'daily_spend_cap_reached' || error.code === 'monthly_spend_cap_reached') && (
                 <Link to="/transactions" className="btn btn-outline-secondary btn-sm text-nowrap" data-testid="spend-cap-link">{t('chat.spend_cap_settings')}</Link>
               )}
-              {error.code === 'free_conversation_limit' && <Link to={`/premium?return=${encodeURIComponent(here)}`} className="btn btn-secondary btn-sm" data-testid="get-premium">{t('nav.get_premium')}</Link>}
+              {error.code === 'free_conversation_limit' && <Link to={withReturn('/premium', here)} className="btn btn-secondary btn-sm" data-testid="get-premium">{t('nav.get_premium')}</Link>}
             </Alert>
           )}
           {!connected && <Alert variant="warning" className="py-2" data-testid="offline-banner" role="status">{t('chat.offline')}</Alert>}

@@ -12,6 +12,7 @@ import type { Language } from '#common/languages.ts';
 import type { PurchaseData } from '#server/payments/purchase-form.server.ts';
 import { api, ApiError, newIdempotencyKey } from '../../lib/api.ts';
 import { formatMoney } from '../../lib/format.ts';
+import { withReturn } from '../../lib/return-path.ts';
 import { PackageList } from './PackageList.tsx';
 
 /** The provider's methods that this app knows how to name, in the provider's order. */
@@ -153,9 +154,9 @@ export function Purchase({ data, highlight }: { data: PurchaseData; highlight?: 
           >
             {buying === p.id ? <Spinner animation="border" size="sm" /> : t('credits.buy_for', { price: formatMoney(prices[p.id]?.amount ?? p.amount, p.currency, lang) })}
           </Button>
-          {/* SEPA direct debit (euros only) has its own form with an SMS code. */}
+          {/* SEPA direct debit (euros only) has its own form with an SMS code; it leads back where a purchase began, too. */}
           {p.currency === 'EUR' && (
-            <Link to={`/directdebit?package=${p.id}${code ? `&discount=${encodeURIComponent(code.code)}` : ''}`} className="d-block small text-center mt-2" data-testid="pay-direct-debit">
+            <Link to={withReturn(`/directdebit?package=${p.id}${code ? `&discount=${encodeURIComponent(code.code)}` : ''}`, data.returnTo)} className="d-block small text-center mt-2" data-testid="pay-direct-debit">
               {t('credits.pay_direct_debit')}
             </Link>
           )}

@@ -5,12 +5,13 @@ import type { ProfileSummary } from '#common/api-types.ts';
 import type { LiveEvent } from '#common/live.ts';
 import { api } from '../../lib/api.ts';
 import { LIVE_WINDOW_EVENT } from '../../lib/live.ts';
+import { reloadUser } from '../../lib/user.ts';
 import type { OverlayProfile } from './LikeOverlay.tsx';
 
 /** Likers whose overlay this browser already showed (newest last), so a like is announced once. */
 const SHOWN_KEY = 'like-overlay-shown';
 const SHOWN_MAX = 100;
-/** Spec section 4: likes reload 500 ms after the overlay's profile was fetched. */
+/** Spec sections 4 and 9: likes reload 500 ms after the overlay's profile was fetched. */
 const RELOAD_DELAY_MS = 500;
 
 function shownBefore(): number[] {
@@ -68,9 +69,11 @@ export function useLikeOverlay(signedIn: boolean) {
     if (!found || (!force && shownBefore().includes(found.id))) return;
     rememberOverlay(found.id);
     setProfile(found);
+    // The likes on screen: the likes page's lists (its loader, with the member), elsewhere the new-likes badge (the
+    // member's counts), also when the overlay came in the first seconds of a page, before polling starts.
     setTimeout(() => {
-      void client.invalidateQueries({ queryKey: ['user'] });
       if (window.location.pathname.startsWith('/likes')) void revalidate();
+      else void reloadUser(client).catch(() => undefined);
     }, RELOAD_DELAY_MS);
   }, [client, revalidate]);
 

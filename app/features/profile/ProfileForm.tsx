@@ -7,18 +7,14 @@ import Row from 'react-bootstrap/Row';
 import { Alert } from '../../components/Alert.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { useTranslation } from '../../lib/i18n.ts';
-import { useQuery } from '../../lib/query.ts';
 import type { OwnProfile } from '#common/api-types.ts';
 import { COUNTRIES } from '#common/constants.ts';
 import type { Language } from '#common/languages.ts';
 import { ABOUT_MAX, ATTRIBUTE_KEYS, ATTRIBUTE_OPTIONS, profileSchema, type AttributeKey } from '#common/profile.ts';
-import { api } from '../../lib/api.ts';
 import { countryOptions } from '../../lib/format.ts';
 import { AppForm, useAppForm } from '../../lib/forms.tsx';
+import { useInterests, useRegions, type Interest, type Region } from '../../lib/reference-data.ts';
 import { attributeValueLabel } from './labels.ts';
-
-export interface Region { country: string; code: string; name: string }
-export interface Interest { key: string; name: string }
 
 /** The profile as form values: "not said" is an empty choice. */
 function formValues(profile: OwnProfile): Record<string, string | string[]> {
@@ -48,17 +44,13 @@ export function ProfileForm({ profile, countries, regions, interests, visibleFie
   const [chosen, setChosen] = useState<string[]>(() => [start.interests ?? []].flat());
 
   // Reference data is fetched once per visit (spec section 7); the page's loader already brings it.
-  const regionQuery = useQuery({
-    queryKey: ['regions'], queryFn: async () => (await api<{ regions: Region[] }>('/api/regions.php')).regions, initialData: regions, staleTime: Infinity,
-  });
-  const interestQuery = useQuery({
-    queryKey: ['interests', lang], queryFn: async () => (await api<{ interests: Interest[] }>('/api/interests.php')).interests, initialData: interests, staleTime: Infinity,
-  });
+  const allRegions = useRegions(regions);
+  const interestList = useInterests(lang, interests);
   const countryList = useMemo(
     () => countryOptions(countries.length ? countries : COUNTRIES, lang),
     [countries, lang],
   );
-  const countryRegions = regionQuery.data.filter((r) => r.country === country);
+  const countryRegions = allRegions.filter((r) => r.country === country);
 
   // Whether the public profile shows a field: its description, when the site shows these notes.
   const note = (key: string) => ({
@@ -109,7 +101,7 @@ export function ProfileForm({ profile, countries, regions, interests, visibleFie
             <Col xs={12}>
               <FormField id="profile-interests" as="group" label={t('profile_fields.interests')} error={interestError ?? null} {...note('interests')}>
                 <div className="d-flex flex-wrap gap-2" data-testid="profile-interests">
-                  {interestQuery.data.map((i) => {
+                  {interestList.map((i) => {
                     const on = chosen.includes(i.key);
                     return (
                       <Form.Check

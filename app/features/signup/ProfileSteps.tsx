@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { Alert } from '../../components/Alert.tsx';
@@ -9,6 +9,7 @@ import { ABOUT_MAX_LENGTH, SEXUALITIES } from '#common/schemas.ts';
 import { nicheSignupDefaults } from '#common/site-theme.ts';
 import { api, ApiError } from '../../lib/api.ts';
 import { useRootData } from '../../lib/root-data.ts';
+import { useRegions } from '../../lib/reference-data.ts';
 import { StepHeading } from './StepHeading.tsx';
 import { useSignupCountries } from './signup-countries.ts';
 
@@ -76,16 +77,9 @@ export function LocationStep({ user, onDone, skip }: { user: ApiUser | null; onD
   const countries = useSignupCountries();
   const [country, setCountry] = useState(user?.profile.country ?? '');
   const [region, setRegion] = useState('');
-  const [regions, setRegions] = useState<{ code: string; name: string }[]>([]);
+  // Every region at once, fetched once for the page: choosing another country (and back) asks for nothing.
+  const regions = useRegions().filter((r) => r.country === country);
   const { busy, error, save } = useSave(onDone);
-  useEffect(() => {
-    if (!country) return;
-    let live = true;
-    void api<{ regions: { code: string; name: string }[] }>(`/api/regions.php?country=${country}`)
-      .then((r) => { if (live) setRegions(r.regions); })
-      .catch(() => { if (live) setRegions([]); });
-    return () => { live = false; };
-  }, [country]);
   return (
     <div data-testid="signup-step-location">
       <StepHeading title={t('signup_flow.location_title')} lead={t('signup_flow.location_lead')} />

@@ -1,0 +1,23 @@
+import type { Language } from '#common/languages.ts';
+import { api } from './api.ts';
+import { useQuery } from './query.ts';
+
+export interface Region { country: string; code: string; name: string }
+export interface Interest { key: string; name: string }
+
+/**
+ * Spec section 7: the regions and the interests are each fetched once per page life and skipped when loaded. One
+ * cache entry each (every region of every country; the interests in the page's language), never stale, and seeded
+ * by a page whose loader brought them already: a form that changes country filters, it does not ask again.
+ */
+export function useRegions(initial?: Region[]): Region[] {
+  return useQuery({
+    queryKey: ['regions'], queryFn: async () => (await api<{ regions: Region[] }>('/api/regions.php')).regions, initialData: initial, staleTime: Infinity,
+  }).data ?? [];
+}
+
+export function useInterests(lang: Language, initial?: Interest[]): Interest[] {
+  return useQuery({
+    queryKey: ['interests', lang], queryFn: async () => (await api<{ interests: Interest[] }>('/api/interests.php')).interests, initialData: initial, staleTime: Infinity,
+  }).data ?? [];
+}
