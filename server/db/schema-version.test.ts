@@ -59,7 +59,9 @@ describe.each(DATABASE_KINDS)('schema version on %s', (kind) => {
     } finally {
       await target.drop();
     }
-  });
+    // Every migration from nothing and the whole region list, twice over on the embedded database: about 10 s on a
+    // quiet core, more on a busy one.
+  }, 90_000);
 });
 
 describe.skipIf(!inject('pgTemplate'))('migrations under the advisory lock (postgres)', () => {
