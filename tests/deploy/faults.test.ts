@@ -143,6 +143,9 @@ describe.skipIf(!pgTemplate || !redisUrl)('a server whose services go away', { t
       // A failed mail is tried again soon after its back-off, not at the next 30 s poll. No statement timeout: the
       // server notices a database that went silent by asking it (server/db/reachability.ts), not by cutting statements.
       OUTBOX_POLL_MS: '300',
+      // As for every test's server (scripts/e2e-server.mjs): a busy test machine is not an overloaded site, and admission
+      // control (tested by itself and by npm run bench -- overload) must not answer for the database here.
+      ADMISSION_TARGET_MS: '0', ADMISSION_MAX_DELAY_MS: '0',
     });
     cleanups.push(() => server.child.kill('SIGKILL'));
     output = server.output;
@@ -151,6 +154,61 @@ describe.skipIf(!pgTemplate || !redisUrl)('a server whose services go away', { t
     await signIn();
   });
 
+  it('PostgreSQL away: pages and their .data answer 503 with Retry-After, say so in the visitor\'s language, and come back', async () => {
+    const page = async (path: string, lang: Language, signedIn: boolean) => {
+      const started = performance.now();
+      const member = cookie.split('; ').filter((c) => !c.startsWith(`${LOCALE_COOKIE}=`));
+      const res = await fetch(`${base}${path}`, {
+        headers: { host: 'localhost', cookie: [...(signedIn ? member : []), `${LOCALE_COOKIE}=${lang}`].join('; ') }, signal: AbortSignal.timeout(15_000),
+      });
+      const text = (await res.text()).replaceAll('<!-- -->', '');
+      return { status: res.status, retryAfter: res.headers.get('retry-after'), cacheControl: res.headers.get('cache-control'), text, ms: performance.now() - started };
+    };
+    const says = (lang: Language) => {
+      const table = loadLocales()[lang] as { errors: { unavailable: string }; error_page: { try_again: string } };
+      return { message: table.errors.unavailable, tryAgain: table.error_page.try_again };
+    };
+    // A member's page (the session is read first) and a visitor's (the page's loaders read), as documents and as the
+    // client's data requests after a navigation.
+    const requests = [
+      { path: '/members', lang: 'nl', signedIn: true },
+      { path: '/members.data', lang: 'nl', signedIn: true },
+      { path: '/', lang: 'de', signedIn: false },
+      { path: '/_.data', lang: 'de', signedIn: false },
+    ] as const;
+    // Pages first, on a server that has not yet lost its database (see the closing comment of the next test).
+    let last = '';
+    const answers = async (r: (typeof requests)[number]) => {
+      const answer = await page(r.path, r.lang, r.signedIn);
+      last = `${answer.status} ${answer.text.slice(0, 300)}`;
+      return answer.status === 200;
+    };
+    for (const r of requests) await waitFor(`${r.path} before the cut`, () => answers(r), 10_000).catch((error: Error) => { throw new Error(`${error.message}\nlast answer: ${last}`); });
+
+    proxies.postgres.cut('partition');
+    try {
+      for (const r of requests) {
+        const answer = await page(r.path, r.lang, r.signedIn);
+        const { message, tryAgain } = says(r.lang);
+        expect({ path: r.path, status: answer.status, retryAfter: answer.retryAfter, cacheControl: answer.cacheControl })
+          .toEqual({ path: r.path, status: 503, retryAfter: '2', cacheControl: 'no-store' });
+        expect(answer.ms, r.path).toBeLessThan(2_500);
+        expect(answer.text, r.path).toContain(message);
+        // The document is the visitor's page: their language, the way to try again, the translations to hydrate with.
+        if (!r.path.endsWith('.data')) {
+          expect(answer.text).toContain(`<html lang="${languageIso(r.lang)}"`);
+          expect(answer.text).toContain(`>${tryAgain}</a>`);
+          expect(answer.text).toMatch(new RegExp(`data-translations="" data-lang="${r.lang}"`));
+        }
+      }
+    } finally {
+      proxies.postgres.restore();
+    }
+    for (const r of requests) await waitFor(`${r.path} again`, async () => (await page(r.path, r.lang, r.signedIn)).status === 200, 10_000);
+  });
+
+  // Run after the pages' outage: on a busy CI machine, after this test's outage under load, /members was once seen
+  // answering 503 at once for more than 10 s while the API answered 200 again; not reproduced on a quiet machine.
   it('PostgreSQL away under load: every request answers within 2 s, refusals are 503 with Retry-After, /readyz fails, no accepted write is lost, and it recovers', async () => {
     expect((await call('GET', '/readyz')).status).toBe(200);
     const outcomes: (Outcome & { phase: 'cut' | 'other'; key?: string })[] = [];
@@ -212,54 +270,6 @@ describe.skipIf(!pgTemplate || !redisUrl)('a server whose services go away', { t
     const stored = await database.db.select({ key: messages.idempotencyKey }).from(messages)
       .where(and(eq(messages.senderId, demoId), inArray(messages.idempotencyKey, accepted)));
     expect(stored.map((s) => s.key).sort()).toEqual([...accepted].sort());
-  });
-
-  it('PostgreSQL away: pages and their .data answer 503 with Retry-After, say so in the visitor\'s language, and come back', async () => {
-    const page = async (path: string, lang: Language, signedIn: boolean) => {
-      const started = performance.now();
-      const member = cookie.split('; ').filter((c) => !c.startsWith(`${LOCALE_COOKIE}=`));
-      const res = await fetch(`${base}${path}`, {
-        headers: { host: 'localhost', cookie: [...(signedIn ? member : []), `${LOCALE_COOKIE}=${lang}`].join('; ') }, signal: AbortSignal.timeout(15_000),
-      });
-      const text = (await res.text()).replaceAll('<!-- -->', '');
-      return { status: res.status, retryAfter: res.headers.get('retry-after'), cacheControl: res.headers.get('cache-control'), text, ms: performance.now() - started };
-    };
-    const says = (lang: Language) => {
-      const table = loadLocales()[lang] as { errors: { unavailable: string }; error_page: { try_again: string } };
-      return { message: table.errors.unavailable, tryAgain: table.error_page.try_again };
-    };
-    // A member's page (the session is read first) and a visitor's (the page's loaders read), as documents and as the
-    // client's data requests after a navigation.
-    const requests = [
-      { path: '/members', lang: 'nl', signedIn: true },
-      { path: '/members.data', lang: 'nl', signedIn: true },
-      { path: '/', lang: 'de', signedIn: false },
-      { path: '/_.data', lang: 'de', signedIn: false },
-    ] as const;
-    // The test before cut the database too: its pool may still hand out a connection that died then, which fails its
-    // request and is dropped. Within the 10 s of recovery every page answers again.
-    for (const r of requests) await waitFor(`${r.path} before the cut`, async () => (await page(r.path, r.lang, r.signedIn)).status === 200, 10_000);
-
-    proxies.postgres.cut('partition');
-    try {
-      for (const r of requests) {
-        const answer = await page(r.path, r.lang, r.signedIn);
-        const { message, tryAgain } = says(r.lang);
-        expect({ path: r.path, status: answer.status, retryAfter: answer.retryAfter, cacheControl: answer.cacheControl })
-          .toEqual({ path: r.path, status: 503, retryAfter: '2', cacheControl: 'no-store' });
-        expect(answer.ms, r.path).toBeLessThan(2_500);
-        expect(answer.text, r.path).toContain(message);
-        // The document is the visitor's page: their language, the way to try again, the translations to hydrate with.
-        if (!r.path.endsWith('.data')) {
-          expect(answer.text).toContain(`<html lang="${languageIso(r.lang)}"`);
-          expect(answer.text).toContain(`>${tryAgain}</a>`);
-          expect(answer.text).toMatch(new RegExp(`data-translations="" data-lang="${r.lang}"`));
-        }
-      }
-    } finally {
-      proxies.postgres.restore();
-    }
-    for (const r of requests) await waitFor(`${r.path} again`, async () => (await page(r.path, r.lang, r.signedIn)).status === 200, 10_000);
   });
 
   it('Redis away: reads and writes go on, rate limits count on this instance, live sockets close and tabs poll', async () => {
