@@ -57,12 +57,19 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
 
+/**
+ * The page's language: the root's data, else (a service was away) the unavailable page's answer, else in the browser
+ * the language the page hydrated in.
+ */
+function languageOf(data: RootData | undefined, error: unknown) {
+  return data?.lang ?? unavailableError(error)?.lang ?? pageLanguage();
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData('root') as RootData | undefined;
-  // Without the root's data (a service was away), the unavailable page's answer names the visitor's language, and
-  // in the browser the page keeps the language it hydrated in.
-  const unavailable = unavailableError(useRouteError());
-  const lang = data?.lang ?? unavailable?.lang ?? pageLanguage() ?? 'en';
+  const error = useRouteError();
+  const unavailable = unavailableError(error);
+  const lang = languageOf(data, error) ?? 'en';
   const i18nVersion = data?.i18nVersion ?? unavailable?.i18nVersion;
   return (
     <html lang={languageIso(lang)}>
@@ -146,7 +153,7 @@ export function meta({ matches }: Route.MetaArgs) {
 export function ErrorBoundary() {
   const data = useRouteLoaderData('root') as RootData | undefined;
   const error = useRouteError();
-  const lang = data?.lang ?? unavailableError(error)?.lang ?? pageLanguage();
+  const lang = languageOf(data, error);
   const [i18n] = useState(() =>
     createI18n(lang ?? 'en', (lang && translationTable(lang)) ?? {
       error_page: { not_found: 'This page could not be found', back_home: 'Back to the home page', error: 'Error', go_home: 'Go back to home', try_again: 'Try again' },
