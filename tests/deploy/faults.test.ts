@@ -152,8 +152,8 @@ describe.skipIf(!pgTemplate || !redisUrl)('a server whose services go away', { t
     await signIn();
   });
 
-  // The server renders pages from the build (npm run build); `npm test` builds for its browser phase, after this one.
-  // Without it, the same answers are checked in-process on both databases (server/pages-unavailable.test.ts) and in
+  // The server renders pages from the build (npm run build), which `npm test` makes before this phase. A bare
+  // `vitest run` on a checkout never built skips it; the same answers are checked in-process on both databases (server/pages-unavailable.test.ts) and in
   // the browser (tests/e2e/unavailable.spec.ts).
   it.skipIf(!existsSync(SERVER_BUILD_PATH))('PostgreSQL away: pages and their .data answer 503 with Retry-After, say so in the visitor\'s language, and come back', async () => {
     const page = async (path: string, lang: Language, signedIn: boolean) => {

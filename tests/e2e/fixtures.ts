@@ -141,7 +141,19 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
   // stylesheet under the page's Content-Security-Policy (connect-src 'self') refuses and logs.
   // Colours are measured as they end up: a dialog still fading in is half transparent.
   await animationsSettled(page);
-  const { violations } = await new AxeBuilder({ page }).options({ preload: false }).withTags(A11Y_TAGS).analyze();
+  // The sticky top navigation lies over whatever the test scrolled under it, so a field half under it would
+  // count as an obscured touch target at one scroll position and not at another. It is checked where it
+  // stands in the page's flow (same layout, it just does not stick) so that the verdict does not depend on
+  // how far the test scrolled.
+  // (Through the CSS object model: the page's style policy refuses an added style element.)
+  const stick = (sticky: boolean) => page.evaluate((on) => {
+    const nav = document.querySelector<HTMLElement>('[data-testid="top-nav"]');
+    if (on) nav?.style.removeProperty('position');
+    else nav?.style.setProperty('position', 'relative', 'important');
+  }, sticky);
+  await stick(false);
+  const { violations } = await new AxeBuilder({ page }).options({ preload: false }).withTags(A11Y_TAGS).analyze()
+    .finally(() => stick(true).catch(() => undefined));
   return violations.map((v) => [
     `${v.id} (${v.impact ?? 'n/a'}): ${v.help} — ${v.helpUrl}`,
     ...v.nodes.slice(0, 8).map((n) => `    ${n.target.join(' ')}\n      ${(n.failureSummary ?? '').replace(/\n/g, '\n      ')}`),
