@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from '../helpers/free-port.ts';
+import { spawnListening } from '../helpers/listening-process.ts';
 
 /**
  * Sites of a test's own, for tests that stop, kill or multiply server processes and so cannot share the worker's
@@ -64,27 +65,15 @@ export async function startBuiltServer(
 ): Promise<BuiltServer> {
   const port = options.port ?? await freePort();
   const metricsPort = await freePort();
-  const child = spawn(process.execPath, ['build/server/main.js'], {
-    env: {
-      PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(port), METRICS_PORT: String(metricsPort),
-      DATA_DIR: site.dataDir, DATABASE_URL: site.databaseUrl,
-      // As for every browser test's site (scripts/e2e-server.mjs): a busy test machine is not an overloaded site.
-      ADMISSION_TARGET_MS: '0', ADMISSION_MAX_DELAY_MS: '0',
-      ...options.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = spawnListening(['build/server/main.js'], {
+    PATH: process.env.PATH ?? '', NODE_ENV: 'production', PORT: String(port), METRICS_PORT: String(metricsPort),
+    DATA_DIR: site.dataDir, DATABASE_URL: site.databaseUrl,
+    // As for every browser test's site (scripts/e2e-server.mjs): a busy test machine is not an overloaded site.
+    ADMISSION_TARGET_MS: '0', ADMISSION_MAX_DELAY_MS: '0',
+    ...options.env,
   });
-  let out = '';
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('listens on')) resolve();
-    });
-    child.stderr!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${out}`)));
-  });
-  return { name, child, port, metricsPort, output: () => out, exited };
+  await server.ready.catch((error: Error) => { throw new Error(`${name}: ${error.message}`); });
+  return { name, child: server.child, port, metricsPort, output: server.output, exited: server.exited };
 }
 
 /** Stops a server as an orchestrator would (SIGTERM) and waits for it to exit. */

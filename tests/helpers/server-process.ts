@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { openDatabase } from '../../server/db/client.ts';
 import { seedDemoSite } from '../../server/seed/seed.ts';
 import { systemClock } from '../../server/infra/clock.ts';
 import { ROOT_DIR } from '../../server/paths.ts';
 import { clonePostgresTemplate, type DatabaseKind } from './test-app.ts';
+import { spawnListening, type ListeningProcess } from './listening-process.ts';
 export { freePort } from './free-port.ts';
 
 /** Real server processes for tests that need them (shutdown, several instances). */
@@ -28,25 +28,10 @@ export async function prepareServerDatabase(kind: DatabaseKind, dataDir: string)
   return { env: { DATABASE_URL: clone.url, SEED_DEMO: 'never' }, cleanup: clone.drop };
 }
 
-export function startServer(env: Record<string, string>): { child: ChildProcess; output: () => string; ready: Promise<void>; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT_DIR,
-    // Only what the server needs: nothing of the test runner's own configuration leaks in. The dev viewers are on,
-    // as for local work, unless the test says otherwise.
-    // Admission control's load signals stay off (a busy test machine is not an overloaded site) unless the test sets them.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DEV_TOOLS: '1', ADMISSION_TARGET_MS: '0', ADMISSION_MAX_DELAY_MS: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const ready = new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('listens on')) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${out}`)));
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => out, ready, exited };
+export function startServer(env: Record<string, string>): ListeningProcess {
+  // The dev viewers are on, as for local work, unless the test says otherwise. Admission control's load signals
+  // stay off (a busy test machine is not an overloaded site) unless the test sets them.
+  return spawnListening(['--import', 'tsx', 'server/main.ts'], {
+    PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DEV_TOOLS: '1', ADMISSION_TARGET_MS: '0', ADMISSION_MAX_DELAY_MS: '0', ...env,
+  }, ROOT_DIR);
 }
