@@ -65,6 +65,10 @@ export const sites = pgTable('sites', {
    */
   memberResell: boolean().notNull().default(false),
   enableSiteEntryPopup: boolean().notNull().default(true),
+  /** Whether the visitor's GeoIP country preselects the sign-up country and the language choices (spec section 3). */
+  geoipPreselect: boolean().notNull().default(true),
+  /** The country assumed when GeoIP gives none or one outside the site's countries; null: the site's first country. */
+  geoipDefaultCountry: text(),
   fictionalIcon: text().notNull().default(''),
   fictionalWarning: text().notNull().default(''),
   fictionalSingular: text().notNull().default(''),
