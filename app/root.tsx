@@ -22,6 +22,7 @@ import { replayTypedBeforeHydration } from './lib/typed-before-hydration.ts';
 import { DISMISS_KEYS, dismissedInCookie } from '#common/constants.ts';
 import { unavailableError } from './lib/unavailable.ts';
 import { memberTimeZone, timeZoneFromCookie } from '#common/time-zone.ts';
+import { selectedCountry } from '#common/site-settings.ts';
 import './styles/app.scss';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -30,7 +31,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const inConsole = isConsolePath(new URL(request.url).pathname);
   const user = inConsole ? null : await ctx.user();
   const lang = inConsole ? await consoleLanguage(ctx) : ctx.lang;
-  const settings = ctx.services.settings.publicSettings(ctx.site, { geoipCountry: ctx.geoipCountry, geoipSelectedCountry: ctx.geoipCountry });
+  const settings = ctx.services.settings.publicSettings(ctx.site, { geoipCountry: ctx.geoipCountry, geoipSelectedCountry: selectedCountry(ctx.site, ctx.geoipCountry) });
   return {
     lang,
     /** The translation files' version: the table itself is a cached file, not loader data (app/lib/translations.ts). */
@@ -38,6 +39,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     settings: { ...settings, push_public_key: await ctx.services.push.publicKey() },
     /** A stored or current traffic source (network), for sign-up gating. */
     trafficsource: Boolean(ctx.tracking?.network),
+    /** The country whose languages the language choices offer first: the visitor's GeoIP country, where the site lets it preselect. */
+    languageCountry: ctx.site.geoipPreselect ? ctx.geoipCountry : null,
     user,
     /** The visitor accepted the entry warning before (the dismissals cookie): the server leaves it out. */
     entryWarningDismissed: dismissedInCookie(request.headers.get('cookie')).includes(DISMISS_KEYS.entryWarning),

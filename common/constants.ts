@@ -76,6 +76,8 @@ export const REACTIVATION_WINDOW_DAYS = 14;
 /** The first landing's tracking parameters, kept for the sign-up (first touch wins). */
 export const TRACKING_COOKIE = 'amora.tracking';
 export const TRACKING_COOKIE_MAX_AGE = 90 * 24 * 60 * 60;
+/** The first lander a visitor opened (a lander name, first touch, as long as the tracking cookie): booked on their sign-up. */
+export const LANDER_COOKIE = 'amora.lander';
 /** A device that logged in to an account before: it skips the per-e-mail log-in throttle (signed, HttpOnly). */
 export const KNOWN_DEVICE_COOKIE = 'amora.device';
 export const KNOWN_DEVICE_COOKIE_MAX_AGE = 400 * 24 * 60 * 60;

@@ -4,6 +4,18 @@ export const LANDER_NAMES = [
 ] as const;
 export type LanderName = (typeof LANDER_NAMES)[number];
 
+/** A member's landing pages (/members/{id}/landing, landing2 and landing3), as a sign-up's lander names them. */
+export const MEMBER_LANDERS = ['member-landing', 'member-landing2', 'member-landing3'] as const;
+
+/** What a sign-up records as the lander its member came from (users.lander): a lander or a member's landing page. */
+export const SIGNUP_LANDERS = [...LANDER_NAMES, ...MEMBER_LANDERS] as const;
+export type SignupLander = (typeof SIGNUP_LANDERS)[number];
+
+/** A lander name read from a cookie or another untrusted place: a known one, else null (never an error). */
+export function signupLander(name: unknown): SignupLander | null {
+  return typeof name === 'string' && (SIGNUP_LANDERS as readonly string[]).includes(name) ? name as SignupLander : null;
+}
+
 /** tinderswipe is the one lander without a slug. */
 export const SLUGLESS_LANDERS: readonly LanderName[] = ['tinderswipe'];
 

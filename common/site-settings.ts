@@ -124,7 +124,7 @@ export const minimumCostsText = (costs: Record<string, { costs: number; currency
  * sites table's columns), so that the parsed value is the change itself.
  */
 export const SITE_SECTIONS = {
-  identity: ['name', 'domain', 'domainLanguage', 'companyId', 'niche', 'countries', 'indexTitle', 'description', 'mailName'],
+  identity: ['name', 'domain', 'domainLanguage', 'companyId', 'niche', 'countries', 'geoipPreselect', 'geoipDefaultCountry', 'indexTitle', 'description', 'mailName'],
   look: ['themePrimary', 'themeSecondary', 'themeDark', 'logoUrl', 'cdnPrefix'],
   access: ['signups', 'loggedOutSearch', 'loggedOutSearchTrafficsource', 'enableSiteEntryPopup', 'memberResell'],
   support: ['supportEmail', 'supportPhone'],
@@ -140,6 +140,10 @@ export const siteSettingsSchema = z.object({
     .refine((v) => v === '' || /^[a-z]{2}_[A-Z]{2}$/.test(v), 'errors.invalid_input').transform((v) => v || null)),
   companyId: idSchema(),
   countries: ticked(COUNTRIES as [string, ...string[]]).refine((list) => list.length > 0, 'errors.country_required'),
+  geoipPreselect: flag,
+  /** One of the site's countries (checked below, with the countries), or empty: the first of them. */
+  geoipDefaultCountry: z.preprocess((v) => v ?? '', z.string({ error: 'errors.invalid_choice' }).trim().toUpperCase()
+    .refine((v) => v === '' || COUNTRIES.includes(v), 'errors.invalid_choice').transform((v) => v || null)),
   indexTitle: text(120),
   description: text(300),
   mailName: text(60),
@@ -170,9 +174,27 @@ export const siteSettingsSchema = z.object({
   fictionalPlural: text(60),
   fictionalWarning: text(500, true),
   fictionalIcon: text(40),
+}).superRefine((site, ctx) => {
+  if (site.geoipDefaultCountry && !site.countries.includes(site.geoipDefaultCountry)) {
+    ctx.addIssue({ code: 'custom', path: ['geoipDefaultCountry'], message: 'errors.geoip_country_not_on_site' });
+  }
 });
 
 export type SiteSettings = z.output<typeof siteSettingsSchema>;
+
+/**
+ * The country a visitor's choices start from (geoip_selected_country, spec section 3): a country they chose of the
+ * site's, else their GeoIP country when the site lets it preselect and it is one of the site's, else the site's
+ * assumed country (its geoipDefaultCountry, or its first country).
+ */
+export function selectedCountry(
+  site: { countries: readonly string[]; geoipPreselect: boolean; geoipDefaultCountry: string | null },
+  geoipCountry: string | null, chosen?: string | null,
+): string | null {
+  if (chosen && site.countries.includes(chosen)) return chosen;
+  if (site.geoipPreselect && geoipCountry && site.countries.includes(geoipCountry)) return geoipCountry;
+  return site.geoipDefaultCountry && site.countries.includes(site.geoipDefaultCountry) ? site.geoipDefaultCountry : site.countries[0] ?? null;
+}
 
 /** A list typed as words separated by commas or lines (trade names, VAT numbers). */
 const words = (max: number) => z.preprocess(

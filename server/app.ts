@@ -54,6 +54,7 @@ import { profileRoutes } from './profiles/profile.routes.ts';
 import { geoRoutes } from './geo/geo.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
 import { firstTouchTracking } from './http/tracking.ts';
+import { firstTouchLander } from './http/lander-touch.ts';
 import { landerVisitCookie } from './http/lander-visits.ts';
 import { signupRoutes } from './accounts/signup.routes.ts';
 import { pushRoutes } from './push/push.routes.ts';
@@ -301,6 +302,7 @@ export function createApp(deps: AppDeps) {
     await next();
   });
   app.use(firstTouchTracking);
+  app.use(firstTouchLander);
   app.on(['GET', 'HEAD'], '/landers/*', landerVisitCookie);
   // After the context (the 413 speaks the member's language), before anything reads a body.
   app.use(requestBodyLimit((method, path) => method === 'POST' && (path === PHOTO_UPLOAD_PATH || path === CHAT_PHOTO_PATH || isGiftUpload(path))));

@@ -15,8 +15,8 @@ const nameOf = (code: Language) => LANGUAGES.find((l) => l.code === code)?.name 
 /** The languages of the visitor's country (spec section 9), and a way to all of them at /lang-config. */
 export function LanguageDropdown({ current }: { current: Language }) {
   const { t } = useTranslation();
-  const { settings } = useRootData();
-  const choices = languageChoices(settings.geoip_country, current);
+  const { languageCountry } = useRootData();
+  const choices = languageChoices(languageCountry, current);
   const choose = async (code: Language) => {
     await chooseLanguage(code);
     window.location.reload();

@@ -123,6 +123,11 @@ export default function ConsoleReports() {
 
       <section aria-labelledby="reports-members"><h2 className="h5" id="reports-members">{t('console.reports.members')}</h2>
         {activityTable(['visits', 'signups', 'activations', 'first_purchases', 'active_members', 'page_bounces'], t('console.reports.members'), 'reports-members-table')}
+        <Table caption={t('console.reports.by_lander')} testId="reports-by_lander" csv={csv('by_lander')}
+          head={[t('console.reports.keys.by_lander'), ...(['visits', 'signups', 'activations', 'first_purchases'] as const).map((key) => t(`console.reports.columns.${key}`)),
+            t('console.reports.visit_conversion'), t('console.reports.conversion')]}
+          rows={report.by_lander.map((row) => [row.lander, number.format(row.visits), number.format(row.signups), number.format(row.activations),
+            number.format(row.first_purchases), percent(row.signups, row.visits), percent(row.first_purchases, row.signups)])} />
       </section>
       <section aria-labelledby="reports-messages"><h2 className="h5" id="reports-messages">{t('console.reports.messages')}</h2>
         {activityTable(['messages_paid', 'messages_free', 'messages_to_fictional', 'gifts', 'gifts_to_fictional'], t('console.reports.messages'), 'reports-messages-table')}

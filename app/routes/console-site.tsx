@@ -65,12 +65,12 @@ type Field = (typeof SITE_SECTIONS)[keyof typeof SITE_SECTIONS][number];
 
 const SELECTS: Partial<Record<Field, readonly (string | number)[]>> = {
   signups: SIGNUP_MODES, loggedOutSearch: LOGGED_OUT_SEARCH_MODES, loggedOutSearchTrafficsource: LOGGED_OUT_SEARCH_MODES,
-  photoModeration: PHOTO_MODERATION_MODES, niche: NICHES.map((_, i) => i + 1),
+  photoModeration: PHOTO_MODERATION_MODES, niche: NICHES.map((_, i) => i + 1), geoipDefaultCountry: ['', ...COUNTRIES],
 };
 const CHECKS: Partial<Record<Field, readonly string[]>> = {
   countries: COUNTRIES, visibleProfileFields: PROFILE_FIELDS, searchFields: SEARCH_FIELDS, interests: INTERESTS,
 };
-const FLAGS: readonly Field[] = ['enableSiteEntryPopup', 'memberResell', 'visibleProfileNotes'];
+const FLAGS: readonly Field[] = ['enableSiteEntryPopup', 'memberResell', 'visibleProfileNotes', 'geoipPreselect'];
 const TEXTAREAS: readonly Field[] = ['description', 'fictionalWarning', 'minimumMessageCosts'];
 const NUMBERS: readonly Field[] = ['messageCredits', 'signupCredits', 'freeMessages', 'photoCredits', 'giftCredits', 'messageLength', 'refundDays', 'visitorNewMemberDays'];
 
@@ -102,6 +102,7 @@ export default function ConsoleSite() {
 
   const optionLabel = (name: Field, value: string | number) => {
     if (name === 'countries') return t(`countries.${value}`);
+    if (name === 'geoipDefaultCountry') return value ? t(`countries.${value}`) : t('console.site.options.geoipDefaultCountry.first');
     if (name === 'interests') return t(`interests.${value}`);
     if (name === 'visibleProfileFields') return t(`profile_fields.${value}`);
     return t(`console.site.options.${name}.${value}`);

@@ -43,12 +43,12 @@ function LanguageButton({ code, current, onChoose, busy }: { code: Language; cur
 /** Spec route /lang-config: the languages of the visitor's country first, then every language the site speaks. */
 export default function LangConfig() {
   const { t } = useTranslation();
-  const { lang, settings } = useRootData();
+  const { lang, languageCountry } = useRootData();
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
-  const country = settings.geoip_country;
+  const country = languageCountry;
   const local = country && COUNTRY_LANGUAGES[country.toUpperCase()] ? languageChoices(country, lang) : [];
   const others = LANGUAGES.map((l) => l.code).filter((c) => !local.includes(c));
   const choose = async (code: Language) => {

@@ -13,7 +13,7 @@ import { pageMeta } from '../lib/seo.ts';
 export const handle: LanderHandle = { lander: 'landing2' };
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
-  return memberLanderPage(context.get(requestContext), { id: params.id, slug: params.slug, search: url.search });
+  return memberLanderPage(context.get(requestContext), { lander: 'member-landing2', id: params.id, slug: params.slug, search: url.search });
 }
 
 export function meta({ data: d, matches }: Route.MetaArgs) {

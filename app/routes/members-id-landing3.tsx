@@ -14,7 +14,7 @@ import { pageMeta } from '../lib/seo.ts';
 export const handle: LanderHandle = { lander: 'landing3' };
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
-  return memberLanderPage(context.get(requestContext), { id: params.id, slug: params.slug, search: url.search });
+  return memberLanderPage(context.get(requestContext), { lander: 'member-landing3', id: params.id, slug: params.slug, search: url.search });
 }
 
 export function meta({ data: d, matches }: Route.MetaArgs) {

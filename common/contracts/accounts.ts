@@ -71,6 +71,8 @@ const exportSchema = z.strictObject({
     tracking: z.strictObject({
       network: z.string().nullable(), ref: z.string().nullable(), sub1: z.string().nullable(), sub2: z.string().nullable(), sub3: z.string().nullable(),
     }),
+    /** The lander the member first opened before signing up, if any. */
+    lander: z.string().nullable(),
   }),
   profile: z.strictObject({
     name: z.string(),

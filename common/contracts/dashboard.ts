@@ -7,7 +7,7 @@ export const DASHBOARD_BUCKETS = ['day', 'week', 'month'] as const;
 export type DashboardBucket = (typeof DASHBOARD_BUCKETS)[number];
 
 /** The tables of the reports dashboard, each downloadable as CSV. */
-export const DASHBOARD_TABLES = ['activity', 'revenue', 'by_method', 'by_country', 'by_package', 'by_site', 'refunds', 'chargebacks'] as const;
+export const DASHBOARD_TABLES = ['activity', 'by_lander', 'revenue', 'by_method', 'by_country', 'by_package', 'by_site', 'refunds', 'chargebacks'] as const;
 
 /**
  * The reports dashboard's period (days, inclusive, UTC; by default the last 30 days until today), bucket (by default
@@ -42,6 +42,11 @@ export const dashboardSchema = z.strictObject({
     active_members: n, page_bounces: n,
   })),
   totals: z.strictObject({ visits: n, signups: n, activations: n, first_purchases: n, active_members: n, page_bounces: n }),
+  /**
+   * Per lander with visits or sign-ups in the period, by name: its visits, and the sign-ups, activations and first
+   * purchases of the members who first came from it (decision 083), each counted on the day it happened.
+   */
+  by_lander: z.array(z.strictObject({ lander: z.string(), visits: n, signups: n, activations: n, first_purchases: n })),
   revenue: z.array(z.strictObject({ bucket: z.iso.date(), ...money })),
   by_method: z.array(z.strictObject({ key: z.string(), ...money })),
   by_country: z.array(z.strictObject({ key: z.string(), ...money })),

@@ -362,7 +362,7 @@ export function createLifecycleService(deps: {
           ));
           await tx.update(users).set({
             email: `${u.id}@purged.invalid`, passwordHash: '!purged', notificationsDisabled: [], emailOptOut: [],
-            pushSubscription: null, pushState: 'unknown', network: null, ref: null, sub1: null, sub2: null, sub3: null,
+            pushSubscription: null, pushState: 'unknown', network: null, ref: null, sub1: null, sub2: null, sub3: null, lander: null,
             failedLogins: 0, lockedUntil: null, invisible: true,
           }).where(eq(users.id, u.id));
         });
@@ -400,6 +400,7 @@ export function createLifecycleService(deps: {
           credits: u.credits, paid_user: u.paidUser, invisible: u.invisible, email_opt_out: u.emailOptOut,
           notifications_disabled: u.notificationsDisabled, push_state: u.pushState,
           tracking: { network: u.network, ref: u.ref, sub1: u.sub1, sub2: u.sub2, sub3: u.sub3 },
+          lander: u.lander,
         },
         profile: profile ? {
           name: profile.name, gender: profile.gender, birth_date: profile.birthDate, country: profile.country, region: profile.region, city: profile.city,

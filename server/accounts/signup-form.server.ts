@@ -29,7 +29,7 @@ export async function signupAction(ctx: RequestContext, request: Request) {
   const inPlace = formData.get('steps') === 'in-place';
   return submitForm(ctx, formData, signupBody(ctx.services.clock()), async (input) => {
     const { session, ...result } = await ctx.services.signup.signUp(ctx.actor, {
-      form: input, firstTouch: ctx.tracking, language: ctx.lang, userAgent: request.headers.get('user-agent') ?? undefined,
+      form: input, firstTouch: ctx.tracking, lander: ctx.lander, language: ctx.lang, userAgent: request.headers.get('user-agent') ?? undefined,
     });
     setSessionCookie(jar, ctx, session);
     return inPlace ? result : redirectDocument(SIGNUP_DONE_URL, { headers: jar.headers });

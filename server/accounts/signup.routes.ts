@@ -18,7 +18,7 @@ export const signupRoutes = new ApiRoutes()
     await ctx.services.signup.assertOpen(ctx.actor, { form: sent, firstTouch: ctx.tracking });
     const form = parse(signupBody(ctx.services.clock()), sent);
     const { session, ...answer } = await ctx.services.signup.signUp(ctx.actor, {
-      form, firstTouch: ctx.tracking, language: ctx.lang, userAgent: c.req.header('user-agent'),
+      form, firstTouch: ctx.tracking, lander: ctx.lander, language: ctx.lang, userAgent: c.req.header('user-agent'),
     });
     setSessionCookie(honoCookieJar(c), ctx, session);
     return c.json(answer, 201);

@@ -5,6 +5,7 @@ import type { SignupBody } from '#common/contracts/accounts.ts';
 import { messageKey } from '#common/forms.ts';
 import type { Language } from '#common/languages.ts';
 import { REACTIVATION_WINDOW_DAYS } from '#common/constants.ts';
+import { signupLander, type SignupLander } from '#common/landers.ts';
 import { messageSchema, type SignupInput } from '#common/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { queueTextChange } from '../moderation/text-reviews.ts';
@@ -36,11 +37,13 @@ type SignupMessageResult =
   | { status: 'draft'; code: 'insufficient_credits' }
   | { status: 'failed'; code: string };
 
-/** A sign-up as its entry points give it: the form, the visitor's first touch (the tracking cookie), their language and browser. */
+/** A sign-up as its entry points give it: the form, the visitor's first touch (the tracking and lander cookies), their language and browser. */
 interface SignUpInput {
   form: SignupBody;
   /** The landing parameters stored on the visitor's first visit; without them, the form's own count. */
   firstTouch: Tracking | undefined;
+  /** The first lander the visitor opened (its cookie); a name that is no lander's is dropped. */
+  lander?: string | null;
   language: Language;
   userAgent: string | undefined;
 }
@@ -88,7 +91,7 @@ export function createSignupService(deps: {
   }
 
   /** A new member of `site` (whose name and domain a password may not lean on). */
-  async function createMember(site: Site, input: SignupInput, language: Language, tracking: Tracking): Promise<number> {
+  async function createMember(site: Site, input: SignupInput, language: Language, tracking: Tracking, lander: SignupLander | null): Promise<number> {
     const { id: siteId, signupCredits } = site;
     const existing = await emailStatus(siteId, input.email);
     if (existing.status === 'taken') throw new AppError(409, 'email_taken', {}, { email: 'errors.email_taken' });
@@ -109,7 +112,7 @@ export function createSignupService(deps: {
           .values({
             siteId, email: input.email, passwordHash, language, signupDate: clock(), lastActiveAt: clock(),
             network: tracking.network ?? null, ref: tracking.ref ?? null,
-            sub1: tracking.sub1 ?? null, sub2: tracking.sub2 ?? null, sub3: tracking.sub3 ?? null,
+            sub1: tracking.sub1 ?? null, sub2: tracking.sub2 ?? null, sub3: tracking.sub3 ?? null, lander,
           })
           .returning({ id: users.id });
         await tx.insert(profiles).values({
@@ -193,7 +196,7 @@ export function createSignupService(deps: {
     async signUp(actor: Actor, input: SignUpInput): Promise<{ user: ApiUser; session: string; signup_message?: SignupMessageResult; liked?: number[] }> {
       const { site, tracking } = await openSite(actor, input);
       const message = await firstMessage(site, input.form);
-      const userId = await createMember(site, input.form, input.language, tracking);
+      const userId = await createMember(site, input.form, input.language, tracking, signupLander(input.lander));
       const session = await deps.accounts.createSession(userId, site.id, input.userAgent);
       const liked = input.form.pending_likes?.length ? await givePendingLikes(site, userId, input.form.pending_likes) : undefined;
       let signupMessage: SignupMessageResult | undefined;

@@ -65,6 +65,10 @@ export const sites = pgTable('sites', {
    */
   memberResell: boolean().notNull().default(false),
   enableSiteEntryPopup: boolean().notNull().default(true),
+  /** Whether the visitor's GeoIP country preselects the sign-up country and the language choices (spec section 3). */
+  geoipPreselect: boolean().notNull().default(true),
+  /** The country assumed when GeoIP gives none or one outside the site's countries; null: the site's first country. */
+  geoipDefaultCountry: text(),
   fictionalIcon: text().notNull().default(''),
   fictionalWarning: text().notNull().default(''),
   fictionalSingular: text().notNull().default(''),
@@ -129,6 +133,8 @@ export const users = pgTable('users', {
   sub1: text(),
   sub2: text(),
   sub3: text(),
+  /** The lander the member first opened before signing up (a name of SIGNUP_LANDERS, decision 083); null when none. */
+  lander: text(),
   signupDate: createdAt(),
   /** Last time a page of the member was open (page-hidden beacon). */
   lastActiveAt: timestamp({ withTimezone: true }),
@@ -719,6 +725,19 @@ export const reportDays = pgTable('report_days', {
   giftsToFictional: integer().notNull().default(0),
   pageBounces: integer().notNull().default(0),
 }, (t) => [primaryKey({ columns: [t.siteId, t.day] })]);
+
+/**
+ * Per lander, a site's closed day (decision 083): sign-ups, activations and first purchases of the members who came
+ * from that lander (users.lander), each on the day it happened, as report_days counts them for all members.
+ */
+export const reportLanderDays = pgTable('report_lander_days', {
+  siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),
+  day: date({ mode: 'string' }).notNull(),
+  lander: text().notNull(),
+  signups: integer().notNull().default(0),
+  activations: integer().notNull().default(0),
+  firstPurchases: integer().notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.siteId, t.day, t.lander] })]);
 
 /**
  * Money of a site's closed day: completed orders per currency, method, country and package; refunds and chargebacks

@@ -1,6 +1,7 @@
 import type { ApiUser } from '#common/api-types.ts';
 import type { Language } from '#common/languages.ts';
 import type { Gender } from '#common/constants.ts';
+import type { SignupLander } from '#common/landers.ts';
 import type { Translator } from '../i18n/i18n.ts';
 import type { UseCases } from '../use-cases.ts';
 import type { Actor, StaffActor } from '../actor.ts';
@@ -54,6 +55,10 @@ export interface RequestContext {
   tracking?: { network?: string | null; ref?: string | null; sub1?: string | null; sub2?: string | null; sub3?: string | null };
   /** No tracking cookie came with this request: what `tracking` holds after the handler becomes the visitor's first touch. */
   trackingFirstTouch?: boolean;
+  /** The first lander this visitor opened (its cookie, a known name), booked on their sign-up; null when none. */
+  lander?: SignupLander | null;
+  /** Set by a lander's page (or a short path to one): becomes the visitor's first lander when they have none yet. */
+  landerOpened?: SignupLander;
   /**
    * The database did not answer when this page request's session was read: the visitor is unknown, and the page
    * answers 503 without running its loaders (server/pages.ts). API requests answer 503 at once instead.

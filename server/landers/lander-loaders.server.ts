@@ -1,6 +1,6 @@
 import { data, redirect } from 'react-router';
 import { toId } from '#common/input.ts';
-import { URL_WORD, type LanderName } from '#common/landers.ts';
+import { URL_WORD, type LanderName, type SignupLander } from '#common/landers.ts';
 import { trackingFrom } from '#common/tracking.ts';
 import { visitorCountry, type RequestContext } from '../http/context.ts';
 import { orNotFound } from '../http/page-guards.server.ts';
@@ -11,8 +11,17 @@ function visitorsOnly(ctx: RequestContext, memberPage: string) {
   if (ctx.userId) throw redirect(memberPage);
 }
 
-/** A lander served to a visitor is a visit of the day (not a bot's, not the same visitor's again within the window). */
+/** A lander served to a visitor: their first lander if they have none yet (booked on their sign-up, decision 083). */
+export function openedLander(ctx: RequestContext, lander: SignupLander) {
+  ctx.landerOpened = lander;
+}
+
+/**
+ * A lander served to a visitor is a visit of the day (not a bot's, not the same visitor's again within the window),
+ * and the visitor's first lander if they have none yet.
+ */
 async function countVisit(ctx: RequestContext, lander: LanderName) {
+  openedLander(ctx, lander);
   const visit = ctx.landerVisit;
   if (visit && await ctx.services.landerVisits.count(ctx.actor, { lander, userAgent: visit.userAgent, seen: visit.seen })) visit.counted = lander;
 }
@@ -37,11 +46,12 @@ export async function mapLanderPage(ctx: RequestContext, options: { slug?: strin
 }
 
 /** /members/{id}/landing2|landing3/{slug?}: one member, as a visitor may see them. The slug is a campaign label. */
-export async function memberLanderPage(ctx: RequestContext, options: { id: string | undefined; slug?: string; search: string }) {
+export async function memberLanderPage(ctx: RequestContext, options: { lander: 'member-landing2' | 'member-landing3'; id: string | undefined; slug?: string; search: string }) {
   const id = toId(options.id);
   if (id === null || (options.slug !== undefined && !URL_WORD.test(options.slug))) throw data(null, { status: 404 });
   visitorsOnly(ctx, `/members/${id}`);
   const { profile } = await orNotFound(ctx.services.landers.memberPage(ctx.actor, { profileId: id }));
+  openedLander(ctx, options.lander);
   return { profile, search: options.search };
 }
 
@@ -56,5 +66,7 @@ export async function pageTokenRedirect(ctx: RequestContext, token: string | und
   const target = pageTokenTarget(entry, url.searchParams);
   // This response already sets the first-touch cookie: it must hold the token's parameters, not only the URL's.
   if (ctx.trackingFirstTouch) ctx.tracking = trackingFrom(Object.fromEntries(new URL(target, url).searchParams));
+  // And the lander it opens, should the visitor's browser not follow the redirect with the cookie it gets here.
+  if (entry.lander) openedLander(ctx, entry.lander);
   throw redirect(target);
 }

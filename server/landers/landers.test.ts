@@ -237,15 +237,15 @@ describe.each(DATABASE_KINDS)('landers on %s', (kind) => {
 
   it('show a member on the member landers, but not one a visitor may not see', async () => {
     const [visible] = (await landerPage(ctx(), { lander: 'gallery', search: '', count: 1 })).profiles;
-    const page = await memberLanderPage(ctx(), { id: String(visible.id), slug: 'spring', search: '?network=x' });
+    const page = await memberLanderPage(ctx(), { lander: 'member-landing2', id: String(visible.id), slug: 'spring', search: '?network=x' });
     expect(page.profile.id).toBe(visible.id);
     expect(page.profile.photos.filter((p) => !p.is_main).every((p) => p.locked === 'login')).toBe(true);
     const [, deleted, disabled] = hidden;
     for (const id of [String(deleted), String(disabled), '0', '99999999999', 'abc']) {
-      expect(await thrown(() => memberLanderPage(ctx(), { id, search: '' }))).toMatchObject({ status: 404 });
+      expect(await thrown(() => memberLanderPage(ctx(), { lander: 'member-landing2', id, search: '' }))).toMatchObject({ status: 404 });
     }
-    expect(await thrown(() => memberLanderPage(ctx(), { id: String(visible.id), slug: 'Bad Slug', search: '' }))).toMatchObject({ status: 404 });
-    expect(await thrown(() => memberLanderPage(ctx({ userId: t.demoUserId }), { id: String(visible.id), search: '' })))
+    expect(await thrown(() => memberLanderPage(ctx(), { lander: 'member-landing2', id: String(visible.id), slug: 'Bad Slug', search: '' }))).toMatchObject({ status: 404 });
+    expect(await thrown(() => memberLanderPage(ctx({ userId: t.demoUserId }), { lander: 'member-landing2', id: String(visible.id), search: '' })))
       .toMatchObject({ status: 302, location: `/members/${visible.id}` });
   });
 

@@ -4,11 +4,12 @@ import { DASHBOARD_TABLES } from '#common/contracts/dashboard.ts';
 import { csvFile } from '#common/csv.ts';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { rowsOf, type Db } from '../db/client.ts';
-import { creditPackages, landerVisits, reportActiveDays, reportDays, reportMoneyDays, sites } from '../db/schema.ts';
+import { creditPackages, landerVisits, reportActiveDays, reportDays, reportLanderDays, reportMoneyDays, sites } from '../db/schema.ts';
 import { AppError } from '../infra/errors.ts';
 import type { Period } from './transparency.ts';
 import {
-  activeByPreviousDay, addDays, DAY_COUNTS, dayCountColumns, liveDayCounts, liveMemberDays, liveMoney, MONEY_COLUMNS, ofSites, summarisedThrough, type DayCount, type Days,
+  activeByPreviousDay, addDays, DAY_COUNTS, dayCountColumns, LANDER_COLUMNS, liveDayCounts, liveLanderCounts, liveMemberDays, liveMoney, MONEY_COLUMNS, ofSites,
+  summarisedThrough, type DayCount, type Days,
 } from './report-summaries.ts';
 
 const DAY_MS = 86_400_000;
@@ -71,8 +72,9 @@ export async function dashboardFigures(
   const { summarised, live } = split(period, options.summaries === false ? null : await summarisedThrough(db));
   const counts = rowsFrom(sql`day, ${dayCountColumns}`, reportDays, summarised, siteIds, live, (days) => liveDayCounts(days, siteIds));
   const money = rowsFrom(MONEY_COLUMNS, reportMoneyDays, summarised, siteIds, live, (days) => liveMoney(days, siteIds));
+  const landerCounts = rowsFrom(LANDER_COLUMNS, reportLanderDays, summarised, siteIds, live, (days) => liveLanderCounts(days, siteIds));
   const active = rowsFrom(sql`day, previous_day, members`, reportActiveDays, summarised, siteIds, live, (days) => activeByPreviousDay(liveMemberDays(days, siteIds), days.from));
-  const [visits, countRows, activeRows, moneyRows] = await Promise.all([
+  const [visits, countRows, activeRows, moneyRows, landerRows] = await Promise.all([
     // Lander visits are counted per day: a day of the period is a whole row, so days bound it, not instants.
     db.select({ bucket: sql<string>`to_char(date_trunc('${sql.raw(bucket)}', ${landerVisits.day}::timestamp), 'YYYY-MM-DD')`, count: sql<number>`coalesce(${sum(landerVisits.visits)}, 0)`.mapWith(Number) })
       .from(landerVisits).where(sql`${landerVisits.day} between ${period.from}::date and ${period.to}::date and ${ofSites(sql`${landerVisits.siteId}`, siteIds)}`)
@@ -96,6 +98,13 @@ export async function dashboardFigures(
       union all select 'refunds', ${bucketKey(sql`day`, bucket)}, currency, sum(orders)::int, sum(cents)::bigint from m where kind = 'refund' group by 2, 3
       union all select 'chargebacks', ${bucketKey(sql`day`, bucket)}, currency, sum(orders)::int, sum(cents)::bigint from m where kind = 'chargeback' group by 2, 3
       order by 1, 2, 3`),
+    db.execute(sql`select lander, sum(visits)::int as visits, sum(signups)::int as signups, sum(activations)::int as activations, sum(first_purchases)::int as first_purchases
+      from (
+        select lander, visits, 0 as signups, 0 as activations, 0 as first_purchases from ${landerVisits}
+          where day between ${period.from}::date and ${period.to}::date and ${ofSites(sql`site_id`, siteIds)}
+        union all
+        select lander, 0, signups, activations, first_purchases from (${landerCounts}) c
+      ) l group by 1 order by 1`),
   ]);
 
   const countsAt = new Map(rowsOf<Record<string, unknown>>(countRows).map((r) => [r.bucket, r]));
@@ -119,6 +128,9 @@ export async function dashboardFigures(
       visits: visits.reduce((n, r) => n + r.count, 0), signups: total('signups'), activations: total('activations'), first_purchases: total('first_purchases'),
       active_members: activeAt.get('total') ?? 0, page_bounces: total('page_bounces'),
     },
+    by_lander: rowsOf<Record<'visits' | 'signups' | 'activations' | 'first_purchases', number> & { lander: string }>(landerRows).map((r) => ({
+      lander: r.lander, visits: Number(r.visits), signups: Number(r.signups), activations: Number(r.activations), first_purchases: Number(r.first_purchases),
+    })),
     revenue: perBucket('revenue'), by_method: table('by_method'), by_country: table('by_country'), by_package: table('by_package'), by_site: table('by_site'),
     refunds: perBucket('refunds'), chargebacks: perBucket('chargebacks'),
   };
@@ -126,8 +138,20 @@ export async function dashboardFigures(
 
 export type DashboardTable = (typeof DASHBOARD_TABLES)[number];
 
+/** A part of a whole in percent, to one decimal (a spreadsheet's number); none of nothing. */
+const percentOf = (part: number, whole: number) => (whole ? Math.round((part / whole) * 1000) / 10 : null);
+
+/** The per-lander table with its conversion: sign-ups per visit and first purchases per sign-up, in percent. */
+const landerCsvRows = (report: Dashboard) => report.by_lander.map((row) => ({
+  ...row, signups_per_visit_percent: percentOf(row.signups, row.visits), first_purchases_per_signup_percent: percentOf(row.first_purchases, row.signups),
+}));
+
 /** One table of the dashboard as CSV, with its header row. */
 export function dashboardCsv(report: Dashboard, table: DashboardTable): string {
+  if (table === 'by_lander') {
+    const header = ['lander', 'visits', 'signups', 'activations', 'first_purchases', 'signups_per_visit_percent', 'first_purchases_per_signup_percent'] as const;
+    return csvFile([header, ...landerCsvRows(report).map((row) => header.map((name) => row[name]))]);
+  }
   const rows: Record<string, unknown>[] = table === 'activity' ? report.activity : report[table];
   const header = Object.keys(rows[0] ?? (table === 'activity' ? { bucket: '' } : table === 'revenue' || table === 'refunds' || table === 'chargebacks'
     ? { bucket: '', currency: '', orders: 0, cents: 0 } : { key: '', currency: '', orders: 0, cents: 0 }));

@@ -6,7 +6,7 @@
 import { max, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../db/client.ts';
 import {
-  conversations, messages, orderRefunds, orders, pageBounces, payments, profiles, reportActiveDays, reportBuilds, reportDays, reportMemberDays,
+  conversations, messages, orderRefunds, orders, pageBounces, payments, profiles, reportActiveDays, reportBuilds, reportDays, reportLanderDays, reportMemberDays,
   reportMoneyDays, sessions, users,
 } from '../db/schema.ts';
 
@@ -37,6 +37,13 @@ export const dayCountColumns = sql.join(DAY_COUNTS.map((c) => sql.identifier(c))
 const countsOf = (site: SQL, day: SQL, counts: Partial<Record<DayCount, SQL>>, rest: SQL) =>
   sql`select ${site} as site_id, ${day} as day, ${sql.join(DAY_COUNTS.map((c) => sql`${counts[c] ?? sql`0`}::int as ${sql.identifier(c)}`), sql`, `)} ${rest} group by 1, 2`;
 
+/** The members whose first completed order lies in `days`, as `f (user_id, first_at)`: only members who completed one in them are looked at. */
+const firstPurchases = (days: Days) => sql`(
+  select o.user_id, min(o.completed_at) as first_at from ${orders} o
+  where o.status = 'completed' and o.user_id in (select c.user_id from ${orders} c where c.status = 'completed' and ${within(sql`c.completed_at`, days)})
+  group by o.user_id
+) f`;
+
 /**
  * Rows (site_id, day, …DAY_COUNTS) of `days`, a site and day in several rows (one per table): members by their site,
  * orders and messages by their member's site. A first purchase is a member's earliest completed order.
@@ -46,11 +53,8 @@ export function liveDayCounts(days: Days, siteIds: readonly number[] | null): SQ
   return sql.join([
     countsOf(sql`u.site_id`, dayOf(sql`u.signup_date`), { signups: sql`count(*)` }, sql`from ${users} u where ${within(sql`u.signup_date`, days)} and ${member}`),
     countsOf(sql`u.site_id`, dayOf(sql`u.activated_at`), { activations: sql`count(*)` }, sql`from ${users} u where ${within(sql`u.activated_at`, days)} and ${member}`),
-    countsOf(sql`u.site_id`, dayOf(sql`f.first_at`), { first_purchases: sql`count(*)` }, sql`from (
-        select o.user_id, min(o.completed_at) as first_at from ${orders} o
-        where o.status = 'completed' and o.user_id in (select c.user_id from ${orders} c where c.status = 'completed' and ${within(sql`c.completed_at`, days)})
-        group by o.user_id
-      ) f join ${users} u on u.id = f.user_id where ${within(sql`f.first_at`, days)} and ${member}`),
+    countsOf(sql`u.site_id`, dayOf(sql`f.first_at`), { first_purchases: sql`count(*)` }, sql`from ${firstPurchases(days)} join ${users} u on u.id = f.user_id
+      where ${within(sql`f.first_at`, days)} and ${member}`),
     // The recipient is the other member of the conversation; a message to a profile gone since counts as to a real one.
     countsOf(sql`u.site_id`, dayOf(sql`m.created_at`), {
       messages_paid: sql`count(case when m.kind <> 'gift' and m.credits_spent > 0 then 1 end)`,
@@ -64,6 +68,27 @@ export function liveDayCounts(days: Days, siteIds: readonly number[] | null): SQ
     countsOf(sql`b.site_id`, dayOf(sql`b.created_at`), { page_bounces: sql`count(*)` },
       sql`from ${pageBounces} b where ${within(sql`b.created_at`, days)} and ${ofSites(sql`b.site_id`, siteIds)}`),
   ], sql` union all `);
+}
+
+/** The columns of report_lander_days, in their order. */
+export const LANDER_COLUMNS = sql`site_id, day, lander, signups, activations, first_purchases`;
+
+/**
+ * Rows of report_lander_days (LANDER_COLUMNS) for `days`: per site, day and lander, the sign-ups, activations and first
+ * purchases of the members who signed up from that lander (users.lander, decision 083), each on the day it happened as
+ * liveDayCounts dates them; a site, day and lander in up to three rows. Members without a lander are left out.
+ */
+export function liveLanderCounts(days: Days, siteIds: readonly number[] | null): SQL {
+  const member = sql`u.lander is not null and ${ofSites(sql`u.site_id`, siteIds)}`;
+  return sql`
+    select u.site_id, ${dayOf(sql`u.signup_date`)} as day, u.lander, count(*)::int as signups, 0 as activations, 0 as first_purchases
+    from ${users} u where ${within(sql`u.signup_date`, days)} and ${member} group by 1, 2, 3
+    union all
+    select u.site_id, ${dayOf(sql`u.activated_at`)}, u.lander, 0, count(*)::int, 0
+    from ${users} u where ${within(sql`u.activated_at`, days)} and ${member} group by 1, 2, 3
+    union all
+    select u.site_id, ${dayOf(sql`f.first_at`)}, u.lander, 0, 0, count(*)::int
+    from ${firstPurchases(days)} join ${users} u on u.id = f.user_id where ${within(sql`f.first_at`, days)} and ${member} group by 1, 2, 3`;
 }
 
 /** The columns of report_money_days, in their order. */
@@ -131,9 +156,11 @@ async function buildDays(db: Db, days: Days, now: Date): Promise<void> {
   const inDays = sql`day between ${days.from}::date and ${days.to}::date`;
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('report-summaries', 0))`);
-    for (const table of [reportDays, reportMoneyDays, reportMemberDays, reportActiveDays]) await tx.execute(sql`delete from ${table} where ${inDays}`);
+    for (const table of [reportDays, reportLanderDays, reportMoneyDays, reportMemberDays, reportActiveDays]) await tx.execute(sql`delete from ${table} where ${inDays}`);
     await tx.execute(sql`insert into ${reportDays} (site_id, day, ${dayCountColumns})
       select site_id, day, ${sql.join(DAY_COUNTS.map((c) => sql`sum(${sql.identifier(c)})`), sql`, `)} from (${liveDayCounts(days, null)}) c group by 1, 2`);
+    await tx.execute(sql`insert into ${reportLanderDays} (${LANDER_COLUMNS})
+      select site_id, day, lander, sum(signups), sum(activations), sum(first_purchases) from (${liveLanderCounts(days, null)}) c group by 1, 2, 3`);
     await tx.execute(sql`insert into ${reportMoneyDays} (${MONEY_COLUMNS}) ${liveMoney(days, null)}`);
     await tx.execute(sql`insert into ${reportMemberDays} (site_id, user_id, day) ${liveMemberDays(days, null)}`);
     await tx.execute(sql`insert into ${reportActiveDays} (site_id, day, previous_day, members)

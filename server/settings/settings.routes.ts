@@ -1,14 +1,14 @@
 import { settingsContracts } from '#common/contracts/settings.ts';
+import { selectedCountry } from '#common/site-settings.ts';
 import { ApiRoutes } from '../http/endpoint.ts';
 
 export const settingsRoutes = new ApiRoutes()
   /** Spec section 7: the request host is the forced domain; page query params pass through. */
   .endpoint(settingsContracts.settings, async (c, { query }) => {
     const ctx = c.get('ctx');
-    const selected = query.country ?? null;
     const settings = ctx.services.settings.publicSettings(ctx.site, {
       geoipCountry: ctx.geoipCountry,
-      geoipSelectedCountry: selected && ctx.site.countries.includes(selected) ? selected : ctx.geoipCountry,
+      geoipSelectedCountry: selectedCountry(ctx.site, ctx.geoipCountry, query.country),
     });
     return c.json({ settings: { ...settings, push_public_key: await ctx.services.push.publicKey() } });
   })

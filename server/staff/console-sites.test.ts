@@ -24,6 +24,7 @@ const BAD: Record<string, [unknown, string]> = {
   companyId: ['abc', 'errors.invalid_input'],
   niche: ['9', 'errors.number_out_of_range'],
   countries: [['XX'], 'errors.invalid_choice'],
+  geoipDefaultCountry: ['XX', 'errors.invalid_choice'],
   indexTitle: ['x'.repeat(121), 'errors.field_too_long'],
   description: ['x'.repeat(301), 'errors.field_too_long'],
   mailName: ['x'.repeat(61), 'errors.field_too_long'],
@@ -55,7 +56,7 @@ const BAD: Record<string, [unknown, string]> = {
   fictionalWarning: ['x'.repeat(501), 'errors.field_too_long'],
   fictionalIcon: ['x'.repeat(41), 'errors.field_too_long'],
 };
-const FLAGS = ['enableSiteEntryPopup', 'memberResell', 'visibleProfileNotes'];
+const FLAGS = ['enableSiteEntryPopup', 'memberResell', 'visibleProfileNotes', 'geoipPreselect'];
 
 const COMPANY = {
   name: 'Liefde B.V.', address: 'Herengracht 10', city: 'Amsterdam', country: 'NL', kvk: '87654321', vatNumbers: 'NL009876543B01',

@@ -162,7 +162,7 @@ export function AccountStep({ profile, variant, onStarted, onDone }: {
         </Row>
         <FormField
           id="signup-country" as="select" className="mb-3" label={t('fields.country')} field={fields.country} required onInput={touched}
-          defaultValue={String(fields.country.initialValue ?? settings.geoip_country ?? '')}
+          defaultValue={String(fields.country.initialValue ?? settings.geoip_selected_country ?? '')}
         >
           <option value="" disabled>{t('fields.choose')}</option>
           {countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
