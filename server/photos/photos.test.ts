@@ -263,7 +263,8 @@ describe.each(DATABASE_KINDS)('photos on %s with moderation after publication (t
     expect(await order()).toEqual([[ids[2], true], [ids[0], false], [ids[1], false]]);
     const viewer = await signUp(t);
     const seen = (await viewer.client.get(`/api/profile.php?id=${user.id}`)).body.profile;
-    expect(seen.main_image).toMatchObject({ id: ids[2] });
+    expect(seen.main_image).toMatchObject({ filename: res.body.photos[0].filename });
+    expect(seen.photos.map((p: { id: number }) => p.id)).toEqual([ids[2], ids[0], ids[1]]);
 
     // "Make main photo" puts it first; a new upload goes last.
     expect((await client.put('/api/photos.php', { id: ids[1], main: true })).status).toBe(200);
