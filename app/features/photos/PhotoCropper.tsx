@@ -105,18 +105,20 @@ export function PhotoCropper({ src, id, crop, onReady, onUnreadable }: {
           onError={onUnreadable}
         />
       </div>
-      <Form.Label htmlFor={`${id}-zoom`} className="small mb-0">{t('photo_picker.zoom')}</Form.Label>
-      <Form.Range
-        id={`${id}-zoom`}
-        min={MIN_ZOOM} max={MAX_ZOOM} step={0.05}
-        value={state?.zoom ?? 1}
-        disabled={!state}
-        onChange={(e) => {
-          const zoom = Number(e.target.value);
-          update((s, w, h) => clampCrop(w, h, { ...s, zoom }));
-        }}
-        data-testid="photo-zoom"
-      />
+      <div className="photo-crop-zoom mx-auto">
+        <Form.Label htmlFor={`${id}-zoom`} className="small mb-0">{t('photo_picker.zoom')}</Form.Label>
+        <Form.Range
+          id={`${id}-zoom`}
+          min={MIN_ZOOM} max={MAX_ZOOM} step={0.05}
+          value={state?.zoom ?? 1}
+          disabled={!state}
+          onChange={(e) => {
+            const zoom = Number(e.target.value);
+            update((s, w, h) => clampCrop(w, h, { ...s, zoom }));
+          }}
+          data-testid="photo-zoom"
+        />
+      </div>
     </div>
   );
 }
