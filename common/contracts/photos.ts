@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PREMIUM_PHOTO_LIMIT } from '../constants.ts';
 import { contracts, staffAuth } from './contract.ts';
 import { id, idParam, isoDateTime, ownPhotoSchema } from './shapes.ts';
 
@@ -8,6 +9,8 @@ const moderators = 'Moderators (or admins), through a console session or a staff
 /** {id, main: true} or {id, private: boolean}. */
 export const photoUpdateBody = z.union([z.object({ id: idParam, main: z.literal(true) }), z.object({ id: idParam, private: z.boolean() })]);
 export const photoIdBody = z.object({ id: idParam });
+/** {order: [id, …]}: every one of the member's photos once, first to last (25 at most, the premium limit). */
+export const photoOrderBody = z.object({ order: z.array(idParam).min(1).max(PREMIUM_PHOTO_LIMIT) });
 export const moderationBody = z.object({ id: idParam, action: z.enum(['approve', 'reject']), kind: z.enum(['profile', 'chat']).default('profile') });
 
 export const photoContracts = contracts({
@@ -29,6 +32,13 @@ export const photoContracts = contracts({
     method: 'put', path: '/api/photos.php', auth: 'member', summary: 'Make a photo the main one, or private or public',
     body: photoUpdateBody,
     responses: { 200: { description: 'The photos after the change.', schema: ownPhotos } },
+  },
+  reorder: {
+    method: 'put', path: '/api/photo-order.php', auth: 'member', summary: 'Put the member\'s photos in their order',
+    description: 'Names every one of the member\'s photos once, first to last; the first public photo that is not rejected becomes the main photo. '
+      + 'A list that leaves a photo out, names one twice or names another member\'s answers 400 photo_order_invalid and changes nothing.',
+    body: photoOrderBody,
+    responses: { 200: { description: 'The photos in their new order.', schema: ownPhotos } },
   },
   remove: {
     method: 'delete', path: '/api/photos.php', auth: 'member', summary: 'Delete a photo',

@@ -202,6 +202,8 @@ export const photos = pgTable('photos', {
   claimedUntil: timestamp({ withTimezone: true }),
   width: integer().notNull(),
   height: integer().notNull(),
+  /** The member's order of their photos, lowest first (decision 007): the first public photo that is not rejected is the main one. */
+  position: integer().notNull().default(0),
   createdAt: createdAt(),
 }, (t) => [
   index('photos_user').on(t.userId),

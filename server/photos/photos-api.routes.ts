@@ -46,6 +46,13 @@ export const photosApiRoutes = new ApiRoutes()
     return c.json(await ctx.services.photos.list(ctx.actor));
   })
 
+  /** {order: [id, …]}: every one of the member's photos, first to last. */
+  .endpoint(photoContracts.reorder, async (c, { body }) => {
+    const ctx = c.get('ctx');
+    await ctx.services.photos.reorder(ctx.actor, body.order);
+    return c.json(await ctx.services.photos.list(ctx.actor));
+  })
+
   /** {id, main: true} or {id, private: boolean} */
   .endpoint(photoContracts.update, async (c, { body }) => {
     const ctx = c.get('ctx');

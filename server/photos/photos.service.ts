@@ -33,11 +33,14 @@ export interface ProcessedPhoto {
   height: number;
 }
 
-/** After the main photo goes away: the oldest public photo that is not rejected, or none. */
+/** A member's photos in their own order (decision 007): by position, then as uploaded. */
+const memberOrder = [asc(photos.position), asc(photos.createdAt), asc(photos.id)] as const;
+
+/** After the main photo goes away, or the order changes: the first public photo that is not rejected, or none. */
 async function pickNewMain(executor: Db | Tx, userId: number) {
   const [next] = await executor.select({ id: photos.id }).from(photos)
     .where(and(eq(photos.userId, userId), ne(photos.status, 'rejected'), eq(photos.isPrivate, false)))
-    .orderBy(asc(photos.createdAt), asc(photos.id)).limit(1);
+    .orderBy(...memberOrder).limit(1);
   await executor.update(profiles).set({ mainPhotoId: next?.id ?? null }).where(eq(profiles.userId, userId));
 }
 
@@ -140,7 +143,7 @@ export function createPhotosService(deps: {
     async list(actor: Actor): Promise<{ photos: OwnPhoto[]; limit: number }> {
       const { userId } = requireMember(actor);
       const m = await member(userId);
-      const rows = await db.select().from(photos).where(eq(photos.userId, userId)).orderBy(asc(photos.createdAt), asc(photos.id));
+      const rows = await db.select().from(photos).where(eq(photos.userId, userId)).orderBy(...memberOrder);
       return { photos: rows.map((r) => toOwnPhoto(r, m.mainPhotoId)), limit: photoLimit(m.premium) };
     },
 
@@ -166,8 +169,11 @@ export function createPhotosService(deps: {
           const [locked] = await tx.select({ premium: users.paidUser }).from(users).where(eq(users.id, userId)).for('update');
           const currentLimit = photoLimit(locked.premium);
           if ((await countPhotos(tx, userId)) >= currentLimit) throw new AppError(403, 'photo_limit_reached', { limit: currentLimit });
+          // A new photo goes last in the member's order.
+          const [{ last }] = await tx.select({ last: sql<number | null>`max(${photos.position})` }).from(photos).where(eq(photos.userId, userId));
           const [row] = await tx.insert(photos).values({
-            userId, ...names, status: photoModeration === 'after' ? 'active' : 'pending', isPrivate: options.isPrivate, width: processed.width, height: processed.height, createdAt: clock(),
+            userId, ...names, status: photoModeration === 'after' ? 'active' : 'pending', isPrivate: options.isPrivate, width: processed.width, height: processed.height,
+            position: last === null ? 0 : Number(last) + 1, createdAt: clock(),
           }).returning();
           const [profile] = await tx.select({ mainPhotoId: profiles.mainPhotoId }).from(profiles).where(eq(profiles.userId, userId));
           let mainPhotoId = profile.mainPhotoId;
@@ -194,13 +200,37 @@ export function createPhotosService(deps: {
       await removeFiles(row);
     },
 
-    /** The main photo is public: a private or rejected photo cannot be it. */
+    /** The main photo is public: a private or rejected photo cannot be it. It moves to the front of the member's order. */
     async setMain(actor: Actor, photoId: number): Promise<void> {
       const { userId } = requireMember(actor);
       const row = await ownPhoto(userId, photoId);
       if (row.isPrivate) throw new AppError(400, 'photo_private_main');
       if (row.status === 'rejected') throw new AppError(400, 'photo_rejected');
-      await db.update(profiles).set({ mainPhotoId: row.id }).where(eq(profiles.userId, userId));
+      await db.transaction(async (tx) => {
+        const [{ first }] = await tx.select({ first: sql<number>`coalesce(min(${photos.position}), 0)` }).from(photos).where(eq(photos.userId, userId));
+        await tx.update(photos).set({ position: Number(first) - 1 }).where(eq(photos.id, row.id));
+        await tx.update(profiles).set({ mainPhotoId: row.id }).where(eq(profiles.userId, userId));
+      });
+    },
+
+    /**
+     * The member's own order of their photos: `order` names every one of their photos once, first to last. The first
+     * public photo that is not rejected becomes the main photo. Anything else (a photo missing, twice, or not theirs)
+     * is refused and changes nothing.
+     */
+    async reorder(actor: Actor, order: number[]): Promise<void> {
+      const { userId } = requireMember(actor);
+      await db.transaction(async (tx) => {
+        // One change at a time per member: an upload in between would leave a photo out of the order.
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+        const own = await tx.select({ id: photos.id }).from(photos).where(eq(photos.userId, userId));
+        const ids = new Set(own.map((r) => r.id));
+        if (order.length !== ids.size || new Set(order).size !== order.length || order.some((id) => !ids.has(id))) {
+          throw new AppError(400, 'photo_order_invalid');
+        }
+        for (const [position, id] of order.entries()) await tx.update(photos).set({ position }).where(eq(photos.id, id));
+        await pickNewMain(tx, userId);
+      });
     },
 
     async setPrivate(actor: Actor, photoId: number, isPrivate: boolean): Promise<void> {
@@ -221,7 +251,7 @@ export function createPhotosService(deps: {
       const own = viewerId === profileId;
       const rows = await db.select().from(photos)
         .where(own ? eq(photos.userId, profileId) : and(eq(photos.userId, profileId), eq(photos.status, 'active')))
-        .orderBy(asc(photos.createdAt), asc(photos.id));
+        .orderBy(...memberOrder);
       const premium = viewerId && !own ? (await member(viewerId).catch(() => ({ premium: false }))).premium : false;
       rows.sort((a, b) => Number(b.id === mainPhotoId) - Number(a.id === mainPhotoId));
       return rows.map((r) => {

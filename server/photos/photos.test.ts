@@ -248,4 +248,56 @@ describe.each(DATABASE_KINDS)('photos on %s with moderation after publication (t
     expect(await queue()).not.toContain(photo.id);
     expect((await client.get('/api/photos.php')).body.photos).toEqual([expect.objectContaining({ id: photo.id, status: 'rejected', is_main: false })]);
   });
+
+  it('keeps the member\'s order of their photos: the first public one is the main photo, on the profile too', async () => {
+    const { client, user } = await signUp(t);
+    const ids: number[] = [];
+    for (const color of ['#111', '#222', '#333']) ids.push((await upload(t, client, await smallPng(color))).body.photo.id);
+    const order = async () => (await client.get('/api/photos.php')).body.photos.map((p: { id: number; is_main: boolean }) => [p.id, p.is_main]);
+    // New photos go last; the first is the main one.
+    expect(await order()).toEqual([[ids[0], true], [ids[1], false], [ids[2], false]]);
+
+    const res = await client.put('/api/photo-order.php', { order: [ids[2], ids[0], ids[1]] });
+    expect(res.status).toBe(200);
+    expect(res.body.photos.map((p: { id: number }) => p.id)).toEqual([ids[2], ids[0], ids[1]]);
+    expect(await order()).toEqual([[ids[2], true], [ids[0], false], [ids[1], false]]);
+    const viewer = await signUp(t);
+    const seen = (await viewer.client.get(`/api/profile.php?id=${user.id}`)).body.profile;
+    expect(seen.main_image).toMatchObject({ filename: res.body.photos[0].filename });
+    expect(seen.photos.map((p: { id: number }) => p.id)).toEqual([ids[2], ids[0], ids[1]]);
+
+    // "Make main photo" puts it first; a new upload goes last.
+    expect((await client.put('/api/photos.php', { id: ids[1], main: true })).status).toBe(200);
+    expect(await order()).toEqual([[ids[1], true], [ids[2], false], [ids[0], false]]);
+
+    // A rejected first photo is not the main one: the next in order is.
+    expect((await t.client().post('/api/moderation.php', { id: ids[1], action: 'reject' }, auth)).status).toBe(200);
+    expect(await order()).toEqual([[ids[1], false], [ids[2], true], [ids[0], false]]);
+    expect((await client.put('/api/photo-order.php', { order: [ids[1], ids[0], ids[2]] })).status).toBe(200);
+    expect(await order()).toEqual([[ids[1], false], [ids[0], true], [ids[2], false]]);
+  });
+
+  it('refuses an order that leaves a photo out, names one twice or names another member\'s, and changes nothing', async () => {
+    const { client } = await signUp(t);
+    const other = await signUp(t);
+    const mine: number[] = [];
+    for (const color of ['#444', '#555']) mine.push((await upload(t, client, await smallPng(color))).body.photo.id);
+    const theirs = (await upload(t, other.client, await smallPng('#666'))).body.photo.id;
+    const before = (await client.get('/api/photos.php')).body;
+    for (const order of [[mine[0]], [mine[0], mine[0]], [mine[1], mine[0], theirs], [mine[1], theirs], [mine[0], mine[1], 999999]]) {
+      const res = await client.put('/api/photo-order.php', { order });
+      expect(res.status, JSON.stringify(order)).toBe(400);
+      expect(res.body.error.code).toBe('photo_order_invalid');
+      expect(res.body.error.message).toBeTruthy();
+    }
+    for (const body of [{}, { order: [] }, { order: 'x' }, { order: [0] }, { order: [-1, 2] }, { order: [1.5] }, { order: Array.from({ length: 26 }, (_, i) => i + 1) }]) {
+      const res = await client.put('/api/photo-order.php', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.code).toBeTruthy();
+    }
+    expect((await client.get('/api/photos.php')).body).toEqual(before);
+    // Another member's order is theirs alone; a visitor has none.
+    expect((await other.client.get('/api/photos.php')).body.photos.map((p: { id: number }) => p.id)).toEqual([theirs]);
+    expect((await t.client().put('/api/photo-order.php', { order: [theirs] })).status).toBe(403);
+  });
 });

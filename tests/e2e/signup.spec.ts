@@ -90,6 +90,9 @@ test('every step: account with did-you-mean, photo upload with progress, about m
   expect(answer.request().headers()['content-type']).toMatch(/^multipart\/form-data/);
   expect(answer.status()).toBe(201);
   expect((await answer.json()).photo).toMatchObject({ status: 'active', is_private: false });
+  // The uploaded photo is listed (more may follow); Next goes on.
+  await expect(page.getByTestId('photo-order-item')).toHaveCount(1);
+  await page.getByTestId('signup-photo-next').click();
   await expect(flow).toHaveAttribute('data-step', 'looking');
 
   await shot('signup-2-looking');
