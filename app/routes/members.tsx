@@ -235,7 +235,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
             <Link to="/members?country=" className="btn btn-outline-secondary" data-testid="search-clear">{t('member_search.clear')}</Link>
           </div>
         </div>
-        {(fields.has('country') || unit) && (
+        {(fields.has('country') || loaderData.member) && (
           <LocationOptions onPlace={nearMe} member={loaderData.member} sharing={Boolean(unit)} onStopSharing={() => void revalidator.revalidate()} />
         )}
       </RouterForm>
