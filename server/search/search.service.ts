@@ -72,9 +72,10 @@ const KM_PER_DEGREE_LATITUDE = (Math.PI * EARTH_RADIUS_KM) / 180;
  * least(1, …) keeps rounding from taking asin out of its domain for antipodes.
  */
 function distanceKmSql(origin: Origin): SQL<number | null> {
-  return sql<number | null>`(${2 * EARTH_RADIUS_KM} * asin(least(1, sqrt(
+  // least() skips nulls (least(1, null) is 1): the case keeps a member without a place at null, not half the earth away.
+  return sql<number | null>`(case when ${profiles.latitude} is not null and ${profiles.longitude} is not null then ${2 * EARTH_RADIUS_KM} * asin(least(1, sqrt(
     power(sin(radians(${profiles.latitude} - ${origin.lat}::float8) / 2), 2)
-    + cos(radians(${origin.lat}::float8)) * cos(radians(${profiles.latitude})) * power(sin(radians(${profiles.longitude} - ${origin.lon}::float8) / 2), 2)))))`;
+    + cos(radians(${origin.lat}::float8)) * cos(radians(${profiles.latitude})) * power(sin(radians(${profiles.longitude} - ${origin.lon}::float8) / 2), 2)))) end)`;
 }
 
 /**
@@ -99,7 +100,7 @@ function withinSql(origin: Origin, km: number): SQL {
 }
 
 /** A distance filter from a member who shared no location: refused, as the form never offers it to them. */
-const locationRequired = () => new AppError(400, 'invalid_input', {}, { distance: 'errors.location_required' });
+const locationRequired = () => new AppError(400, 'location_required', {}, { distance: 'errors.location_required' });
 
 /**
  * Relaxation steps for similar results, tried in order when few members match, each relaxing what its heading says

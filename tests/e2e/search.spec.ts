@@ -199,7 +199,8 @@ test.describe('distance between members who share a location', () => {
 
     // "Near me" shares Amsterdam: now both have a place.
     await page.getByTestId('near-me').click();
-    await expect(page).toHaveURL(/country=NL/);
+    // The search moves to the member's region once the place is shared.
+    await expect(page).toHaveURL(/countryregion=Noord-Holland/);
     await page.goto(search);
     await expect(card.getByTestId('profile-card-distance')).toHaveText(/^(15|20) km$/);
     const located = await page.getByTestId('search-results').getByTestId('profile-card-distance').count();
