@@ -217,7 +217,8 @@ export default function Members({ loaderData }: Route.ComponentProps) {
           {unit && (
             <FormField id="search-distance" as="select" className="col-6 col-md-4 col-lg" label={t('member_search.distance')} name="distance" defaultValue={input.distance ?? ''}>
               <option value="">{t('search.any')}</option>
-              {DISTANCE_RADII.map((r) => <option key={r} value={`${r}${unit}`}>{distanceLabel(t, `${r}${unit}`)}</option>)}
+              {/* Under the "Distance" label a radius says enough ("25 km"), and it fits the column; the phone's summary says "Within 25 km". */}
+              {DISTANCE_RADII.map((r) => <option key={r} value={`${r}${unit}`}>{t(unit === 'mi' ? 'member_search.distance_mi' : 'member_search.distance_km', { value: r })}</option>)}
             </FormField>
           )}
           {fields.has('age') && (
