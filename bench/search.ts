@@ -36,7 +36,12 @@ const COMBOS: Record<string, string> = {
   gender_country: 'gender=female&country=NL',
   gender_country_age: 'gender=female&country=NL&min_age=25&max_age=40',
   country_age: 'country=DE&min_age=30&max_age=50',
+  // The searching member shares Amsterdam (below); a third of the members share a place somewhere in Europe.
+  distance_100km: 'distance=100km',
 };
+
+/** Where the bench's searching member (the demo member) is. */
+const VIEWER_PLACE = { lat: 52.3676, lon: 4.9041 };
 
 async function seed() {
   // BENCH_REUSE=1 with BENCH_KEEP=1 from an earlier run skips seeding (for working on the queries).
@@ -68,19 +73,23 @@ async function seed() {
   await c.query(`
     WITH regs AS (SELECT country, array_agg(name ORDER BY code) AS names FROM regions GROUP BY country),
     countries AS (SELECT $1::text[] AS list)
-    INSERT INTO profiles (user_id, name, gender, birth_date, country, region, status, created_at)
+    INSERT INTO profiles (user_id, name, gender, birth_date, country, region, status, created_at, latitude, longitude)
     SELECT u.id, 'Member ' || u.id, p.gender, p.birth_date, p.country,
       CASE WHEN random() < 0.8 THEN regs.names[1 + floor(random() * array_length(regs.names, 1))::int] END,
-      CASE WHEN u.id % 50 = 7 THEN 'disabled' ELSE 'active' END, u.signup_date
+      CASE WHEN u.id % 50 = 7 THEN 'disabled' ELSE 'active' END, u.signup_date,
+      CASE WHEN p.located THEN 47 + p.r1 * 12 END, CASE WHEN p.located THEN -5 + p.r2 * 25 END
     FROM users u
     CROSS JOIN countries
     CROSS JOIN LATERAL (SELECT
       CASE WHEN random() < 0.55 THEN 'female' ELSE 'male' END AS gender,
       (current_date - interval '18 years' - random() * interval '62 years')::date AS birth_date,
       countries.list[1 + floor(random() * array_length(countries.list, 1))::int] AS country,
+      random() < 0.33 AS located, random() AS r1, random() AS r2,
       u.id AS uid) p
     LEFT JOIN regs ON regs.country = p.country
     WHERE u.email LIKE 'bench%'`, [COUNTRIES]);
+  await c.query('UPDATE profiles SET latitude = $1, longitude = $2 WHERE user_id = (SELECT id FROM users WHERE lower(email) = lower($3))',
+    [VIEWER_PLACE.lat, VIEWER_PLACE.lon, DEMO_EMAIL]);
   await c.query('VACUUM ANALYZE users');
   await c.query('VACUUM ANALYZE profiles');
   const { rows } = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM profiles');

@@ -3,6 +3,7 @@ import { GENDERS, MIN_AGE, MAX_AGE, COUNTRIES, PAYMENT_METHODS, SPEND_CAP_MAX, S
 import { newPasswordSchema, passwordProblem, PASSWORD_MAX_UNITS } from './passwords.ts';
 import { idSchema, textSchema } from './input.ts';
 import { discountCodeSchema } from './discounts.ts';
+import { DISTANCE_FILTERS } from './distance.ts';
 
 /**
  * One zod schema per form, shared by the browser and the server. Messages are i18n keys;
@@ -82,6 +83,14 @@ export const searchSchema = z
       (v) => (v === '' ? undefined : v),
       textSchema({ min: 1, max: 100, tooShort: 'errors.region_invalid', tooLong: 'errors.region_invalid', invalid: 'errors.region_invalid' }).optional(),
     ),
+    /**
+     * Members within this distance of the searching member (`25km`, `25mi`, common/distance.ts): only for a member who
+     * shared a location, and only members who shared one match. Anything else is refused, not ignored.
+     */
+    distance: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.enum(DISTANCE_FILTERS, { error: 'errors.distance_invalid' }).optional(),
+    ),
     /** Issued by the server (next_cursor); a tampered one is refused by the search. */
     cursor: z.string({ error: 'errors.invalid_input' }).max(200, 'errors.invalid_input').optional(),
     /** A further page of similar results at this relaxation level (given in the first page's similar_results). */
@@ -99,6 +108,13 @@ const coordinate = (limit: number) => z
 
 /** GET /api/geocode.php: a position in decimal degrees. */
 export const geocodeSchema = z.object({ lat: coordinate(90), lon: coordinate(180) });
+
+const bodyCoordinate = (limit: number) => z
+  .union([z.number(), coordinate(limit)], { error: 'errors.geocode_invalid_position' })
+  .pipe(z.number().finite('errors.geocode_invalid_position').min(-limit, 'errors.geocode_invalid_position').max(limit, 'errors.geocode_invalid_position'));
+
+/** PUT /api/location.php: the browser's position, in decimal degrees (numbers or decimal strings). */
+export const locationSchema = z.object({ lat: bodyCoordinate(90), lon: bodyCoordinate(180) });
 
 export const messageSchema = z.object({
   text: textSchema({ min: 1, max: 5000, multiline: true, tooShort: 'errors.message_empty', tooLong: 'errors.message_too_long' }),

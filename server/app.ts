@@ -52,7 +52,7 @@ import { blocksRoutes } from './blocks/blocks.routes.ts';
 import { reportsRoutes } from './moderation/reports.routes.ts';
 import { profileRoutes } from './profiles/profile.routes.ts';
 import { geoRoutes } from './geo/geo.routes.ts';
-import { searchRoutes } from './search/search.routes.ts';
+import { locationRoutes, searchRoutes } from './search/search.routes.ts';
 import { firstTouchTracking } from './http/tracking.ts';
 import { firstTouchLander } from './http/lander-touch.ts';
 import { landerVisitCookie } from './http/lander-visits.ts';
@@ -317,6 +317,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', accountsRoutes);
   // The search owns GET /members.php (with search_fields applied).
   api.route('/', searchRoutes);
+  api.route('/', locationRoutes);
   api.route('/', signupProfileRoutes);
   api.route('/', likesRoutes);
   api.route('/', gamesRoutes);

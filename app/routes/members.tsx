@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { SearchX, SlidersHorizontal } from 'lucide-react';
 import { useTranslation } from '../lib/i18n.ts';
-import { Link, Form as RouterForm, redirect, useLocation, useNavigate, useNavigation } from 'react-router';
+import { Link, Form as RouterForm, redirect, useLocation, useNavigate, useNavigation, useRevalidator } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { COUNTRIES, GENDERS, MAX_AGE, MIN_AGE } from '#common/constants.ts';
+import { DISTANCE_RADII } from '#common/distance.ts';
 import type { Language } from '#common/languages.ts';
 import { searchSchema, type SearchInput } from '#common/schemas.ts';
 import type { Route } from './+types/members';
@@ -19,21 +20,26 @@ import { EmptyState } from '../components/EmptyState.tsx';
 import { FormField } from '../components/FormField.tsx';
 
 /** The search's own parameters: an address naming none of them starts from the member's defaults. */
-const SEARCH_FILTERS = ['gender', 'country', 'countryregion', 'min_age', 'max_age', 'cursor', 'similar'];
+const SEARCH_FILTERS = ['gender', 'country', 'countryregion', 'distance', 'min_age', 'max_age', 'cursor', 'similar'];
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);
   // The page shows its first page of results: paging goes through GET /api/members.php.
   const query = Object.fromEntries([...url.searchParams].filter(([name]) => name !== 'cursor' && name !== 'similar'));
-  // The page shows results whatever the address bar says: a region the rules refuse is left out, as the form would.
+  // The page shows results whatever the address bar says: a region or distance the rules refuse is left out, as the form would.
   const parsed = searchSchema.safeParse(query);
-  const filters = parsed.success ? parsed.data : searchSchema.parse({ ...query, countryregion: undefined });
+  const filters = parsed.success ? parsed.data : searchSchema.parse({ ...query, countryregion: undefined, distance: undefined });
   // A first visit names no filters: the search starts where the actor's defaults say (their country, the site's niche,
   // who they are looking for). Other parameters (the sign-up's `signup-complete`, tracking) are no filters.
   const fresh = !SEARCH_FILTERS.some((name) => url.searchParams.has(name));
   const network = ctx.query.network ?? null;
-  const { filters: input, result: page } = await ctx.services.search
-    .find(ctx.actor, fresh ? { network, requestCountry: ctx.geoipCountry } : { filters, network })
+  const find = (chosen: SearchInput) => ctx.services.search.find(ctx.actor, fresh ? { network, requestCountry: ctx.geoipCountry } : { filters: chosen, network });
+  const { filters: input, result: page } = await find(filters)
+    // A distance from a member who no longer shares a location (an old address): searched without it.
+    .catch((error: unknown) => {
+      if (isAppError(error) && error.details.distance && filters.distance) return find({ ...filters, distance: undefined });
+      throw error;
+    })
     .catch((error: unknown) => {
       // Spec section 4: a visitor who may not search is asked to log in (or sign up from there).
       if (isAppError(error) && error.code === 'authentication_required') throw redirect('/login?redirect=/members');
@@ -44,7 +50,13 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const countries = byCountryName(ctx.site.countries.length ? ctx.site.countries : COUNTRIES, ctx.lang);
   const regions: Record<string, string[]> = {};
   for (const r of await ctx.services.settings.regions()) (regions[r.country] ??= []).push(r.name);
-  return { input, page, countries, searchFields: ctx.site.searchFields, regions };
+  return { input, page, countries, searchFields: ctx.site.searchFields, regions, member: ctx.actor.kind === 'member' };
+}
+
+/** "Within 25 km": a distance filter's value as the form and the summary say it. */
+function distanceLabel(t: (key: string, options?: Record<string, unknown>) => string, filter: string): string {
+  const value = Number.parseInt(filter, 10);
+  return t(filter.endsWith('mi') ? 'member_search.within_mi' : 'member_search.within_km', { value });
 }
 
 function searchParams(input: SearchInput, extra: Record<string, string> = {}) {
@@ -52,6 +64,7 @@ function searchParams(input: SearchInput, extra: Record<string, string> = {}) {
   if (input.gender) params.set('gender', input.gender);
   if (input.country) params.set('country', input.country);
   if (input.countryregion) params.set('countryregion', input.countryregion);
+  if (input.distance) params.set('distance', input.distance);
   params.set('min_age', String(input.min_age));
   params.set('max_age', String(input.max_age));
   for (const [k, v] of Object.entries(extra)) params.set(k, v);
@@ -86,6 +99,9 @@ export default function Members({ loaderData }: Route.ComponentProps) {
   const searching = navigation.state === 'loading' && navigation.location.pathname === '/members';
   const navigate = useNavigate();
   const location = useLocation();
+  const revalidator = useRevalidator();
+  // The member shares a location: the cards carry distances, and the distance filter is offered in their unit.
+  const unit = page.distance_unit;
   // Spec section 3 search state: pages are appended; a new search (new loader data) starts again from its first page.
   const [restored] = useState(() => savedPages(location.key, page.profiles));
   const [results, setResults] = useState<ProfileSummary[]>(restored?.results ?? page.profiles);
@@ -142,7 +158,11 @@ export default function Members({ loaderData }: Route.ComponentProps) {
   };
 
   const nearMe = (place: Geocode) => {
-    if (!loaderData.countries.includes(place.country)) return;
+    if (!loaderData.countries.includes(place.country)) {
+      // A member who just shared a location still gets distances on the cards.
+      if (loaderData.member) void revalidator.revalidate();
+      return;
+    }
     const regionKnown = place.countryregion && loaderData.regions[place.country]?.includes(place.countryregion);
     void navigate(`/members?${searchParams({ ...input, country: place.country, countryregion: regionKnown ? place.countryregion! : undefined })}`);
   };
@@ -154,6 +174,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
   const summary = [
     fields.has('gender') && (input.gender ? t(`member_search.filters_${input.gender}`) : t('member_search.filters_everyone')),
     fields.has('country') && (input.country ? [countryName(input.country, lang), input.countryregion].filter(Boolean).join(', ') : t('member_search.filters_all_countries')),
+    input.distance && distanceLabel(t, input.distance),
     fields.has('age') && `${input.min_age}–${input.max_age}`,
   ].filter(Boolean).join(' · ');
   return (
@@ -193,6 +214,13 @@ export default function Members({ loaderData }: Route.ComponentProps) {
               </FormField>
             </>
           )}
+          {unit && (
+            <FormField id="search-distance" as="select" className="col-6 col-md-4 col-lg" label={t('member_search.distance')} name="distance" defaultValue={input.distance ?? ''}>
+              <option value="">{t('search.any')}</option>
+              {/* Under the "Distance" label a radius says enough ("25 km"), and it fits the column; the phone's summary says "Within 25 km". */}
+              {DISTANCE_RADII.map((r) => <option key={r} value={`${r}${unit}`}>{t(unit === 'mi' ? 'member_search.distance_mi' : 'member_search.distance_km', { value: r })}</option>)}
+            </FormField>
+          )}
           {fields.has('age') && (
             <>
               <FormField id="search-min-age" as="select" className="col-6 col-md-4 col-lg" label={t('search.min_age')} name="min_age" defaultValue={input.min_age}>
@@ -208,7 +236,9 @@ export default function Members({ loaderData }: Route.ComponentProps) {
             <Link to="/members?country=" className="btn btn-outline-secondary" data-testid="search-clear">{t('member_search.clear')}</Link>
           </div>
         </div>
-        {fields.has('country') && <LocationOptions onPlace={nearMe} />}
+        {(fields.has('country') || loaderData.member) && (
+          <LocationOptions onPlace={nearMe} member={loaderData.member} sharing={Boolean(unit)} onStopSharing={() => void revalidator.revalidate()} />
+        )}
       </RouterForm>
       <p className="text-muted" data-testid="num-results">
         {page.numResults_capped ? t('member_search.num_results_capped', { count }) : t('search.num_results', { count })}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ORDER_STATUSES } from '../constants.ts';
 import { CANONICAL_ID, MAX_ID } from '../input.ts';
 import { EMAIL_CATEGORIES } from '../notifications.ts';
+import { DISTANCE_UNITS } from '../distance.ts';
 
 /**
  * The shapes the JSON API answers with (spec sections 3 and 7), one zod schema each. Their TypeScript
@@ -48,6 +49,11 @@ export const profileSummaryFields = {
   fictional: z.boolean(),
   /** Active within the last few minutes (never shown for invisible members). */
   online: z.boolean(),
+  /**
+   * How far away, rounded (common/distance.ts), in the viewer's unit: only in search results, and only when both the
+   * viewer and the member shared a location. The member's coordinates themselves are never sent.
+   */
+  distance: z.strictObject({ value: z.number().int().positive(), unit: z.enum(DISTANCE_UNITS), less_than: z.boolean() }).optional(),
 };
 
 export const profileSummarySchema = component('ProfileSummary', z.strictObject(profileSummaryFields), 'A member as lists and cards show them.');

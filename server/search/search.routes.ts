@@ -12,3 +12,15 @@ export const searchRoutes = new ApiRoutes()
     const { result } = await ctx.services.search.find(ctx.actor, { filters: query, network: ctx.query.network ?? null });
     return c.json(result);
   });
+
+export const locationRoutes = new ApiRoutes()
+  /** The member shares their position: the nearest town is kept (see the search service). */
+  .endpoint(searchContracts.shareLocation, async (c, { body }) => {
+    const ctx = c.get('ctx');
+    const place = ctx.services.geo.nearestPlace(body.lat, body.lon);
+    return c.json(await ctx.services.search.shareLocation(ctx.actor, body, place));
+  })
+  .endpoint(searchContracts.stopSharingLocation, async (c) => {
+    const ctx = c.get('ctx');
+    return c.json(await ctx.services.search.stopSharingLocation(ctx.actor));
+  });

@@ -2,15 +2,16 @@ import { and, eq, not, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { MAX_AGE, MIN_AGE, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, SIMILAR_RESULTS_THRESHOLD } from '#common/constants.ts';
 import { toId } from '#common/input.ts';
+import { distanceUnit, filterRadiusKm, roundDistance, type DistanceFilter, type DistanceUnit } from '#common/distance.ts';
 import type { SearchInput } from '#common/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { photos, profiles, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
-import { AppError } from '../infra/errors.ts';
+import { AppError, notFound } from '../infra/errors.ts';
 import type { SharedCache } from '../infra/shared-cache.ts';
 import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
 import type { ContactRules } from '../accounts/contact-rules.ts';
-import type { Actor } from '../actor.ts';
+import { requireMember, type Actor } from '../actor.ts';
 import type { Site } from '../settings/settings.service.ts';
 import { createSearchRules } from './search-rules.ts';
 
@@ -56,7 +57,50 @@ export interface SearchFilters {
   countryregion?: string;
   min_age: number;
   max_age: number;
+  /** Within this distance of the searching member (who shared a location); members who shared none do not match. */
+  distance?: DistanceFilter;
 }
+
+/** Where the searching member is (their shared town) and the unit they read distances in. */
+export interface Origin { lat: number; lon: number; unit: DistanceUnit }
+
+const EARTH_RADIUS_KM = 6371.0088;
+const KM_PER_DEGREE_LATITUDE = (Math.PI * EARTH_RADIUS_KM) / 180;
+
+/**
+ * The great-circle distance (haversine) from the origin to a member's shared place, in km; null when they shared none.
+ * least(1, …) keeps rounding from taking asin out of its domain for antipodes.
+ */
+function distanceKmSql(origin: Origin): SQL<number | null> {
+  // least() skips nulls (least(1, null) is 1): the case keeps a member without a place at null, not half the earth away.
+  return sql<number | null>`(case when ${profiles.latitude} is not null and ${profiles.longitude} is not null then ${2 * EARTH_RADIUS_KM} * asin(least(1, sqrt(
+    power(sin(radians(${profiles.latitude} - ${origin.lat}::float8) / 2), 2)
+    + cos(radians(${origin.lat}::float8)) * cos(radians(${profiles.latitude})) * power(sin(radians(${profiles.longitude} - ${origin.lon}::float8) / 2), 2)))) end)`;
+}
+
+/**
+ * Members within `km` of the origin. A bounding box first (latitude, and longitude where the box neither reaches a pole
+ * nor crosses the date line), which the location index (migration 0044) serves, then the exact distance.
+ */
+function withinSql(origin: Origin, km: number): SQL {
+  const dLat = km / KM_PER_DEGREE_LATITUDE;
+  const parts: SQL[] = [
+    sql`${profiles.latitude} is not null`, sql`${profiles.longitude} is not null`,
+    sql`${profiles.latitude} between ${origin.lat - dLat}::float8 and ${origin.lat + dLat}::float8`,
+  ];
+  const cosLat = Math.cos((Math.abs(origin.lat) + dLat) * (Math.PI / 180));
+  if (Math.abs(origin.lat) + dLat < 89 && cosLat > 0) {
+    const dLon = km / (KM_PER_DEGREE_LATITUDE * cosLat);
+    if (origin.lon - dLon >= -180 && origin.lon + dLon <= 180) {
+      parts.push(sql`${profiles.longitude} between ${origin.lon - dLon}::float8 and ${origin.lon + dLon}::float8`);
+    }
+  }
+  parts.push(sql`${distanceKmSql(origin)} <= ${km}::float8`);
+  return and(...parts)!;
+}
+
+/** A distance filter from a member who shared no location: refused, as the form never offers it to them. */
+const locationRequired = () => new AppError(400, 'location_required', {}, { distance: 'errors.location_required' });
 
 /**
  * Relaxation steps for similar results, tried in order when few members match, each relaxing what its heading says
@@ -74,6 +118,8 @@ export function relaxFilters(f: SearchFilters, level: SimilarLevel): SearchFilte
     max_age: Math.min(MAX_AGE, f.max_age + widen),
     country: level >= 3 ? undefined : f.country,
     countryregion: level >= 2 ? undefined : f.countryregion,
+    // Farther away is what "also from other regions" means: the distance goes with the region.
+    distance: level >= 2 ? undefined : f.distance,
   };
 }
 
@@ -100,6 +146,8 @@ export interface SimilarResults {
 export interface SearchResult extends SearchPage {
   similar_results: SimilarResults | null;
   similar_numResults: number | null;
+  /** The searching member's unit when they shared a location (the cards then carry distances); null otherwise. */
+  distance_unit: DistanceUnit | null;
 }
 
 /** How long a count above the cap is trusted, per filter combination. */
@@ -121,12 +169,16 @@ export function createSearchService(deps: {
   const { db, clock, memo } = deps;
 
   /** What a member must match, apart from visibility. */
-  function matchPredicate(f: SearchFilters, today: Date): SQL {
+  function matchPredicate(f: SearchFilters, today: Date, origin: Origin | null): SQL {
     const range = birthDateRange(today, f.min_age, f.max_age);
     const parts: SQL[] = [sql`${profiles.birthDate} > ${range.after}`, sql`${profiles.birthDate} <= ${range.onOrBefore}`];
     if (f.gender) parts.push(eq(profiles.gender, f.gender));
     if (f.country) parts.push(eq(profiles.country, f.country));
     if (f.country && f.countryregion) parts.push(eq(profiles.region, f.countryregion));
+    if (f.distance) {
+      if (!origin) throw locationRequired();
+      parts.push(withinSql(origin, filterRadiusKm(f.distance)));
+    }
     return and(...parts)!;
   }
 
@@ -152,11 +204,28 @@ export function createSearchService(deps: {
     )!;
   }
 
-  function pageQuery(where: SQL, cursorText: string | undefined) {
+  /**
+   * The searching member's shared place and unit (common/distance.ts): null for visitors and for members who shared
+   * none. Others' places are only ever used inside the query, never selected.
+   */
+  async function originOf(actor: Actor): Promise<Origin | null> {
+    if (actor.kind !== 'member') return null;
+    const [me] = await db.select({ lat: profiles.latitude, lon: profiles.longitude, country: profiles.country, language: users.language })
+      .from(profiles).innerJoin(users, eq(users.id, profiles.userId)).where(eq(profiles.userId, actor.userId));
+    if (!me || me.lat === null || me.lon === null) return null;
+    return { lat: me.lat, lon: me.lon, unit: distanceUnit(me.language, me.country) };
+  }
+
+  function pageQuery(where: SQL, cursorText: string | undefined, origin: Origin | null) {
     const cursor = decodeCursor(cursorText);
     const pageWhere = cursor ? and(where, sql`(${profiles.createdAt}, ${profiles.userId}) < (${cursor.createdAt}::timestamptz, ${cursor.id})`) : where;
     return db
-      .select({ ...profileColumns, createdAt: sql<string>`to_char(${profiles.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` })
+      .select({
+        ...profileColumns,
+        createdAt: sql<string>`to_char(${profiles.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+        // Only the distance leaves the database: the member's coordinates are not selected.
+        distanceKm: origin ? distanceKmSql(origin) : sql<number | null>`null::float8`,
+      })
       .from(profiles)
       .innerJoin(users, eq(users.id, profiles.userId))
       .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
@@ -166,12 +235,16 @@ export function createSearchService(deps: {
       .limit(SEARCH_PAGE_SIZE + 1);
   }
 
-  async function page(where: SQL, cursorText: string | undefined, today: Date) {
-    const rows = await pageQuery(where, cursorText);
+  async function page(where: SQL, cursorText: string | undefined, today: Date, origin: Origin | null) {
+    const rows = await pageQuery(where, cursorText, origin);
     const shown = rows.slice(0, SEARCH_PAGE_SIZE);
     const last = shown.at(-1);
     return {
-      profiles: shown.map((r) => toProfileSummary(r as ProfileRow, today)),
+      profiles: shown.map((r) => {
+        const summary = toProfileSummary(r as ProfileRow, today);
+        const km = r.distanceKm === null ? null : Number(r.distanceKm);
+        return origin && km !== null && Number.isFinite(km) ? { ...summary, distance: roundDistance(km, origin.unit) } : summary;
+      }),
       next_cursor: rows.length > SEARCH_PAGE_SIZE && last ? encodeCursor(last.createdAt, last.id) : null,
     };
   }
@@ -201,6 +274,8 @@ export function createSearchService(deps: {
    * are always counted exactly.
    */
   async function firstPageCount(filters: SearchFilters, siteId: number | null, where: SQL, seen: { fictionalHidden: boolean; shopWindow: boolean }): Promise<{ n: number; capped: boolean }> {
+    // Within a distance depends on where the member is: counted each time (the bounding box keeps that cheap).
+    if (filters.distance) return cappedCount(where);
     const key = broadFilterKey(filters, siteId, seen.fictionalHidden, seen.shopWindow);
     if (await memo.get(key)) return { n: SEARCH_COUNT_CAP, capped: true };
     const count = await cappedCount(where);
@@ -209,7 +284,10 @@ export function createSearchService(deps: {
   }
 
   function filtersOf(input: SearchInput): SearchFilters {
-    return { gender: input.gender, country: input.country, countryregion: input.countryregion, min_age: input.min_age, max_age: input.max_age };
+    return {
+      gender: input.gender, country: input.country, countryregion: input.countryregion, min_age: input.min_age, max_age: input.max_age,
+      ...(input.distance && { distance: input.distance }),
+    };
   }
 
   /**
@@ -221,23 +299,28 @@ export function createSearchService(deps: {
   async function search(actor: Actor, input: SearchInput, options: SearchOptions = {}): Promise<SearchResult> {
     const today = clock();
     const filters = filtersOf(input);
-    const { where: visible, ...seen } = await visibility(actor, options.shopWindow);
+    const [{ where: visible, ...seen }, origin] = await Promise.all([visibility(actor, options.shopWindow), options.shopWindow ? null : originOf(actor)]);
     const siteId = 'siteId' in actor ? actor.siteId : null;
-    const strict = matchPredicate(filters, today);
+    const strict = matchPredicate(filters, today, origin);
     const firstPage = !decodeCursor(input.cursor);
+    const distance_unit = origin?.unit ?? null;
 
     if (input.similar) {
       const relaxed = relaxFilters(filters, input.similar);
-      const similar = await page(and(visible, matchPredicate(relaxed, today), not(strict))!, input.cursor, today);
+      const similarWhere = and(visible, matchPredicate(relaxed, today, origin), not(strict))!;
+      const similar = await page(similarWhere, input.cursor, today, origin);
       let similarCount: number | null = null;
-      if (firstPage) similarCount = (await cappedCount(and(visible, matchPredicate(relaxed, today), not(strict))!)).n;
-      return { profiles: [], numResults: null, numResults_capped: false, next_cursor: null, similar_results: { level: input.similar, filters: relaxed, ...similar }, similar_numResults: similarCount };
+      if (firstPage) similarCount = (await cappedCount(similarWhere)).n;
+      return {
+        profiles: [], numResults: null, numResults_capped: false, next_cursor: null, similar_results: { level: input.similar, filters: relaxed, ...similar },
+        similar_numResults: similarCount, distance_unit,
+      };
     }
 
     const where = and(visible, strict)!;
-    if (!firstPage) return { ...(await page(where, input.cursor, today)), numResults: null, numResults_capped: false, similar_results: null, similar_numResults: null };
+    if (!firstPage) return { ...(await page(where, input.cursor, today, origin)), numResults: null, numResults_capped: false, similar_results: null, similar_numResults: null, distance_unit };
 
-    const [result, count] = await Promise.all([page(where, input.cursor, today), firstPageCount(filters, siteId, where, seen)]);
+    const [result, count] = await Promise.all([page(where, input.cursor, today, origin), firstPageCount(filters, siteId, where, seen)]);
     let similarResults: SimilarResults | null = null;
     let similarNum: number | null = null;
     if (count.n < SIMILAR_RESULTS_THRESHOLD) {
@@ -249,17 +332,17 @@ export function createSearchService(deps: {
         const key = JSON.stringify(relaxed);
         if (key === previous || key === JSON.stringify(filters)) continue;
         previous = key;
-        const { n } = await cappedCount(and(visible, matchPredicate(relaxed, today), not(strict))!);
+        const { n } = await cappedCount(and(visible, matchPredicate(relaxed, today, origin), not(strict))!);
         if (n > 0) best = { level, relaxed, n };
         if (n >= SIMILAR_RESULTS_THRESHOLD) break;
       }
       if (best) {
-        const similar = await page(and(visible, matchPredicate(best.relaxed, today), not(strict))!, undefined, today);
+        const similar = await page(and(visible, matchPredicate(best.relaxed, today, origin), not(strict))!, undefined, today, origin);
         similarResults = { level: best.level, filters: best.relaxed, ...similar };
         similarNum = best.n;
       }
     }
-    return { ...result, numResults: count.n, numResults_capped: count.capped, similar_results: similarResults, similar_numResults: similarNum };
+    return { ...result, numResults: count.n, numResults_capped: count.capped, similar_results: similarResults, similar_numResults: similarNum, distance_unit };
   }
 
   const rules = createSearchRules({ db, site: deps.site, search });
@@ -269,9 +352,33 @@ export function createSearchService(deps: {
     find: rules.find,
     showcase: rules.showcase,
 
+    /**
+     * PUT /api/location.php: the member shares where they are, for distances in search. The nearest town is kept, not
+     * the browser's position (a position no town is near is kept to two decimals, about a kilometre): with distances
+     * rounded as common/distance.ts says, nobody can work out more than the town a member is in.
+     */
+    async shareLocation(actor: Actor, position: { lat: number; lon: number }, place: { city: string; latitude: number; longitude: number } | null) {
+      const { userId } = requireMember(actor);
+      const round = (v: number) => Math.round(v * 100) / 100;
+      const values = place
+        ? { latitude: place.latitude, longitude: place.longitude, city: place.city }
+        : { latitude: round(position.lat), longitude: round(position.lon), city: null };
+      const updated = await db.update(profiles).set(values).where(eq(profiles.userId, userId)).returning({ city: profiles.city });
+      if (updated.length === 0) throw notFound();
+      return { location: { city: values.city } };
+    },
+
+    /** DELETE /api/location.php: no location kept any more; the member's cards show no distances, nor do others'. */
+    async stopSharingLocation(actor: Actor) {
+      const { userId } = requireMember(actor);
+      await db.update(profiles).set({ latitude: null, longitude: null }).where(eq(profiles.userId, userId));
+      return { location: null };
+    },
+
     /** The query plans (EXPLAIN) of a search's page and count queries, for tests and the benchmark. */
     async explain(actor: Actor, input: SearchInput, options: { seqscan?: boolean } = {}): Promise<{ page: string; count: string }> {
-      const where = and((await visibility(actor)).where, matchPredicate(filtersOf(input), clock()))!;
+      const origin = await originOf(actor);
+      const where = and((await visibility(actor)).where, matchPredicate(filtersOf(input), clock(), origin))!;
       return db.transaction(async (tx) => {
         // Without sequential scans the planner shows whether an index can serve the query at all.
         if (options.seqscan === false) await tx.execute(sql`set local enable_seqscan = off`);
@@ -280,7 +387,7 @@ export function createSearchService(deps: {
           return res.rows.map((r) => r['QUERY PLAN']).join('\n');
         };
         // The connections run without parallel workers (server/db/client.ts), as the real count does.
-        return { page: await plan(pageQuery(where, input.cursor)), count: await plan(countQuery(where, tx)) };
+        return { page: await plan(pageQuery(where, input.cursor, origin)), count: await plan(countQuery(where, tx)) };
       });
     },
   };

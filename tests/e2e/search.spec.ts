@@ -158,3 +158,85 @@ test('a new search shows skeleton cards where its results will be, then the resu
   await expect(page.getByTestId('search-results').getByTestId('profile-card').first()).toBeVisible();
   await expect(page).toHaveURL(/gender=male/);
 });
+
+/** A member of their own, signed up through the API in this browser context, with a name nobody else has. */
+async function signUpNamed(page: import('@playwright/test').Page, name: string, project: string) {
+  const headers = await asNewVisitor(page);
+  const res = await page.request.post('/api/signup.php', {
+    headers,
+    data: { email: `${name.toLowerCase()}.${project}.${Date.now()}@example.org`, name, password: 'first password', date_of_birth: '1990-03-03', gender: 'female', country: 'NL' },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return headers;
+}
+
+const letters = () => Array.from({ length: 6 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
+
+test.describe('distance between members who share a location', () => {
+  test.use({ geolocation: { latitude: 52.37, longitude: 4.9 }, permissions: ['geolocation'] });
+
+  test('two members who shared their location see how far apart they are, and the distance filter narrows the list', { tag: '@phone' }, async ({ page, browser, baseURL, shot }, info) => {
+    // The other member shares Haarlem (about 18 km from Amsterdam) from a browser of her own.
+    const other = await browser.newContext({ baseURL });
+    const otherPage = await other.newPage();
+    const otherName = `Haar${letters()}`;
+    const otherHeaders = await signUpNamed(otherPage, otherName, info.project.name);
+    const shared = await otherPage.request.put('/api/location.php', { headers: otherHeaders, data: { lat: 52.3874, lon: 4.6462 } });
+    expect(shared.status(), await shared.text()).toBe(200);
+    expect(await shared.json()).toEqual({ location: { city: 'Haarlem' } });
+    await other.close();
+
+    // This member has shared nothing yet: no distance on the cards and no distance filter.
+    await signUpNamed(page, `Adam${letters()}`, info.project.name);
+    const search = `/members?country=NL&min_age=18&max_age=99`;
+    await page.goto(search);
+    const card = page.getByTestId('search-results').getByTestId('profile-card').filter({ hasText: otherName });
+    await expect(card).toBeVisible();
+    await expect(card.getByTestId('profile-card-distance')).toHaveCount(0);
+    await openSearchFilters(page);
+    await expect(page.locator('#search-distance')).toHaveCount(0);
+    await expect(page.getByTestId('location-share-note')).toBeVisible();
+
+    // "Near me" shares Amsterdam: now both have a place.
+    await page.getByTestId('near-me').click();
+    // The search moves to the member's region once the place is shared.
+    await expect(page).toHaveURL(/countryregion=Noord-Holland/);
+    await page.goto(search);
+    await expect(card.getByTestId('profile-card-distance')).toHaveText(/^(15|20) km$/);
+    const located = await page.getByTestId('search-results').getByTestId('profile-card-distance').count();
+    expect(located).toBeGreaterThan(0);
+
+    // Within 10 km: Haarlem is too far; within 25 km: there, and only members with a place are listed.
+    await openSearchFilters(page);
+    await expect(page.locator('#search-distance option')).toHaveText(['Any', '10 km', '25 km', '50 km', '100 km', '250 km']);
+    await page.locator('#search-distance').selectOption('10km');
+    await page.getByTestId('search-submit').click();
+    await expect(page).toHaveURL(/distance=10km/);
+    await expect(page.getByTestId('search-results').or(page.getByTestId('no-results'))).toBeVisible();
+    await expect(card).toHaveCount(0);
+    await openSearchFilters(page);
+    await page.locator('#search-distance').selectOption('25km');
+    await page.getByTestId('search-submit').click();
+    await expect(page).toHaveURL(/distance=25km/);
+    await expect(card).toBeVisible();
+    if (info.project.name === 'mobile') await expect(page.getByTestId('search-filters-summary')).toContainText('Within 25 km');
+    const cards = page.getByTestId('search-results').getByTestId('profile-card');
+    await expect(cards).toHaveCount(await page.getByTestId('search-results').getByTestId('profile-card-distance').count());
+    const count = Number((await page.getByTestId('num-results').textContent())!.match(/\d+/)![0]);
+    expect(count).toBeLessThan(300);
+    await shot('search-distance');
+
+    // Nobody's coordinates reach the browser: the search answer carries rounded distances only.
+    const answer = await page.request.get('/api/members.php?country=NL&distance=25km');
+    const text = await answer.text();
+    expect(answer.status()).toBe(200);
+    expect(text).not.toMatch(/latitude|longitude|52\.3874|4\.6462/);
+
+    // Stopping to share takes the distances and the filter away again.
+    await openSearchFilters(page);
+    await page.getByTestId('stop-sharing-location').click();
+    await expect(page.locator('#search-distance')).toHaveCount(0);
+    await page.goto(search);
+    await expect(card.getByTestId('profile-card-distance')).toHaveCount(0);
+  });
+});

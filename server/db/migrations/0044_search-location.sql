@@ -1,0 +1,1 @@
+CREATE INDEX "profiles_search_location" ON "profiles" USING btree ("latitude","longitude") WHERE status = 'active' and latitude is not null;
