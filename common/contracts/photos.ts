@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PREMIUM_PHOTO_LIMIT } from '../constants.ts';
 import { contracts, staffAuth } from './contract.ts';
-import { id, idParam, isoDateTime, ownPhotoSchema } from './shapes.ts';
+import { PHOTO_FILE_NAME, id, idParam, isoDateTime, ownPhotoSchema } from './shapes.ts';
 
 const ownPhotos = z.strictObject({ photos: z.array(ownPhotoSchema), limit: z.number().int().nonnegative() });
 const moderators = 'Moderators (or admins), through a console session or a staff API token with the moderator scope; photos of members of the sites they reach.';
@@ -48,7 +48,7 @@ export const photoContracts = contracts({
   moderationQueue: {
     method: 'get', path: '/api/moderation.php', auth: staffAuth('moderator'), summary: 'Pending photos, or one file\'s bytes',
     description: `${moderators} With ?file=name the file itself.`,
-    query: z.object({ file: z.string().optional() }),
+    query: z.object({ file: z.string().regex(PHOTO_FILE_NAME).optional() }),
     responses: {
       200: [
         {

@@ -29,6 +29,10 @@ export const id = z.int().min(1).max(MAX_ID);
 export const idParam = z.union([id, z.string().regex(CANONICAL_ID).transform(Number).pipe(id)]);
 /** {profile_id}: the member a like, block or typing notice is about. */
 export const profileIdBody = z.object({ profile_id: idParam });
+
+/** A stored photo file's name (random, `.webp`); anything else names no file and is refused before any lookup. */
+export const PHOTO_FILE_NAME = /^[A-Za-z0-9_-]{1,80}\.webp$/;
+
 const photoStatus = z.enum(['active', 'pending', 'rejected']);
 
 export const mainImageSchema = component('MainImage', z.strictObject({

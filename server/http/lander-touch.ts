@@ -1,8 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
+import { getCookie } from 'hono/cookie';
 import { LANDER_COOKIE, TRACKING_COOKIE_MAX_AGE } from '#common/constants.ts';
 import { signupLander } from '#common/landers.ts';
 import type { AppEnv } from './context.ts';
+import { setVisitorCookie } from './visitor-cookie.ts';
 
 /**
  * The first lander a visitor opens is kept in a cookie, first touch like the tracking parameters (decision 083): a
@@ -16,7 +17,7 @@ export const firstTouchLander: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   // Set after the handler: a lander's page (built by the page renderer) says which lander it is.
   if (!ctx.lander && ctx.landerOpened && (c.req.method === 'GET' || c.req.method === 'HEAD')) {
-    setCookie(c, LANDER_COOKIE, ctx.landerOpened, {
+    setVisitorCookie(c, LANDER_COOKIE, ctx.landerOpened, {
       path: '/', httpOnly: true, sameSite: 'Lax', secure: ctx.secure, maxAge: TRACKING_COOKIE_MAX_AGE,
     });
   }

@@ -1,8 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
+import { getCookie } from 'hono/cookie';
 import { LANDER_NAMES } from '#common/landers.ts';
 import { LANDER_VISIT_WINDOW_SECONDS } from '../landers/lander-visits.ts';
 import type { AppEnv } from './context.ts';
+import { setVisitorCookie } from './visitor-cookie.ts';
 
 const COOKIE = 'amora.lv';
 
@@ -17,7 +18,7 @@ export const landerVisitCookie: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   const counted = ctx.landerVisit.counted;
   if (counted) {
-    setCookie(c, COOKIE, [...new Set([...seen, counted])].join('.'), {
+    setVisitorCookie(c, COOKIE, [...new Set([...seen, counted])].join('.'), {
       path: '/landers', httpOnly: true, sameSite: 'Lax', secure: ctx.secure, maxAge: LANDER_VISIT_WINDOW_SECONDS,
     });
   }

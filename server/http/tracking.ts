@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
+import { getCookie } from 'hono/cookie';
 import { TRACKING_COOKIE, TRACKING_COOKIE_MAX_AGE } from '#common/constants.ts';
 import type { AppEnv } from './context.ts';
+import { setVisitorCookie } from './visitor-cookie.ts';
 import type { CookieSigner } from '../infra/cookie-signer.ts';
 import { trackingFrom, type Tracking } from '#common/tracking.ts';
 
@@ -36,7 +37,7 @@ export const firstTouchTracking: MiddlewareHandler<AppEnv> = async (c, next) => 
   // Set after the handler: page responses are built by the page renderer, not by this context.
   if (first && Object.keys(ctx.tracking).length && (c.req.method === 'GET' || c.req.method === 'HEAD')) {
     const value = await cookies.sign(PURPOSE, Buffer.from(JSON.stringify(ctx.tracking)).toString('base64url'));
-    setCookie(c, TRACKING_COOKIE, value, {
+    setVisitorCookie(c, TRACKING_COOKIE, value, {
       path: '/', httpOnly: true, sameSite: 'Lax', secure: ctx.secure, maxAge: TRACKING_COOKIE_MAX_AGE,
     });
   }

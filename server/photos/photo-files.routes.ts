@@ -3,8 +3,8 @@ import { Hono } from 'hono';
 import { AUTH_COOKIE } from '#common/constants.ts';
 import type { AppEnv } from '../http/context.ts';
 import type { UseCases } from '../use-cases.ts';
+import { PHOTO_FILE_NAME } from '#common/contracts/shapes.ts';
 
-const FILE = /^[A-Za-z0-9_-]{1,80}\.webp$/;
 
 /**
  * How photo files may be cached (docs/decisions/011-photo-caching.md). Their owner can
@@ -35,7 +35,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 export function photoRoutes(services: UseCases) {
   return new Hono<AppEnv>().get('/:file', async (c) => {
     const file = c.req.param('file');
-    if (!FILE.test(file)) return c.notFound();
+    if (!PHOTO_FILE_NAME.test(file)) return c.notFound();
     let access = await services.photos.fileAccess(file, null);
     if (access === 'denied') {
       const viewerId = await services.accounts.sessionUserId(getCookie(c, AUTH_COOKIE), c.get('site').id);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_COOKIE } from '#common/constants.ts';
+import { AUTH_COOKIE, LANDER_COOKIE } from '#common/constants.ts';
 import { LOCALE_COOKIE } from '#common/languages.ts';
 import { pageBuild, type PageRoute } from '../../tests/helpers/page-build.ts';
 import { createTestApp, DATABASE_KINDS, signedInCookie, type TestApp } from '../../tests/helpers/test-app.ts';
@@ -69,7 +69,9 @@ describe.each(DATABASE_KINDS)('private pages are never cached (%s)', (kind) => {
   }, 300_000);
 
   it('the public pages a visitor sees keep their caching, kept per Cookie header; a member on the same address gets a private answer', async () => {
-    const visitor = { cookie: `${LOCALE_COOKIE}=en` };
+    // A visitor who came in through a lander before: their first lander is already kept (a first visit's answer sets
+    // it, and is theirs alone: the next test).
+    const visitor = { cookie: `${LOCALE_COOKIE}=en; ${LANDER_COOKIE}=gallery` };
     const publicPaths = ['/', '/pages/terms', '/pages/privacy', '/pages/faq', '/login', '/signup', '/pricing', '/complaints', '/landers/gallery', `/members/${profileId}/landing`];
     for (const path of publicPaths) {
       for (const target of [path, dataPath(path)]) {
@@ -83,6 +85,16 @@ describe.each(DATABASE_KINDS)('private pages are never cached (%s)', (kind) => {
         await own.arrayBuffer();
         expect(own.headers.get('cache-control'), target).toBe('private, no-store');
       }
+    }
+  }, 300_000);
+
+  it('a visitor\'s first lander answers with its first-touch cookie, and no shared cache keeps that answer', async () => {
+    for (const target of ['/landers/gallery', dataPath('/landers/gallery'), `/members/${profileId}/landing`]) {
+      const res = await get(target, { cookie: `${LOCALE_COOKIE}=en` });
+      await res.arrayBuffer();
+      expect(res.status, target).toBe(200);
+      expect(res.headers.get('set-cookie'), target).toContain(`${LANDER_COOKIE}=`);
+      expect(res.headers.get('cache-control'), target).toBe('private, no-store');
     }
   }, 300_000);
 });
