@@ -9,5 +9,6 @@ import { setCookie } from 'hono/cookie';
  */
 export function setVisitorCookie(c: Context, name: string, value: string, options: Parameters<typeof setCookie>[3]): void {
   setCookie(c, name, value, options);
-  c.header('Cache-Control', 'private, no-store');
+  // An answer no cache keeps already (an unavailable page's `no-store`) keeps its own word.
+  if (!/\bno-store\b/.test(c.res.headers.get('Cache-Control') ?? '')) c.header('Cache-Control', 'private, no-store');
 }
