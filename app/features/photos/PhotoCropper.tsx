@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import { clampCrop, cropToBlob, initialCrop, MAX_ZOOM, MIN_ZOOM, moveCrop, placement, type CropState } from '../../lib/photo-crop.ts';
 import { useTranslation } from '../../lib/i18n.ts';
+import './photos.scss';
 
 /** A step of the arrow keys: a twentieth of the frame. */
 const KEY_STEP = 0.05;

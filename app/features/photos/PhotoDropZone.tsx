@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { PHOTO_MAX_BYTES } from '#common/profile.ts';
 import { useTranslation } from '../../lib/i18n.ts';
+import './photos.scss';
 
 /** The formats a browser can show and crop (HEIF cannot be drawn on a canvas in most browsers). */
 export const CROPPABLE_TYPES = 'image/jpeg,image/png,image/webp';

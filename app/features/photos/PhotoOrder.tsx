@@ -3,6 +3,7 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import type { OwnPhoto } from '#common/api-types.ts';
 import { useTranslation } from '../../lib/i18n.ts';
+import './photos.scss';
 
 /** `list` with the photo at `from` moved to `to`. */
 export function moved<T>(list: T[], from: number, to: number): T[] {
