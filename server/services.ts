@@ -119,7 +119,8 @@ export function createServices(deps: {
   const testProvider = createTestProvider({ db, clock });
   const paymentProviders = createPaymentProviders({ db, clock, testProvider, mollieApiEndpoint: config.MOLLIE_API_ENDPOINT });
   const likes = createLikesService({ db, clock, events, contactRules });
-  const search = createSearchService({ db, clock, memo: sharedCache, contactRules, site: settings.site });
+  const geo = deps.geo ?? sharedGeo();
+  const search = createSearchService({ db, clock, memo: sharedCache, contactRules, site: settings.site, nearestPlace: geo.nearestPlace });
   const discounts = createDiscountsService({ db, clock });
   const payments = createPaymentsService({
     db, clock, providers: paymentProviders, testCheckouts: testProvider, discounts,
@@ -159,7 +160,7 @@ export function createServices(deps: {
     search,
     landers: createLandersService({ search: search.search, site: settings.site, profiles }),
     pageTokens: createPageTokens({ texts: settings.siteTexts }),
-    geo: deps.geo ?? sharedGeo(),
+    geo,
     likes,
     viewProfile: createProfileView({ profiles, likes, events }),
     games: createGamesService({ db, clock, likes, contactRules }),

@@ -17,8 +17,7 @@ export const locationRoutes = new ApiRoutes()
   /** The member shares their position: the nearest town is kept (see the search service). */
   .endpoint(searchContracts.shareLocation, async (c, { body }) => {
     const ctx = c.get('ctx');
-    const place = ctx.services.geo.nearestPlace(body.lat, body.lon);
-    return c.json(await ctx.services.search.shareLocation(ctx.actor, body, place));
+    return c.json(await ctx.services.search.shareLocation(ctx.actor, body));
   })
   .endpoint(searchContracts.stopSharingLocation, async (c) => {
     const ctx = c.get('ctx');

@@ -1,3 +1,4 @@
+import type { Geo } from '../geo/geo.ts';
 import { and, eq, not, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { MAX_AGE, MIN_AGE, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, SIMILAR_RESULTS_THRESHOLD } from '#common/constants.ts';
@@ -165,6 +166,8 @@ export function createSearchService(deps: {
   db: Db; clock: Clock; memo: SharedCache; contactRules: Pick<ContactRules, 'listed' | 'fictionalShown'>;
   /** The actor's site: whether visitors may search, the filters it offers, its niche and countries. */
   site: (siteId: number) => Promise<Site>;
+  /** The town nearest a shared position: what is kept of it (geo/geo.ts). */
+  nearestPlace: Geo['nearestPlace'];
 }) {
   const { db, clock, memo } = deps;
 
@@ -357,8 +360,9 @@ export function createSearchService(deps: {
      * the browser's position (a position no town is near is kept to two decimals, about a kilometre): with distances
      * rounded as common/distance.ts says, nobody can work out more than the town a member is in.
      */
-    async shareLocation(actor: Actor, position: { lat: number; lon: number }, place: { city: string; latitude: number; longitude: number } | null) {
+    async shareLocation(actor: Actor, position: { lat: number; lon: number }) {
       const { userId } = requireMember(actor);
+      const place = deps.nearestPlace(position.lat, position.lon);
       const round = (v: number) => Math.round(v * 100) / 100;
       const values = place
         ? { latitude: place.latitude, longitude: place.longitude, city: place.city }
