@@ -37,6 +37,9 @@ export async function seedMembers(name: string, count: number): Promise<{ siteId
     await c.query(`
       INSERT INTO credit_ledger (user_id, delta, balance_after, reason, reference)
       SELECT id, 1000000, 1000000, 'demo_grant', 'bench-' || id FROM users WHERE email LIKE 'chat%@bench.invalid'`);
+    // Statistics as autovacuum would have gathered on a real database: without them the planner takes the fresh
+    // tables for empty and joins a session to every member of the site (100 ms instead of 0.3 ms a request).
+    await c.query('ANALYZE');
     const { rows } = await c.query<{ id: number }>(`SELECT id FROM users WHERE email LIKE 'chat%@bench.invalid' ORDER BY id`);
     return { siteId, ids: rows.map((r) => r.id) };
   } finally {

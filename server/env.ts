@@ -117,7 +117,7 @@ const schema = z.object({
    */
   ADMISSION_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(100_000).default(64),
   /** The median answer time (ms) a web instance keeps to by admitting fewer requests at once while it is slower; 0: a fixed limit. */
-  ADMISSION_TARGET_MS: z.coerce.number().int().min(0).max(60_000).default(100),
+  ADMISSION_TARGET_MS: z.coerce.number().int().min(0).max(60_000).default(50),
   /** The event-loop delay (ms) above which a web instance refuses new requests for a moment (PostgreSQL only); 0: not watched. */
   ADMISSION_MAX_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(100),
 }).superRefine((v, ctx) => {
