@@ -92,11 +92,17 @@ async function startProc(args: string[], env: Record<string, string>, readyUrl: 
   return { child, port: Number(env.PORT), rssMb };
 }
 
+/**
+ * The saturated, delivery and paid phases send as fast as the instances answer: admission control (measured by the
+ * overload bench) would refuse some of them, so here it keeps a fixed limit of requests at once, as the output says.
+ */
+const ADMISSION = { ADMISSION_TARGET_MS: '0', ADMISSION_MAX_DELAY_MS: '0' };
+
 const startSite = async (prefix: string) => {
   const port = await freePort();
   return startProc(['build/server/main.js'], {
     NODE_ENV: 'production', PORT: String(port), DATABASE_URL: benchUrl.toString(), REDIS_URL, REDIS_PREFIX: prefix, SEED_DEMO: 'never',
-    LOG_LEVEL: 'error', DATA_DIR: mkdtempSync(join(tmpdir(), 'amora-bench-chat-data-')),
+    LOG_LEVEL: 'error', DATA_DIR: mkdtempSync(join(tmpdir(), 'amora-bench-chat-data-')), ...ADMISSION,
   }, `http://127.0.0.1:${port}/readyz`);
 };
 
@@ -186,6 +192,7 @@ class Arrivals {
 
 async function main() {
   if (!existsSync('build/server/main.js')) throw new Error('npm run build first: the bench runs the production build');
+  console.log('admission_control: a fixed limit of requests at once (ADMISSION_TARGET_MS=0, ADMISSION_MAX_DELAY_MS=0; npm run bench -- overload measures it)');
   const { siteId, senders: groups, recipients } = await seed();
   const cookies = await sessions(siteId, [...Object.values(groups).flat(), ...recipients]);
   const prefix = `bench-chat-${process.pid}:`;
