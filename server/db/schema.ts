@@ -186,8 +186,10 @@ export const profiles = pgTable('profiles', {
   index('profiles_search_country').on(t.country, t.createdAt.desc(), t.userId.desc()).where(sql`status = 'active'`),
   index('profiles_search_gender_country').on(t.gender, t.country, t.createdAt.desc(), t.userId.desc()).where(sql`status = 'active'`),
   index('profiles_search_region').on(t.country, t.region, t.createdAt.desc(), t.userId.desc()).where(sql`status = 'active'`),
-  // The search's distance filter: a bounding box on the shared places, before the exact distance (migration 0043).
-  index('profiles_search_location').on(t.latitude, t.longitude).where(sql`status = 'active' and latitude is not null`),
+  // The search's distance filter (docs/decisions/084): the located members in the page's order, their place in the key,
+  // so a scan takes them newest first and leaves those outside the bounding box without reading their rows.
+  index('profiles_search_located').on(t.createdAt.desc(), t.userId.desc(), t.latitude, t.longitude)
+    .where(sql`status = 'active' and latitude is not null`),
 ]);
 
 export const photos = pgTable('photos', {

@@ -81,7 +81,8 @@ function distanceKmSql(origin: Origin): SQL<number | null> {
 
 /**
  * Members within `km` of the origin. A bounding box first (latitude, and longitude where the box neither reaches a pole
- * nor crosses the date line), which the location index (migration 0044) serves, then the exact distance.
+ * nor crosses the date line), which the index `profiles_search_located` (migration 0045) checks inside the index
+ * while it walks the page's order, then the exact distance.
  */
 function withinSql(origin: Origin, km: number): SQL {
   const dLat = km / KM_PER_DEGREE_LATITUDE;

@@ -1,0 +1,2 @@
+DROP INDEX "profiles_search_location";--> statement-breakpoint
+CREATE INDEX "profiles_search_located" ON "profiles" USING btree ("created_at" DESC NULLS LAST,"user_id" DESC NULLS LAST,"latitude","longitude") WHERE status = 'active' and latitude is not null;
