@@ -2,8 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, ne } from 'drizzle-orm';
 import { distanceUnit, filterRadiusKm, roundDistance } from '#common/distance.ts';
 import { SEARCH_PAGE_SIZE } from '#common/constants.ts';
+import { broadFilterKey } from './search.service.ts';
 import { profiles, users } from '../db/schema.ts';
 import { createTestApp, DATABASE_KINDS, type TestApp } from '../../tests/helpers/test-app.ts';
+
+const AMSTERDAM = { lat: 52.3676, lon: 4.9041 };
+const LONDON = { lat: 51.5074, lon: -0.1278 };
 
 describe('distance rules', () => {
   it('reads miles for English in Britain and the United States, kilometres otherwise', () => {
@@ -25,6 +29,17 @@ describe('distance rules', () => {
     expect(roundDistance(1.2, 'mi')).toEqual({ value: 1, unit: 'mi', less_than: true });
   });
 
+  it('remembers "1000+" within a distance per place: members of one town share it, another town counts its own', () => {
+    const f = { gender: 'female', min_age: 18, max_age: 99, distance: '100km' } as const;
+    const amsterdam = broadFilterKey(f, 1, false, false, AMSTERDAM);
+    expect(broadFilterKey({ ...f }, 1, false, false, { ...AMSTERDAM })).toBe(amsterdam);
+    expect(broadFilterKey(f, 1, false, false, LONDON)).not.toBe(amsterdam);
+    expect(broadFilterKey({ ...f, distance: '50km' }, 1, false, false, AMSTERDAM)).not.toBe(amsterdam);
+    // Without a distance the place does not matter: one memo for the whole site.
+    const { distance: _, ...plain } = f;
+    expect(broadFilterKey(plain, 1, false, false, AMSTERDAM)).toBe(broadFilterKey(plain, 1));
+  });
+
   it('turns a filter into kilometres', () => {
     expect(filterRadiusKm('25km')).toBe(25);
     expect(filterRadiusKm('10mi')).toBeCloseTo(16.09344, 5);
@@ -34,8 +49,6 @@ describe('distance rules', () => {
 type Card = { id: number; gender: string; distance?: { value: number; unit: string; less_than: boolean } };
 type Page = { profiles: Card[]; numResults: number | null; next_cursor: string | null; distance_unit: string | null };
 
-const AMSTERDAM = { lat: 52.3676, lon: 4.9041 };
-const LONDON = { lat: 51.5074, lon: -0.1278 };
 /** Places with known distances from Amsterdam (km) and London (mi), haversine on a 6371 km earth. */
 const PLACES = {
   sameTown: { ...AMSTERDAM, km: 0, mi: 222.38 },

@@ -156,11 +156,15 @@ export interface SearchResult extends SearchPage {
 export const BROAD_FOR_MS = 60_000;
 
 /** The shared-cache key of one filter combination's "more than the cap". */
-export function broadFilterKey(f: SearchFilters, siteId: number | null, fictionalHidden = false, shopWindow = false): string {
+export function broadFilterKey(
+  f: SearchFilters, siteId: number | null, fictionalHidden = false, shopWindow = false, origin: { lat: number; lon: number } | null = null,
+): string {
   // A fixed field order, so that equal filters give one key whichever way the input was built. Per site: each site
   // searches the members of the sites it meets (decision 051); and apart for members who hide fictional profiles, and
-  // for the shop window (which shows fewer).
-  return `search:broad:${siteId ?? ''}:${fictionalHidden ? 'nf:' : ''}${shopWindow ? 'sw:' : ''}${JSON.stringify([f.gender ?? null, f.country ?? null, f.countryregion ?? null, f.min_age, f.max_age])}`;
+  // for the shop window (which shows fewer). A distance counts from the searching member's shared place, which is a
+  // town's: the members of one town share the memo.
+  const near = f.distance && origin ? [f.distance, origin.lat, origin.lon] : null;
+  return `search:broad:${siteId ?? ''}:${fictionalHidden ? 'nf:' : ''}${shopWindow ? 'sw:' : ''}${JSON.stringify([f.gender ?? null, f.country ?? null, f.countryregion ?? null, f.min_age, f.max_age, ...(near ? [near] : [])])}`;
 }
 
 export function createSearchService(deps: {
@@ -277,10 +281,12 @@ export function createSearchService(deps: {
    * counted on one is not counted again on the next one the load balancer picks. Small result sets
    * are always counted exactly.
    */
-  async function firstPageCount(filters: SearchFilters, siteId: number | null, where: SQL, seen: { fictionalHidden: boolean; shopWindow: boolean }): Promise<{ n: number; capped: boolean }> {
-    // Within a distance depends on where the member is: counted each time (the bounding box keeps that cheap).
-    if (filters.distance) return cappedCount(where);
-    const key = broadFilterKey(filters, siteId, seen.fictionalHidden, seen.shopWindow);
+  async function firstPageCount(
+    filters: SearchFilters, siteId: number | null, where: SQL, seen: { fictionalHidden: boolean; shopWindow: boolean }, origin: Origin | null,
+  ): Promise<{ n: number; capped: boolean }> {
+    // Within a distance depends on where the member is: remembered per place (the key holds it).
+    if (filters.distance && !origin) return cappedCount(where);
+    const key = broadFilterKey(filters, siteId, seen.fictionalHidden, seen.shopWindow, origin);
     if (await memo.get(key)) return { n: SEARCH_COUNT_CAP, capped: true };
     const count = await cappedCount(where);
     if (count.capped) await memo.set(key, true, BROAD_FOR_MS);
@@ -324,7 +330,7 @@ export function createSearchService(deps: {
     const where = and(visible, strict)!;
     if (!firstPage) return { ...(await page(where, input.cursor, today, origin)), numResults: null, numResults_capped: false, similar_results: null, similar_numResults: null, distance_unit };
 
-    const [result, count] = await Promise.all([page(where, input.cursor, today, origin), firstPageCount(filters, siteId, where, seen)]);
+    const [result, count] = await Promise.all([page(where, input.cursor, today, origin), firstPageCount(filters, siteId, where, seen, origin)]);
     let similarResults: SimilarResults | null = null;
     let similarNum: number | null = null;
     if (count.n < SIMILAR_RESULTS_THRESHOLD) {
