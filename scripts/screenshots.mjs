@@ -207,10 +207,35 @@ async function shoot(context, entry, file) {
     const response = await page.goto(entry.path, { waitUntil: 'load' });
     if (!response) throw new Error('no answer');
     await settled(page);
+    await barsAtPageBottom(page);
     await page.screenshot({ path: file, fullPage: true });
   } finally {
     await page.close();
   }
+}
+
+/**
+ * A bar fixed to the bottom of the screen (the phones' tab bar) would be drawn where the first screen ends, over the
+ * middle of a full-page screenshot: it is moved to the bottom of the page, into the room the page keeps for it there.
+ * Only for the screenshot (the page is closed after it); a page no taller than the screen keeps it where it is.
+ */
+async function barsAtPageBottom(page) {
+  await page.evaluate(() => {
+    const pageHeight = document.documentElement.scrollHeight;
+    if (pageHeight <= window.innerHeight + 1) return;
+    for (const el of document.querySelectorAll('body *')) {
+      if (getComputedStyle(el).position !== 'fixed') continue;
+      const box = el.getBoundingClientRect();
+      if (box.height === 0 || box.top < window.innerHeight / 2 || box.bottom < window.innerHeight - 1) continue;
+      const wanted = pageHeight - box.height;
+      el.style.setProperty('position', 'absolute', 'important');
+      el.style.setProperty('bottom', 'auto', 'important');
+      el.style.setProperty('top', `${wanted}px`, 'important');
+      // Its containing block may start lower than the page: corrected by what it is off.
+      const off = wanted - (el.getBoundingClientRect().top + window.scrollY);
+      if (Math.abs(off) > 0.5) el.style.setProperty('top', `${wanted + off}px`, 'important');
+    }
+  });
 }
 
 /**
@@ -245,6 +270,7 @@ async function signupSteps(browser, baseURL, width, dismiss, outDir) {
   const page = await context.newPage();
   const step = async (name) => {
     await settled(page);
+    await barsAtPageBottom(page);
     const file = join(outDir, `signup-${name}-${width.name}.png`);
     await page.screenshot({ path: file, fullPage: true });
     console.log(`  ${basename(file)}`);
