@@ -303,7 +303,8 @@ export function createApp(deps: AppDeps) {
   });
   app.use(firstTouchTracking);
   app.use(firstTouchLander);
-  app.on(['GET', 'HEAD'], '/landers/*', landerVisitCookie);
+  // The landers and a member's landing pages (/members/{id}/landing…; their .data answers too) count their visits.
+  app.on(['GET', 'HEAD'], ['/landers/*', '/members/*'], landerVisitCookie);
   // After the context (the 413 speaks the member's language), before anything reads a body.
   app.use(requestBodyLimit((method, path) => method === 'POST' && (path === PHOTO_UPLOAD_PATH || path === CHAT_PHOTO_PATH || isGiftUpload(path))));
   // The console's gift form carries an image: its own ceiling, counted as it streams in.

@@ -3,7 +3,7 @@ import { data, Link, redirect } from 'react-router';
 import type { Route } from './+types/members-id-landing';
 import { requestContext } from '../context.ts';
 import { orNotFound } from '#server/http/page-guards.server.ts';
-import { openedLander } from '#server/landers/lander-loaders.server.ts';
+import { countVisit } from '#server/landers/lander-loaders.server.ts';
 import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
 import { toId } from '#common/ids.ts';
 import { pageMeta } from '../lib/seo.ts';
@@ -15,7 +15,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   // Members go straight to the profile; the landing page is for visitors from campaigns.
   if (ctx.userId) throw redirect(`/members/${id}`);
   const profile = await orNotFound(ctx.services.profiles.detail(ctx.actor, id));
-  openedLander(ctx, 'member-landing');
+  await countVisit(ctx, 'member-landing');
   return { profile, search: url.search };
 }
 

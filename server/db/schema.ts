@@ -705,7 +705,8 @@ export const pageBounces = pgTable('page_bounces', {
 
 /**
  * Visits to landers, one row per site, lander and day (UTC): a visitor's page view of a lander adds one, in one upsert,
- * so the reports read a year of a busy site in a few hundred rows per lander instead of one row per view.
+ * so the reports read a year of a busy site in a few hundred rows per lander instead of one row per view. A member's
+ * landing pages count under the names their sign-ups record (SIGNUP_LANDERS: `member-landing`, … for all members).
  */
 export const landerVisits = pgTable('lander_visits', {
   siteId: integer().notNull().references(() => sites.id, { onDelete: 'cascade' }),

@@ -12,15 +12,15 @@ function visitorsOnly(ctx: RequestContext, memberPage: string) {
 }
 
 /** A lander served to a visitor: their first lander if they have none yet (booked on their sign-up, decision 083). */
-export function openedLander(ctx: RequestContext, lander: SignupLander) {
+function openedLander(ctx: RequestContext, lander: SignupLander) {
   ctx.landerOpened = lander;
 }
 
 /**
- * A lander served to a visitor is a visit of the day (not a bot's, not the same visitor's again within the window),
- * and the visitor's first lander if they have none yet.
+ * A lander or a member's landing page served to a visitor is a visit of the day (not a bot's, not the same visitor's
+ * again on that lander within the window), and the visitor's first lander if they have none yet.
  */
-async function countVisit(ctx: RequestContext, lander: LanderName) {
+export async function countVisit(ctx: RequestContext, lander: SignupLander) {
   openedLander(ctx, lander);
   const visit = ctx.landerVisit;
   if (visit && await ctx.services.landerVisits.count(ctx.actor, { lander, userAgent: visit.userAgent, seen: visit.seen })) visit.counted = lander;
@@ -51,7 +51,7 @@ export async function memberLanderPage(ctx: RequestContext, options: { lander: '
   if (id === null || (options.slug !== undefined && !URL_WORD.test(options.slug))) throw data(null, { status: 404 });
   visitorsOnly(ctx, `/members/${id}`);
   const { profile } = await orNotFound(ctx.services.landers.memberPage(ctx.actor, { profileId: id }));
-  openedLander(ctx, options.lander);
+  await countVisit(ctx, options.lander);
   return { profile, search: options.search };
 }
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { LanderName } from '#common/landers.ts';
+import type { SignupLander } from '#common/landers.ts';
 import type { Actor } from '../actor.ts';
 import type { Db } from '../db/client.ts';
 import { landerVisits } from '../db/schema.ts';
@@ -15,7 +15,7 @@ export function isBot(userAgent: string | undefined): boolean {
 /** A visitor seen on a lander is not counted again on it for this long (the cookie that remembers them lives as long). */
 export const LANDER_VISIT_WINDOW_SECONDS = 30 * 60;
 
-/** Visits to landers, per site, lander and day (UTC), for the reports dashboard. */
+/** Visits to landers and to members' landing pages, per site, lander and day (UTC), for the reports dashboard. */
 export function createLanderVisits(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
   return {
@@ -23,7 +23,7 @@ export function createLanderVisits(deps: { db: Db; clock: Clock }) {
      * Counts a visitor's view of `lander` on their site, unless it comes from a bot or the visitor was counted on this
      * lander within the window (`seen`, from their cookie). Members are not visitors: nothing. True when it counted.
      */
-    async count(actor: Actor, input: { lander: LanderName; userAgent: string | undefined; seen: readonly string[] }): Promise<boolean> {
+    async count(actor: Actor, input: { lander: SignupLander; userAgent: string | undefined; seen: readonly string[] }): Promise<boolean> {
       if (actor.kind !== 'visitor' || isBot(input.userAgent) || input.seen.includes(input.lander)) return false;
       const day = clock().toISOString().slice(0, 10);
       await db.insert(landerVisits).values({ siteId: actor.siteId, lander: input.lander, day, visits: 1 })

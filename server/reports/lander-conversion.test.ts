@@ -22,6 +22,21 @@ describe.each(DATABASE_KINDS)('conversion per lander on %s', (kind) => {
   });
   afterAll(() => t.close());
 
+  const visitor = () => t.client({ headers: { 'user-agent': BROWSER } });
+  let n = 0;
+  const signUp = async (client: TestClient) => {
+    const email = `lander${++n}.${kind}@example.org`;
+    const res = await client.post('/api/signup.php', {
+      email, name: 'Newbie', password: 'correct horse battery', date_of_birth: '1991-02-03', gender: 'male', country: 'NL',
+    });
+    expect(res.status).toBe(201);
+    const [row] = await t.database.db.select({ id: users.id, lander: users.lander, network: users.network }).from(users).where(sql`lower(${users.email}) = ${email}`);
+    return row;
+  };
+  /** Demo members a visitor may meet on their landing pages. */
+  const demoMembers = async (count: number) => (await t.database.db.select({ id: users.id }).from(users)
+    .where(sql`${users.email} like 'member%@demo.amora.invalid'`).orderBy(asc(users.id)).limit(count)).map((row) => row.id);
+
   describe('the dashboard', () => {
     beforeAll(async () => {
       const db = t.database.db;
@@ -95,18 +110,6 @@ describe.each(DATABASE_KINDS)('conversion per lander on %s', (kind) => {
   });
 
   describe('a sign-up', () => {
-    const visitor = () => t.client({ headers: { 'user-agent': BROWSER } });
-    let n = 0;
-    const signUp = async (client: TestClient) => {
-      const email = `lander${++n}.${kind}@example.org`;
-      const res = await client.post('/api/signup.php', {
-        email, name: 'Newbie', password: 'correct horse battery', date_of_birth: '1991-02-03', gender: 'male', country: 'NL',
-      });
-      expect(res.status).toBe(201);
-      const [row] = await t.database.db.select({ lander: users.lander, network: users.network }).from(users).where(sql`lower(${users.email}) = ${email}`);
-      return row;
-    };
-
     it('records the first lander its visitor opened, which later landers do not replace', async () => {
       const client = visitor();
       const first = await client.get('/landers/gallery/women');
@@ -114,11 +117,11 @@ describe.each(DATABASE_KINDS)('conversion per lander on %s', (kind) => {
       expect(first.headers.getSetCookie().find((c) => c.startsWith(`${LANDER_COOKIE}=`))).toMatch(/^amora\.lander=gallery;.*Path=\/;.*HttpOnly/i);
       const later = await client.get('/landers/video');
       expect(later.headers.getSetCookie().some((c) => c.startsWith(`${LANDER_COOKIE}=`))).toBe(false);
-      expect(await signUp(client)).toEqual({ lander: 'gallery', network: null });
+      expect(await signUp(client)).toMatchObject({ lander: 'gallery', network: null });
     });
 
     it('records a member\'s landing page and the lander of a short path', async () => {
-      const [{ id }] = await t.database.db.select({ id: users.id }).from(users).where(sql`${users.email} like 'member%@demo.amora.invalid'`).limit(1);
+      const [id] = await demoMembers(1);
       const member = visitor();
       expect((await member.get(`/members/${id}/landing2/spring`)).status).toBe(200);
       expect((await signUp(member)).lander).toBe('member-landing2');
@@ -126,7 +129,7 @@ describe.each(DATABASE_KINDS)('conversion per lander on %s', (kind) => {
       const short = visitor();
       expect((await short.get('/spring-video')).status).toBe(302);
       expect(short.cookies.get(LANDER_COOKIE)).toBe('video');
-      expect(await signUp(short)).toEqual({ lander: 'video', network: 'flyer' });
+      expect(await signUp(short)).toMatchObject({ lander: 'video', network: 'flyer' });
     });
 
     it('records no lander without one, and drops a lander name it does not know', async () => {
@@ -140,6 +143,79 @@ describe.each(DATABASE_KINDS)('conversion per lander on %s', (kind) => {
         client.cookies.set(LANDER_COOKIE, forged);
         expect((await signUp(client)).lander).toBeNull();
       }
+    });
+  });
+
+  describe('a member\'s landing pages', () => {
+    const VISIT_COOKIE = 'amora.lv';
+    const visitCookie = (res: { headers: Headers }) => res.headers.getSetCookie().find((c) => c.startsWith(`${VISIT_COOKIE}=`));
+    const visitsOf = async (day: string) => (await t.database.db.select({ lander: landerVisits.lander, visits: landerVisits.visits }).from(landerVisits)
+      .where(sql`${landerVisits.siteId} = ${t.siteId} and ${landerVisits.day} = ${day}`).orderBy(asc(landerVisits.lander))).map((r) => [r.lander, r.visits]);
+    const figures = (summaries: boolean) => dashboardFigures(t.database.db, dashboardPeriod({ from: '2026-03-10', to: '2026-03-10', bucket: 'day' }, t.clock()), 'day', [t.siteId], t.siteId, { summaries });
+
+    it('count their visits as the landers do, once per visitor and lander within the window, and convert them per lander', async () => {
+      t.clock.set('2026-03-10T09:00:00Z');
+      const [a, b] = await demoMembers(2);
+
+      // A visitor is counted once per lander: again on the same page, or on another member's page of that lander, is no new visit.
+      const first = visitor();
+      const opened = await first.get(`/members/${a}/landing`);
+      expect(opened.status).toBe(200);
+      expect(visitCookie(opened)).toMatch(/^amora\.lv=member-landing;.*Max-Age=1800;.*Path=\/members;.*HttpOnly/i);
+      expect(opened.headers.get('cache-control')).toBe('private, no-store');
+      expect(visitCookie(await first.get(`/members/${a}/landing`))).toBeUndefined();
+      expect(visitCookie(await first.get(`/members/${a}/landing2/spring`))).toMatch(/^amora\.lv=member-landing\.member-landing2;/);
+      expect((await first.get(`/members/${b}/landing2`)).status).toBe(200);
+      // A page opened in the browser (its .data answer) counts as its document does.
+      const data = await first.get(`/members/${b}/landing3/spring.data`);
+      expect(data.status).toBe(200);
+      expect(visitCookie(data)).toMatch(/^amora\.lv=member-landing\.member-landing2\.member-landing3;/);
+
+      // Another visitor counts; a bot, a malformed slug's or an unknown member's 404 and a signed-in member's redirect do not.
+      const second = visitor();
+      expect((await second.get(`/members/${b}/landing2`)).status).toBe(200);
+      expect((await t.client({ headers: { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' } }).get(`/members/${a}/landing2`)).status).toBe(200);
+      expect((await visitor().get(`/members/${a}/landing2/Not.A.Slug`)).status).toBe(404);
+      expect((await visitor().get('/members/99999999/landing')).status).toBe(404);
+      const member = visitor();
+      await member.login();
+      expect((await member.get(`/members/${a}/landing3`)).status).toBe(302);
+      expect(await visitsOf('2026-03-10')).toEqual([['member-landing', 1], ['member-landing2', 2], ['member-landing3', 1]]);
+
+      // Each visitor signs up on the first landing page they opened; the first is activated and buys.
+      const signedUp = await signUp(first);
+      expect(signedUp.lander).toBe('member-landing');
+      expect((await signUp(second)).lander).toBe('member-landing2');
+      const db = t.database.db;
+      await db.update(users).set({ activatedAt: t.clock() }).where(eq(users.id, signedUp.id));
+      const [pack] = await db.select().from(creditPackages).orderBy(asc(creditPackages.id)).limit(1);
+      await db.insert(orders).values({
+        id: `ml-${kind}-conv`, userId: signedUp.id, packageId: pack.id, credits: 50, amountCents: 1000, currency: 'EUR', paymentmethod: 'ideal',
+        idempotencyKey: 'ml-conv', status: 'completed', createdAt: t.clock(), completedAt: t.clock(),
+      });
+
+      // Today's figures, counted live.
+      const expected = [
+        { lander: 'member-landing', visits: 1, signups: 1, activations: 1, first_purchases: 1 },
+        { lander: 'member-landing2', visits: 2, signups: 1, activations: 0, first_purchases: 0 },
+        { lander: 'member-landing3', visits: 1, signups: 0, activations: 0, first_purchases: 0 },
+      ];
+      const live = await figures(true);
+      expect(live.by_lander).toEqual(expected);
+      expect([live.totals.visits, live.totals.signups]).toEqual([4, 2]);
+      expect(dashboardCsv(live, 'by_lander').trimEnd().split('\r\n').slice(1)).toEqual([
+        'member-landing,1,1,1,1,100,100',
+        'member-landing2,2,1,0,0,50,0',
+        'member-landing3,1,0,0,0,0,',
+      ]);
+
+      // Once the day is closed, from the summaries: the same figures.
+      t.clock.set('2026-03-11T00:30:00Z');
+      expect((await buildReportSummaries(db, t.clock()))?.to).toBe('2026-03-10');
+      const closed = await db.select().from(reportLanderDays).where(sql`${reportLanderDays.siteId} = ${t.siteId} and ${reportLanderDays.day} = '2026-03-10'`).orderBy(asc(reportLanderDays.lander));
+      expect(closed.map((r) => [r.lander, r.signups, r.activations, r.firstPurchases])).toEqual([['member-landing', 1, 1, 1], ['member-landing2', 1, 0, 0]]);
+      expect((await figures(true)).by_lander).toEqual(expected);
+      expect(await figures(true)).toEqual(await figures(false));
     });
   });
 });
