@@ -47,6 +47,11 @@ test('push: offered when capable, permission granted goes as far as the browser\
   const alert = page.getByTestId('alert-push');
   await expect(alert).toBeVisible();
   await expect(page.getByTestId('push-settings')).toHaveAttribute('data-state', 'not_subscribed');
+  // The alert's close button lies beside its "Turn on notifications" button, not over it.
+  const close = (await alert.getByRole('button', { name: 'Close' }).boundingBox())!;
+  const enable = (await page.getByTestId('push-enable').boundingBox())!;
+  const apart = close.x >= enable.x + enable.width || close.y >= enable.y + enable.height || enable.y >= close.y + close.height;
+  expect(apart, `close ${JSON.stringify(close)} overlaps enable ${JSON.stringify(enable)}`).toBe(true);
   await shot('push-alert');
   const posted: unknown[] = [];
   page.on('request', (r) => { if (r.url().includes('/api/user.php?push=1')) posted.push(r.postDataJSON()); });

@@ -17,7 +17,9 @@ export function needsActivationReminder(user: ApiUser): boolean {
 }
 
 /** Small type and padding: on a phone each alert stays under 15 % of the screen's height. */
-const COMPACT = 'py-1 px-2 mb-2 small lh-sm';
+// No right padding of its own: a dismissible alert keeps Bootstrap's room for its close button, which would otherwise
+// lie over the alert's own button (the notifications prompt's "Turn on notifications").
+const COMPACT = 'py-1 ps-2 mb-2 small lh-sm';
 
 type AlertKind = 'activation' | 'disabled-notifications' | 'photo' | 'push';
 
@@ -60,7 +62,7 @@ export function Alerts({ user }: { user: ApiUser | null }) {
   return (
     <div className="container alert-area mt-3" data-testid="alert-area">
       {shown === 'activation' && !activationModal && (
-        <Alert variant="warning" className={`alert-activation d-flex flex-wrap align-items-center gap-1 ${COMPACT}`} data-testid="alert-activation">
+        <Alert variant="warning" className={`alert-activation d-flex flex-wrap align-items-center gap-1 pe-2 ${COMPACT}`} data-testid="alert-activation">
           <span className="me-auto text-break">{t('alerts.activation', { email: user.email })}</span>
           <ResendActivation variant="warning" />
         </Alert>
