@@ -93,11 +93,11 @@ function buttonVars(name: 'primary' | 'secondary', colour: string): string {
 }
 
 /**
- * The site's colours as CSS over the built Bootstrap: the theme variables every `bg-*`, `text-*` and
- * link reads, and the button and component variables Bootstrap compiles to fixed values. Each colour
- * is first taken to its accessible shade, so text, links and buttons in it reach WCAG AA contrast. Only
- * validated #rrggbb values reach this (sitePatchSchema and the database's check). Served as the site's
- * stylesheet, /site.css (server/settings/site-stylesheet.ts, docs/decisions/052).
+ * The site's colours as CSS over the built look: the colour tokens (`--amora-color-*`, app/styles/_tokens.scss,
+ * docs/decisions/086), which Bootstrap's theme variables and every rule drawn from the brand read, and the button and
+ * component variables Bootstrap compiles to fixed values. Each colour is first taken to its accessible shade, so text,
+ * links and buttons in it reach WCAG AA contrast. Only validated #rrggbb values reach this (sitePatchSchema and the
+ * database's check). Served as the site's stylesheet, /site.css (server/settings/site-stylesheet.ts, docs/decisions/052).
  */
 export function siteThemeCss(brand: SiteTheme): string {
   const theme = { primary: accessibleShade(brand.primary), secondary: accessibleShade(brand.secondary), dark: accessibleShade(brand.dark) };
@@ -105,11 +105,10 @@ export function siteThemeCss(brand: SiteTheme): string {
   const s = rgb(theme.secondary);
   const d = rgb(theme.dark);
   const linkHover = shade(p, 0.2);
-  return `:root{--bs-primary:${theme.primary};--bs-primary-rgb:${p.join(',')};`
-    + `--bs-secondary:${theme.secondary};--bs-secondary-rgb:${s.join(',')};--bs-dark:${theme.dark};--bs-dark-rgb:${d.join(',')};`
-    + `--bs-primary-text-emphasis:${hex(shade(p, 0.6))};--bs-primary-bg-subtle:${hex(tint(p, 0.8))};--bs-primary-border-subtle:${hex(tint(p, 0.6))};`
-    + `--bs-link-color:${theme.primary};--bs-link-color-rgb:${p.join(',')};--bs-link-hover-color:${hex(linkHover)};--bs-link-hover-color-rgb:${linkHover.map(Math.round).join(',')};`
-    + `--bs-focus-ring-color:rgba(${p.join(',')},.25);--amora-unread:${theme.secondary}}`
+  return `:root{--amora-color-primary:${theme.primary};--amora-color-primary-rgb:${p.join(',')};`
+    + `--amora-color-primary-strong:${hex(shade(p, 0.6))};--amora-color-primary-soft:${hex(tint(p, 0.8))};--amora-color-primary-line:${hex(tint(p, 0.6))};`
+    + `--amora-color-primary-hover:${hex(linkHover)};--amora-color-primary-hover-rgb:${linkHover.map(Math.round).join(',')};`
+    + `--amora-color-secondary:${theme.secondary};--amora-color-secondary-rgb:${s.join(',')};--amora-color-dark:${theme.dark};--amora-color-dark-rgb:${d.join(',')}}`
     + buttonVars('primary', theme.primary) + buttonVars('secondary', theme.secondary)
     + `.nav-pills{--bs-nav-pills-link-active-bg:${theme.primary}}`
     + `.dropdown-menu{--bs-dropdown-link-active-bg:${theme.primary}}.list-group{--bs-list-group-active-bg:${theme.primary};--bs-list-group-active-border-color:${theme.primary}}`

@@ -1,5 +1,6 @@
 import type { LucideIcon } from 'lucide-react';
 import { Link } from 'react-router';
+import './empty-state.scss';
 
 /**
  * What a list says when it has nothing yet: an icon, a sentence that explains why and what to do,

@@ -13,6 +13,8 @@ import { usePageTitlePrefix } from '../lib/title.ts';
 import { useLoggedOutRedirect } from '../lib/logged-out.ts';
 import { useMemberActivity } from '../lib/member-activity.ts';
 import { TimeBonus } from '../features/bonus/TimeBonus.tsx';
+import '../features/chat/chat.scss';
+import '../features/bonus/time-bonus.scss';
 
 /**
  * The chat's only bar: the way back to the site, the unread total and the credit balance. Credits bought from

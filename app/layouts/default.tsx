@@ -13,6 +13,9 @@ import { Alerts } from '../features/alerts/Alerts.tsx';
 import { SignupProvider } from '../features/signup/SignupModal.tsx';
 import { LikeOverlayHost } from '../features/likes/LikeOverlayHost.tsx';
 import { TimeBonus } from '../features/bonus/TimeBonus.tsx';
+// With the layout, not its components: those are in the shell every page loads (vite.config.ts), the landers too.
+import '../components/tab-bar.scss';
+import '../features/bonus/time-bonus.scss';
 import { dismissedInCookie } from '#common/constants.ts';
 import { timeBonusSecondsLeft } from '#common/time-bonus.ts';
 import type { LayoutData } from '../lib/dismissals.ts';

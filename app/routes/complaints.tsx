@@ -11,6 +11,7 @@ import { AppForm, FormError, useAppForm } from '../lib/forms.tsx';
 import { pageMeta } from '../lib/seo.ts';
 import { orNotFound } from '#server/http/page-guards.server.ts';
 import { submitForm } from '#server/http/forms.server.ts';
+import '../features/content/static-page.scss';
 
 /**
  * Deep links prefill what is reported: `/complaints?kind=profile&id=123` (a profile page, a chat

@@ -9,6 +9,7 @@ import { pageMeta } from '../lib/seo.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { ActionButtons, ClaimButton, HeldBy, QueuePager } from '../components/ConsoleQueue.tsx';
 import { QueueAlerts, QueueOpenedItem } from '../components/QueueOpenedItem.tsx';
+import '../features/console/console.scss';
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, { titleKey: 'console.queues.photos', noindex: true });

@@ -17,6 +17,7 @@ import { orNotFound, requireMemberActor } from '#server/http/page-guards.server.
 import { api, ApiError } from '../lib/api.ts';
 import { formatMoney } from '../lib/format.ts';
 import { withReturn } from '../lib/return-path.ts';
+import '../features/credits/credits.scss';
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);

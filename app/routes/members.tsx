@@ -18,6 +18,7 @@ import { ResultsGrid, SkeletonCards } from '../features/search/ResultsGrid.tsx';
 import type { Geocode } from '../features/search/geolocation.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
 import { FormField } from '../components/FormField.tsx';
+import '../features/search/skeleton.scss';
 
 /** The search's own parameters: an address naming none of them starts from the member's defaults. */
 const SEARCH_FILTERS = ['gender', 'country', 'countryregion', 'distance', 'min_age', 'max_age', 'cursor', 'similar'];

@@ -8,6 +8,7 @@ import { purchaseForm } from '#server/payments/purchase-form.server.ts';
 import { useUser } from '../lib/user.ts';
 import { Purchase } from '../features/credits/Purchase.tsx';
 import { PremiumBenefits } from '../features/credits/PremiumBenefits.tsx';
+import '../features/credits/credits.scss';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);

@@ -3,6 +3,7 @@ import type { Route } from './+types/static-page';
 import { requestContext } from '../context.ts';
 import { orNotFound } from '#server/http/page-guards.server.ts';
 import { pageMeta } from '../lib/seo.ts';
+import '../features/content/static-page.scss';
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const ctx = context.get(requestContext);

@@ -15,6 +15,7 @@ import { formatCount, formatDateTime, formatDelta, formatMoney } from '../lib/fo
 import { useTimeZone } from '../lib/time-zone.ts';
 import { useUser } from '../lib/user.ts';
 import { SpendCapCard } from '../features/records/SpendCapCard.tsx';
+import '../features/credits/credits.scss';
 
 /** A page number from the address; anything else is the first page. */
 const pageOf = (value: string | null) => (value && /^[1-9][0-9]{0,5}$/.test(value) ? Number(value) : 1);

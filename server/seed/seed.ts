@@ -15,6 +15,7 @@ import { hashPassword } from '../accounts/passwords.ts';
 import type { Clock } from '../infra/clock.ts';
 import { importPageTokens, loadPageTokens } from '../landers/page-tokens.ts';
 import { CONTENT_DIR } from '../paths.ts';
+import { portraitSvg } from './portrait.ts';
 
 // Every photo is processed once: libvips' operation cache (50 MB by default) would only hold memory.
 sharp.cache(false);
@@ -33,31 +34,6 @@ function random(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/** A generated portrait: a soft background and a silhouette, different for every profile. */
-export function portraitSvg(rand: () => number, gender: 'male' | 'female'): string {
-  const hue = Math.floor(rand() * 360);
-  const skin = ['#f1c7a5', '#e0ac69', '#c68642', '#8d5524', '#ffdbac'][Math.floor(rand() * 5)];
-  const hair = ['#2b1b12', '#6b4423', '#b8860b', '#d9b38c', '#1c1c1c', '#8b2e16'][Math.floor(rand() * 6)];
-  const longHair = gender === 'female'
-    ? `<path d="M118 150 Q110 300 150 330 L350 330 Q390 300 382 150 Q370 70 250 68 Q130 70 118 150Z" fill="${hair}"/>`
-    : '';
-  const shortHair = gender === 'male'
-    ? `<path d="M165 150 Q170 88 250 85 Q330 88 335 150 Q300 118 250 120 Q200 118 165 150Z" fill="${hair}"/>`
-    : `<path d="M160 160 Q175 95 250 92 Q325 95 340 160 Q300 125 250 128 Q200 125 160 160Z" fill="${hair}"/>`;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="500" height="600" viewBox="0 0 500 600">
-<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
-<stop offset="0" stop-color="hsl(${hue},55%,72%)"/><stop offset="1" stop-color="hsl(${(hue + 50) % 360},60%,45%)"/></linearGradient></defs>
-<rect width="500" height="600" fill="url(#g)"/>
-${longHair}
-<path d="M90 600 Q100 420 250 400 Q400 420 410 600Z" fill="hsl(${(hue + 180) % 360},45%,40%)"/>
-<rect x="220" y="300" width="60" height="90" rx="20" fill="${skin}"/>
-<ellipse cx="250" cy="205" rx="88" ry="108" fill="${skin}"/>
-${shortHair}
-<circle cx="218" cy="210" r="8" fill="#2d2d2d"/><circle cx="282" cy="210" r="8" fill="#2d2d2d"/>
-<path d="M222 262 Q250 ${280 + Math.floor(rand() * 10)} 278 262" stroke="#8a3b3b" stroke-width="6" fill="none" stroke-linecap="round"/>
-</svg>`;
 }
 
 /** Stores a photo as a WebP original and thumbnail with no metadata; returns the file names. */
@@ -141,7 +117,7 @@ export async function seedDemoSite(db: Db, options: { photosDir: string; clock: 
     const [user] = await db.insert(users).values({
       siteId: site.id, email: `member${i + 1}@demo.amora.invalid`, passwordHash: '!demo', status: 'active', signupDate: created,
     }).returning({ id: users.id });
-    const stored = await storeGeneratedPhoto(photosDir, portraitSvg(rand, gender), options.storage);
+    const stored = await storeGeneratedPhoto(photosDir, portraitSvg(rand, gender, age), options.storage);
     const [photo] = await db.insert(photos).values({ userId: user.id, ...stored, status: 'active', reviewed: true, createdAt: created }).returning({ id: photos.id });
     await db.insert(profiles).values({
       userId: user.id, name, gender, birthDate: birth.toISOString().slice(0, 10), country,

@@ -126,9 +126,9 @@ describe.each(DATABASE_KINDS)('white-label sites: theme, logo, niche and CDN on 
     expect(own.headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect(own.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(own.body).toBe(siteThemeCss({ primary: '#1d4ed8', secondary: '#f97316', dark: '#0b1f3a' }));
-    expect(own.body).toContain('--bs-primary:#1d4ed8;');
+    expect(own.body).toContain('--amora-color-primary:#1d4ed8;');
     const other = await base.get(sheet.href);
-    expect(other.body).toContain('--bs-primary:#0d7c7d;');
+    expect(other.body).toContain('--amora-color-primary:#0d7c7d;');
     // Not this site's version: its current colours, asked for again on every use.
     expect(other.headers.get('cache-control')).toBe('no-cache');
     expect((await base.get('/site.css')).headers.get('cache-control')).toBe('no-cache');
@@ -146,7 +146,7 @@ describe.each(DATABASE_KINDS)('white-label sites: theme, logo, niche and CDN on 
     const changed = t.services.settings.themeStylesheet((await t.services.settings.siteForHost('men.example')));
     expect(changed.version).not.toBe(sheet.version);
     const renewed = await men.get(changed.href);
-    expect(renewed.body).toContain('--bs-primary:#7c3aed;');
+    expect(renewed.body).toContain('--amora-color-primary:#7c3aed;');
     expect(renewed.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     const stale = await men.get(sheet.href, { 'if-none-match': own.headers.get('etag')! });
     expect(stale.status).toBe(200);
@@ -190,9 +190,9 @@ describe.each(DATABASE_KINDS)('white-label sites: theme, logo, niche and CDN on 
 describe('white-label helpers', () => {
   it('turns a theme into Bootstrap variables, button colours and readable text', () => {
     const css = siteThemeCss({ primary: '#1d4ed8', secondary: '#f97316', dark: '#0b1f3a' });
-    expect(css).toContain('--bs-primary:#1d4ed8;--bs-primary-rgb:29,78,216;');
-    expect(css).toContain('--bs-dark-rgb:11,31,58');
-    expect(css).toContain('--bs-link-color-rgb:29,78,216');
+    expect(css).toContain('--amora-color-primary:#1d4ed8;--amora-color-primary-rgb:29,78,216;');
+    expect(css).toContain('--amora-color-dark-rgb:11,31,58');
+    expect(css).toContain('--amora-color-primary-hover-rgb:23,62,173');
     expect(css).toMatch(/\.btn-primary\{--bs-btn-color:#fff;--bs-btn-bg:#1d4ed8;/);
     // Bootstrap's own rule: white only with 4.5:1, else the stronger of white and black (the default teal gets black text).
     expect(contrastText('#1d4ed8')).toBe('#fff');
@@ -203,7 +203,7 @@ describe('white-label helpers', () => {
     expect(accessibleShade('#0f8b8d')).toBe('#0d7c7d');
     expect(accessibleShade('#f97316')).toBe('#b35310');
     expect(accessibleShade('#ffffff')).toMatch(/^#[0-9a-f]{6}$/);
-    expect(css).toContain('--bs-secondary:#b35310;');
+    expect(css).toContain('--amora-color-secondary:#b35310;');
     expect(css).toMatch(/\.btn-secondary\{--bs-btn-color:#fff;--bs-btn-bg:#b35310;/);
     expect(siteThemeCss({ primary: '#0f8b8d', secondary: '#c2187a', dark: '#2b1740' })).toMatch(/\.btn-primary\{--bs-btn-color:#fff;--bs-btn-bg:#0d7c7d;/);
     expect(css).not.toMatch(/[<>"]/);

@@ -245,7 +245,7 @@ describe.each(DATABASE_KINDS)('the console\'s sites and companies on %s', (kind)
     const page = await home();
     expect(page).toContain('Amora Elsewhere');
     const css = await (await second.request('http://localhost/site.css', { headers: { host: 'localhost' } })).text();
-    expect(css).toContain('--bs-dark:#101010');
+    expect(css).toContain('--amora-color-dark:#101010');
     await t.services.console.updateSite(admin.actor, t.siteId, good);
   });
 });

@@ -62,9 +62,18 @@ test('each domain shows its own colours, logo, copy and picture', { tag: '@phone
   // The default teal in its accessible shade (#0d7c7d): white text reaches 4.5:1 on it.
   expect(await style(page, '[data-testid=login-submit]', 'background-color')).toBe('rgb(13, 124, 125)');
   expect(await style(page, '[data-testid=login-submit]', 'color')).toBe('rgb(255, 255, 255)');
+  expect(await style(page, '[data-testid=forgot-password]', 'color')).toBe('rgb(13, 124, 125)');
   await page.goto(`${men}/login`);
   expect(await style(page, '[data-testid=login-submit]', 'background-color')).toBe('rgb(29, 78, 216)');
   expect(await style(page, '[data-testid=login-submit]', 'color')).toBe('rgb(255, 255, 255)');
+  // The site's colours set the design tokens (docs/decisions/086); Bootstrap's theme and the rules drawn from it follow:
+  // links, the unread badges' colour, the cards' shadows (tinted with the dark).
+  const root = (name: string) => page.evaluate((n) => getComputedStyle(document.documentElement).getPropertyValue(n).trim(), name);
+  expect(await root('--amora-color-primary')).toBe('#1d4ed8');
+  expect(await root('--bs-primary')).toBe('#1d4ed8');
+  expect(await root('--amora-unread')).toBe('#b35310');
+  expect(await root('--amora-shadow-3')).toMatch(/rgba\(11,\s*31,\s*58,/);
+  expect(await style(page, '[data-testid=forgot-password]', 'color')).toBe('rgb(29, 78, 216)');
   await shot('white-label-03-men-login');
 
   // The installed app takes each site's colour.

@@ -23,6 +23,7 @@ import { MessageBubble } from './MessageBubble.tsx';
 import { ReportSheet } from '../reports/ReportSheet.tsx';
 import { usePriceLabel } from './prices.ts';
 import { useViewingConversation } from './use-viewing.ts';
+import { useArrivals } from './use-arrivals.ts';
 import { OnlineDot } from '../../components/OnlineDot.tsx';
 import { withReturn } from '../../lib/return-path.ts';
 
@@ -177,6 +178,7 @@ export function Conversation({ page }: { page: ConversationPage }) {
     staleTime: 2_000,
   });
   const { messages } = data;
+  const arrived = useArrivals(profile.id, messages.map((m) => m.id));
   const conversationId = data.conversation?.id ?? messages[0]?.conversation_id ?? null;
   useViewingConversation(conversationId);
 
@@ -344,9 +346,9 @@ export function Conversation({ page }: { page: ConversationPage }) {
         <div className="chat-column">
           {data.truncated && <Alert variant="info" className="small py-2" data-testid="history-limit">{t('chat.history_limit', { count: CHAT_HISTORY_LIMIT })}</Alert>}
           {messages.length === 0 && <p className="text-center text-muted my-5">{t('chat.start', { name: profile.name })}</p>}
-          {messages.map((m) => <MessageBubble key={m.id} message={m} otherName={profile.name} profileId={profile.id} onReport={setReporting} />)}
+          {messages.map((m) => <MessageBubble key={m.id} message={m} arrived={!m.from_me && arrived(m.id)} otherName={profile.name} profileId={profile.id} onReport={setReporting} />)}
           {outgoing.map((o) => (
-            <div key={o.key} className="chat-bubble me" data-testid="outgoing-message" data-state={o.state}>
+            <div key={o.key} className="chat-bubble me chat-bubble-arrived" data-testid="outgoing-message" data-state={o.state}>
               {o.text}
               <div className="small text-white-50">
                 {o.state === 'sending' ? t('chat.sending') : (

@@ -10,16 +10,17 @@ import { giftName } from './gift-name.ts';
 
 /**
  * One message: a text, a gift with its picture, or a photo (opens full size); read state on mine. Theirs carry a
- * report link: the report sheet (`onReport`), or without JavaScript the report page.
+ * report link: the report sheet (`onReport`), or without JavaScript the report page. One that `arrived` while the
+ * conversation was open comes in with a motion (chat.scss).
  */
-export function MessageBubble({ message: m, otherName, profileId, onReport }: {
-  message: ChatMessage; otherName: string; profileId: number; onReport: (message: ChatMessage) => void;
+export function MessageBubble({ message: m, arrived = false, otherName, profileId, onReport }: {
+  message: ChatMessage; arrived?: boolean; otherName: string; profileId: number; onReport: (message: ChatMessage) => void;
 }) {
   const { t, i18n } = useTranslation();
   const zone = useTimeZone();
   const media = m.kind !== 'text';
   return (
-    <div className={`chat-bubble ${m.from_me ? 'me' : 'them'} ${media ? 'media' : ''} ${m.filtered ? 'filtered' : ''}`} data-testid="message" data-kind={m.kind}>
+    <div className={`chat-bubble ${m.from_me ? 'me' : 'them'} ${media ? 'media' : ''} ${m.filtered ? 'filtered' : ''} ${arrived ? 'chat-bubble-arrived' : ''}`} data-testid="message" data-kind={m.kind}>
       {m.kind === 'text' && m.text}
       {m.kind === 'gift' && m.gift && (
         <figure className="chat-gift mb-0" data-testid="gift-message">

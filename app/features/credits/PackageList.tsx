@@ -8,6 +8,7 @@ import { messagesForCredits } from '#common/chat-prices.ts';
 import type { Language } from '#common/languages.ts';
 import { formatCount, formatMoney } from '../../lib/format.ts';
 import { discountLabel } from './discount-label.ts';
+import './credits.scss';
 
 /**
  * The credit bundles; `action` renders the buy button of each (absent on the public price list). With

@@ -2,6 +2,7 @@ import { Camera, Eye, Lock, MessagesSquare, ShieldCheck } from 'lucide-react';
 import { useTranslation } from '../../lib/i18n.ts';
 import { languageIso, type Language } from '#common/languages.ts';
 import type { PremiumFacts } from '#server/payments/catalogue.ts';
+import './credits.scss';
 
 /**
  * What premium unlocks, as the services enforce it (photos.service photoLimit and gallery rules,

@@ -33,10 +33,13 @@ export function SwipeDeck({ profiles, search }: { profiles: ProfileSummary[]; se
     if (liked) likedDialog.current?.querySelector<HTMLElement>('a, button')?.focus();
   }, [liked]);
   const [dragging, setDragging] = useState(false);
+  // Likes given here: each one remounts the heart, whose beat (.like-pop) plays again.
+  const [likes, setLikes] = useState(0);
 
   const decide = (direction: 1 | -1) => {
     if (leaving || top >= profiles.length) return;
     setLeaving(direction);
+    if (direction === 1) setLikes((n) => n + 1);
     setTimeout(() => {
       if (direction === 1) {
         addPendingLike(profiles[top].id);
@@ -109,7 +112,7 @@ export function SwipeDeck({ profiles, search }: { profiles: ProfileSummary[]; se
           <Icon name="x" size={30} />
         </button>
         <button type="button" className="swipe-btn swipe-btn-like" onClick={() => decide(1)} disabled={top >= profiles.length} aria-label={t('landers.tinderswipe.like')} data-testid="swipe-like" data-swipe="1">
-          <Icon name="heart" size={30} filled />
+          <Icon key={likes} name="heart" size={30} filled className={likes ? 'like-pop' : undefined} />
         </button>
       </div>
       {liked && (

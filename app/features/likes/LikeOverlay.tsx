@@ -6,6 +6,7 @@ import type { ProfileSummary } from '#common/api-types.ts';
 import { FictionalNotice } from '../../components/FictionalNotice.tsx';
 import { ProfilePhoto } from '../../components/ProfilePhoto.tsx';
 import { useFocusTrap } from '../../lib/focus-trap.ts';
+import './likes.scss';
 
 export type OverlayProfile = ProfileSummary & { match: boolean };
 
