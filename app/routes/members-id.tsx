@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Flag } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Flag, Gift, Heart, Lock, MessageCircle } from 'lucide-react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
@@ -16,6 +16,7 @@ import { orNotFound } from '#server/http/page-guards.server.ts';
 import { api, ApiError } from '../lib/api.ts';
 import { countryName } from '../lib/format.ts';
 import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
+import { ProfileGallery } from '../features/profile/ProfileGallery.tsx';
 import { FictionalNotice } from '../components/FictionalNotice.tsx';
 import { attributeValueLabel } from '../features/profile/labels.ts';
 import { toId } from '#common/ids.ts';
@@ -53,6 +54,11 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
   const visible = profile.photos.filter((p) => !p.locked);
   const locked = profile.photos.filter((p) => p.locked);
   const main = shown ?? visible[0] ?? null;
+  // A notice answers a tap on the action bar, which on a phone lies at the bottom of the screen: it is brought into view.
+  const noticeRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (notice) noticeRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [notice]);
 
   const call = async (work: () => Promise<unknown>, done?: string) => {
     setBusy(true);
@@ -103,16 +109,16 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
   const shownNotice = noticeBody();
 
   return (
-    <div className="container py-4">
+    <div className="container pt-0 pt-md-4 pb-4">
       <Row className="g-4">
-        <Col md={5} lg={4}>
-          {main ? (
-            <img
-              src={`/photos/${main.filename}`} alt={profile.name} className="profile-photo shadow-sm w-100 gallery-main" width={500} height={600} fetchPriority="high"
-              data-testid="gallery-main"
+        <Col md={6} lg={5}>
+          {visible.length > 0 ? (
+            <ProfileGallery
+              photos={visible} name={profile.name} onShow={setShown}
+              badge={(p) => own && p.status !== 'active' && <span className="gallery-badge">{t('member_profile.pending_photo')}</span>}
             />
           ) : (
-            <ProfilePhoto profile={profile} size="full" className="profile-photo shadow-sm" priority />
+            <ProfilePhoto profile={profile} size="full" className="profile-gallery-empty" priority />
           )}
           {main && !own && (
             <p className="small mt-1 mb-0 text-end">
@@ -124,26 +130,13 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
               </Link>
             </p>
           )}
-          {profile.photos.length > 1 && (
-            <div className="gallery-thumbs mt-2" data-testid="gallery">
-              {visible.map((p, i) => (
-                <button key={p.id} type="button" className={`gallery-thumb ${main?.id === p.id ? 'active' : ''}`} onClick={() => setShown(p)} aria-pressed={main?.id === p.id} data-testid="gallery-photo">
-                  <img src={`/photos/${p.thumb_filename}`} alt={t('member_profile.photo_number', { number: i + 1, name: profile.name })} width={200} height={240} loading="lazy" />
-                  {own && p.status !== 'active' && <span className="gallery-badge">{t('member_profile.pending_photo')}</span>}
-                </button>
-              ))}
-              {locked.map((p) => (
-                <button key={p.id} type="button" className="gallery-thumb locked" onClick={openLocked} data-testid="gallery-locked" data-locked={p.locked ?? ''} aria-label={t('photos.locked')}>
-                  <span aria-hidden="true">🔒</span>
-                </button>
-              ))}
-            </div>
-          )}
           {locked.length > 0 && (
-            <p className="small text-muted mt-1 mb-0">{t('member_profile.more_photos', { count: locked.length })}</p>
+            <button type="button" className="profile-locked" onClick={openLocked} data-testid="gallery-locked" data-locked={locked[0].locked ?? ''}>
+              <Lock size={16} aria-hidden="true" />{t('member_profile.more_photos', { count: locked.length })}
+            </button>
           )}
         </Col>
-        <Col md={7} lg={8}>
+        <Col md={6} lg={7}>
           <h1 className="h2 mb-1" data-testid="profile-name">{profile.name}, {profile.age}</h1>
           {profile.online && <p className="small mb-1"><OnlineDot online label /></p>}
           <p className="text-muted mb-2">
@@ -160,30 +153,38 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
               <Button variant="secondary" size="sm" onClick={unblock} disabled={busy} data-testid="unblock-button">{t('blocks.unblock')}</Button>
             </Alert>
           )}
-          {shownNotice && (
-            <Alert variant={shownNotice.variant} dismissible onClose={() => setNotice(null)} data-testid="profile-notice">
-              {shownNotice.body}
-            </Alert>
-          )}
+          <div ref={noticeRef} className="scroll-below-nav">
+            {shownNotice && (
+              <Alert variant={shownNotice.variant} dismissible onClose={() => setNotice(null)} data-testid="profile-notice">
+                {shownNotice.body}
+              </Alert>
+            )}
+          </div>
+          {/* On a phone a bar fixed above the tab bar, so that like, message and gift are always at hand. */}
           {!own && !profile.blocked && (
-            <div className="d-flex gap-2 flex-wrap mb-4">
+            <div className="profile-action-bar" role="group" aria-label={t('member_profile.actions')} data-testid="profile-actions">
               <Button variant={profile.liked ? 'outline-secondary' : 'secondary'} onClick={toggleLike} disabled={busy} data-testid="like-button">
-                {profile.liked ? t('profile.unlike') : t('profile.like')}
+                <Heart size={18} aria-hidden="true" fill={profile.liked ? 'none' : 'currentColor'} />{profile.liked ? t('profile.unlike') : t('profile.like')}
               </Button>
               {signedIn ? (
-                <Link to={`/members/${profile.id}/chat`} className="btn btn-primary" data-testid="message-button">{t('profile.message')}</Link>
+                <Link to={`/members/${profile.id}/chat`} className="btn btn-primary" data-testid="message-button">
+                  <MessageCircle size={18} aria-hidden="true" />{t('profile.message')}
+                </Link>
               ) : (
-                <Button variant="primary" onClick={() => setNotice('login_chat')} data-testid="message-button">{t('profile.message')}</Button>
+                <Button variant="primary" onClick={() => setNotice('login_chat')} data-testid="message-button">
+                  <MessageCircle size={18} aria-hidden="true" />{t('profile.message')}
+                </Button>
               )}
               {/* Spec section 2: gift beside like and message. A member picks one in the conversation's gift picker (its price
                   shown there), which starts the conversation or adds to it; visitors learn that gifts need an account. */}
               {signedIn ? (
-                <Link to={`/members/${profile.id}/chat?gift=1`} className="btn btn-outline-primary" data-testid="gift-button">{t('member_profile.gift')}</Link>
+                <Link to={`/members/${profile.id}/chat?gift=1`} className="btn btn-outline-primary" data-testid="gift-button">
+                  <Gift size={18} aria-hidden="true" />{t('member_profile.gift')}
+                </Link>
               ) : (
-                <Button variant="outline-primary" onClick={() => setNotice('login_gift')} data-testid="gift-button">{t('member_profile.gift')}</Button>
-              )}
-              {signedIn && (
-                <Button variant="outline-danger" className="ms-auto" onClick={() => setConfirmBlock(true)} disabled={busy} data-testid="block-button">{t('blocks.block')}</Button>
+                <Button variant="outline-primary" onClick={() => setNotice('login_gift')} data-testid="gift-button">
+                  <Gift size={18} aria-hidden="true" />{t('member_profile.gift')}
+                </Button>
               )}
             </div>
           )}
@@ -211,14 +212,17 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
             </>
           )}
           {!own && (
-            <p className="mt-4 mb-0 small">
+            <div className="mt-4 d-flex flex-wrap align-items-center gap-3 small">
               <Link
                 to={signedIn ? reportHref(profileTarget) : `/complaints?kind=profile&id=${profile.id}`} className="text-muted" data-testid="report-profile"
                 onClick={signedIn ? (e) => { e.preventDefault(); setReporting(profileTarget); } : undefined}
               >
                 <Flag size={14} aria-hidden="true" className="me-1" />{t('complaints.report_profile')}
               </Link>
-            </p>
+              {signedIn && !profile.blocked && (
+                <Button variant="outline-danger" size="sm" onClick={() => setConfirmBlock(true)} disabled={busy} data-testid="block-button">{t('blocks.block')}</Button>
+              )}
+            </div>
           )}
         </Col>
       </Row>

@@ -4,14 +4,12 @@ import { Alert } from '../components/Alert.tsx';
 import { useTranslation } from '../lib/i18n.ts';
 import { Link } from 'react-router';
 import type { ProfileSummary } from '#common/api-types.ts';
-import type { Language } from '#common/languages.ts';
 import type { Route } from './+types/swipe-game';
 import { requestContext } from '../context.ts';
 import { requireMemberActor } from '#server/http/page-guards.server.ts';
 import { api, ApiError } from '../lib/api.ts';
-import { countryName } from '../lib/format.ts';
 import { ProfilePhoto } from '../components/ProfilePhoto.tsx';
-import { FictionalNotice } from '../components/FictionalNotice.tsx';
+import { ProfileCaption } from '../components/ProfileCard.tsx';
 import { pageMeta } from '../lib/seo.ts';
 import { announceMatch } from '../features/likes/use-like-overlay.ts';
 
@@ -164,11 +162,10 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
             {dx > 30 && <span className="swipe-stamp swipe-stamp-like">{t('swipe.like')}</span>}
             {dx < -30 && <span className="swipe-stamp swipe-stamp-pass">{t('swipe.pass')}</span>}
             <ProfilePhoto profile={card} size="full" className="swipe-photo" />
-            <div className="swipe-caption">
-              <Link to={`/members/${card.id}`} className="text-reset fw-semibold fs-5" draggable={false}>{card.name}, {card.age}</Link>
-              <div className="small">{card.region ? `${card.region}, ` : ''}{countryName(card.country, i18n.language as Language)}</div>
-              {card.fictional && <FictionalNotice compact />}
-            </div>
+            <ProfileCaption
+              profile={card} showRegion
+              name={<Link to={`/members/${card.id}`} className="text-reset text-truncate" draggable={false}>{card.name}, {card.age}</Link>}
+            />
           </div>
           <div className="swipe-actions" role="group" aria-label={t('swipe.actions')}>
             <Button variant="outline-secondary" className="swipe-btn" onClick={() => void act('pass')} disabled={busy} data-testid="swipe-pass" aria-label={t('swipe.pass')}>✕</Button>

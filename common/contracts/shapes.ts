@@ -54,8 +54,8 @@ export const profileSummaryFields = {
   /** Active within the last few minutes (never shown for invisible members). */
   online: z.boolean(),
   /**
-   * How far away, rounded (common/distance.ts), in the viewer's unit: only in search results, and only when both the
-   * viewer and the member shared a location. The member's coordinates themselves are never sent.
+   * How far away, rounded (common/distance.ts), in the viewer's unit: only in search results and the swipe deck, and
+   * only when both the viewer and the member shared a location. The member's coordinates themselves are never sent.
    */
   distance: z.strictObject({ value: z.number().int().positive(), unit: z.enum(DISTANCE_UNITS), less_than: z.boolean() }).optional(),
 };

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, lte, notExists, sql, type SQL } from 'drizzle-orm';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { COUNTRY_TIME_ZONE, MAX_AGE, MIN_AGE, SWIPE_LIKES_PER_DAY } from '#common/constants.ts';
 import type { MatchPreferencesInput } from '#common/games.ts';
+import { distanceUnit, roundDistance } from '#common/distance.ts';
 import { ageOn } from '#common/schemas.ts';
 import type { Db } from '../db/client.ts';
 import { likes, matchPreferences, photos, profiles, swipePasses, users } from '../db/schema.ts';
@@ -19,6 +20,9 @@ const DECK_SIZE = 10;
 const MATCH_POOL = 300;
 const MATCH_RESULTS = 12;
 const DAY_MS = 24 * 3_600_000;
+
+/** A listed member's row with their shared place (null when none), which only the distance computed from it leaves. */
+type LocatedRow = ProfileRow & { lat: number | null; lon: number | null };
 
 export interface MatchReason { code: 'age' | 'distance' | 'region' | 'active' | 'interests' | 'photo'; value?: number | string }
 export type MatchCandidate = ProfileSummary & { score: number; reasons: MatchReason[] };
@@ -52,10 +56,21 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
   async function me(userId: number) {
     const [row] = await db
       .select({ gender: profiles.gender, sexuality: profiles.sexuality, country: profiles.country, region: profiles.region,
-        birthDate: profiles.birthDate, lat: profiles.latitude, lon: profiles.longitude, interests: profiles.interests })
-      .from(profiles).where(eq(profiles.userId, userId));
+        birthDate: profiles.birthDate, lat: profiles.latitude, lon: profiles.longitude, interests: profiles.interests, language: users.language })
+      .from(profiles).innerJoin(users, eq(users.id, profiles.userId)).where(eq(profiles.userId, userId));
     if (!row) throw notFound();
     return row;
+  }
+
+  /**
+   * A card of the deck as the search shows one (common/distance.ts): with the rounded distance, in the member's unit,
+   * when both shared a place; the other's place itself never leaves the server.
+   */
+  function deckCard(row: LocatedRow, self: Awaited<ReturnType<typeof me>>, today: Date): ProfileSummary {
+    const summary = toProfileSummary(row, today);
+    if (self.lat === null || self.lon === null || row.lat === null || row.lon === null) return summary;
+    const km = distanceKm({ lat: self.lat, lon: self.lon }, { lat: row.lat, lon: row.lon });
+    return { ...summary, distance: roundDistance(km, distanceUnit(self.language, self.country)) };
   }
 
   /** Nobody the member already liked. */
@@ -97,7 +112,7 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
         .orderBy(sql`${users.lastActiveAt} desc nulls last`, desc(profiles.createdAt), desc(profiles.userId))
         .limit(DECK_SIZE);
       const today = clock();
-      return { profiles: rows.map((r) => toProfileSummary(r as ProfileRow, today)), ...(await swipeState(member, self.country)) };
+      return { profiles: rows.map((r) => deckCard(r as LocatedRow, self, today)), ...(await swipeState(member, self.country)) };
     },
 
     /** A like from the game: at most SWIPE_LIKES_PER_DAY a day, counted in the member's own day. */
@@ -127,16 +142,17 @@ export function createGamesService(deps: { db: Db; clock: Clock; likes: LikesSer
       const member = requireMember(actor);
       const { userId } = member;
       const pool = await deps.contactRules.pool(member);
+      const self = await me(userId);
       return db.transaction(async (tx) => {
         const [last] = await tx.select({ profileId: swipePasses.profileId }).from(swipePasses)
           .where(eq(swipePasses.userId, userId)).orderBy(desc(swipePasses.createdAt)).limit(1).for('update');
         if (!last) throw new AppError(404, 'nothing_to_undo');
         await tx.delete(swipePasses).where(and(eq(swipePasses.userId, userId), eq(swipePasses.profileId, last.profileId)));
-        const [row] = await tx.select(profileColumns).from(profiles).innerJoin(users, eq(users.id, profiles.userId))
+        const [row] = await tx.select({ ...profileColumns, lat: profiles.latitude, lon: profiles.longitude }).from(profiles).innerJoin(users, eq(users.id, profiles.userId))
           .leftJoin(photos, eq(photos.id, profiles.mainPhotoId)).where(and(eq(profiles.userId, last.profileId), listedFor(member, pool, clock())));
         // Gone since the pass (deleted, invisible, blocked): nothing to show again.
         if (!row) throw new AppError(404, 'nothing_to_undo');
-        return { profile: toProfileSummary(row as ProfileRow, clock()) };
+        return { profile: deckCard(row as LocatedRow, self, clock()) };
       });
     },
 

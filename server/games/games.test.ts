@@ -68,6 +68,31 @@ describe.each(DATABASE_KINDS)('swipe game, match finder and the new-like overlay
     expect(cards.every((p) => p.main_image?.status === 'active')).toBe(true);
   });
 
+  it('gives a card the rounded distance when both members shared a place, in the viewer\'s unit, and never the place', async () => {
+    const { client, user, women } = await player(2);
+    const place = (id: number, lat: number | null, lon: number | null) =>
+      t.database.db.update(profiles).set({ latitude: lat, longitude: lon }).where(eq(profiles.userId, id));
+    await place(women[0].id, 52.0907, 5.1214); // Utrecht
+    const distances = async () => Object.fromEntries((await deck(client)).profiles.map((p) => [p.id, (p as Card & { distance?: unknown }).distance]));
+    // The player shared no place yet: no distances at all.
+    expect((await distances())[women[0].id]).toBeUndefined();
+
+    await place(user.id, 52.3731, 4.8922); // Amsterdam, about 35 km away
+    const shown = await distances();
+    expect(shown[women[0].id]).toEqual({ value: 35, unit: 'km', less_than: false });
+    expect(shown[women[1].id]).toBeUndefined();
+    const text = JSON.stringify((await client.get('/api/swipe-game.php')).body);
+    expect(text).not.toMatch(/latitude|longitude|"lat"|"lon"|52\.09/);
+    // A card brought back by undo keeps its distance.
+    expect((await swipe(client, women[0].id, 'pass')).status).toBe(200);
+    expect((await client.delete('/api/swipe-game.php')).body.profile).toMatchObject({ id: women[0].id, distance: { value: 35, unit: 'km' } });
+
+    // An English-speaking member in Britain reads miles.
+    await t.database.db.update(users).set({ language: 'en' }).where(eq(users.id, user.id));
+    await t.database.db.update(profiles).set({ country: 'GB' }).where(eq(profiles.userId, user.id));
+    expect((await distances())[women[0].id]).toMatchObject({ unit: 'mi', value: 20 });
+  });
+
   it('4 likes a day: the fifth is refused with the time of the next like and changes nothing; the next local day gives 4 more', async () => {
     // 21:30 UTC on 1 June is 23:30 in Amsterdam: the member's day ends in 30 minutes.
     t.clock.set('2026-06-01T21:30:00Z');

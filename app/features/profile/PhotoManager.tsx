@@ -15,13 +15,17 @@ import { PHOTO_MAX_BYTES } from '#common/profile.ts';
 import { api, ApiError } from '../../lib/api.ts';
 import { uploadPhoto } from '../../lib/upload.ts';
 import { useRootData } from '../../lib/root-data.ts';
+import { PhotoOrder } from '../photos/PhotoOrder.tsx';
 
 /** The photo section's anchor on /profile (the missing-photo alert links to it). */
 export const PHOTOS_ANCHOR = 'photos';
 
 const STATUS_VARIANT = { pending: 'warning', active: 'success', rejected: 'danger' } as const;
 
-/** The member's photos on /profile: upload with progress, status, main photo, private switch, delete; the photo-limit alert. */
+/**
+ * The member's photos on /profile: upload with progress, their order (the first public one is the main photo), status,
+ * main photo, private switch, delete; the photo-limit alert.
+ */
 export function PhotoManager({ initial, limit, premium, onChange }: {
   initial: OwnPhoto[]; limit: number; premium: boolean; onChange?: () => void;
 }) {
@@ -33,6 +37,8 @@ export function PhotoManager({ initial, limit, premium, onChange }: {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [isPrivate, setIsPrivate] = useState(false);
+  const [ordering, setOrdering] = useState(false);
+  const [announcement, setAnnouncement] = useState('');
   const input = useRef<HTMLInputElement>(null);
   const used = photos.filter((p) => p.status !== 'rejected').length;
   const full = used >= limit;
@@ -54,6 +60,26 @@ export function PhotoManager({ initial, limit, premium, onChange }: {
       onChange?.();
     } catch (err) {
       setError(err instanceof ApiError ? err.message : t('errors.server_error'));
+    }
+  };
+
+  /** Shown in the new order at once; back to the old one, with the server's reason, when it refuses. */
+  const reorder = async (order: OwnPhoto[], announce: string) => {
+    const before = photos;
+    setPhotos(order);
+    setOrdering(true);
+    setError(null);
+    setNotice(null);
+    try {
+      const saved = await api<{ photos: OwnPhoto[] }>('/api/photo-order.php', { method: 'PUT', body: { order: order.map((p) => p.id) } });
+      setPhotos(saved.photos);
+      setAnnouncement(announce);
+      onChange?.();
+    } catch (err) {
+      setPhotos(before);
+      setError(err instanceof ApiError ? err.message : t('errors.server_error'));
+    } finally {
+      setOrdering(false);
     }
   };
 
@@ -127,6 +153,14 @@ export function PhotoManager({ initial, limit, premium, onChange }: {
         )}
         {error && <Alert variant="danger" data-testid="photo-error" dismissible onClose={() => setError(null)}>{error}</Alert>}
         {notice && <Alert variant="success" data-testid="photo-notice" dismissible onClose={() => setNotice(null)}>{notice}</Alert>}
+        {photos.length > 1 && (
+          <section aria-labelledby="photo-order-title" data-testid="photo-order-section">
+            <h3 className="h6 mb-1" id="photo-order-title">{t('photos.order_title')}</h3>
+            <p className="small text-muted mb-2">{t('photo_picker.order_hint')}</p>
+            <PhotoOrder photos={photos} onOrder={(order, announce) => void reorder(order, announce)} busy={ordering} />
+          </section>
+        )}
+        <p className="visually-hidden" aria-live="polite" data-testid="photo-order-announcement">{announcement}</p>
         {photos.length === 0 ? (
           <p className="text-muted mb-0">{t('photos.none')}</p>
         ) : (

@@ -8,12 +8,8 @@ import { ProfileCard } from '../../components/ProfileCard.tsx';
 export function SkeletonCards({ count }: { count: number }) {
   return Array.from({ length: count }, (_, i) => (
     <div key={`skeleton-${i}`} className="col-6 col-sm-4 col-lg-3 col-xl-2" aria-hidden="true" data-testid="skeleton-card">
-      <div className="card profile-card h-100 shadow-sm">
+      <div className="profile-card">
         <div className="skeleton skeleton-photo" />
-        <div className="card-body p-2">
-          <div className="skeleton skeleton-line w-75 mb-2" />
-          <div className="skeleton skeleton-line w-50" />
-        </div>
       </div>
     </div>
   ));
