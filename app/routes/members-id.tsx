@@ -47,6 +47,8 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [confirmBlock, setConfirmBlock] = useState(false);
+  /** Likes given on this page: each one remounts the heart, which then beats once (like-pop, decision 086). */
+  const [likes, setLikes] = useState(0);
   const [shown, setShown] = useState<GalleryPhoto | null>(null);
   const [reporting, setReporting] = useState<ReportTarget | null>(null);
   const profileTarget: ReportTarget = { profileId: profile.id, name: profile.name, kind: 'profile' };
@@ -78,6 +80,7 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
     void call(async () => {
       if (profile.liked) return api('/api/like.php', { method: 'DELETE', body: { profile_id: profile.id } });
       const { match } = await api<{ match: boolean }>('/api/like.php', { method: 'POST', body: { profile_id: profile.id } });
+      setLikes((n) => n + 1);
       if (match) announceMatch(profile);
     });
   };
@@ -164,7 +167,7 @@ export default function MemberProfile({ loaderData }: Route.ComponentProps) {
           {!own && !profile.blocked && (
             <div className="profile-action-bar" role="group" aria-label={t('member_profile.actions')} data-testid="profile-actions">
               <Button variant={profile.liked ? 'outline-secondary' : 'secondary'} onClick={toggleLike} disabled={busy} data-testid="like-button">
-                <Heart size={18} aria-hidden="true" fill={profile.liked ? 'none' : 'currentColor'} />{profile.liked ? t('profile.unlike') : t('profile.like')}
+                <Heart key={likes} className={likes ? 'like-pop' : undefined} size={18} aria-hidden="true" fill={profile.liked ? 'none' : 'currentColor'} />{profile.liked ? t('profile.unlike') : t('profile.like')}
               </Button>
               {signedIn ? (
                 <Link to={`/members/${profile.id}/chat`} className="btn btn-primary" data-testid="message-button">

@@ -44,6 +44,8 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
   const [notice, setNotice] = useState<{ variant: 'warning' | 'danger'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [canUndo, setCanUndo] = useState(false);
+  /** Likes given: each one remounts the button's heart, which then beats once (like-pop, decision 086). */
+  const [likes, setLikes] = useState(0);
   const [drag, setDrag] = useState<{ startX: number; dx: number } | null>(null);
   const seen = useRef(new Set(loaderData.profiles.map((p) => p.id)));
   const card = cards[0];
@@ -68,6 +70,7 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
       const res = await api<{ match?: boolean; likes_left?: number; resets_at?: string }>('/api/swipe-game.php', { method: 'POST', body: { profile_id: card.id, action } });
       if (res.likes_left !== undefined && res.resets_at) setState({ likes_left: res.likes_left, resets_at: res.resets_at });
       setNotice(null);
+      if (action === 'like') setLikes((n) => n + 1);
       if (res.match) announceMatch(card);
       setCanUndo(action === 'pass');
       setCards((list) => list.slice(1));
@@ -170,7 +173,7 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
           <div className="swipe-actions" role="group" aria-label={t('swipe.actions')}>
             <Button variant="outline-secondary" className="swipe-btn" onClick={() => void act('pass')} disabled={busy} data-testid="swipe-pass" aria-label={t('swipe.pass')}>✕</Button>
             <Button variant="outline-dark" className="swipe-btn swipe-btn-small" onClick={() => void undo()} disabled={busy || !canUndo} data-testid="swipe-undo" aria-label={t('swipe.undo')}>↺</Button>
-            <Button variant="primary" className="swipe-btn" onClick={() => void act('like')} disabled={busy} data-testid="swipe-like" aria-label={t('swipe.like')}>♥</Button>
+            <Button variant="primary" className="swipe-btn" onClick={() => void act('like')} disabled={busy} data-testid="swipe-like" aria-label={t('swipe.like')}><span key={likes} className={likes ? 'like-pop d-inline-block' : undefined} aria-hidden="true">♥</span></Button>
           </div>
           <p className="text-center text-muted small mt-2">{t('swipe.keys_hint')}</p>
         </>

@@ -34,6 +34,22 @@ async function heartAfterLike(page: Page): Promise<Locator> {
   return heart;
 }
 
+/** A member's like on another member's profile: the like button's heart, remounted by the like. */
+async function heartOnProfile(page: Page, browser: import('@playwright/test').Browser, project: string): Promise<Locator> {
+  const other = await newMember(browser, 'motion-liked', project);
+  await other.close();
+  const headers = await asNewVisitor(page);
+  await signUpByApi(page, headers, 'motion-profile', project);
+  await page.goto(`/members/${other.id}`);
+  await hydrated(page);
+  const heart = page.getByTestId('like-button').locator('svg');
+  await expect(heart).not.toHaveClass(/like-pop/);
+  await page.getByTestId('like-button').click();
+  await expect(page.getByTestId('like-button')).toHaveText(/Unlike/);
+  await expect(heart).toHaveClass(/like-pop/);
+  return heart;
+}
+
 /** The visitor's kept like (it would become a real one at sign-up) is not the member's business in this test. */
 const forgetVisitor = (page: Page) => page.evaluate(() => localStorage.clear());
 
@@ -90,6 +106,11 @@ test.describe('with motion', () => {
     expect(arrivedClass).toBe(true);
     expect(messageMotion).toEqual({ name: 'chat-bubble-arrive', ms: slow });
   });
+
+  test('a like on a profile beats the like button\'s heart once', async ({ page, browser }, info) => {
+    const heart = await heartOnProfile(page, browser, info.project.name);
+    expect(await animationOf(heart)).toEqual({ name: 'like-pop', ms: await token(page, '--amora-duration-slow') });
+  });
 });
 
 test.describe('with reduced motion', () => {
@@ -109,5 +130,11 @@ test.describe('with reduced motion', () => {
     // The message is marked as arrived; only the motion is left out.
     expect(arrivedClass).toBe(true);
     expect(messageMotion.name).toBe('none');
+  });
+
+  test('a like on a profile leaves the heart still', async ({ page, browser }, info) => {
+    const heart = await heartOnProfile(page, browser, info.project.name);
+    expect((await animationOf(heart)).name).toBe('none');
+    expect(await heart.evaluate((el) => el.getAnimations().length)).toBe(0);
   });
 });
