@@ -8,8 +8,8 @@
 type Gender = 'male' | 'female';
 type Rand = () => number;
 
-/** A small deterministic generator (mulberry32) for one portrait's details. */
-function generator(seed: number): Rand {
+/** A small deterministic generator (mulberry32): the demo site's values, and one portrait's details. */
+export function seededRandom(seed: number): Rand {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
@@ -227,7 +227,7 @@ function accessories(r: Rand, gender: Gender): string {
  */
 export function portraitSvg(rand: () => number, gender: Gender, age = 30): string {
   const seed = [rand(), rand(), rand(), rand()].reduce((s, v) => Math.imul(s ^ Math.floor(v * 4294967296), 0x9e3779b1) >>> 0, 0x2545f491);
-  const r = generator(seed);
+  const r = seededRandom(seed);
   const skin = pick(r, SKINS);
   const style = pick(r, gender === 'female' ? FEMALE_HAIR : MALE_HAIR);
   const grey = age >= 55 ? r() < 0.7 : age >= 45 && r() < 0.3;

@@ -15,7 +15,7 @@ import { hashPassword } from '../accounts/passwords.ts';
 import type { Clock } from '../infra/clock.ts';
 import { importPageTokens, loadPageTokens } from '../landers/page-tokens.ts';
 import { CONTENT_DIR } from '../paths.ts';
-import { portraitSvg } from './portrait.ts';
+import { portraitSvg, seededRandom } from './portrait.ts';
 
 // Every photo is processed once: libvips' operation cache (50 MB by default) would only hold memory.
 sharp.cache(false);
@@ -23,18 +23,6 @@ sharp.cache(false);
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_PASSWORD = 'amora-demo';
 export const DEMO_CREDITS = 50;
-
-/** A small deterministic generator, so every fresh demo site looks the same. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Stores a photo as a WebP original and thumbnail with no metadata; returns the file names. */
 export async function storeGeneratedPhoto(photosDir: string, svg: string, storage?: PhotoStorage) {
@@ -66,7 +54,8 @@ export async function seedDemoSite(db: Db, options: { photosDir: string; clock: 
   const { clock, photosDir } = options;
   const count = options.profileCount ?? 300;
   await mkdir(photosDir, { recursive: true });
-  const rand = random(20261122);
+  // Deterministic, so every fresh demo site looks the same.
+  const rand = seededRandom(20261122);
   const now = clock();
 
   const [company] = await db.insert(companies).values({
