@@ -124,7 +124,10 @@ async function ramp(label: string, fleet: Fleet, ids: number[], cookies: Map<num
       case 'message': {
         const key = `${id}>${other}`;
         if (fleet.live && other !== id) pending.set(key, [...(pending.get(key) ?? []), started]);
-        res = await request(fleet.port, 'POST', '/api/messages.php', { ...headers, 'idempotency-key': `load-${label}-${id}-${++keys}` }, { profile_id: other, text: `Hello from ${id}` });
+        // Each message its own words, as members write them: the same text to five members in an hour is throttled
+        // (same_text_throttled), which is the product's rule, not load.
+        const n = ++keys;
+        res = await request(fleet.port, 'POST', '/api/messages.php', { ...headers, 'idempotency-key': `load-${label}-${id}-${n}` }, { profile_id: other, text: `Hello ${other}, ${id} here (${n})` });
         if (res.status !== 201) pending.get(key)?.pop();
         break;
       }
