@@ -16,6 +16,7 @@ import { api, ApiError } from '../../lib/api.ts';
 import { uploadPhoto } from '../../lib/upload.ts';
 import { useRootData } from '../../lib/root-data.ts';
 import { PhotoOrder } from '../photos/PhotoOrder.tsx';
+import { savePhotoOrder } from '../photos/save-photo-order.ts';
 
 /** The photo section's anchor on /profile (the missing-photo alert links to it). */
 export const PHOTOS_ANCHOR = 'photos';
@@ -64,23 +65,14 @@ export function PhotoManager({ initial, limit, premium, onChange }: {
   };
 
   /** Shown in the new order at once; back to the old one, with the server's reason, when it refuses. */
-  const reorder = async (order: OwnPhoto[], announce: string) => {
-    const before = photos;
-    setPhotos(order);
-    setOrdering(true);
+  const reorder = (order: OwnPhoto[], announce: string) => {
     setError(null);
     setNotice(null);
-    try {
-      const saved = await api<{ photos: OwnPhoto[] }>('/api/photo-order.php', { method: 'PUT', body: { order: order.map((p) => p.id) } });
-      setPhotos(saved.photos);
-      setAnnouncement(announce);
-      onChange?.();
-    } catch (err) {
-      setPhotos(before);
-      setError(err instanceof ApiError ? err.message : t('errors.server_error'));
-    } finally {
-      setOrdering(false);
-    }
+    return savePhotoOrder(order, photos, {
+      show: setPhotos, busy: setOrdering,
+      saved: () => { setAnnouncement(announce); onChange?.(); },
+      failed: (err) => setError(err instanceof ApiError ? err.message : t('errors.server_error')),
+    });
   };
 
   const upload = async () => {

@@ -10,6 +10,7 @@ import { uploadPhoto } from '../../lib/upload.ts';
 import { PhotoCropper } from '../photos/PhotoCropper.tsx';
 import { PhotoDropZone } from '../photos/PhotoDropZone.tsx';
 import { PhotoOrder } from '../photos/PhotoOrder.tsx';
+import { savePhotoOrder } from '../photos/save-photo-order.ts';
 import { StepHeading } from './StepHeading.tsx';
 
 interface Queued { file: File; url: string }
@@ -86,21 +87,13 @@ export function PhotoStep({ onDone, skip }: { onDone: () => void; skip: React.Re
     }
   };
 
-  const reorder = async (order: OwnPhoto[], announce: string) => {
-    const before = photos;
-    setPhotos(order);
-    setSaving(true);
+  const reorder = (order: OwnPhoto[], announce: string) => {
     setError(null);
-    try {
-      const saved = await api<{ photos: OwnPhoto[] }>('/api/photo-order.php', { method: 'PUT', body: { order: order.map((p) => p.id) } });
-      setPhotos(saved.photos);
-      setAnnouncement(announce);
-    } catch (e) {
-      setPhotos(before);
-      setError(e instanceof ApiError ? e.message : t('errors.server_error'));
-    } finally {
-      setSaving(false);
-    }
+    return savePhotoOrder(order, photos, {
+      show: setPhotos, busy: setSaving,
+      saved: () => setAnnouncement(announce),
+      failed: (e) => setError(e instanceof ApiError ? e.message : t('errors.server_error')),
+    });
   };
 
   const total = done + queue.length;
