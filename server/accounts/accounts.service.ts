@@ -52,9 +52,10 @@ export function createAccountsService(deps: {
     ...profileColumns,
     email: users.email, accountStatus: users.status, paidUser: users.paidUser, credits: users.credits, sexuality: profiles.sexuality,
     notificationsDisabled: users.notificationsDisabled, language: users.language, signupDate: users.signupDate,
-    // A block hides the conversation, so its unread messages do not count either.
+    // A block hides the conversation, so its unread messages do not count either. Only conversations with unread
+    // messages are looked at (most of a member's are read): the block check runs for those alone.
     unread: sql<number>`(select coalesce(sum(cm.unread_count), 0)::int from conversation_members cm join conversations c on c.id = cm.conversation_id
-      where cm.user_id = ${userId} and not cm.hidden
+      where cm.user_id = ${userId} and cm.unread_count > 0 and not cm.hidden
       and ${notBlockedWith(userId, sql`(case when c.user_low = ${userId} then c.user_high else c.user_low end)`)})`,
     // Only the likes the likes list shows count: from members the listing rule lists to this member (not invisible,
     // deleted, disabled or blocked either way, of sites the member's site meets). Inside the count `users` and

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { openDatabase, type Database } from './client.ts';
+import { openDatabase, rowsOf, type Database } from './client.ts';
 import { clonePostgresTemplate, DATABASE_KINDS } from '../../tests/helpers/test-app.ts';
 import { startTcpProxy, type TcpProxy } from '../../tests/helpers/tcp-proxy.ts';
 import { isUnavailableError } from '../infra/unavailable.ts';
@@ -27,6 +27,22 @@ describe.skipIf(!DATABASE_KINDS.includes('postgres'))('PostgreSQL connections', 
       return (result as unknown as { rows: { value: string }[] }).rows[0].value;
     }));
     expect(new Set(settings)).toEqual(new Set(['0']));
+  });
+
+  it('run named statements with their generic plan, and every other statement planned for its values', async () => {
+    const named = database.db.select({ mode: sql<string>`current_setting('plan_cache_mode')`, workers: sql<string>`current_setting('max_parallel_workers_per_gather')` })
+      .from(sql`(select pg_sleep(0.02)) as pause`).prepare('plan_cache_mode_of_named');
+    const modes = await Promise.all(Array.from({ length: 12 }, async (_, i) => {
+      if (i % 2) return (await named.execute())[0];
+      const result = await database.db.execute(sql`select current_setting('plan_cache_mode') as mode, current_setting('max_parallel_workers_per_gather') as workers, pg_sleep(0.02), ${i}::int as i`);
+      return (result as unknown as { rows: { mode: string; workers: string }[] }).rows[0];
+    }));
+    expect(modes.filter((_, i) => i % 2).map((m) => m.mode)).toEqual(Array(6).fill('force_generic_plan'));
+    expect(modes.filter((_, i) => !(i % 2)).map((m) => m.mode)).toEqual(Array(6).fill('auto'));
+    expect(new Set(modes.map((m) => m.workers))).toEqual(new Set(['0']));
+    // Inside a transaction, a statement goes on the transaction's connection.
+    const inside = await database.db.transaction(async (tx) => rowsOf<{ mode: string }>(await tx.execute(sql`select current_setting('plan_cache_mode') as mode`))[0].mode);
+    expect(inside).toBe('auto');
   });
 });
 

@@ -7,6 +7,7 @@ import type { UseCases } from '../use-cases.ts';
 import type { Actor, StaffActor } from '../actor.ts';
 import type { Site } from '../settings/settings.service.ts';
 import type { Env } from '../env.ts';
+import type { LazyNonce } from './security-headers.ts';
 
 /** What the HTTP layer knows about a request; React Router loaders receive it as their context. */
 export interface RequestContext {
@@ -71,6 +72,8 @@ export interface RequestContext {
 export type AppEnv = {
   Variables: {
     requestId: string;
+    /** The answer's CSP nonce, made on first use (security-headers.ts). */
+    nonce: LazyNonce;
     site: Site;
     lang: Language;
     userId: number | null;

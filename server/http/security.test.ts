@@ -8,19 +8,32 @@ describe('HTTP hardening', () => {
   });
   afterAll(() => t.close());
 
-  it('sends strict security headers with a nonce-based CSP', async () => {
-    const res = await t.client().get('/api/settings.php');
-    const csp = res.headers.get('content-security-policy')!;
+  it('sends a page a strict policy with its nonce, and a JSON answer the short policy of data', async () => {
+    const page = await t.client().get('/offline');
+    const csp = page.headers.get('content-security-policy')!;
     expect(csp).toMatch(/default-src 'self'/);
     expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
-    // Styles too: no 'unsafe-inline', the same nonce as the scripts (docs/decisions/052).
-    const nonce = /script-src 'self' ('nonce-[A-Za-z0-9+/=]+')/.exec(csp)![1];
-    expect(csp).toMatch(new RegExp(`style-src 'self' ${nonce.replace(/[+/]/g, '\\$&')} *(;|$)`));
+    // Styles too: no 'unsafe-inline', the same nonce as the scripts (docs/decisions/052), the one the page's element carries.
+    const nonce = /script-src 'self' 'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)![1];
+    expect(csp).toMatch(new RegExp(`style-src 'self' 'nonce-${nonce.replace(/[+/]/g, '\\$&')}'(;|$)`));
+    expect(page.body).toContain(`<style nonce="${nonce}">`);
     expect(csp).not.toContain("'unsafe-inline'");
     expect(csp).toMatch(/frame-ancestors 'none'/);
+    expect(page.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(page.headers.get('permissions-policy')).toBe('camera=(), microphone=(), geolocation=(self)');
+    expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    // Another page, another nonce.
+    expect((await t.client().get('/offline')).headers.get('content-security-policy')).not.toContain(nonce);
+
+    const res = await t.client().get('/api/settings.php');
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('strict-transport-security')).toMatch(/max-age=31536000/);
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
     expect(res.headers.get('cache-control')).toBe('no-store');
+    // An error is JSON too.
+    expect((await t.client().get('/api/nothing.php')).headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
   });
 
   it('refuses cross-site state changes', async () => {

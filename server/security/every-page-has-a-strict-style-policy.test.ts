@@ -51,15 +51,22 @@ describe.each(DATABASE_KINDS)('every page has a strict style policy (%s)', (kind
 
   /**
    * The answer's policy allows no inline style but by its nonce (style-src as script-src), and its HTML carries no
-   * style attribute and no style or script element without that nonce. Returns the HTML.
+   * style attribute and no style or script element without that nonce. An answer without inline elements names no
+   * nonce (docs/decisions/088); a JSON answer has the policy of data. Returns the body.
    */
   async function expectStrict(res: Response, what: string): Promise<string> {
-    const policy = directives(res.headers.get('content-security-policy'));
+    const header = res.headers.get('content-security-policy');
+    if (/^application\/json/.test(res.headers.get('content-type') ?? '')) {
+      expect(header, `${what}: the policy of data`).toBe("default-src 'none'; frame-ancestors 'none'");
+      return res.text();
+    }
+    const policy = directives(header);
     const scriptSrc = policy.get('script-src') ?? [];
     const styleSrc = policy.get('style-src') ?? [];
     const nonce = scriptSrc.find((s) => s.startsWith("'nonce-"))?.slice(7, -1);
-    expect(nonce, `${what}: a nonce in script-src`).toMatch(/^[A-Za-z0-9+/=]{16,}$/);
-    expect(styleSrc, `${what}: style-src`).toEqual(["'self'", `'nonce-${nonce}'`]);
+    if (nonce !== undefined) expect(nonce, `${what}: the nonce in script-src`).toMatch(/^[A-Za-z0-9+/=]{16,}$/);
+    expect(scriptSrc, `${what}: script-src`).toEqual(["'self'", ...(nonce ? [`'nonce-${nonce}'`] : [])]);
+    expect(styleSrc, `${what}: style-src`).toEqual(["'self'", ...(nonce ? [`'nonce-${nonce}'`] : [])]);
     for (const name of ['style-src', 'style-src-elem', 'style-src-attr', 'script-src', 'default-src']) {
       expect(policy.get(name) ?? [], `${what}: ${name}`).not.toContain("'unsafe-inline'");
     }
@@ -70,6 +77,7 @@ describe.each(DATABASE_KINDS)('every page has a strict style policy (%s)', (kind
     expect(markup.match(/<[a-z][^>]*\sstyle\s*=[^>]*>/gi) ?? [], `${what}: elements with a style attribute`).toEqual([]);
     for (const tag of markup.match(/<(style|script)\b[^>]*>/gi) ?? []) {
       if (/^<script\b[^>]*\ssrc=/i.test(tag)) continue;
+      expect(nonce, `${what}: a nonce in the policy for ${tag}`).toBeDefined();
       expect(tag, `${what}: an inline element without the response's nonce`).toContain(` nonce="${nonce}"`);
     }
     return html;

@@ -35,6 +35,16 @@ describe.each(DATABASE_KINDS)('photos and the outbox carry the security headers 
     expect(res.headers.get('permissions-policy'), what).toContain('camera=()');
     expect(res.headers.get('x-request-id'), what).toBeTruthy();
   };
+  /** A JSON answer is data: it may load nothing and be framed by nobody (docs/decisions/088). */
+  const expectDataHeaders = (res: Response, what: string) => {
+    expect(res.headers.get('content-type'), what).toMatch(/^application\/json/);
+    expect(res.headers.get('content-security-policy'), what).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers.get('x-content-type-options'), what).toBe('nosniff');
+    expect(res.headers.get('x-frame-options'), what).toBe('DENY');
+    expect(res.headers.get('strict-transport-security'), what).toMatch(/max-age=\d+/);
+    expect(res.headers.get('cross-origin-resource-policy'), what).toBe('same-origin');
+    expect(res.headers.get('x-request-id'), what).toBeTruthy();
+  };
 
   it('a public photo, a private one and a missing one all carry them', async () => {
     const [publicPhoto] = await t.database.db.select().from(photos).where(and(eq(photos.status, 'active'), eq(photos.isPrivate, false))).limit(1);
@@ -57,7 +67,7 @@ describe.each(DATABASE_KINDS)('photos and the outbox carry the security headers 
     expectSecurityHeaders(list, 'outbox');
     const json = await fetch(`${base}/dev/outbox/mails.json`);
     expect(json.status).toBe(200);
-    expectSecurityHeaders(json, 'outbox json');
+    expectDataHeaders(json, 'outbox json');
     const id = ((await json.json()) as { mails: { id: string }[] }).mails[0].id;
     for (const path of [`/dev/outbox/${id}`, `/dev/outbox/${id}/html`]) {
       const res = await fetch(`${base}${path}`);
@@ -68,10 +78,11 @@ describe.each(DATABASE_KINDS)('photos and the outbox carry the security headers 
     // Refused (as through a proxy): still the headers.
     const refused = await fetch(`${base}/dev/outbox/mails.json`, { headers: { 'x-forwarded-for': '203.0.113.9' } });
     expect(refused.status).toBe(404);
-    expectSecurityHeaders(refused, 'refused outbox');
+    expectDataHeaders(refused, 'refused outbox');
   });
 
-  it('API responses keep them as before', async () => {
-    expectSecurityHeaders(await fetch(`${base}/api/settings.php`), 'api');
+  it('API answers, errors included, carry the headers of data', async () => {
+    expectDataHeaders(await fetch(`${base}/api/settings.php`), 'api');
+    expectDataHeaders(await fetch(`${base}/api/no-such-endpoint.php`), 'api 404');
   });
 });

@@ -95,8 +95,8 @@ describe.each(DATABASE_KINDS)('white-label sites: theme, logo, niche and CDN on 
     await t.services.settings.updateSite(men.id, { cdnPrefix: 'https://cdn.men.example/static', logoUrl: '/logos/men-meet.svg' });
   });
 
-  it('lets the CDN origin (and an outside logo) into the Content-Security-Policy of that site only', async () => {
-    const men = (await t.client({ host: 'men.example' }).get('/api/settings.php')).headers.get('content-security-policy')!;
+  it('lets the CDN origin (and an outside logo) into the Content-Security-Policy of that site\'s pages only', async () => {
+    const men = (await t.client({ host: 'men.example' }).get('/offline')).headers.get('content-security-policy')!;
     for (const directive of ['script-src', 'style-src', 'img-src', 'font-src']) {
       expect(men).toMatch(new RegExp(`${directive} [^;]*https://cdn\\.men\\.example(?!/static)`));
     }
@@ -104,11 +104,11 @@ describe.each(DATABASE_KINDS)('white-label sites: theme, logo, niche and CDN on 
     expect(men).toMatch(/script-src 'self' 'nonce-[\w+/=]+'/);
     // Styles as scripts: files (this server's and the CDN's) and elements with the nonce; no 'unsafe-inline'.
     expect(men).toMatch(/style-src 'self' 'nonce-[\w+/=]+' https:\/\/cdn\.men\.example;/);
-    const base = (await t.client().get('/api/settings.php')).headers.get('content-security-policy')!;
+    const base = (await t.client().get('/offline')).headers.get('content-security-policy')!;
     expect(base).not.toContain('cdn.men.example');
     const [row] = await t.database.db.select().from(sites).where(eq(sites.domain, 'men.example'));
     await t.services.settings.updateSite(row.id, { logoUrl: 'https://brand.example/men.svg' });
-    const withLogo = (await t.client({ host: 'men.example' }).get('/api/settings.php')).headers.get('content-security-policy')!;
+    const withLogo = (await t.client({ host: 'men.example' }).get('/offline')).headers.get('content-security-policy')!;
     expect(withLogo).toMatch(/img-src [^;]*https:\/\/brand\.example/);
     expect(withLogo).not.toMatch(/script-src [^;]*brand\.example/);
     await t.services.settings.updateSite(row.id, { logoUrl: '/logos/men-meet.svg' });

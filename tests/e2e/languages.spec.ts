@@ -56,7 +56,7 @@ test.describe('the translation table is a cached file, not page data', () => {
     expect(file.headers()['content-type']).toBe('application/json; charset=utf-8');
     expect(file.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(file.headers()['etag']).toMatch(/^"[0-9a-f]{12}-fr"$/);
-    expect(file.headers()['content-security-policy']).toContain("default-src 'self'");
+    expect(file.headers()['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(await file.json()).toEqual(JSON.parse(readFileSync('locales/fr.json', 'utf8')));
 
     for (const path of [href!.replace('/fr.', '/xx.'), '/i18n/fr.json', '/i18n/fr.nothex.json']) {
