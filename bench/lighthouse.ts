@@ -1,7 +1,9 @@
 /**
  * npm run bench -- lighthouse: Lighthouse (mobile, its default config with simulated throttling) on the production
  * build: `/` and a lander as a visitor, `/members`, `/members/{id}` and `/chats` signed in as the demo member (the
- * session cookie goes with every request through Lighthouse's extraHeaders).
+ * session's cookies are put in the browser's cookie jar before each audit of a member's page, and the jar is emptied
+ * before a visitor's: Chromium does not send a Cookie given in Lighthouse's extraHeaders with the page's navigation, so
+ * the member's pages were audited as a visitor's, `/chats` as the log-in page). Each audit checks whom it saw.
  *
  * Builds first when build/ is missing or older than the sources. Creates the database amora_bench_lighthouse
  * (dropped at the end), seeds the demo site and starts `node build/server/main.js` on it; one Chromium
@@ -18,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import WebSocket from 'ws';
 import { openDatabase } from '../server/db/client.ts';
 import { DEMO_EMAIL, DEMO_PASSWORD, seedDemoSite } from '../server/seed/seed.ts';
 import { systemClock } from '../server/infra/clock.ts';
@@ -54,9 +57,40 @@ function ensureBuild() {
  * One Lighthouse run of a page. A run whose trace Chromium did not record (NO_NAVSTART, NO_FCP: Lighthouse asks to
  * run it again) is run again, twice at most; any other failure stands.
  */
-async function audit(port: number, url: string, headers: Record<string, string> | undefined) {
+/** Empties the browser's cookie jar and puts `cookies` (`name=value; …`) in it for `host`, over the DevTools protocol. */
+async function setBrowserCookies(port: number, host: string, cookies: string) {
+  const { webSocketDebuggerUrl } = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as { webSocketDebuggerUrl: string };
+  const socket = new WebSocket(webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  let id = 0;
+  const send = (method: string, params: object = {}) => new Promise<void>((resolve, reject) => {
+    const mine = ++id;
+    const onMessage = (data: WebSocket.RawData) => {
+      const message = JSON.parse(data.toString()) as { id?: number; error?: { message: string } };
+      if (message.id !== mine) return;
+      socket.off('message', onMessage);
+      if (message.error) reject(new Error(`${method}: ${message.error.message}`));
+      else resolve();
+    };
+    socket.on('message', onMessage);
+    socket.send(JSON.stringify({ id: mine, method, params }));
+  });
+  try {
+    await send('Storage.clearCookies');
+    const jar = cookies.split(';').map((c) => c.trim()).filter(Boolean).map((c) => {
+      const at = c.indexOf('=');
+      return { name: c.slice(0, at), value: c.slice(at + 1), domain: host, path: '/', httpOnly: true, sameSite: 'Lax' };
+    });
+    if (jar.length) await send('Storage.setCookies', { cookies: jar });
+  } finally {
+    socket.close();
+  }
+}
+
+async function audit(port: number, url: string, cookies: string | undefined) {
   for (let attempt = 1; ; attempt++) {
-    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES], extraHeaders: headers });
+    await setBrowserCookies(port, new URL(url).hostname, cookies ?? '');
+    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] });
     if (!result) throw new Error(`${url}: Lighthouse gave no result`);
     const code = result.lhr.runtimeError?.code;
     if (!code || !RECORDING_FAILURES.has(code) || attempt === 3) return result;
@@ -123,7 +157,9 @@ async function main() {
     for (const [name, page] of Object.entries(pages)) {
       const runs: PageResult[] = [];
       for (let run = 0; run < RUNS; run++) {
-        const result = await audit(chrome.port, `${base}${page.path}`, page.headers);
+        const result = await audit(chrome.port, `${base}${page.path}`, page.headers?.Cookie);
+        // The page audited is the one asked for, as the member or the visitor it was meant for (not a log-in page).
+        if (new URL(result.lhr.finalDisplayedUrl).pathname !== page.path) throw new Error(`${page.path} ended at ${result.lhr.finalDisplayedUrl}`);
         if (REPORTS) writeFileSync(join(REPORTS, `${name}-${run + 1}.json`), JSON.stringify(result.lhr, null, 1));
         runs.push(evaluate(page.path, result.lhr as unknown as ReportLike));
       }
