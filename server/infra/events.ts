@@ -71,6 +71,8 @@ export function createEventBus(deps: { db: Db; clock: Clock; logger: Pick<Logger
   const durable = new Map<EventName, Map<string, Handler<never>>>();
   const pending = new Set<Promise<void>>();
   let draining: Promise<number> | null = null;
+  /** Whether drain() was called again while a drain ran. */
+  let drainAgain = false;
   let wakeTimer: NodeJS.Timeout | undefined;
   let running = false;
   let observe: ((subscriber: string, ok: boolean) => void) | undefined;
@@ -129,12 +131,23 @@ export function createEventBus(deps: { db: Db; clock: Clock; logger: Pick<Logger
     }
   }
 
-  /** Drains until nothing is due; concurrent callers share one drain. */
+  /**
+   * Drains until nothing is due; concurrent callers share one drain. A caller that arrives while a drain runs may have
+   * committed rows that drain's last look missed: it asks for one more pass, so the shared drain ends only after a look
+   * that began after every caller's call.
+   */
   function drain(): Promise<number> {
-    draining ??= (async () => {
+    if (draining) {
+      drainAgain = true;
+      return draining;
+    }
+    draining = (async () => {
       let total = 0;
       try {
-        for (let n = await drainOnce(); n > 0; n = await drainOnce()) total += n;
+        do {
+          drainAgain = false;
+          for (let n = await drainOnce(); n > 0; n = await drainOnce()) total += n;
+        } while (drainAgain);
       } finally {
         draining = null;
       }
