@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { getRequestListener } from '@hono/node-server';
+import pg from 'pg';
 import { createApp } from '../server/app.ts';
 import { openDatabase } from '../server/db/client.ts';
 import { loadEnv } from '../server/env.ts';
@@ -15,7 +16,7 @@ import { createLogger } from '../server/infra/logger.ts';
 import { createServices } from '../server/services.ts';
 import { localStorage } from '../server/infra/storage.ts';
 
-const { url } = workerData as { url: string };
+const { url, userId } = workerData as { url: string; userId: number };
 
 const listen = (server: ReturnType<typeof createServer>) =>
   new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
@@ -28,16 +29,24 @@ const app = createApp({
 });
 const appPort = await listen(createServer(getRequestListener(app.fetch)));
 
-// The baseline: bare node:http answering a small JSON document, under the same load.
-const body = JSON.stringify({ ok: true, profiles: [] });
+// The baseline: bare node:http with a pg Pool answering one primary-key query (the searching member) as JSON, under
+// the same load: what any server must do for a member's JSON answer.
+const pool = new pg.Pool({ connectionString: url, max: 10 });
 const baselinePort = await listen(createServer((_req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+  pool.query('SELECT id, email, status, credits, language, signup_date FROM users WHERE id = $1', [userId]).then(({ rows }) => {
+    const body = JSON.stringify({ user: rows[0] });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  }, (error: Error) => {
+    res.writeHead(500);
+    res.end(error.message);
+  });
 }));
 
 parentPort!.postMessage({ appPort, baselinePort });
 parentPort!.on('message', async (m) => {
   if (m === 'close') {
+    await pool.end();
     await database.close();
     process.exit(0);
   }

@@ -81,6 +81,17 @@ export function listedTo(viewer: number | Placeholder | AnyColumn | SQL | null, 
   return and(...parts)!;
 }
 
+/**
+ * Whether a member keeps fictional profiles out of their search, swipe deck and like overlay: their own choice, else
+ * their site's default. Needs `users` (the member's) and `sites` (their site's).
+ */
+export const hidesFictional = sql<boolean>`coalesce(${users.hideFictional}, ${sites.hideFictionalDefault})`;
+
+/** The condition on listed profiles for a member who hides fictional ones (hidesFictional); undefined: none. */
+export function fictionalCondition(hide: boolean): SQL | undefined {
+  return hide ? sql`not ${profiles.fictional}` : undefined;
+}
+
 /** Sending a message (see assertCanMessage): a block either way hides the recipient (404), an unconfirmed one refuses (403). */
 function assertMessageAllowed(facts: { blocked: boolean; recipientStatus: string | null | undefined }): void {
   if (facts.blocked) throw notFound();
@@ -134,9 +145,9 @@ export function createContactRules(deps: { db: Db; clock: Clock; meetingSites: (
      */
     async fictionalShown(actor: Actor): Promise<SQL | undefined> {
       if (actor.kind !== 'member') return undefined;
-      const [row] = await db.select({ hide: sql<boolean>`coalesce(${users.hideFictional}, ${sites.hideFictionalDefault})` })
+      const [row] = await db.select({ hide: hidesFictional })
         .from(users).innerJoin(sites, eq(sites.id, users.siteId)).where(eq(users.id, actor.userId));
-      return row?.hide ? sql`not ${profiles.fictional}` : undefined;
+      return fictionalCondition(Boolean(row?.hide));
     },
     /** Viewing a profile, liking it: a block either way, or a member of a site the viewer's does not meet, is not there (404). */
     async assertCanSee(viewerId: number | null, profileId: number): Promise<void> {

@@ -35,6 +35,9 @@ export interface DetailOptions {
 type Gallery = (viewerId: number | null, profileId: number, mainPhotoId: number | null) => Promise<GalleryPhoto[]>;
 
 /** The columns every profile listing selects. */
+/** The online dot's last activity, never for invisible members: for statements that join the member's `users` row. */
+export const lastActiveOfJoinedUser = sql<Date | null>`case when ${users.invisible} then null else ${users.lastActiveAt} end`.mapWith(users.lastActiveAt);
+
 export const profileColumns = {
   id: profiles.userId,
   name: profiles.name,

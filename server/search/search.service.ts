@@ -6,12 +6,12 @@ import { toId } from '#common/input.ts';
 import { distanceUnit, filterRadiusKm, roundDistance, type DistanceFilter, type DistanceUnit } from '#common/distance.ts';
 import type { SearchInput } from '#common/schemas.ts';
 import type { Db } from '../db/client.ts';
-import { photos, profiles, users } from '../db/schema.ts';
+import { photos, profiles, sites, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import type { SharedCache } from '../infra/shared-cache.ts';
-import { profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
-import type { ContactRules } from '../accounts/contact-rules.ts';
+import { lastActiveOfJoinedUser, profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
+import { fictionalCondition, hidesFictional, type ContactRules } from '../accounts/contact-rules.ts';
 import { requireMember, type Actor } from '../actor.ts';
 import type { Site } from '../settings/settings.service.ts';
 import { createSearchRules } from './search-rules.ts';
@@ -154,6 +154,13 @@ export interface SearchResult extends SearchPage {
 
 /** How long a count above the cap is trusted, per filter combination. */
 export const BROAD_FOR_MS = 60_000;
+/**
+ * How long an instance keeps what it learnt of the shared memo before it asks again: a broad search's first page then
+ * costs no statement for the memo, and a "1000+" is at most this much older than the shared memo's.
+ */
+const KNOWN_BROAD_MS = 10_000;
+/** The most filter combinations an instance keeps (then it starts afresh): a bound on its memory, not a tuning knob. */
+const KNOWN_BROAD_MAX = 1_000;
 
 /** The shared-cache key of one filter combination's "more than the cap". */
 export function broadFilterKey(
@@ -168,7 +175,7 @@ export function broadFilterKey(
 }
 
 export function createSearchService(deps: {
-  db: Db; clock: Clock; memo: SharedCache; contactRules: Pick<ContactRules, 'listed' | 'fictionalShown'>;
+  db: Db; clock: Clock; memo: SharedCache; contactRules: Pick<ContactRules, 'listed'>;
   /** The actor's site: whether visitors may search, the filters it offers, its niche and countries. */
   site: (siteId: number) => Promise<Site>;
   /** The town nearest a shared position: what is kept of it (geo/geo.ts). */
@@ -195,9 +202,8 @@ export function createSearchService(deps: {
    * The site's shop window (landers, the home and sign-up pages a visitor sees, decision 076) shows a visitor fewer:
    * members whose main photo a moderator approved and whose profile is older than the site's visitorNewMemberDays.
    */
-  const visibility = async (actor: Actor, shopWindow = false) => {
-    const [listed, fictional] = await Promise.all([deps.contactRules.listed(actor), deps.contactRules.fictionalShown(actor)]);
-    const parts = [listed, fictional];
+  const visibility = async (actor: Actor, fictional: SQL | undefined, shopWindow = false) => {
+    const parts = [await deps.contactRules.listed(actor), fictional];
     const window = shopWindow && actor.kind === 'visitor';
     if (window) parts.push(await visitorsMay(actor.siteId));
     return { where: and(...parts)!, fictionalHidden: fictional !== undefined, shopWindow: window };
@@ -212,16 +218,26 @@ export function createSearchService(deps: {
     )!;
   }
 
+  // What the search needs of the searching member, in one statement: whether they hide fictional profiles, their shared
+  // place and the unit they read distances in.
+  const viewerQuery = db
+    .select({ hideFictional: hidesFictional, lat: profiles.latitude, lon: profiles.longitude, country: profiles.country, language: users.language })
+    .from(users)
+    .innerJoin(sites, eq(sites.id, users.siteId))
+    .leftJoin(profiles, eq(profiles.userId, users.id))
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('search_viewer');
+
   /**
-   * The searching member's shared place and unit (common/distance.ts): null for visitors and for members who shared
-   * none. Others' places are only ever used inside the query, never selected.
+   * The condition fictional profiles must meet for the actor (contact-rules' fictionalCondition), and the searching
+   * member's shared place and unit (common/distance.ts): null for visitors and for members who shared none. Others'
+   * places are only ever used inside the query, never selected.
    */
-  async function originOf(actor: Actor): Promise<Origin | null> {
-    if (actor.kind !== 'member') return null;
-    const [me] = await db.select({ lat: profiles.latitude, lon: profiles.longitude, country: profiles.country, language: users.language })
-      .from(profiles).innerJoin(users, eq(users.id, profiles.userId)).where(eq(profiles.userId, actor.userId));
-    if (!me || me.lat === null || me.lon === null) return null;
-    return { lat: me.lat, lon: me.lon, unit: distanceUnit(me.language, me.country) };
+  async function viewerOf(actor: Actor): Promise<{ fictional: SQL | undefined; origin: Origin | null }> {
+    if (actor.kind !== 'member') return { fictional: undefined, origin: null };
+    const [me] = await viewerQuery.execute({ userId: actor.userId });
+    const origin = me && me.lat !== null && me.lon !== null ? { lat: me.lat, lon: me.lon, unit: distanceUnit(me.language, me.country) } : null;
+    return { fictional: fictionalCondition(Boolean(me?.hideFictional)), origin };
   }
 
   function pageQuery(where: SQL, cursorText: string | undefined, origin: Origin | null) {
@@ -230,6 +246,8 @@ export function createSearchService(deps: {
     return db
       .select({
         ...profileColumns,
+        // The statement joins the member's users row already: no subquery per row for it.
+        lastActiveAt: lastActiveOfJoinedUser,
         createdAt: sql<string>`to_char(${profiles.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
         // Only the distance leaves the database: the member's coordinates are not selected.
         distanceKm: origin ? distanceKmSql(origin) : sql<number | null>`null::float8`,
@@ -287,10 +305,25 @@ export function createSearchService(deps: {
     // Within a distance depends on where the member is: remembered per place (the key holds it).
     if (filters.distance && !origin) return cappedCount(where);
     const key = broadFilterKey(filters, siteId, seen.fictionalHidden, seen.shopWindow, origin);
-    if (await memo.get(key)) return { n: SEARCH_COUNT_CAP, capped: true };
+    const broad = { n: SEARCH_COUNT_CAP, capped: true };
+    if ((knownBroad.get(key) ?? 0) > clock().getTime()) return broad;
+    if (await memo.get(key)) {
+      rememberBroad(key);
+      return broad;
+    }
     const count = await cappedCount(where);
-    if (count.capped) await memo.set(key, true, BROAD_FOR_MS);
+    if (count.capped) {
+      await memo.set(key, true, BROAD_FOR_MS);
+      rememberBroad(key);
+    }
     return count;
+  }
+
+  /** Filter combinations this instance knows to be broad, and until when it trusts that without asking the memo. */
+  const knownBroad = new Map<string, number>();
+  function rememberBroad(key: string) {
+    if (knownBroad.size >= KNOWN_BROAD_MAX) knownBroad.clear();
+    knownBroad.set(key, clock().getTime() + KNOWN_BROAD_MS);
   }
 
   function filtersOf(input: SearchInput): SearchFilters {
@@ -309,7 +342,9 @@ export function createSearchService(deps: {
   async function search(actor: Actor, input: SearchInput, options: SearchOptions = {}): Promise<SearchResult> {
     const today = clock();
     const filters = filtersOf(input);
-    const [{ where: visible, ...seen }, origin] = await Promise.all([visibility(actor, options.shopWindow), options.shopWindow ? null : originOf(actor)]);
+    const viewer = await viewerOf(actor);
+    const origin = options.shopWindow ? null : viewer.origin;
+    const { where: visible, ...seen } = await visibility(actor, viewer.fictional, options.shopWindow);
     const siteId = 'siteId' in actor ? actor.siteId : null;
     const strict = matchPredicate(filters, today, origin);
     const firstPage = !decodeCursor(input.cursor);
@@ -388,8 +423,8 @@ export function createSearchService(deps: {
 
     /** The query plans (EXPLAIN) of a search's page and count queries, for tests and the benchmark. */
     async explain(actor: Actor, input: SearchInput, options: { seqscan?: boolean } = {}): Promise<{ page: string; count: string }> {
-      const origin = await originOf(actor);
-      const where = and((await visibility(actor)).where, matchPredicate(filtersOf(input), clock(), origin))!;
+      const { fictional, origin } = await viewerOf(actor);
+      const where = and((await visibility(actor, fictional)).where, matchPredicate(filtersOf(input), clock(), origin))!;
       return db.transaction(async (tx) => {
         // Without sequential scans the planner shows whether an index can serve the query at all.
         if (options.seqscan === false) await tx.execute(sql`set local enable_seqscan = off`);
