@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { requireMember, type Actor } from '../actor.ts';
-import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lte, or, sql, type AnyColumn } from 'drizzle-orm';
 import type { CreditPackage, DiscountCodeRecord, PackagePrice, WelcomeBonusRecord } from '#common/api-types.ts';
 import { currencyForCountry, PAYMENT_METHODS } from '#common/constants.ts';
 import { discountedCents, TIME_BONUS_CODE, TIME_BONUS_SECONDS, timeBonusSecondsLeft } from '#common/discounts.ts';
@@ -62,10 +62,13 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
     return Boolean(r);
   }
 
-  /** The code's rules for this member; throws the refusal a member sees. */
-  async function check(q: Q, m: Member, row: CodeRow): Promise<Candidate> {
+  /**
+   * The code's rules for this member; throws the refusal a member sees. `used`: whether the member redeemed the code,
+   * when the caller read that already.
+   */
+  async function check(q: Q, m: Member, row: CodeRow, used?: boolean): Promise<Candidate> {
     if (row.userId !== null && row.userId !== m.id) throw new AppError(404, 'discount_not_found');
-    if (row.validity === 'once-per-user' && (await redeemed(q, m.id, row.id))) throw new AppError(409, 'discount_already_used');
+    if (row.validity === 'once-per-user' && (used ?? (await redeemed(q, m.id, row.id)))) throw new AppError(409, 'discount_already_used');
     const now = clock();
     let expiresAt = row.expiresAt;
     if (row.kind === 'time_bonus') {
@@ -90,13 +93,41 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
     throw e;
   });
 
-  /** The time bonus, when the member may have it (a site's own wins over one for every site). */
+  /** The time bonus code of the site `siteId` names (a site's own wins over one for every site). */
+  const timeBonusCode = (q: Q, siteId: number | AnyColumn) => q.select().from(discountCodes)
+    .where(and(eq(discountCodes.kind, 'time_bonus'), or(eq(discountCodes.siteId, siteId), isNull(discountCodes.siteId))))
+    .orderBy(sql`${discountCodes.siteId} nulls last`).limit(1);
+
+  /** The time bonus, when the member may have it. */
   async function findTimeBonus(q: Q, m: Member): Promise<Candidate | null> {
     if (m.paidUser) return null;
-    const [row] = await q.select().from(discountCodes)
-      .where(and(eq(discountCodes.kind, 'time_bonus'), or(eq(discountCodes.siteId, m.siteId), isNull(discountCodes.siteId))))
-      .orderBy(sql`${discountCodes.siteId} nulls last`).limit(1);
+    const [row] = await timeBonusCode(q, m.siteId);
     return row ? optional(check(q, m, row)) : null;
+  }
+
+  // The bonus banner's statement (memberWithTimeBonus), prepared once.
+  const code = timeBonusCode(db, users.siteId).as('code');
+  const memberWithTimeBonusQuery = db.select({
+    id: users.id, siteId: users.siteId, paidUser: users.paidUser, signupDate: users.signupDate, country: profiles.country,
+    code: {
+      id: code.id, siteId: code.siteId, code: code.code, kind: code.kind, percentBp: code.percentBp, minimums: code.minimums,
+      country: code.country, validity: code.validity, userId: code.userId, active: code.active, startsAt: code.startsAt,
+      expiresAt: code.expiresAt, createdAt: code.createdAt,
+    },
+    used: sql<boolean>`exists (select 1 from ${discountRedemptions} where ${discountRedemptions.userId} = ${users.id} and ${discountRedemptions.codeId} = ${code.id})`,
+  }).from(users).innerJoin(profiles, eq(profiles.userId, users.id)).leftJoinLateral(code, sql`true`)
+    .where(eq(users.id, sql.placeholder('userId'))).prepare('member_time_bonus');
+
+  /**
+   * The member with their site's time bonus code and whether they redeemed it, in one statement: a new member's every
+   * page shows the bonus banner.
+   */
+  async function memberWithTimeBonus(userId: number): Promise<{ m: Member; bonus: Candidate | null }> {
+    const [row] = await memberWithTimeBonusQuery.execute({ userId });
+    if (!row) throw new AppError(404, 'discount_not_found');
+    const { code: bonus, used, ...facts } = row;
+    const m = { ...facts, currency: currencyForCountry(facts.country) };
+    return { m, bonus: bonus && !m.paidUser ? await optional(check(db, m, bonus, used)) : null };
   }
 
   /** The automatic ones: the time bonus and the site's welcome code, when the member may have them. */
@@ -182,8 +213,7 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
 
     /** GET /api/discountcode.php?welcome=true: the welcome time bonus record (spec section 3), or 404. */
     async welcomeBonus(actor: Actor): Promise<WelcomeBonusRecord> {
-      const m = await member(db, requireMember(actor).userId);
-      const bonus = await findTimeBonus(db, m);
+      const { m, bonus } = await memberWithTimeBonus(requireMember(actor).userId);
       if (!bonus) throw new AppError(404, 'discount_not_found');
       return {
         code: TIME_BONUS_CODE, country: m.country, user_id: m.id, expires: bonus.expiresAt!.toISOString(),

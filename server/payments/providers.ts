@@ -47,13 +47,16 @@ export function createPaymentProviders(deps: { db: Db; clock: Clock; testProvide
     return { provider, accountId: account.id };
   }
 
+  // Every page asks (the test payments banner): prepared once.
+  const siteAccounts = db.select().from(paymentAccounts).where(or(
+    eq(paymentAccounts.siteId, sql.placeholder('siteId')),
+    eq(paymentAccounts.companyId, sql`(select ${sites.companyId} from ${sites} where ${sites.id} = ${sql.placeholder('siteId')})`),
+  )).prepare('site_payment_accounts');
+
   const providers = {
     /** The site's provider: its own account wins over its company's. */
     async forSite(siteId: number): Promise<SiteProvider> {
-      const rows = await db.select().from(paymentAccounts).where(or(
-        eq(paymentAccounts.siteId, siteId),
-        eq(paymentAccounts.companyId, sql`(select ${sites.companyId} from ${sites} where ${sites.id} = ${siteId})`),
-      ));
+      const rows = await siteAccounts.execute({ siteId });
       return fromAccount(rows.find((r) => r.siteId === siteId) ?? rows[0]);
     },
 

@@ -1,11 +1,9 @@
-import { eq } from 'drizzle-orm';
 import { COUNTRIES, MAX_AGE, MIN_AGE } from '#common/constants.ts';
 import { soughtGender } from '#common/profile.ts';
+import type { Gender } from '#common/constants.ts';
 import { searchSchema, type SearchInput } from '#common/schemas.ts';
 import { nicheSearchDefaults } from '#common/site-theme.ts';
 import type { Actor } from '../actor.ts';
-import type { Db } from '../db/client.ts';
-import { profiles } from '../db/schema.ts';
 import { AppError } from '../infra/errors.ts';
 import type { Site } from '../settings/settings.service.ts';
 import { siteOf } from '../accounts/contact-rules.ts';
@@ -50,13 +48,12 @@ export interface FindInput {
 }
 
 /** Who may search, which filters the site offers, and where a search starts: the rules around the search itself. */
-export function createSearchRules<R>(deps: {
-  db: Db;
+export function createSearchRules<R, S extends { gender: Gender | null; sexuality: string | null }>(deps: {
   site: (siteId: number) => Promise<SearchSite>;
-  search: (actor: Actor, input: SearchInput, options?: { shopWindow?: boolean }) => Promise<R>;
+  /** What the search needs of the searching member, read once for the starting point and the search. */
+  searcher: (actor: Actor) => Promise<S>;
+  search: (actor: Actor, input: SearchInput, options?: { shopWindow?: boolean; searcher?: S }) => Promise<R>;
 }) {
-  const { db } = deps;
-
   async function siteFor(actor: Actor): Promise<SearchSite> {
     const siteId = siteOf(actor);
     if (siteId === null) throw new AppError(403, 'authentication_required');
@@ -67,14 +64,10 @@ export function createSearchRules<R>(deps: {
    * A first search, with no filters chosen: the visitor's own country when the site serves it, the site's niche
    * (who the site is about, docs/decisions/038), and a member's own "looking for" answer over the niche's gender.
    */
-  async function startingPoint(actor: Actor, site: SearchSite, requestCountry: string | null): Promise<SearchInput> {
+  function startingPoint(searcher: S, site: SearchSite, requestCountry: string | null): SearchInput {
     const countries = site.countries.length ? site.countries : COUNTRIES;
     const country = requestCountry && countries.includes(requestCountry) ? requestCountry : undefined;
-    let sought: ReturnType<typeof soughtGender>;
-    if (actor.kind === 'member') {
-      const [me] = await db.select({ gender: profiles.gender, sexuality: profiles.sexuality }).from(profiles).where(eq(profiles.userId, actor.userId));
-      sought = me ? soughtGender(me.gender, me.sexuality) : undefined;
-    }
+    const sought = searcher.gender ? soughtGender(searcher.gender, searcher.sexuality) : undefined;
     return searchSchema.parse({ country, ...nicheSearchDefaults(site.niche), ...(sought && { gender: sought }) });
   }
 
@@ -88,9 +81,10 @@ export function createSearchRules<R>(deps: {
     async find(actor: Actor, input: FindInput): Promise<{ filters: SearchInput; result: R }> {
       const site = await siteFor(actor);
       if (!searchAllowed(actor, site, input.network)) throw new AppError(403, 'authentication_required');
-      const chosen = input.filters ?? (await startingPoint(actor, site, input.requestCountry ?? null));
+      const searcher = await deps.searcher(actor);
+      const chosen = input.filters ?? startingPoint(searcher, site, input.requestCountry ?? null);
       const filters = offeredFilters(chosen, site.searchFields);
-      return { filters, result: await deps.search(actor, filters) };
+      return { filters, result: await deps.search(actor, filters, { searcher }) };
     },
 
     /**

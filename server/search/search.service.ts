@@ -1,7 +1,7 @@
 import type { Geo } from '../geo/geo.ts';
 import { and, eq, not, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { ProfileSummary } from '#common/api-types.ts';
-import { MAX_AGE, MIN_AGE, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, SIMILAR_RESULTS_THRESHOLD } from '#common/constants.ts';
+import { MAX_AGE, MIN_AGE, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, SIMILAR_RESULTS_THRESHOLD, type Gender } from '#common/constants.ts';
 import { toId } from '#common/input.ts';
 import { distanceUnit, filterRadiusKm, roundDistance, type DistanceFilter, type DistanceUnit } from '#common/distance.ts';
 import type { SearchInput } from '#common/schemas.ts';
@@ -125,9 +125,23 @@ export function relaxFilters(f: SearchFilters, level: SimilarLevel): SearchFilte
   };
 }
 
+/**
+ * What a search needs of the searching member (none for visitors): the condition fictional profiles must meet for them
+ * (contact-rules' fictionalCondition), their shared place and unit (common/distance.ts; null when they shared none), and
+ * who they look for (their gender and sexuality, for a first search's starting point).
+ */
+export interface Searcher {
+  fictional: SQL | undefined;
+  origin: Origin | null;
+  gender: Gender | null;
+  sexuality: string | null;
+}
+
 export interface SearchOptions {
   /** The site's shop window for visitors (landers, home and sign-up pages): see `visibility`. */
   shopWindow?: boolean;
+  /** The searching member's facts when the caller read them already (searcher()); else read here. */
+  searcher?: Searcher;
 }
 
 export interface SearchPage {
@@ -155,12 +169,13 @@ export interface SearchResult extends SearchPage {
 /** How long a count above the cap is trusted, per filter combination. */
 export const BROAD_FOR_MS = 60_000;
 /**
- * How long an instance keeps what it learnt of the shared memo before it asks again: a broad search's first page then
- * costs no statement for the memo, and a "1000+" is at most this much older than the shared memo's.
+ * How long an instance keeps what it learnt of a filter combination's count before it asks the shared memo again: a
+ * broad search's first page then costs no statement for the memo ("1000+" is at most this much older than the shared
+ * memo's), and a narrow one's only its exact count (the memo would only ever tell it what counting tells).
  */
-const KNOWN_BROAD_MS = 10_000;
+const KNOWN_COUNT_MS = 10_000;
 /** The most filter combinations an instance keeps (then it starts afresh): a bound on its memory, not a tuning knob. */
-const KNOWN_BROAD_MAX = 1_000;
+const KNOWN_COUNT_MAX = 1_000;
 
 /** The shared-cache key of one filter combination's "more than the cap". */
 export function broadFilterKey(
@@ -218,26 +233,24 @@ export function createSearchService(deps: {
     )!;
   }
 
-  // What the search needs of the searching member, in one statement: whether they hide fictional profiles, their shared
-  // place and the unit they read distances in.
-  const viewerQuery = db
-    .select({ hideFictional: hidesFictional, lat: profiles.latitude, lon: profiles.longitude, country: profiles.country, language: users.language })
+  // What the search needs of the searching member, in one statement (Searcher).
+  const searcherQuery = db
+    .select({
+      hideFictional: hidesFictional, lat: profiles.latitude, lon: profiles.longitude, country: profiles.country, language: users.language,
+      gender: profiles.gender, sexuality: profiles.sexuality,
+    })
     .from(users)
     .innerJoin(sites, eq(sites.id, users.siteId))
     .leftJoin(profiles, eq(profiles.userId, users.id))
     .where(eq(users.id, sql.placeholder('userId')))
-    .prepare('search_viewer');
+    .prepare('search_searcher');
 
-  /**
-   * The condition fictional profiles must meet for the actor (contact-rules' fictionalCondition), and the searching
-   * member's shared place and unit (common/distance.ts): null for visitors and for members who shared none. Others'
-   * places are only ever used inside the query, never selected.
-   */
-  async function viewerOf(actor: Actor): Promise<{ fictional: SQL | undefined; origin: Origin | null }> {
-    if (actor.kind !== 'member') return { fictional: undefined, origin: null };
-    const [me] = await viewerQuery.execute({ userId: actor.userId });
+  /** The actor's Searcher. Others' places are only ever used inside the query, never selected. */
+  async function searcherOf(actor: Actor): Promise<Searcher> {
+    if (actor.kind !== 'member') return { fictional: undefined, origin: null, gender: null, sexuality: null };
+    const [me] = await searcherQuery.execute({ userId: actor.userId });
     const origin = me && me.lat !== null && me.lon !== null ? { lat: me.lat, lon: me.lon, unit: distanceUnit(me.language, me.country) } : null;
-    return { fictional: fictionalCondition(Boolean(me?.hideFictional)), origin };
+    return { fictional: fictionalCondition(Boolean(me?.hideFictional)), origin, gender: me?.gender ?? null, sexuality: me?.sexuality ?? null };
   }
 
   function pageQuery(where: SQL, cursorText: string | undefined, origin: Origin | null) {
@@ -296,8 +309,8 @@ export function createSearchService(deps: {
    * Filters known to match more than the cap. "1000+" stays true for minutes on a large site, so a
    * first page of a broad search skips the count for a minute instead of walking 1,001 index entries
    * on every request. The memo is shared by every instance (Redis or the database), so a search
-   * counted on one is not counted again on the next one the load balancer picks. Small result sets
-   * are always counted exactly.
+   * counted on one is not counted again on the next one the load balancer picks; each instance keeps what it learnt
+   * for KNOWN_COUNT_MS, so most first pages read no memo. Small result sets are always counted exactly.
    */
   async function firstPageCount(
     filters: SearchFilters, siteId: number | null, where: SQL, seen: { fictionalHidden: boolean; shopWindow: boolean }, origin: Origin | null,
@@ -306,24 +319,24 @@ export function createSearchService(deps: {
     if (filters.distance && !origin) return cappedCount(where);
     const key = broadFilterKey(filters, siteId, seen.fictionalHidden, seen.shopWindow, origin);
     const broad = { n: SEARCH_COUNT_CAP, capped: true };
-    if ((knownBroad.get(key) ?? 0) > clock().getTime()) return broad;
-    if (await memo.get(key)) {
-      rememberBroad(key);
+    const known = knownCounts.get(key);
+    const fresh = known !== undefined && known.until > clock().getTime();
+    if (fresh && known.broad) return broad;
+    if (!fresh && (await memo.get(key))) {
+      remember(key, true);
       return broad;
     }
     const count = await cappedCount(where);
-    if (count.capped) {
-      await memo.set(key, true, BROAD_FOR_MS);
-      rememberBroad(key);
-    }
+    if (count.capped) await memo.set(key, true, BROAD_FOR_MS);
+    remember(key, count.capped);
     return count;
   }
 
-  /** Filter combinations this instance knows to be broad, and until when it trusts that without asking the memo. */
-  const knownBroad = new Map<string, number>();
-  function rememberBroad(key: string) {
-    if (knownBroad.size >= KNOWN_BROAD_MAX) knownBroad.clear();
-    knownBroad.set(key, clock().getTime() + KNOWN_BROAD_MS);
+  /** What this instance learnt of filter combinations' counts (broad: more than the cap), and until when it trusts it. */
+  const knownCounts = new Map<string, { broad: boolean; until: number }>();
+  function remember(key: string, broad: boolean) {
+    if (knownCounts.size >= KNOWN_COUNT_MAX) knownCounts.clear();
+    knownCounts.set(key, { broad, until: clock().getTime() + KNOWN_COUNT_MS });
   }
 
   function filtersOf(input: SearchInput): SearchFilters {
@@ -342,9 +355,9 @@ export function createSearchService(deps: {
   async function search(actor: Actor, input: SearchInput, options: SearchOptions = {}): Promise<SearchResult> {
     const today = clock();
     const filters = filtersOf(input);
-    const viewer = await viewerOf(actor);
-    const origin = options.shopWindow ? null : viewer.origin;
-    const { where: visible, ...seen } = await visibility(actor, viewer.fictional, options.shopWindow);
+    const searcher = options.searcher ?? (await searcherOf(actor));
+    const origin = options.shopWindow ? null : searcher.origin;
+    const { where: visible, ...seen } = await visibility(actor, searcher.fictional, options.shopWindow);
     const siteId = 'siteId' in actor ? actor.siteId : null;
     const strict = matchPredicate(filters, today, origin);
     const firstPage = !decodeCursor(input.cursor);
@@ -390,7 +403,7 @@ export function createSearchService(deps: {
     return { ...result, numResults: count.n, numResults_capped: count.capped, similar_results: similarResults, similar_numResults: similarNum, distance_unit };
   }
 
-  const rules = createSearchRules({ db, site: deps.site, search });
+  const rules = createSearchRules({ site: deps.site, searcher: searcherOf, search });
 
   return {
     search,
@@ -423,7 +436,7 @@ export function createSearchService(deps: {
 
     /** The query plans (EXPLAIN) of a search's page and count queries, for tests and the benchmark. */
     async explain(actor: Actor, input: SearchInput, options: { seqscan?: boolean } = {}): Promise<{ page: string; count: string }> {
-      const { fictional, origin } = await viewerOf(actor);
+      const { fictional, origin } = await searcherOf(actor);
       const where = and((await visibility(actor, fictional)).where, matchPredicate(filtersOf(input), clock(), origin))!;
       return db.transaction(async (tx) => {
         // Without sequential scans the planner shows whether an index can serve the query at all.
