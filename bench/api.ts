@@ -23,7 +23,7 @@ const DB_NAME = 'amora_bench_api';
 const REQUESTS_PER_CLIENT = Number(process.env.BENCH_REQUESTS ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONVERSATIONS = 30;
-const MIN_SHARE_OF_BASELINE = 0.4;
+const MIN_SHARE_OF_BASELINE = 0.6;
 const MAX_CONTEXT_QUERIES = 2;
 const url = databaseUrl(DB_NAME);
 

@@ -29,7 +29,7 @@ import { loaderDataOf, type Page } from './ssr-pages.ts';
 const DB_NAME = process.env.BENCH_SSR_DATABASE ?? 'amora_bench_ssr';
 const REQUESTS_PER_CLIENT = Number(process.env.BENCH_REQUESTS ?? 30);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const MIN_SHARE_OF_BASELINE = 0.5;
+const MIN_SHARE_OF_BASELINE = 0.7;
 const ROOT = join(import.meta.dirname, '..');
 const SERVER = join(ROOT, 'build', 'server', 'main.js');
 const PAGES_BUILD = join(ROOT, 'build', 'server', 'index.js');

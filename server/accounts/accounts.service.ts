@@ -10,7 +10,7 @@ import { chatListVersions, likes, memberBans, photos, profiles, sessions, users 
 import type { Clock } from '../infra/clock.ts';
 import type { EventBus } from '../infra/events.ts';
 import type { RateLimiter } from '../infra/rate-limit.ts';
-import { profileColumns, toProfileSummary, type ProfileRow, type ProfilesService } from '../profiles/profiles.service.ts';
+import { lastActiveOfJoinedUser, profileColumns, toProfileSummary, type ProfileRow, type ProfilesService } from '../profiles/profiles.service.ts';
 import { requireMember, type Actor } from '../actor.ts';
 import { listedTo, meetsSite, notBlockedWith } from './contact-rules.ts';
 import { dummyPasswordHash, verifyPassword } from './passwords.ts';
@@ -50,6 +50,8 @@ export function createAccountsService(deps: {
   /** The member as the API shows them, for the member `userId` (a placeholder or the session's column). */
   const memberColumns = (userId: Placeholder | AnyColumn) => ({
     ...profileColumns,
+    // The statements join the member's users row: no subquery for the last activity.
+    lastActiveAt: lastActiveOfJoinedUser,
     email: users.email, accountStatus: users.status, paidUser: users.paidUser, credits: users.credits, sexuality: profiles.sexuality,
     notificationsDisabled: users.notificationsDisabled, language: users.language, signupDate: users.signupDate,
     // A block hides the conversation, so its unread messages do not count either. Only conversations with unread
