@@ -10,10 +10,15 @@ export interface Interest { key: string; name: string }
  * cache entry each (every region of every country; the interests in the page's language), never stale, and seeded
  * by a page whose loader brought them already: a form that changes country filters, it does not ask again.
  */
-export function useRegions(initial?: Region[]): Region[] {
+export function useRegions(initial?: Region[], enabled = true): Region[] {
   return useQuery({
-    queryKey: ['regions'], queryFn: async () => (await api<{ regions: Region[] }>('/api/regions.php')).regions, initialData: initial, staleTime: Infinity,
+    queryKey: ['regions'], queryFn: fetchRegions, initialData: initial, staleTime: Infinity, enabled,
   }).data ?? [];
+}
+
+/** Every region of every country (GET /api/regions.php). */
+export async function fetchRegions(): Promise<Region[]> {
+  return (await api<{ regions: Region[] }>('/api/regions.php')).regions;
 }
 
 export function useInterests(lang: Language, initial?: Interest[]): Interest[] {

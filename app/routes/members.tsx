@@ -17,6 +17,7 @@ import { LocationOptions } from '../features/search/LocationOptions.tsx';
 import { ResultsGrid, SkeletonCards } from '../features/search/ResultsGrid.tsx';
 import type { Geocode } from '../features/search/geolocation.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
+import { fetchRegions, useRegions, type Region } from '../lib/reference-data.ts';
 import { FormField } from '../components/FormField.tsx';
 import '../features/search/skeleton.scss';
 
@@ -49,10 +50,15 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   // In the order of their names in the page's language: sorted here, the browser does not load its collation
   // data for it while the page hydrates.
   const countries = byCountryName(ctx.site.countries.length ? ctx.site.countries : COUNTRIES, ctx.lang);
+  // The regions of the country searched in, for the form as it opens; another country's come with the region list the
+  // page fetches once when the member picks one (spec section 7). Every country's would make most of the page's data.
   const regions: Record<string, string[]> = {};
-  for (const r of await ctx.services.settings.regions()) (regions[r.country] ??= []).push(r.name);
+  if (input.country) regions[input.country] = (await ctx.services.settings.regions(input.country)).map((r) => r.name);
   return { input, page, countries, searchFields: ctx.site.searchFields, regions, member: ctx.actor.kind === 'member' };
 }
+
+/** The names of a country's regions, in the list's order. */
+const namesIn = (country: string, regions: Region[]) => regions.filter((r) => r.country === country).map((r) => r.name);
 
 /** "Within 25 km": a distance filter's value as the form and the summary say it. */
 function distanceLabel(t: (key: string, options?: Record<string, unknown>) => string, filter: string): string {
@@ -112,6 +118,8 @@ export default function Members({ loaderData }: Route.ComponentProps) {
   const keepRestored = useRef(Boolean(restored));
   const [loadingMore, setLoadingMore] = useState<'results' | 'similar' | null>(null);
   const [country, setCountry] = useState(input.country ?? '');
+  // Every country's regions, fetched once when the member picks a country the loader brought none for.
+  const allRegions = useRegions(undefined, Boolean(country) && !(country in loaderData.regions));
   // Phones: the filters fold away behind a button with their summary, so profiles show on the first screen.
   const [filtersOpen, setFiltersOpen] = useState(false);
   useEffect(() => {
@@ -158,18 +166,19 @@ export default function Members({ loaderData }: Route.ComponentProps) {
     }
   };
 
-  const nearMe = (place: Geocode) => {
+  const nearMe = async (place: Geocode) => {
     if (!loaderData.countries.includes(place.country)) {
       // A member who just shared a location still gets distances on the cards.
       if (loaderData.member) void revalidator.revalidate();
       return;
     }
-    const regionKnown = place.countryregion && loaderData.regions[place.country]?.includes(place.countryregion);
+    const known = loaderData.regions[place.country] ?? namesIn(place.country, allRegions.length ? allRegions : await fetchRegions().catch(() => []));
+    const regionKnown = place.countryregion && known.includes(place.countryregion);
     void navigate(`/members?${searchParams({ ...input, country: place.country, countryregion: regionKnown ? place.countryregion! : undefined })}`);
   };
 
   const ages = Array.from({ length: MAX_AGE - MIN_AGE + 1 }, (_, i) => MIN_AGE + i);
-  const regionOptions = country ? loaderData.regions[country] ?? [] : [];
+  const regionOptions = country ? loaderData.regions[country] ?? namesIn(country, allRegions) : [];
   const count = page.numResults ?? 0;
   const similarLevel = page.similar_results?.level;
   const summary = [
