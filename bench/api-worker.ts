@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { getRequestListener } from '@hono/node-server';
-import pg from 'pg';
-import { countStatements } from './lib.ts';
+import { countStatements, primaryKeyBaseline } from './lib.ts';
 import { createApp } from '../server/app.ts';
 import { openDatabase } from '../server/db/client.ts';
 import { loadEnv } from '../server/env.ts';
@@ -39,23 +38,14 @@ const app = createApp({ services, translator: await createTranslator(), env: loa
 const appPort = await listen(createServer(getRequestListener(app.fetch)));
 
 // The baseline: what any server must do for an authenticated JSON answer, at least one query (the member by id).
-const pool = new pg.Pool({ connectionString: url, max: 10 });
-const baselinePort = await listen(createServer((_req, res) => {
-  pool.query('SELECT id, email, status, credits, language, signup_date FROM users WHERE id = $1', [userId]).then(({ rows }) => {
-    const body = JSON.stringify({ user: rows[0] });
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
-  }, (error: Error) => {
-    res.writeHead(500);
-    res.end(error.message);
-  });
-}));
+const baseline = primaryKeyBaseline(url, userId);
+const baselinePort = await listen(baseline.server);
 
 parentPort!.postMessage({ appPort, baselinePort });
 parentPort!.on('message', async (m) => {
   if (m === 'statements') parentPort!.postMessage({ statements: statements.count() });
   if (m === 'close') {
-    await pool.end();
+    await baseline.close();
     await database.close();
     process.exit(0);
   }

@@ -203,3 +203,22 @@ export function countStatements(): { count: () => number; stop: () => void } {
   } as typeof query;
   return { count: () => statements, stop: () => { pg.Client.prototype.query = query; } };
 }
+
+/**
+ * The baseline of the api and search benches: bare node:http with a pg Pool answering one primary-key query (the
+ * member by id) as JSON, what any server must do for a member's JSON answer. `close` ends its pool.
+ */
+export function primaryKeyBaseline(url: string, userId: number): { server: http.Server; close: () => Promise<void> } {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const server = http.createServer((_req, res) => {
+    pool.query('SELECT id, email, status, credits, language, signup_date FROM users WHERE id = $1', [userId]).then(({ rows }) => {
+      const body = JSON.stringify({ user: rows[0] });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    }, (error: Error) => {
+      res.writeHead(500);
+      res.end(error.message);
+    });
+  });
+  return { server, close: () => pool.end() };
+}

@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { getRequestListener } from '@hono/node-server';
-import pg from 'pg';
 import { createApp } from '../server/app.ts';
 import { openDatabase } from '../server/db/client.ts';
 import { loadEnv } from '../server/env.ts';
@@ -15,6 +14,7 @@ import { systemClock } from '../server/infra/clock.ts';
 import { createLogger } from '../server/infra/logger.ts';
 import { createServices } from '../server/services.ts';
 import { localStorage } from '../server/infra/storage.ts';
+import { primaryKeyBaseline } from './lib.ts';
 
 const { url, userId } = workerData as { url: string; userId: number };
 
@@ -31,22 +31,13 @@ const appPort = await listen(createServer(getRequestListener(app.fetch)));
 
 // The baseline: bare node:http with a pg Pool answering one primary-key query (the searching member) as JSON, under
 // the same load: what any server must do for a member's JSON answer.
-const pool = new pg.Pool({ connectionString: url, max: 10 });
-const baselinePort = await listen(createServer((_req, res) => {
-  pool.query('SELECT id, email, status, credits, language, signup_date FROM users WHERE id = $1', [userId]).then(({ rows }) => {
-    const body = JSON.stringify({ user: rows[0] });
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
-  }, (error: Error) => {
-    res.writeHead(500);
-    res.end(error.message);
-  });
-}));
+const baseline = primaryKeyBaseline(url, userId);
+const baselinePort = await listen(baseline.server);
 
 parentPort!.postMessage({ appPort, baselinePort });
 parentPort!.on('message', async (m) => {
   if (m === 'close') {
-    await pool.end();
+    await baseline.close();
     await database.close();
     process.exit(0);
   }
