@@ -253,7 +253,8 @@ export function createSearchService(deps: {
     return { fictional: fictionalCondition(Boolean(me?.hideFictional)), origin, gender: me?.gender ?? null, sexuality: me?.sexuality ?? null };
   }
 
-  function pageQuery(where: SQL, cursorText: string | undefined, origin: Origin | null) {
+  /** A page of members; `withCount`: each row also carries the capped count of all matches (countQuery). */
+  function pageQuery(where: SQL, cursorText: string | undefined, origin: Origin | null, withCount = false) {
     const cursor = decodeCursor(cursorText);
     const pageWhere = cursor ? and(where, sql`(${profiles.createdAt}, ${profiles.userId}) < (${cursor.createdAt}::timestamptz, ${cursor.id})`) : where;
     return db
@@ -264,6 +265,8 @@ export function createSearchService(deps: {
         createdAt: sql<string>`to_char(${profiles.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
         // Only the distance leaves the database: the member's coordinates are not selected.
         distanceKm: origin ? distanceKmSql(origin) : sql<number | null>`null::float8`,
+        // A first page that must count counts in the same statement: one round trip less, planned together.
+        matches: withCount ? sql<number>`(${countQuery(where)})` : sql<number | null>`null::int`,
       })
       .from(profiles)
       .innerJoin(users, eq(users.id, profiles.userId))
@@ -275,7 +278,16 @@ export function createSearchService(deps: {
   }
 
   async function page(where: SQL, cursorText: string | undefined, today: Date, origin: Origin | null) {
-    const rows = await pageQuery(where, cursorText, origin);
+    return toPage(await pageQuery(where, cursorText, origin), today, origin);
+  }
+
+  /** The first page with the capped count of all matches, in one statement (no rows: nothing matches). */
+  async function pageAndCount(where: SQL, today: Date, origin: Origin | null) {
+    const rows = await pageQuery(where, undefined, origin, true);
+    return { page: toPage(rows, today, origin), matches: rows[0]?.matches ?? 0 };
+  }
+
+  function toPage(rows: Awaited<ReturnType<typeof pageQuery>>, today: Date, origin: Origin | null) {
     const shown = rows.slice(0, SEARCH_PAGE_SIZE);
     const last = shown.at(-1);
     return {
@@ -302,31 +314,35 @@ export function createSearchService(deps: {
     // A bounded walk of at most 1,001 index entries, without parallel workers (the connections are opened
     // without them, server/db/client.ts): they cost more to start than they save.
     const [{ n }] = await countQuery(where, db);
-    return n > SEARCH_COUNT_CAP ? { n: SEARCH_COUNT_CAP, capped: true } : { n, capped: false };
+    return capped(n);
   }
+
+  const capped = (n: number) => (n > SEARCH_COUNT_CAP ? { n: SEARCH_COUNT_CAP, capped: true } : { n, capped: false });
 
   /**
    * Filters known to match more than the cap. "1000+" stays true for minutes on a large site, so a
    * first page of a broad search skips the count for a minute instead of walking 1,001 index entries
    * on every request. The memo is shared by every instance (Redis or the database), so a search
    * counted on one is not counted again on the next one the load balancer picks; each instance keeps what it learnt
-   * for KNOWN_COUNT_MS, so most first pages read no memo. Small result sets are always counted exactly.
+   * for KNOWN_COUNT_MS, so most first pages read no memo. Small result sets are always counted exactly: null says
+   * the first page must count (with its page, pageAndCount). `key`: broadFilterKey, null for a count never remembered.
    */
-  async function firstPageCount(
-    filters: SearchFilters, siteId: number | null, where: SQL, seen: { fictionalHidden: boolean; shopWindow: boolean }, origin: Origin | null,
-  ): Promise<{ n: number; capped: boolean }> {
-    // Within a distance depends on where the member is: remembered per place (the key holds it).
-    if (filters.distance && !origin) return cappedCount(where);
-    const key = broadFilterKey(filters, siteId, seen.fictionalHidden, seen.shopWindow, origin);
-    const broad = { n: SEARCH_COUNT_CAP, capped: true };
+  async function knownFirstPageCount(key: string | null): Promise<{ n: number; capped: boolean } | null> {
+    if (key === null) return null;
     const known = knownCounts.get(key);
     const fresh = known !== undefined && known.until > clock().getTime();
-    if (fresh && known.broad) return broad;
+    if (fresh && known.broad) return capped(SEARCH_COUNT_CAP + 1);
     if (!fresh && (await memo.get(key))) {
       remember(key, true);
-      return broad;
+      return capped(SEARCH_COUNT_CAP + 1);
     }
-    const count = await cappedCount(where);
+    return null;
+  }
+
+  /** What a first page's count taught: shared with the other instances when broad, kept by this one either way. */
+  async function learnt(key: string | null, matches: number): Promise<{ n: number; capped: boolean }> {
+    const count = capped(matches);
+    if (key === null) return count;
     if (count.capped) await memo.set(key, true, BROAD_FOR_MS);
     remember(key, count.capped);
     return count;
@@ -378,7 +394,11 @@ export function createSearchService(deps: {
     const where = and(visible, strict)!;
     if (!firstPage) return { ...(await page(where, input.cursor, today, origin)), numResults: null, numResults_capped: false, similar_results: null, similar_numResults: null, distance_unit };
 
-    const [result, count] = await Promise.all([page(where, input.cursor, today, origin), firstPageCount(filters, siteId, where, seen, origin)]);
+    // Within a distance depends on where the member is: remembered per place (the key holds it).
+    const key = filters.distance && !origin ? null : broadFilterKey(filters, siteId, seen.fictionalHidden, seen.shopWindow, origin);
+    const known = await knownFirstPageCount(key);
+    const { page: result, matches } = known ? { page: await page(where, input.cursor, today, origin), matches: 0 } : await pageAndCount(where, today, origin);
+    const count = known ?? (await learnt(key, matches));
     let similarResults: SimilarResults | null = null;
     let similarNum: number | null = null;
     if (count.n < SIMILAR_RESULTS_THRESHOLD) {
