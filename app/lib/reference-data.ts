@@ -1,6 +1,6 @@
 import type { Language } from '#common/languages.ts';
 import { api } from './api.ts';
-import { useQuery } from './query.ts';
+import { useQuery, type QueryClient } from './query.ts';
 
 export interface Region { country: string; code: string; name: string }
 export interface Interest { key: string; name: string }
@@ -12,13 +12,24 @@ export interface Interest { key: string; name: string }
  */
 export function useRegions(initial?: Region[], enabled = true): Region[] {
   return useQuery({
-    queryKey: ['regions'], queryFn: fetchRegions, initialData: initial, staleTime: Infinity, enabled,
+    queryKey: REGIONS_KEY, queryFn: fetchRegions, initialData: initial, staleTime: Infinity, enabled,
   }).data ?? [];
 }
 
+const REGIONS_KEY = ['regions'];
+
 /** Every region of every country (GET /api/regions.php). */
-export async function fetchRegions(): Promise<Region[]> {
+async function fetchRegions(): Promise<Region[]> {
   return (await api<{ regions: Region[] }>('/api/regions.php')).regions;
+}
+
+/** The region list for a handler: from useRegions' cache entry, fetched into it when not there yet (once a page life). */
+export async function loadRegions(client: QueryClient): Promise<Region[]> {
+  const cached = client.getQueryData<Region[]>(REGIONS_KEY);
+  if (cached) return cached;
+  const regions = await fetchRegions();
+  client.setQueryData(REGIONS_KEY, regions);
+  return regions;
 }
 
 export function useInterests(lang: Language, initial?: Interest[]): Interest[] {

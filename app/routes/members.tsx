@@ -17,7 +17,8 @@ import { LocationOptions } from '../features/search/LocationOptions.tsx';
 import { ResultsGrid, SkeletonCards } from '../features/search/ResultsGrid.tsx';
 import type { Geocode } from '../features/search/geolocation.ts';
 import { EmptyState } from '../components/EmptyState.tsx';
-import { fetchRegions, useRegions, type Region } from '../lib/reference-data.ts';
+import { loadRegions, useRegions, type Region } from '../lib/reference-data.ts';
+import { useQueryClient } from '../lib/query.ts';
 import { FormField } from '../components/FormField.tsx';
 import '../features/search/skeleton.scss';
 
@@ -120,6 +121,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
   const [country, setCountry] = useState(input.country ?? '');
   // Every country's regions, fetched once when the member picks a country the loader brought none for.
   const allRegions = useRegions(undefined, Boolean(country) && !(country in loaderData.regions));
+  const queryClient = useQueryClient();
   // Phones: the filters fold away behind a button with their summary, so profiles show on the first screen.
   const [filtersOpen, setFiltersOpen] = useState(false);
   useEffect(() => {
@@ -172,7 +174,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
       if (loaderData.member) void revalidator.revalidate();
       return;
     }
-    const known = loaderData.regions[place.country] ?? namesIn(place.country, allRegions.length ? allRegions : await fetchRegions().catch(() => []));
+    const known = loaderData.regions[place.country] ?? namesIn(place.country, await loadRegions(queryClient).catch(() => []));
     const regionKnown = place.countryregion && known.includes(place.countryregion);
     void navigate(`/members?${searchParams({ ...input, country: place.country, countryregion: regionKnown ? place.countryregion! : undefined })}`);
   };

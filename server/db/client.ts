@@ -75,7 +75,8 @@ export async function openDatabase(options: { url?: string; dataDir?: string | n
     });
     const pool = newPool(10);
     // The named statements (drizzle's .prepare(name): the session and member look-ups every request makes, the chat
-    // list, the look-ups by id of a search's member, of the welcome bonus and of a site's payment account) run on connections of their own that always use the statement's generic plan. PostgreSQL would otherwise
+    // list, the look-ups by id of a search's member, of the welcome bonus and of a site's payment account) run on
+    // connections of their own that always use the statement's generic plan. PostgreSQL would otherwise
     // plan them again on every execution when it guesses the generic plan dearer (custom plans: about 2 ms of
     // planning for the session with the member's counters, against 0.3 ms of execution). Only on these connections:
     // on a connection with force_generic_plan, the parameterised statements of a search (unnamed) would be planned

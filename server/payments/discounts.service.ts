@@ -41,11 +41,14 @@ const percentage = (bp: number) => bp / 100;
 export function createDiscountsService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
 
+  /** What Member holds of `users` and `profiles` (the currency follows the country: withCurrency). */
+  const memberFields = { id: users.id, siteId: users.siteId, paidUser: users.paidUser, signupDate: users.signupDate, country: profiles.country };
+  const withCurrency = (m: Omit<Member, 'currency'>): Member => ({ ...m, currency: currencyForCountry(m.country) });
+
   async function member(q: Q, userId: number): Promise<Member> {
-    const [m] = await q.select({ id: users.id, siteId: users.siteId, paidUser: users.paidUser, signupDate: users.signupDate, country: profiles.country })
-      .from(users).innerJoin(profiles, eq(profiles.userId, users.id)).where(eq(users.id, userId));
+    const [m] = await q.select(memberFields).from(users).innerJoin(profiles, eq(profiles.userId, users.id)).where(eq(users.id, userId));
     if (!m) throw new AppError(404, 'discount_not_found');
-    return { ...m, currency: currencyForCountry(m.country) };
+    return withCurrency(m);
   }
 
   /** A site's own code wins over one for every site with the same name. */
@@ -108,7 +111,7 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
   // The bonus banner's statement (memberWithTimeBonus), prepared once.
   const code = timeBonusCode(db, users.siteId).as('code');
   const memberWithTimeBonusQuery = db.select({
-    id: users.id, siteId: users.siteId, paidUser: users.paidUser, signupDate: users.signupDate, country: profiles.country,
+    ...memberFields,
     code: {
       id: code.id, siteId: code.siteId, code: code.code, kind: code.kind, percentBp: code.percentBp, minimums: code.minimums,
       country: code.country, validity: code.validity, userId: code.userId, active: code.active, startsAt: code.startsAt,
@@ -126,7 +129,7 @@ export function createDiscountsService(deps: { db: Db; clock: Clock }) {
     const [row] = await memberWithTimeBonusQuery.execute({ userId });
     if (!row) throw new AppError(404, 'discount_not_found');
     const { code: bonus, used, ...facts } = row;
-    const m = { ...facts, currency: currencyForCountry(facts.country) };
+    const m = withCurrency(facts);
     return { m, bonus: bonus && !m.paidUser ? await optional(check(db, m, bonus, used)) : null };
   }
 

@@ -317,7 +317,8 @@ export function createSearchService(deps: {
     return capped(n);
   }
 
-  const capped = (n: number) => (n > SEARCH_COUNT_CAP ? { n: SEARCH_COUNT_CAP, capped: true } : { n, capped: false });
+  const BROAD = { n: SEARCH_COUNT_CAP, capped: true };
+  const capped = (n: number) => (n > SEARCH_COUNT_CAP ? BROAD : { n, capped: false });
 
   /**
    * Filters known to match more than the cap. "1000+" stays true for minutes on a large site, so a
@@ -331,10 +332,10 @@ export function createSearchService(deps: {
     if (key === null) return null;
     const known = knownCounts.get(key);
     const fresh = known !== undefined && known.until > clock().getTime();
-    if (fresh && known.broad) return capped(SEARCH_COUNT_CAP + 1);
+    if (fresh && known.broad) return BROAD;
     if (!fresh && (await memo.get(key))) {
       remember(key, true);
-      return capped(SEARCH_COUNT_CAP + 1);
+      return BROAD;
     }
     return null;
   }
