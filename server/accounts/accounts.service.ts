@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull, lte, or, sql, type AnyColumn, type Placeholder } from 'drizzle-orm';
+import { and, eq, isNull, lte, or, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { ApiUser } from '#common/api-types.ts';
 import type { Gender } from '#common/constants.ts';
 import { soughtGender } from '#common/profile.ts';
@@ -21,6 +21,8 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 const SESSION_IDLE_MS = SESSION_IDLE_DAYS * 24 * 3_600_000;
 /** last_used_at moves at most this often per session: no write on every request. */
 const LAST_USED_STEP_MS = 3_600_000;
+/** Sessions whose unread count an instance keeps (see knownUnread): a few MB at most. */
+const KNOWN_UNREAD_MAX = 50_000;
 
 /** A device that logged in to this account before (its signed cookie). */
 export interface KnownDevice {
@@ -47,24 +49,28 @@ export function createAccountsService(deps: {
     userId: sessions.userId, accountStatus: users.status, expiresAt: sessions.expiresAt, lastUsedAt: sessions.lastUsedAt,
     activeAt: users.lastActiveAt, chatListVersion: sql<number>`coalesce(${chatListVersions.version}, 0)`.mapWith(Number),
   };
-  /** The member as the API shows them, for the member `userId` (a placeholder or the session's column). */
-  const memberColumns = (userId: Placeholder | AnyColumn) => ({
+  // A block hides the conversation, so its unread messages do not count either. Only conversations with unread
+  // messages are looked at (most of a member's are read): the block check runs for those alone.
+  const unreadOf = (userId: Placeholder | AnyColumn) => sql<number>`(select coalesce(sum(cm.unread_count), 0)::int from conversation_members cm join conversations c on c.id = cm.conversation_id
+    where cm.user_id = ${userId} and cm.unread_count > 0 and not cm.hidden
+    and ${notBlockedWith(userId, sql`(case when c.user_low = ${userId} then c.user_high else c.user_low end)`)})`;
+  /**
+   * The member as the API shows them, for the member `userId` (a placeholder or the session's column) of the site
+   * `siteId` (the session's site placeholder, or their users row's site read again).
+   */
+  const memberColumns = (userId: Placeholder | AnyColumn, siteId: SQL = sql`(select m.site_id from ${users} m where m.id = ${userId})`) => ({
     ...profileColumns,
     // The statements join the member's users row: no subquery for the last activity.
     lastActiveAt: lastActiveOfJoinedUser,
     email: users.email, accountStatus: users.status, paidUser: users.paidUser, credits: users.credits, sexuality: profiles.sexuality,
     notificationsDisabled: users.notificationsDisabled, language: users.language, signupDate: users.signupDate,
-    // A block hides the conversation, so its unread messages do not count either. Only conversations with unread
-    // messages are looked at (most of a member's are read): the block check runs for those alone.
-    unread: sql<number>`(select coalesce(sum(cm.unread_count), 0)::int from conversation_members cm join conversations c on c.id = cm.conversation_id
-      where cm.user_id = ${userId} and cm.unread_count > 0 and not cm.hidden
-      and ${notBlockedWith(userId, sql`(case when c.user_low = ${userId} then c.user_high else c.user_low end)`)})`,
+    unread: unreadOf(userId),
     // Only the likes the likes list shows count: from members the listing rule lists to this member (not invisible,
     // deleted, disabled or blocked either way, of sites the member's site meets). Inside the count `users` and
     // `profiles` are the liker's (they hide the statement's own), as the rule names them.
     newLikes: sql<number>`(select count(*)::int from ${likes} l join ${users} on ${users.id} = l.liker_id join ${profiles} on ${profiles.userId} = l.liker_id
       where l.liked_id = ${userId} and l.is_new
-      and ${listedTo(userId, meetsSite(sql`(select m.site_id from ${users} m where m.id = ${userId})`, users.siteId), sql.placeholder('now'))})`,
+      and ${listedTo(userId, meetsSite(siteId, users.siteId), sql.placeholder('now'))})`,
   });
   // A session is one only on the site it was made on, for a member of that site (decision 051): presented on another
   // site (another Host) it finds no row, as if there were no cookie.
@@ -78,16 +84,58 @@ export function createAccountsService(deps: {
     .leftJoin(chatListVersions, eq(chatListVersions.userId, sessions.userId))
     .where(onSite)
     .prepare('session_user');
-  // The same with the member (a member without a profile has no user object: its columns come back null).
-  const sessionMemberQuery = db
-    .select({ ...memberColumns(sessions.userId), ...sessionColumns })
+  // The same with the member (a member without a profile has no user object: its columns come back null). Without
+  // `unread` where this instance knows the count at the member's chat list version (knownUnread).
+  const sessionMember = (unread: SQL<number>) => db
+    .select({ ...memberColumns(sessions.userId, sql`${sql.placeholder('siteId')}`), unread, ...sessionColumns })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(chatListVersions, eq(chatListVersions.userId, sessions.userId))
     .leftJoin(profiles, eq(profiles.userId, users.id))
     .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
-    .where(onSite)
-    .prepare('session_member');
+    .where(onSite);
+  const sessionMemberQuery = sessionMember(unreadOf(sessions.userId)).prepare('session_member');
+  const sessionMemberKnownUnreadQuery = sessionMember(sql<number>`null`).prepare('session_member_known_unread');
+  // The count again, with the version it was read at, when the version moved since this instance learnt it.
+  const unreadQuery = db
+    .select({ unread: unreadOf(users.id), chatListVersion: sessionColumns.chatListVersion })
+    .from(users)
+    .leftJoin(chatListVersions, eq(chatListVersions.userId, users.id))
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('member_unread');
+  /**
+   * What this instance learnt of each session's unread count, with the version of the member's chat list it was read
+   * at (the same statement): every change the count depends on (a message, a read, a chat hidden, added or gone, a
+   * block made or lifted) moves that version (database triggers, migration 0022), so while the version a request
+   * reads with its session stands, so does the count. Most recently used last; the oldest go past KNOWN_UNREAD_MAX.
+   */
+  const knownUnread = new Map<string, { version: number; unread: number }>();
+  const learnUnread = (sessionId: string, version: number, unread: number) => {
+    knownUnread.delete(sessionId);
+    knownUnread.set(sessionId, { version, unread });
+    if (knownUnread.size > KNOWN_UNREAD_MAX) knownUnread.delete(knownUnread.keys().next().value!);
+  };
+  /** The session member's row with its unread count: from one statement, or two when the known count is out of date. */
+  async function sessionMemberRow(id: string, siteId: number) {
+    const now = clock().toISOString();
+    const known = knownUnread.get(id);
+    if (!known) {
+      const [row] = await sessionMemberQuery.execute({ id, siteId, now });
+      if (row) learnUnread(id, row.chatListVersion, row.unread);
+      return row;
+    }
+    const [row] = await sessionMemberKnownUnreadQuery.execute({ id, siteId, now });
+    if (!row) return row;
+    if (row.chatListVersion === known.version) {
+      learnUnread(id, known.version, known.unread);
+      row.unread = known.unread;
+      return row;
+    }
+    const [fresh] = await unreadQuery.execute({ userId: row.userId });
+    learnUnread(id, fresh.chatListVersion, fresh.unread);
+    row.unread = fresh.unread;
+    return row;
+  }
   const memberQuery = db
     .select(memberColumns(sql.placeholder('userId')))
     .from(users)
@@ -201,7 +249,7 @@ export function createAccountsService(deps: {
     async session(token: string | undefined, siteId: number, { withMember = false } = {}): Promise<Session | null> {
       if (!token || token.length > 100) return null;
       const id = hashToken(token);
-      const [row] = withMember ? await sessionMemberQuery.execute({ id, siteId, now: clock().toISOString() }) : await sessionQuery.execute({ id, siteId });
+      const [row] = withMember ? [await sessionMemberRow(id, siteId)] : await sessionQuery.execute({ id, siteId });
       if (!row) return null;
       const now = clock();
       if (row.expiresAt <= now || now.getTime() - row.lastUsedAt.getTime() >= SESSION_IDLE_MS) {
@@ -228,6 +276,7 @@ export function createAccountsService(deps: {
     /** Log-out: the session's row goes, and its live sockets close. */
     async deleteSession(token: string | undefined): Promise<void> {
       if (!token) return;
+      knownUnread.delete(hashToken(token));
       const [ended] = await db.delete(sessions).where(eq(sessions.id, hashToken(token))).returning({ id: sessions.id, userId: sessions.userId });
       if (ended) deps.events.emit('session.ended', { userId: ended.userId, sessionId: ended.id });
     },

@@ -144,6 +144,44 @@ describe.each(DATABASE_KINDS)('chat lists served again on %s', (kind) => {
     }
   });
 
+  it("keeps a member's unread count while their chat list's version stands, and follows every change to it", async () => {
+    const { a, b, send } = await pair();
+    const there = new TestClient(other.app, 'localhost', {});
+    for (const [name, value] of a.client.cookies) there.cookies.set(name, value);
+    const userOnOther = async () => {
+      const before = other.statements.length;
+      const res = await there.get('/api/user.php');
+      expect(res.status).toBe(200);
+      return { unread: res.body.user.num_unread_messages as number, statements: other.statements.slice(before) };
+    };
+    const counted = (statements: string[]) => statements.filter((s) => s.includes('unread_count')).length;
+    const conversationId = (await a.client.get('/api/chats.php')).body.chats[0].conversation.id as number;
+    // Learnt with the session's statement, then served again from one statement that does not count.
+    expect(counted((await userOnOther()).statements)).toBe(1);
+    const kept = await userOnOther();
+    expect([kept.unread, kept.statements.length, counted(kept.statements)]).toEqual([0, 1, 0]);
+    const changes: [string, () => Promise<unknown>, number][] = [
+      ['a message in', () => send(b, a, 'One'), 1],
+      ['another message in', () => send(b, a, 'Two'), 2],
+      ['the conversation read', () => a.client.get(`/api/messages.php?conversation=${conversationId}`), 0],
+      ['a message in again', () => send(b, a, 'Three'), 1],
+      ['the other member blocked', () => a.client.post('/api/block.php', { profile_id: b.user.id }), 0],
+      ['the block lifted', () => a.client.delete('/api/block.php', { profile_id: b.user.id }), 1],
+      ['blocked by the other member', () => b.client.post('/api/block.php', { profile_id: a.user.id }), 0],
+      ['that block lifted', () => b.client.delete('/api/block.php', { profile_id: a.user.id }), 1],
+      ['the chat hidden', () => a.client.delete('/api/chat.php', { conversation: conversationId }), 0],
+    ];
+    for (const [change, make, unread] of changes) {
+      await make();
+      const after = await userOnOther();
+      // The session's statement saw the version move: the count is read again, with its version.
+      expect([after.unread, after.statements.length, counted(after.statements)], change).toEqual([unread, 2, 1]);
+      expect((await t.services.accounts.apiUser(a.user.id))?.num_unread_messages, change).toBe(unread);
+      const again = await userOnOther();
+      expect([again.unread, again.statements.length], change).toEqual([unread, 1]);
+    }
+  });
+
   it('puts out an online dot and counts a birthday without any change to the data', async () => {
     const { a, b } = await pair();
     // B's last request was at the clock's time: online.
