@@ -11,7 +11,8 @@ import { DISTANCE_FILTERS } from './distance.ts';
  */
 
 export function ageOn(birthDate: string, today: Date): number {
-  const [y, m, d] = birthDate.split('-').map(Number);
+  // YYYY-MM-DD by position: every list card and answer with a profile counts an age.
+  const y = Number(birthDate.slice(0, 4)), m = Number(birthDate.slice(5, 7)), d = Number(birthDate.slice(8, 10));
   let age = today.getUTCFullYear() - y;
   const beforeBirthday = today.getUTCMonth() + 1 < m || (today.getUTCMonth() + 1 === m && today.getUTCDate() < d);
   if (beforeBirthday) age -= 1;

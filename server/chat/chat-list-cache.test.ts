@@ -13,32 +13,32 @@ import { createChatListCache } from './chat-list-cache.ts';
 import { countingDb, createTestApp, DATABASE_KINDS, signUp, TestClient, type TestApp } from '../../tests/helpers/test-app.ts';
 
 describe('the chat list cache', () => {
-  const list = (version: number, json: string, builtAt = 0, firstOfflineAt: number | null = null) => ({ version, day: '2026-06-01', builtAt, firstOfflineAt, json });
+  const list = (version: number, json: string, builtAt = 0, firstOfflineAt: number | null = null) => ({ version, day: '2026-06-01', builtAt, firstOfflineAt, answer: Buffer.from(json) });
 
   it('serves a list only at its version, on its day, before a dot goes out and within a minute of its build', () => {
     const cache = createChatListCache();
     cache.set(1, list(7, '[1]', 1_000, 50_000));
-    expect(cache.get(1, 7, '2026-06-01', 2_000)).toBe('[1]');
+    expect(cache.get(1, 7, '2026-06-01', 2_000)?.toString()).toBe('[1]');
     expect(cache.get(1, 8, '2026-06-01', 2_000)).toBeUndefined();
     cache.set(1, list(7, '[1]', 1_000, 50_000));
     expect(cache.get(1, 7, '2026-06-02', 2_000)).toBeUndefined();
     cache.set(1, list(7, '[1]', 1_000, 50_000));
     expect(cache.get(1, 7, '2026-06-01', 50_000)).toBeUndefined();
     cache.set(1, list(7, '[1]', 1_000, null));
-    expect(cache.get(1, 7, '2026-06-01', 60_999)).toBe('[1]');
+    expect(cache.get(1, 7, '2026-06-01', 60_999)?.toString()).toBe('[1]');
     expect(cache.get(1, 7, '2026-06-01', 61_000)).toBeUndefined();
     expect(cache.size).toBe(0);
   });
 
   it('keeps the lists within its size, dropping the least recently used first', () => {
-    const cache = createChatListCache({ maxChars: 10 });
+    const cache = createChatListCache({ maxBytes: 10 });
     cache.set(1, list(1, '[aaaa]'));
     cache.set(2, list(1, '[bb]'));
-    expect(cache.get(1, 1, '2026-06-01', 0)).toBe('[aaaa]');
+    expect(cache.get(1, 1, '2026-06-01', 0)?.toString()).toBe('[aaaa]');
     cache.set(3, list(1, '[c]'));
     expect(cache.size).toBe(2);
     expect(cache.get(2, 1, '2026-06-01', 0)).toBeUndefined();
-    expect(cache.get(1, 1, '2026-06-01', 0)).toBe('[aaaa]');
+    expect(cache.get(1, 1, '2026-06-01', 0)?.toString()).toBe('[aaaa]');
     cache.set(4, list(1, '[more than ten]'));
     expect(cache.get(4, 1, '2026-06-01', 0)).toBeUndefined();
   });

@@ -9,7 +9,8 @@ export interface CachedChatList {
   /** When the build was made, and the first moment an online dot in it goes out (null: none is on). */
   builtAt: number;
   firstOfflineAt: number | null;
-  json: string;
+  /** chats.php's answer, `{"chats":[…]}`, as the bytes sent. */
+  answer: Buffer<ArrayBuffer>;
 }
 
 /**
@@ -18,22 +19,22 @@ export interface CachedChatList {
  * message, read, hidden chat, block and change to a listed profile, photo or account), it is still the same UTC
  * day, no online dot in it has gone out, and the build is younger than ACTIVE_STEP_MS — a member coming online
  * moves no version, and activity itself is recorded to the minute. Least recently used lists go first once the
- * lists together pass `maxChars`.
+ * lists together pass `maxBytes`.
  */
-export function createChatListCache({ maxChars = 4_000_000 }: { maxChars?: number } = {}) {
+export function createChatListCache({ maxBytes = 4_000_000 }: { maxBytes?: number } = {}) {
   const lists = new Map<number, CachedChatList>();
-  let chars = 0;
+  let bytes = 0;
 
   const drop = (userId: number) => {
     const old = lists.get(userId);
     if (!old) return;
     lists.delete(userId);
-    chars -= old.json.length;
+    bytes -= old.answer.byteLength;
   };
 
   return {
     /** The list to serve, or undefined when it has to be built again. */
-    get(userId: number, version: number, day: string, now: number): string | undefined {
+    get(userId: number, version: number, day: string, now: number): Buffer<ArrayBuffer> | undefined {
       const list = lists.get(userId);
       if (!list) return undefined;
       const fresh = list.version === version && list.day === day && now - list.builtAt < ACTIVE_STEP_MS
@@ -42,17 +43,17 @@ export function createChatListCache({ maxChars = 4_000_000 }: { maxChars?: numbe
       if (!fresh) return undefined;
       // Most recently used last: eviction takes from the front.
       lists.set(userId, list);
-      chars += list.json.length;
-      return list.json;
+      bytes += list.answer.byteLength;
+      return list.answer;
     },
 
     set(userId: number, list: CachedChatList): void {
       drop(userId);
-      if (list.json.length > maxChars) return;
+      if (list.answer.byteLength > maxBytes) return;
       lists.set(userId, list);
-      chars += list.json.length;
+      bytes += list.answer.byteLength;
       for (const [oldest] of lists) {
-        if (chars <= maxChars) break;
+        if (bytes <= maxBytes) break;
         drop(oldest);
       }
     },

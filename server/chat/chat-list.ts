@@ -7,7 +7,7 @@ import { notBlockedWith } from '../accounts/contact-rules.ts';
 import { createChatListCache } from './chat-list-cache.ts';
 
 /**
- * A member's chat list as a JSON array of ChatSummary, built by PostgreSQL and kept while it holds
+ * A member's chat list as chats.php's answer, its JSON built by PostgreSQL and kept while it holds
  * (chat-list-cache.ts).
  */
 export function createChatList(deps: { db: Db; clock: Clock }) {
@@ -74,20 +74,21 @@ export function createChatList(deps: { db: Db; clock: Clock }) {
   const listCache = createChatListCache();
 
   /**
-   * The member's chat list as a JSON array of ChatSummary. With the version of their list that the request read
-   * (RequestContext.chatListVersion), a copy built at that version is served again while it holds (chat-list-cache.ts).
+   * chats.php's answer, the member's chat list as `{"chats":[ChatSummary…]}`, encoded once. With the version of their
+   * list that the request read (RequestContext.chatListVersion), a copy built at that version is served again while it
+   * holds (chat-list-cache.ts): sent as these bytes, with nothing to copy or encode again per request.
    */
-  return async function listJson(userId: number, version?: number): Promise<string> {
+  return async function chatsAnswer(userId: number, version?: number): Promise<Buffer<ArrayBuffer>> {
     const now = clock();
     const day = now.toISOString().slice(0, 10);
     const kept = version === undefined ? undefined : listCache.get(userId, version, day, now.getTime());
     if (kept !== undefined) return kept;
     const rows = await listQuery.execute({ userId, today: day, onlineSince: new Date(now.getTime() - ONLINE_MINUTES * 60_000).toISOString() });
-    const json = `[${rows.map((r) => r.json).join(',')}]`;
+    const answer = Buffer.from(`{"chats":[${rows.map((r) => r.json).join(',')}]}`);
     if (version !== undefined) {
       const offline = rows.flatMap((r) => (r.offlineAt === null ? [] : [r.offlineAt]));
-      listCache.set(userId, { version, day, builtAt: now.getTime(), firstOfflineAt: offline.length ? Math.min(...offline) : null, json });
+      listCache.set(userId, { version, day, builtAt: now.getTime(), firstOfflineAt: offline.length ? Math.min(...offline) : null, answer });
     }
-    return json;
+    return answer;
   };
 }

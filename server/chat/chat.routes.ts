@@ -24,8 +24,8 @@ export const chatRoutes = new ApiRoutes()
 
   .endpoint(chatContracts.chats, async (c) => {
     const ctx = c.get('ctx');
-    // The list comes as JSON from the database (chat.service.ts): sent as it is, not parsed and serialised again.
-    return c.body(`{"chats":${await ctx.services.chat.listJson(ctx.actor, ctx.chatListVersion)}}`, 200, { 'Content-Type': 'application/json' });
+    // The list comes as JSON from the database (chat-list.ts), encoded once: sent as it is, not parsed and serialised again.
+    return c.body(await ctx.services.chat.chatsAnswer(ctx.actor, ctx.chatListVersion), 200, { 'Content-Type': 'application/json' });
   })
 
   /** Body {conversation: id} (or {conversation: {id}}), or {profile_id}: every conversation with that profile. */

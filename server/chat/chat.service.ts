@@ -41,7 +41,7 @@ export function createChatService(deps: {
   const sending = createChatSend({ db, clock, events, live, contactRules, conversations, photos, site: deps.site });
   const presence = createChatPresence({ db, live, contactRules, conversations, presence: deps.presence });
   const terms = createChatTerms({ db, site: deps.site, packages: deps.packages, freeMessagesLeft: sending.freeMessagesLeft });
-  const listJson = createChatList({ db, clock });
+  const chatsAnswer = createChatList({ db, clock });
 
   return {
     send: sending.send,
@@ -54,12 +54,12 @@ export function createChatService(deps: {
 
     /** `version`: the member's chat-list version read with this request's session, when it may be served from the copy. */
     async list(actor: Actor, version?: number): Promise<ChatSummary[]> {
-      return JSON.parse(await listJson(requireMember(actor).userId, version)) as ChatSummary[];
+      return (JSON.parse((await chatsAnswer(requireMember(actor).userId, version)).toString()) as { chats: ChatSummary[] }).chats;
     },
 
-    /** `list` as the JSON text of the array, for chats.php to send as it is. */
-    async listJson(actor: Actor, version?: number): Promise<string> {
-      return listJson(requireMember(actor).userId, version);
+    /** `list` as chats.php's answer, `{"chats":[…]}` in the bytes to send as they are. */
+    async chatsAnswer(actor: Actor, version?: number): Promise<Buffer<ArrayBuffer>> {
+      return chatsAnswer(requireMember(actor).userId, version);
     },
 
     read: conversations.read,
