@@ -164,7 +164,7 @@ export function createChatSend(deps: {
     const sameText = text === null ? sql`0` : sql`(
       select count(distinct case when c.user_low = ${senderId} then c.user_high else c.user_low end)
       from ${messages} m join ${conversations} c on c.id = m.conversation_id
-      where m.sender_id = ${senderId} and m.body = ${text} and m.created_at > ${since}
+      where m.sender_id = ${senderId} and md5(m.body) = md5(${text}) and m.body = ${text} and m.created_at > ${since}
         and (case when c.user_low = ${senderId} then c.user_high else c.user_low end) <> ${recipientId})`;
     const [row] = await executePrepared<{
       existing: boolean; status: string | null; profile_status: string | null; suspended: boolean; word_filter: string[] | null;

@@ -349,6 +349,9 @@ export const messages = pgTable('messages', {
   uniqueIndex('messages_idempotency').on(t.senderId, t.idempotencyKey),
   // The reports' days: the summaries' job reads a day's messages, the dashboard today's (decision 081).
   index('messages_created').on(t.createdAt),
+  // A send counts how many members got the same text from its sender within the hour (chat-send.ts sendChecks): by
+  // the text's hash, not by reading every message the sender ever wrote.
+  index('messages_sender_text').on(t.senderId, sql`md5(${t.body})`),
 ]);
 
 export type LedgerReason = 'signup_bonus' | 'message' | 'gift' | 'chat_photo' | 'purchase' | 'demo_grant' | 'refund' | 'ban_refund' | 'adjustment';

@@ -63,6 +63,39 @@ describe.skipIf(!inject('pgTemplate'))('outbox workers wake on LISTEN/NOTIFY (po
     }
   });
 
+  it('an instance that drains delivers its own rows without notifying anyone, within half a second without an emit', async () => {
+    const seen: { userId: number; at: number }[] = [];
+    const both = createEventBus({ db: database.db, clock: testClock(), logger: quiet });
+    both.durable('account.created', 'test.own', ({ userId }) => { seen.push({ userId, at: performance.now() }); });
+    const stop = both.start(60 * 60_000);
+    let wakes = 0;
+    const listener = listenForOutbox({ url, onWake: () => { wakes++; }, logger: quiet });
+    try {
+      await listener.ready;
+      await new Promise((r) => setTimeout(r, 100));
+      const wakesBefore = wakes;
+      const delivered = async (userId: number, write: () => Promise<unknown>) => {
+        const started = performance.now();
+        await write();
+        for (let i = 0; i < 40 && !seen.some((s) => s.userId === userId); i++) await new Promise((r) => setTimeout(r, 50));
+        return (seen.find((s) => s.userId === userId)?.at ?? Infinity) - started;
+      };
+      // No emit follows these writes: the drain runs of itself, RECORDED_WAKE_MS after them.
+      expect(await delivered(11, () => database.db.transaction((tx) => both.record(tx, 'account.created', { userId: 11 })))).toBeLessThan(1_500);
+      expect(await delivered(12, () => database.db.execute(sql`with m as (select 12 as id), rows as (${both.recordSql('account.created', sql`jsonb_build_object('userId', m.id)`, sql`m`)}) select 1`))).toBeLessThan(1_500);
+      // With an emit after the commit, at once.
+      expect(await delivered(13, async () => {
+        await database.db.transaction((tx) => both.record(tx, 'account.created', { userId: 13 }));
+        both.emit('account.created', { userId: 13 });
+      })).toBeLessThan(300);
+      expect(wakes).toBe(wakesBefore);
+      expect(await database.db.select().from(outbox)).toEqual([]);
+    } finally {
+      stop();
+      await listener.close();
+    }
+  });
+
   it('a worker whose listening connection cannot be opened keeps polling and says why', async () => {
     const errors: string[] = [];
     const listener = listenForOutbox({ url: 'postgres://postgres@127.0.0.1:1/none', onWake: () => {}, logger: { info: () => {}, error: (m) => errors.push(m) } });

@@ -1,0 +1,1 @@
+CREATE INDEX "messages_sender_text" ON "messages" USING btree ("sender_id",md5("body"));
