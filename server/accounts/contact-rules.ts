@@ -135,10 +135,6 @@ export function createContactRules(deps: { db: Db; clock: Clock; meetingSites: (
     blockedBetween,
     apart,
     pool,
-    /** listedFor with the actor's pool. */
-    async listed(actor: Actor): Promise<SQL> {
-      return listedFor(actor, await pool(actor), deps.clock());
-    },
     /**
      * The condition that keeps fictional profiles out of a member's search, swipe deck and like overlay when they
      * chose so (or their site hides them until they choose); undefined when they see them. Visitors see them.

@@ -1,5 +1,5 @@
 import type { Geo } from '../geo/geo.ts';
-import { and, eq, not, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, not, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { MAX_AGE, MIN_AGE, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, SIMILAR_RESULTS_THRESHOLD, type Gender } from '#common/constants.ts';
 import { toId } from '#common/input.ts';
@@ -11,8 +11,8 @@ import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import type { SharedCache } from '../infra/shared-cache.ts';
 import { lastActiveOfJoinedUser, profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
-import { fictionalCondition, hidesFictional, type ContactRules } from '../accounts/contact-rules.ts';
-import { requireMember, type Actor } from '../actor.ts';
+import { fictionalCondition, hidesFictional, listedTo, type ContactRules } from '../accounts/contact-rules.ts';
+import { requireMember, viewerId, type Actor } from '../actor.ts';
 import type { Site } from '../settings/settings.service.ts';
 import { createSearchRules } from './search-rules.ts';
 
@@ -65,6 +65,26 @@ export interface SearchFilters {
 /** Where the searching member is (their shared town) and the unit they read distances in. */
 export interface Origin { lat: number; lon: number; unit: DistanceUnit }
 
+/**
+ * Where a statement's values go: `inline` puts them into the statement (one built for one request); `bound` (boundValues)
+ * puts placeholders, whose names, in the order the statement takes them, are its shape.
+ */
+type Values = (<T>(name: string, value: T) => T | Placeholder) & { mark(part: string): void };
+// An array is one parameter (an SQL array), as a placeholder's value is; drizzle would spread it into a list.
+const inline: Values = Object.assign(<T>(_name: string, value: T) => (Array.isArray(value) ? (sql.param(value) as unknown as T) : value), { mark: () => {} });
+
+/** Placeholders for a statement compiled once per shape: the values to execute it with, and the shape. */
+function boundValues() {
+  const values: Record<string, unknown> = {};
+  const shape: string[] = [];
+  const v: Values = Object.assign(<T>(name: string, value: T) => {
+    values[name] = value;
+    shape.push(name);
+    return sql.placeholder(name);
+  }, { mark: (part: string) => { shape.push(`[${part}]`); } });
+  return { v, values, shape: () => shape.join(' ') };
+}
+
 const EARTH_RADIUS_KM = 6371.0088;
 const KM_PER_DEGREE_LATITUDE = (Math.PI * EARTH_RADIUS_KM) / 180;
 
@@ -72,11 +92,13 @@ const KM_PER_DEGREE_LATITUDE = (Math.PI * EARTH_RADIUS_KM) / 180;
  * The great-circle distance (haversine) from the origin to a member's shared place, in km; null when they shared none.
  * least(1, …) keeps rounding from taking asin out of its domain for antipodes.
  */
-function distanceKmSql(origin: Origin): SQL<number | null> {
+function distanceKmSql(origin: Origin, v: Values): SQL<number | null> {
+  const lat = v('origin_lat', origin.lat);
+  const lon = v('origin_lon', origin.lon);
   // least() skips nulls (least(1, null) is 1): the case keeps a member without a place at null, not half the earth away.
   return sql<number | null>`(case when ${profiles.latitude} is not null and ${profiles.longitude} is not null then ${2 * EARTH_RADIUS_KM} * asin(least(1, sqrt(
-    power(sin(radians(${profiles.latitude} - ${origin.lat}::float8) / 2), 2)
-    + cos(radians(${origin.lat}::float8)) * cos(radians(${profiles.latitude})) * power(sin(radians(${profiles.longitude} - ${origin.lon}::float8) / 2), 2)))) end)`;
+    power(sin(radians(${profiles.latitude} - ${lat}::float8) / 2), 2)
+    + cos(radians(${lat}::float8)) * cos(radians(${profiles.latitude})) * power(sin(radians(${profiles.longitude} - ${lon}::float8) / 2), 2)))) end)`;
 }
 
 /**
@@ -84,20 +106,20 @@ function distanceKmSql(origin: Origin): SQL<number | null> {
  * nor crosses the date line), which the index `profiles_search_located` (migration 0045) checks inside the index
  * while it walks the page's order, then the exact distance.
  */
-function withinSql(origin: Origin, km: number): SQL {
+function withinSql(origin: Origin, km: number, v: Values): SQL {
   const dLat = km / KM_PER_DEGREE_LATITUDE;
   const parts: SQL[] = [
     sql`${profiles.latitude} is not null`, sql`${profiles.longitude} is not null`,
-    sql`${profiles.latitude} between ${origin.lat - dLat}::float8 and ${origin.lat + dLat}::float8`,
+    sql`${profiles.latitude} between ${v('lat_min', origin.lat - dLat)}::float8 and ${v('lat_max', origin.lat + dLat)}::float8`,
   ];
   const cosLat = Math.cos((Math.abs(origin.lat) + dLat) * (Math.PI / 180));
   if (Math.abs(origin.lat) + dLat < 89 && cosLat > 0) {
     const dLon = km / (KM_PER_DEGREE_LATITUDE * cosLat);
     if (origin.lon - dLon >= -180 && origin.lon + dLon <= 180) {
-      parts.push(sql`${profiles.longitude} between ${origin.lon - dLon}::float8 and ${origin.lon + dLon}::float8`);
+      parts.push(sql`${profiles.longitude} between ${v('lon_min', origin.lon - dLon)}::float8 and ${v('lon_max', origin.lon + dLon)}::float8`);
     }
   }
-  parts.push(sql`${distanceKmSql(origin)} <= ${km}::float8`);
+  parts.push(sql`${distanceKmSql(origin, v)} <= ${v('km', km)}::float8`);
   return and(...parts)!;
 }
 
@@ -190,7 +212,7 @@ export function broadFilterKey(
 }
 
 export function createSearchService(deps: {
-  db: Db; clock: Clock; memo: SharedCache; contactRules: Pick<ContactRules, 'listed'>;
+  db: Db; clock: Clock; memo: SharedCache; contactRules: Pick<ContactRules, 'pool'>;
   /** The actor's site: whether visitors may search, the filters it offers, its niche and countries. */
   site: (siteId: number) => Promise<Site>;
   /** The town nearest a shared position: what is kept of it (geo/geo.ts). */
@@ -199,36 +221,44 @@ export function createSearchService(deps: {
   const { db, clock, memo } = deps;
 
   /** What a member must match, apart from visibility. */
-  function matchPredicate(f: SearchFilters, today: Date, origin: Origin | null): SQL {
+  function matchPredicate(f: SearchFilters, today: Date, origin: Origin | null, v: Values = inline): SQL {
     const range = birthDateRange(today, f.min_age, f.max_age);
-    const parts: SQL[] = [sql`${profiles.birthDate} > ${range.after}`, sql`${profiles.birthDate} <= ${range.onOrBefore}`];
-    if (f.gender) parts.push(eq(profiles.gender, f.gender));
-    if (f.country) parts.push(eq(profiles.country, f.country));
-    if (f.country && f.countryregion) parts.push(eq(profiles.region, f.countryregion));
+    const parts: SQL[] = [sql`${profiles.birthDate} > ${v('born_after', range.after)}`, sql`${profiles.birthDate} <= ${v('born_by', range.onOrBefore)}`];
+    if (f.gender) parts.push(sql`${profiles.gender} = ${v('gender', f.gender)}`);
+    if (f.country) parts.push(sql`${profiles.country} = ${v('country', f.country)}`);
+    if (f.country && f.countryregion) parts.push(sql`${profiles.region} = ${v('region', f.countryregion)}`);
     if (f.distance) {
       if (!origin) throw locationRequired();
-      parts.push(withinSql(origin, filterRadiusKm(f.distance)));
+      parts.push(withinSql(origin, filterRadiusKm(f.distance), v));
     }
     return and(...parts)!;
   }
 
   /**
-   * Who may appear at all: the rule every list of members shares (contact-rules), with the sites the actor's meets.
-   * The site's shop window (landers, the home and sign-up pages a visitor sees, decision 076) shows a visitor fewer:
-   * members whose main photo a moderator approved and whose profile is older than the site's visitorNewMemberDays.
+   * Who may appear at all: the rule every list of members shares (contact-rules' listedTo), with the sites the actor's
+   * meets. The site's shop window (landers, the home and sign-up pages a visitor sees, decision 076) shows a visitor
+   * fewer: members whose main photo a moderator approved and whose profile is older than the site's visitorNewMemberDays.
    */
-  const visibility = async (actor: Actor, fictional: SQL | undefined, shopWindow = false) => {
-    const parts = [await deps.contactRules.listed(actor), fictional];
+  const visibility = async (actor: Actor, fictional: SQL | undefined, shopWindow = false, v: Values = inline) => {
+    const viewer = viewerId(actor);
+    const pool = await deps.contactRules.pool(actor);
+    const listed = listedTo(
+      viewer === null ? null : v('viewer', viewer),
+      pool === null ? undefined : sql`${users.siteId} = any(${v('pool', pool)}::int[])`,
+      v('now', clock()),
+    );
+    if (fictional) v.mark('hide fictional');
+    const parts = [listed, fictional];
     const window = shopWindow && actor.kind === 'visitor';
-    if (window) parts.push(await visitorsMay(actor.siteId));
+    if (window) parts.push(await visitorsMay(actor.siteId, v));
     return { where: and(...parts)!, fictionalHidden: fictional !== undefined, shopWindow: window };
   };
 
-  async function visitorsMay(siteId: number): Promise<SQL> {
+  async function visitorsMay(siteId: number, v: Values): Promise<SQL> {
     const { visitorNewMemberDays } = await deps.site(siteId);
     const joinedBy = new Date(clock().getTime() - visitorNewMemberDays * 86_400_000);
     return and(
-      sql`${profiles.createdAt} <= ${joinedBy.toISOString()}::timestamptz`,
+      sql`${profiles.createdAt} <= ${v('joined_by', joinedBy.toISOString())}::timestamptz`,
       sql`exists (select 1 from ${photos} where ${photos.id} = ${profiles.mainPhotoId} and ${photos.status} = 'active' and ${photos.reviewed})`,
     )!;
   }
@@ -254,9 +284,11 @@ export function createSearchService(deps: {
   }
 
   /** A page of members; `withCount`: each row also carries the capped count of all matches (countQuery). */
-  function pageQuery(where: SQL, cursorText: string | undefined, origin: Origin | null, withCount = false) {
+  function pageQuery(where: SQL, cursorText: string | undefined, origin: Origin | null, withCount = false, v: Values = inline) {
     const cursor = decodeCursor(cursorText);
-    const pageWhere = cursor ? and(where, sql`(${profiles.createdAt}, ${profiles.userId}) < (${cursor.createdAt}::timestamptz, ${cursor.id})`) : where;
+    const pageWhere = cursor
+      ? and(where, sql`(${profiles.createdAt}, ${profiles.userId}) < (${v('cursor_at', cursor.createdAt)}::timestamptz, ${v('cursor_id', cursor.id)})`)
+      : where;
     return db
       .select({
         ...profileColumns,
@@ -264,7 +296,7 @@ export function createSearchService(deps: {
         lastActiveAt: lastActiveOfJoinedUser,
         createdAt: sql<string>`to_char(${profiles.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
         // Only the distance leaves the database: the member's coordinates are not selected.
-        distanceKm: origin ? distanceKmSql(origin) : sql<number | null>`null::float8`,
+        distanceKm: origin ? distanceKmSql(origin, v) : sql<number | null>`null::float8`,
         // A first page that must count counts in the same statement: one round trip less, planned together.
         matches: withCount ? sql<number>`(${countQuery(where)})` : sql<number | null>`null::int`,
       })
@@ -276,18 +308,39 @@ export function createSearchService(deps: {
       .orderBy(sql`${profiles.createdAt} desc nulls last`, sql`${profiles.userId} desc nulls last`)
       .limit(SEARCH_PAGE_SIZE + 1);
   }
+  type PageRows = Awaited<ReturnType<typeof pageQuery>>;
+
+  /**
+   * The page statements of the searches, compiled once per shape (which filters, a cursor, a count, a place, hidden
+   * fictional profiles…: the placeholders' names) and executed with each search's values: building a statement's text
+   * was a third of a search's time on the server. Unnamed, as drizzle runs any select: PostgreSQL still plans each
+   * execution with its values (a generic plan would walk a whole index for a rare filter).
+   */
+  const compiledPages = new Map<string, { execute(values: Record<string, unknown>): Promise<PageRows> }>();
+  async function pageRows(whereOf: (v: Values) => Promise<SQL>, cursorText: string | undefined, origin: Origin | null, withCount: boolean): Promise<PageRows> {
+    const { v, values, shape } = boundValues();
+    const query = pageQuery(await whereOf(v), cursorText, origin, withCount, v);
+    const key = `${shape()}${withCount ? ' [count]' : ''}`;
+    let compiled = compiledPages.get(key);
+    if (!compiled) {
+      // No name: an unnamed statement, as the select's own execute() prepares it.
+      compiled = query.prepare(undefined as never);
+      compiledPages.set(key, compiled);
+    }
+    return compiled.execute(values);
+  }
 
   async function page(where: SQL, cursorText: string | undefined, today: Date, origin: Origin | null) {
     return toPage(await pageQuery(where, cursorText, origin), today, origin);
   }
 
-  /** The first page with the capped count of all matches, in one statement (no rows: nothing matches). */
-  async function pageAndCount(where: SQL, today: Date, origin: Origin | null) {
-    const rows = await pageQuery(where, undefined, origin, true);
+  /** A page of a search's exact matches (whereOf: its condition with the values given), and with `withCount` their capped count. */
+  async function matchesPage(whereOf: (v: Values) => Promise<SQL>, cursorText: string | undefined, today: Date, origin: Origin | null, withCount = false) {
+    const rows = await pageRows(whereOf, cursorText, origin, withCount);
     return { page: toPage(rows, today, origin), matches: rows[0]?.matches ?? 0 };
   }
 
-  function toPage(rows: Awaited<ReturnType<typeof pageQuery>>, today: Date, origin: Origin | null) {
+  function toPage(rows: PageRows, today: Date, origin: Origin | null) {
     const shown = rows.slice(0, SEARCH_PAGE_SIZE);
     const last = shown.at(-1);
     return {
@@ -326,7 +379,7 @@ export function createSearchService(deps: {
    * on every request. The memo is shared by every instance (Redis or the database), so a search
    * counted on one is not counted again on the next one the load balancer picks; each instance keeps what it learnt
    * for KNOWN_COUNT_MS, so most first pages read no memo. Small result sets are always counted exactly: null says
-   * the first page must count (with its page, pageAndCount). `key`: broadFilterKey, null for a count never remembered.
+   * the first page must count (with its page, matchesPage). `key`: broadFilterKey, null for a count never remembered.
    */
   async function knownFirstPageCount(key: string | null): Promise<{ n: number; capped: boolean } | null> {
     if (key === null) return null;
@@ -374,15 +427,16 @@ export function createSearchService(deps: {
     const filters = filtersOf(input);
     const searcher = options.searcher ?? (await searcherOf(actor));
     const origin = options.shopWindow ? null : searcher.origin;
-    const { where: visible, ...seen } = await visibility(actor, searcher.fictional, options.shopWindow);
     const siteId = 'siteId' in actor ? actor.siteId : null;
-    const strict = matchPredicate(filters, today, origin);
     const firstPage = !decodeCursor(input.cursor);
     const distance_unit = origin?.unit ?? null;
+    // The exact matches, with the values given to `v`: placeholders of a statement compiled once per shape (pageRows).
+    const matching = async (v: Values) => and((await visibility(actor, searcher.fictional, options.shopWindow, v)).where, matchPredicate(filters, today, origin, v))!;
 
     if (input.similar) {
+      const { where: visible } = await visibility(actor, searcher.fictional, options.shopWindow);
       const relaxed = relaxFilters(filters, input.similar);
-      const similarWhere = and(visible, matchPredicate(relaxed, today, origin), not(strict))!;
+      const similarWhere = and(visible, matchPredicate(relaxed, today, origin), not(matchPredicate(filters, today, origin)))!;
       const similar = await page(similarWhere, input.cursor, today, origin);
       let similarCount: number | null = null;
       if (firstPage) similarCount = (await cappedCount(similarWhere)).n;
@@ -392,17 +446,19 @@ export function createSearchService(deps: {
       };
     }
 
-    const where = and(visible, strict)!;
-    if (!firstPage) return { ...(await page(where, input.cursor, today, origin)), numResults: null, numResults_capped: false, similar_results: null, similar_numResults: null, distance_unit };
+    if (!firstPage) return { ...(await matchesPage(matching, input.cursor, today, origin)).page, numResults: null, numResults_capped: false, similar_results: null, similar_numResults: null, distance_unit };
 
     // Within a distance depends on where the member is: remembered per place (the key holds it).
-    const key = filters.distance && !origin ? null : broadFilterKey(filters, siteId, seen.fictionalHidden, seen.shopWindow, origin);
+    const shopWindow = Boolean(options.shopWindow) && actor.kind === 'visitor';
+    const key = filters.distance && !origin ? null : broadFilterKey(filters, siteId, searcher.fictional !== undefined, shopWindow, origin);
     const known = await knownFirstPageCount(key);
-    const { page: result, matches } = known ? { page: await page(where, input.cursor, today, origin), matches: 0 } : await pageAndCount(where, today, origin);
+    const { page: result, matches } = await matchesPage(matching, input.cursor, today, origin, !known);
     const count = known ?? (await learnt(key, matches));
     let similarResults: SimilarResults | null = null;
     let similarNum: number | null = null;
     if (count.n < SIMILAR_RESULTS_THRESHOLD) {
+      const { where: visible } = await visibility(actor, searcher.fictional, options.shopWindow);
+      const strict = matchPredicate(filters, today, origin);
       // The first relaxation that finds enough others wins; otherwise the widest one that finds any.
       let best: { level: SimilarLevel; relaxed: SearchFilters; n: number } | null = null;
       let previous = '';

@@ -104,6 +104,20 @@ describe.each(DATABASE_KINDS)('member search on %s', (kind) => {
     expect(seen.map((p) => p.id).sort()).toEqual(expected.map((p) => p.userId).sort());
   });
 
+  it('answers each search of a shape with its own values (one statement compiled per shape)', async () => {
+    const client = t.client();
+    await client.login();
+    const rows = await t.database.db.select().from(profiles);
+    for (const [gender, country, min, max] of [['female', 'NL', 25, 40], ['male', 'DE', 30, 60], ['female', 'DE', 18, 99], ['male', 'NL', 18, 30]] as const) {
+      const { first, seen } = await all(client, `gender=${gender}&country=${country}&min_age=${min}&max_age=${max}`);
+      const range = birthDateRange(t.clock(), min, max);
+      const expected = rows.filter((p) => p.gender === gender && p.country === country && p.userId !== t.demoUserId
+        && p.birthDate > range.after && p.birthDate <= range.onOrBefore);
+      expect(seen.map((p) => p.id).sort(), `${gender} ${country} ${min}-${max}`).toEqual(expected.map((p) => p.userId).sort());
+      expect(first.numResults).toBe(expected.length);
+    }
+  });
+
   it('filters by region within the country, and ignores a region without a country', async () => {
     const client = t.client();
     // Visitors see every listed member, the demo member too.
