@@ -22,7 +22,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { countStatements, startNodeProcess } from './lib.ts';
+import { countStatements, startNodeProcess, stopServer } from './lib.ts';
 import { memberSessions, paced, seedMembers } from './members.ts';
 import { WebSocket } from 'ws';
 import { openDatabase } from '../server/db/client.ts';
@@ -327,7 +327,9 @@ async function main() {
   figure('memory_per_connection_ratio', perApp / Math.max(perBase, 0.1), 'x');
   target(perApp <= TARGETS.memoryFactor * Math.max(perBase, 0.1), `memory per connection over ${TARGETS.memoryFactor}× bare ws`);
 
-  for (const p of [a, b, base]) p.child.kill('SIGTERM');
+  // The servers finish their shutdown (their outbox drains what the phases above recorded) before the paid sends are
+  // timed: otherwise the paid sends shared the machine with it.
+  await Promise.all([a, b, base].map((p) => stopServer(p.child)));
 
   // 6. Paid sends per second through the chat service (each one transaction: debit, message, outbox row).
   const database = await openDatabase({ url: benchUrl.toString() });
