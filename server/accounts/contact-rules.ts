@@ -1,6 +1,7 @@
-import { and, eq, inArray, or, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, or, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
+import { inline, type Values } from '../db/values.ts';
 import type { Clock } from '../infra/clock.ts';
 import { blocks, profiles, sites, users } from '../db/schema.ts';
 import { AppError, notFound } from '../infra/errors.ts';
@@ -40,8 +41,9 @@ export function notBlockedWith(viewerId: number | Placeholder | AnyColumn | SQL,
 }
 
 /** Rows whose member's site is in the pool (no condition for every site). */
-export function inPool(pool: SitePool, memberSite: AnyColumn): SQL | undefined {
-  return pool === null ? undefined : inArray(memberSite, [...pool]);
+export function inPool(pool: SitePool, memberSite: AnyColumn, v: Values = inline): SQL | undefined {
+  // One array parameter, however many sites: a statement compiled with placeholders (search) has one shape for all.
+  return pool === null ? undefined : sql`${memberSite} = any(${v('pool', pool)}::int[])`;
 }
 
 /**
@@ -50,8 +52,9 @@ export function inPool(pool: SitePool, memberSite: AnyColumn): SQL | undefined {
  * and no one with a block between them and the viewer. Needs `profiles` joined with `users`. The literal statuses
  * match the partial search indexes.
  */
-export function listedFor(actor: Actor, pool: SitePool, now: Date | Placeholder): SQL {
-  return listedTo(viewerOf(actor), inPool(pool, users.siteId), now);
+export function listedFor(actor: Actor, pool: SitePool, now: Date, v: Values = inline): SQL {
+  const viewer = viewerOf(actor);
+  return listedTo(viewer === null ? null : v('viewer', viewer), inPool(pool, users.siteId, v), v('now', now));
 }
 
 /**

@@ -1,18 +1,19 @@
 import type { Geo } from '../geo/geo.ts';
-import { and, eq, not, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, not, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { ProfileSummary } from '#common/api-types.ts';
 import { MAX_AGE, MIN_AGE, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, SIMILAR_RESULTS_THRESHOLD, type Gender } from '#common/constants.ts';
 import { toId } from '#common/input.ts';
 import { distanceUnit, filterRadiusKm, roundDistance, type DistanceFilter, type DistanceUnit } from '#common/distance.ts';
 import type { SearchInput } from '#common/schemas.ts';
 import type { Db } from '../db/client.ts';
+import { boundValues, inline, type Values } from '../db/values.ts';
 import { photos, profiles, sites, users } from '../db/schema.ts';
 import type { Clock } from '../infra/clock.ts';
 import { AppError, notFound } from '../infra/errors.ts';
 import type { SharedCache } from '../infra/shared-cache.ts';
 import { lastActiveOfJoinedUser, profileColumns, toProfileSummary, type ProfileRow } from '../profiles/profiles.service.ts';
-import { fictionalCondition, hidesFictional, listedTo, type ContactRules } from '../accounts/contact-rules.ts';
-import { requireMember, viewerId, type Actor } from '../actor.ts';
+import { fictionalCondition, hidesFictional, listedFor, type ContactRules } from '../accounts/contact-rules.ts';
+import { requireMember, type Actor } from '../actor.ts';
 import type { Site } from '../settings/settings.service.ts';
 import { createSearchRules } from './search-rules.ts';
 
@@ -64,26 +65,6 @@ export interface SearchFilters {
 
 /** Where the searching member is (their shared town) and the unit they read distances in. */
 export interface Origin { lat: number; lon: number; unit: DistanceUnit }
-
-/**
- * Where a statement's values go: `inline` puts them into the statement (one built for one request); `bound` (boundValues)
- * puts placeholders, whose names, in the order the statement takes them, are its shape.
- */
-type Values = (<T>(name: string, value: T) => T | Placeholder) & { mark(part: string): void };
-// An array is one parameter (an SQL array), as a placeholder's value is; drizzle would spread it into a list.
-const inline: Values = Object.assign(<T>(_name: string, value: T) => (Array.isArray(value) ? (sql.param(value) as unknown as T) : value), { mark: () => {} });
-
-/** Placeholders for a statement compiled once per shape: the values to execute it with, and the shape. */
-function boundValues() {
-  const values: Record<string, unknown> = {};
-  const shape: string[] = [];
-  const v: Values = Object.assign(<T>(name: string, value: T) => {
-    values[name] = value;
-    shape.push(name);
-    return sql.placeholder(name);
-  }, { mark: (part: string) => { shape.push(`[${part}]`); } });
-  return { v, values, shape: () => shape.join(' ') };
-}
 
 const EARTH_RADIUS_KM = 6371.0088;
 const KM_PER_DEGREE_LATITUDE = (Math.PI * EARTH_RADIUS_KM) / 180;
@@ -235,18 +216,12 @@ export function createSearchService(deps: {
   }
 
   /**
-   * Who may appear at all: the rule every list of members shares (contact-rules' listedTo), with the sites the actor's
+   * Who may appear at all: the rule every list of members shares (contact-rules' listedFor), with the sites the actor's
    * meets. The site's shop window (landers, the home and sign-up pages a visitor sees, decision 076) shows a visitor
    * fewer: members whose main photo a moderator approved and whose profile is older than the site's visitorNewMemberDays.
    */
   const visibility = async (actor: Actor, fictional: SQL | undefined, shopWindow = false, v: Values = inline) => {
-    const viewer = viewerId(actor);
-    const pool = await deps.contactRules.pool(actor);
-    const listed = listedTo(
-      viewer === null ? null : v('viewer', viewer),
-      pool === null ? undefined : sql`${users.siteId} = any(${v('pool', pool)}::int[])`,
-      v('now', clock()),
-    );
+    const listed = listedFor(actor, await deps.contactRules.pool(actor), clock(), v);
     if (fictional) v.mark('hide fictional');
     const parts = [listed, fictional];
     const window = shopWindow && actor.kind === 'visitor';
